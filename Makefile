@@ -1,0 +1,118 @@
+# aotperf: make perf understand ahead-of-time compiled WebAssembly.
+#
+#   make            build build/aotperf
+#   make test       unit + end-to-end tests (real perf), then again under ASan/UBSan
+#   make demo       install deps, record the bundled sample, print the report
+#   make bench      aotperf report vs the perf script/report pipeline it replaces
+#   make install    PREFIX=/usr/local DESTDIR=
+#
+# SAN=1 builds into build-san/ with AddressSanitizer and UBSan.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CC      ?= cc
+
+ifeq ($(SAN),1)
+B        := build-san
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+B        := build
+SANFLAGS :=
+endif
+
+# libperf: the distro's (Fedora libperf-devel) or the one scripts/deps.sh builds.
+LIBPERF_DIR ?= $(CURDIR)/.deps/libperf/usr
+ifneq ($(wildcard $(LIBPERF_DIR)/include/perf/event.h),)
+LIBPERF_INC := -I$(LIBPERF_DIR)/include
+endif
+
+CAPSTONE_CFLAGS := $(shell pkg-config --cflags capstone 2>/dev/null)
+CAPSTONE_LIBS   := $(shell pkg-config --libs capstone 2>/dev/null || echo -lcapstone)
+
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+	   -Wmissing-prototypes -fno-strict-aliasing $(SANFLAGS) \
+	   $(LIBPERF_INC) $(CAPSTONE_CFLAGS) -I.
+LDFLAGS += $(SANFLAGS)
+LDLIBS  += -lzstd $(CAPSTONE_LIBS) -lelf
+
+LIB_DIRS := util cwasm perfdata attr jitdump classify
+LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)
+CLI_SRCS := $(wildcard cli/*.c)
+CLI_OBJS := $(CLI_SRCS:%.c=$(B)/obj/%.o)
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+TEST_HELPERS := $(B)/tests/loader $(B)/tests/mkfixture
+
+.PHONY: all test test-plain test-san unit e2e demo bench install clean deps fixtures lint
+
+all: $(B)/aotperf
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/libaotperf.a: $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(B)/aotperf: $(CLI_OBJS) $(B)/libaotperf.a
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(B)/libaotperf.a $(LDLIBS)
+
+$(B)/tests/%: tests/unit/%.c tests/unit/check.h $(B)/libaotperf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libaotperf.a $(LDFLAGS) $(LDLIBS)
+
+$(B)/tests/loader: $(wildcard tests/loader/*.c tests/loader/*.h) $(B)/libaotperf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $(filter %.c,$^) $(B)/libaotperf.a $(LDFLAGS) $(LDLIBS) -lpthread
+
+$(B)/tests/mkfixture: $(wildcard tests/fixtures/mkfixture*.c) $(B)/libaotperf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $(filter %.c,$^) $(B)/libaotperf.a $(LDFLAGS) $(LDLIBS)
+
+# Fixtures are generated from sources in tests/fixtures at build time.
+include tests/fixtures/fixtures.mk
+
+fixtures: $(FIXTURES)
+
+unit: $(UNIT_BINS) $(FIXTURES)
+e2e: $(B)/aotperf $(TEST_HELPERS) $(FIXTURES)
+
+# The README's test command: everything, plain and sanitized.
+test: deps
+	$(MAKE) test-plain
+	$(MAKE) SAN=1 test-san
+
+test-plain: all unit e2e
+	tests/run.sh $(B)
+
+test-san: all unit e2e
+	tests/run.sh $(B)
+
+deps:
+	bash scripts/deps.sh
+
+demo: deps
+	$(MAKE) all $(TEST_HELPERS) fixtures
+	bash scripts/demo.sh $(B)
+
+bench: deps
+	$(MAKE) all $(TEST_HELPERS) fixtures
+	bash scripts/bench.sh $(B)
+
+lint:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
+		--suppress=missingIncludeSystem -I. $(LIB_DIRS) cli
+
+install: $(B)/aotperf
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(B)/aotperf $(DESTDIR)$(PREFIX)/bin/aotperf
+
+clean:
+	rm -rf build build-san
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
