@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The main job end to end on the bundled sample: a WAMR-like loader maps
+# sample.cwasm (mmap RW, copy, mprotect RX) and runs its hot kernels under a
+# real `perf record`; stock perf sees one [JIT] bucket, aotperf names it.
+set -euo pipefail
+B=${1:-build}
+out=$B/demo
+mkdir -p "$out"
+echo "== perf record (cpu-clock, -k mono) of the loader running $B/fixtures/sample.cwasm"
+perf record -q -e cpu-clock -k mono -F 999 -g -o "$out/perf.data" -- \
+	"$B/tests/loader" --ms 2000 "$B/fixtures/sample.cwasm"
+echo
+echo "== what stock perf shows: perf report --sort dso"
+perf report -i "$out/perf.data" --stdio --sort dso -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -5
+echo
+echo "== aotperf report"
+"$B/aotperf" report -i "$out/perf.data" --cwasm "$B/fixtures/sample.cwasm" --top 10 \
+	--json "$out/report.json"
+echo
+echo "JSON report: $out/report.json"

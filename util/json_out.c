@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+#include <inttypes.h>
+#include "json_out.h"
+
+void json_init(struct json_out *j, FILE *f)
+{
+	j->f = f;
+	j->depth = 0;
+	j->first[0] = 1;
+	j->pending_key = 0;
+}
+
+/* Separator and indentation before a value or a key at the current depth. */
+static void json_sep(struct json_out *j)
+{
+	if (j->pending_key) {
+		j->pending_key = 0;
+		return;
+	}
+	if (j->depth == 0)
+		return;
+	if (!j->first[j->depth])
+		fputc(',', j->f);
+	j->first[j->depth] = 0;
+	fprintf(j->f, "\n%*s", 2 * j->depth, "");
+}
+
+static void json_open(struct json_out *j, char c)
+{
+	json_sep(j);
+	fputc(c, j->f);
+	if (j->depth + 1 < JSON_MAX_DEPTH)
+		j->depth++;
+	j->first[j->depth] = 1;
+}
+
+static void json_close(struct json_out *j, char c)
+{
+	int empty = j->first[j->depth];
+
+	if (j->depth > 0)
+		j->depth--;
+	if (!empty)
+		fprintf(j->f, "\n%*s", 2 * j->depth, "");
+	fputc(c, j->f);
+}
+
+void json_begin_obj(struct json_out *j) { json_open(j, '{'); }
+void json_end_obj(struct json_out *j) { json_close(j, '}'); }
+void json_begin_arr(struct json_out *j) { json_open(j, '['); }
+void json_end_arr(struct json_out *j) { json_close(j, ']'); }
+
+static void json_raw_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\t': fputs("\\t", f); break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
+void json_key(struct json_out *j, const char *key)
+{
+	json_sep(j);
+	json_raw_str(j->f, key);
+	fputs(": ", j->f);
+	j->pending_key = 1;
+}
+
+void json_str(struct json_out *j, const char *s)
+{
+	json_sep(j);
+	if (s)
+		json_raw_str(j->f, s);
+	else
+		fputs("null", j->f);
+}
+
+void json_u64(struct json_out *j, uint64_t v)
+{
+	json_sep(j);
+	fprintf(j->f, "%" PRIu64, v);
+}
+
+void json_i64(struct json_out *j, int64_t v)
+{
+	json_sep(j);
+	fprintf(j->f, "%" PRId64, v);
+}
+
+void json_dbl(struct json_out *j, double v, int decimals)
+{
+	json_sep(j);
+	fprintf(j->f, "%.*f", decimals, v);
+}
+
+void json_bool(struct json_out *j, int v)
+{
+	json_sep(j);
+	fputs(v ? "true" : "false", j->f);
+}
+
+void json_null(struct json_out *j)
+{
+	json_sep(j);
+	fputs("null", j->f);
+}
+
+void json_hex(struct json_out *j, uint64_t v)
+{
+	json_sep(j);
+	fprintf(j->f, "\"0x%" PRIx64 "\"", v);
+}
+
+void json_finish(struct json_out *j)
+{
+	fputc('\n', j->f);
+}
