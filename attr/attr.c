@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Attribution driver. Pass 1 collects the few records that shape the address
+ * space (MMAP/MMAP2, exec, fork) and orders them by time; pass 2 streams the
+ * samples and looks each one up. Records in perf.data are only ordered
+ * within flush rounds, so a single pass could see a sample before the
+ * mapping that holds it. A stream that cannot be rewound (a pipe) is read
+ * once, in stream order, and the report says so.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "maptable.h"
+
+struct ev_list {
+	struct mt_event *ev;
+	size_t n, cap;
+};
+
+static int ev_push(struct ev_list *l, const struct mt_event *e)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		struct mt_event *ev = realloc(l->ev, cap * sizeof(*ev));
+
+		if (!ev)
+			return -1;
+		l->ev = ev;
+		l->cap = cap;
+	}
+	l->ev[l->n++] = *e;
+	return 0;
+}
+
+static int ev_cmp(const void *a, const void *b)
+{
+	const struct mt_event *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int add_warning(struct attr_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int add_warning(struct attr_result *res, const char *fmt, ...)
+{
+	char buf[1024], **w;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	w = realloc(res->warnings, (res->nwarnings + 1) * sizeof(*w));
+	if (!w)
+		return -1;
+	res->warnings = w;
+	w[res->nwarnings] = strdup(buf);
+	if (!w[res->nwarnings])
+		return -1;
+	res->nwarnings++;
+	return 0;
+}
+
+/* Time key of a record: its sample time when every record carries one. */
+static uint64_t key_of(const struct pd_event *ev, const struct pd_sample_id *sid, int use_time)
+{
+	if (use_time && sid->has_time)
+		return sid->time;
+	return use_time ? 0 : ev->seq;
+}
+
+/* Translate an address-space record into a maptable event; 0 if not one. */
+static int to_mt_event(const struct pd_event *ev, int use_time, struct mt_event *out)
+{
+	const union perf_event *e = ev->ev;
+	const struct pd_sample_id *sid = &ev->sid;
+	const char *name;
+
+	memset(out, 0, sizeof(*out));
+	out->seq = ev->seq;
+	out->file_offset = ev->file_offset;
+	out->time = key_of(ev, sid, use_time);
+	switch (ev->hdr->type) {
+	case PERF_RECORD_MMAP:
+		if (ev->hdr->misc & PERF_RECORD_MISC_MMAP_DATA)
+			return 0;
+		out->kind = MT_MMAP;
+		out->pid = e->mmap.pid;
+		out->tid = e->mmap.tid;
+		out->start = e->mmap.start;
+		out->len = e->mmap.len;
+		out->pgoff = e->mmap.pgoff;
+		name = e->mmap.filename;
+		break;
+	case PERF_RECORD_MMAP2:
+		if (!(e->mmap2.prot & PROT_EXEC))
+			return 0;
+		out->kind = MT_MMAP;
+		out->is_mmap2 = 1;
+		out->pid = e->mmap2.pid;
+		out->tid = e->mmap2.tid;
+		out->start = e->mmap2.start;
+		out->len = e->mmap2.len;
+		out->pgoff = e->mmap2.pgoff;
+		name = e->mmap2.filename;
+		break;
+	case PERF_RECORD_COMM:
+		if (!(ev->hdr->misc & PERF_RECORD_MISC_COMM_EXEC))
+			return 0;
+		out->kind = MT_EXEC;
+		out->pid = e->comm.pid;
+		return 1;
+	case PERF_RECORD_FORK:
+		if (e->fork.pid == e->fork.ppid)
+			return 0; /* a new thread shares its process's maps */
+		out->kind = MT_FORK;
+		out->pid = e->fork.pid;
+		out->ppid = e->fork.ppid;
+		return 1;
+	default:
+		return 0;
+	}
+	out->anon = strncmp(name, "//anon", 6) == 0;
+	return 1;
+}
+
+enum { EVENT_ALL = -2, EVENT_PENDING = -3 };
+
+struct run {
+	const char *path;
+	struct attr_core *cores;
+	uint32_t ncores;
+	const struct attr_opts *opts;
+	struct attr_result *res;
+	struct maptable mt;
+	int event_attr;    /* EVENT_ALL, EVENT_PENDING or the attr index kept */
+	struct perfdata *pd;
+	struct ap_err event_err;
+	int use_time;
+	int single_pass;
+};
+
+static int resolve_event(struct run *r, struct perfdata *pd, struct ap_err *err);
+
+static int sample_selected(struct run *r, const struct pd_sample *s)
+{
+	if (r->opts->pid >= 0 && s->sid.pid != (uint32_t)r->opts->pid)
+		return 0;
+	/* A pipe names its events in records before the first sample. */
+	if (r->event_attr == EVENT_PENDING && resolve_event(r, r->pd, &r->event_err))
+		r->event_attr = -1;
+	if (r->event_attr != EVENT_ALL && s->attr_idx != r->event_attr)
+		return 0;
+	return 1;
+}
+
+static void count_sample(struct run *r, const struct pd_event *ev)
+{
+	const struct pd_sample *s = &ev->sample;
+	uint64_t t = r->use_time ? s->sid.time : ev->seq;
+	uint32_t midx = 0;
+	struct attr_core *c;
+	uint64_t off;
+	int64_t fn;
+	int core;
+
+	if (!sample_selected(r, s))
+		return;
+	r->res->total_samples++;
+	if (!s->has_ip)
+		return;
+	core = maptable__lookup(&r->mt, s->sid.pid, t, s->ip, &midx);
+	if (core < 0)
+		return;
+	c = &r->cores[core];
+	off = s->ip - r->res->mappings[midx].start;
+	fn = off < c->mod->text_size ? cwasm__func_at(c->mod, off) : -1;
+	if (fn < 0) {
+		c->outside_text++;
+		return;
+	}
+	c->samples++;
+	c->func_samples[fn]++;
+	r->res->attributed_samples++;
+	if (r->opts->on_sample)
+		r->opts->on_sample(r->opts->ctx, core, (uint32_t)fn, off, s);
+}
+
+static int pass_mappings(struct run *r, struct perfdata *pd, struct ap_err *err)
+{
+	struct ev_list list = { 0 };
+	struct pd_event ev;
+	struct mt_event me;
+	int ret;
+
+	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
+		if (ev.hdr->type == PERF_RECORD_SAMPLE || !to_mt_event(&ev, r->use_time, &me))
+			continue;
+		if (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid)
+			continue;
+		if (ev_push(&list, &me)) {
+			free(list.ev);
+			return ap_errf(err, "%s: out of memory", r->path);
+		}
+	}
+	if (ret < 0) {
+		free(list.ev);
+		return -1;
+	}
+	qsort(list.ev, list.n, sizeof(*list.ev), ev_cmp);
+	for (size_t i = 0; i < list.n; i++) {
+		if (maptable__add(&r->mt, &list.ev[i], r->res)) {
+			free(list.ev);
+			return ap_errf(err, "%s: out of memory", r->path);
+		}
+	}
+	free(list.ev);
+	return 0;
+}
+
+/* Pass 2, or the only pass of a pipe: samples (and, for a pipe, mappings). */
+static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
+{
+	struct pd_event ev;
+	struct mt_event me;
+	int ret;
+
+	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
+		if (ev.hdr->type == PERF_RECORD_SAMPLE) {
+			count_sample(r, &ev);
+			continue;
+		}
+		if (!r->single_pass || !to_mt_event(&ev, 0, &me))
+			continue;
+		if (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid)
+			continue;
+		if (maptable__add(&r->mt, &me, r->res))
+			return ap_errf(err, "%s: out of memory", r->path);
+	}
+	return ret < 0 ? -1 : 0;
+}
+
+static int resolve_event(struct run *r, struct perfdata *pd, struct ap_err *err)
+{
+	char names[512] = "";
+	size_t n = perfdata__nattrs(pd);
+
+	r->event_attr = EVENT_ALL;
+	if (!r->opts->event)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct pd_attr *a = perfdata__attr(pd, i);
+
+		if (a->name && strcmp(a->name, r->opts->event) == 0) {
+			r->event_attr = (int)i;
+			return 0;
+		}
+		if (a->name && strlen(names) + strlen(a->name) + 3 < sizeof(names)) {
+			strcat(names, i ? ", " : "");
+			strcat(names, a->name);
+		}
+	}
+	return ap_errf(err, "%s: no event '%s' in this recording (it has: %s)", r->path,
+		       r->opts->event, names[0] ? names : "none");
+}
+
+/* Does every record carry a time? Then order by it, as perf does. */
+static int times_usable(struct perfdata *pd)
+{
+	size_t n = perfdata__nattrs(pd);
+
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct perf_event_attr *a = &perfdata__attr(pd, i)->attr;
+
+		if (!(a->sample_type & PERF_SAMPLE_TIME) || !a->sample_id_all)
+			return 0;
+	}
+	return 1;
+}
+
+static int summarize(struct run *r, struct ap_err *err)
+{
+	struct attr_result *res = r->res;
+	int any = 0;
+
+	for (uint32_t i = 0; i < r->ncores; i++) {
+		struct attr_core *c = &r->cores[i];
+		uint64_t want = attr__page_round(c->mod->text_size);
+		uint32_t sharing = 0;
+		uint32_t pids = 0, last_pid = UINT32_MAX;
+
+		for (uint32_t k = 0; k < r->ncores; k++)
+			if (!r->cores[k].base_override &&
+			    attr__page_round(r->cores[k].mod->text_size) == want)
+				sharing++;
+		for (uint32_t m = 0; m < res->nmappings; m++) {
+			const struct attr_mapping *am = &res->mappings[m];
+
+			if (am->core != (int)i)
+				continue;
+			if (!c->nmappings++) {
+				c->first_base = am->start;
+				c->first_len = am->len;
+			}
+			if (am->pid != last_pid)
+				pids++;
+			last_pid = am->pid;
+		}
+		c->candidates = c->nmappings;
+		c->authoritative = !c->base_override && c->nmappings >= 1 && sharing == 1 &&
+				   c->nmappings == pids;
+		if (c->nmappings)
+			any = 1;
+		if (!c->nmappings) {
+			if (add_warning(res, "%s: no //anon r-x mapping of %" PRIu64
+					" bytes (its page-rounded text) in %s",
+					c->mod->path, want, r->path))
+				return ap_errf(err, "out of memory");
+		} else if (!c->base_override && !c->authoritative) {
+			if (add_warning(res, "%s: %u mappings of %" PRIu64 " bytes in %u process(es)"
+					" and %u core(s) of that size: mapping j of a process goes to"
+					" core (j mod %u) in command-line order (first at 0x%" PRIx64
+					"); pass --base to choose",
+					c->mod->path, c->nmappings, want, pids, sharing, sharing,
+					c->first_base))
+				return ap_errf(err, "out of memory");
+		}
+		if (r->opts->require_size_match && !c->base_override && !c->authoritative)
+			return ap_errf(err, "%s: --require-size-match: %u exact-size mapping(s) of %"
+				       PRIu64 " bytes for %s (%u core(s) of that size), need exactly one",
+				       r->path, c->nmappings, want, c->mod->path, sharing);
+	}
+	if (res->total_samples == 0)
+		return ap_errf(err, "%s: no samples%s%s", r->path,
+			       r->opts->event || r->opts->pid >= 0 ? " of the selected " : "",
+			       r->opts->event ? "event" : r->opts->pid >= 0 ? "pid" : "");
+	if (!any)
+		return ap_errf(err, "%s: no //anon r-x mapping of the cores' text size (%" PRIu64
+			       " bytes for %s); pass --base HEX if the runtime mapped it differently",
+			       r->path, attr__page_round(r->cores[0].mod->text_size),
+			       r->cores[0].mod->path);
+	return 0;
+}
+
+int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
+	      const struct attr_opts *opts, struct attr_result *res, struct ap_err *err)
+{
+	struct run r = { .path = perf_path, .cores = cores, .ncores = ncores, .opts = opts,
+			 .res = res };
+	struct perfdata *pd = NULL;
+	int ret = -1;
+
+	memset(res, 0, sizeof(*res));
+	res->perf_path = perf_path;
+	res->cores = cores;
+	res->ncores = ncores;
+	for (uint32_t i = 0; i < ncores; i++) {
+		cores[i].func_samples = calloc(cores[i].mod->nfuncs + 1, sizeof(uint64_t));
+		if (!cores[i].func_samples)
+			return ap_errf(err, "out of memory");
+	}
+	if (maptable__init(&r.mt, cores, ncores))
+		return ap_errf(err, "out of memory");
+	if (perfdata__open(perf_path, 0, &pd, err))
+		goto out;
+	r.single_pass = !perfdata__seekable(pd);
+	if (r.single_pass) {
+		/* Attrs of a pipe arrive in its first records: take names as they come. */
+		r.use_time = 0;
+		r.event_attr = opts->event ? EVENT_PENDING : EVENT_ALL;
+		r.pd = pd;
+	} else {
+		r.use_time = times_usable(pd);
+		if (pass_mappings(&r, pd, err) || perfdata__rewind(pd, err) ||
+		    resolve_event(&r, pd, err))
+			goto out;
+	}
+	if (r.single_pass && add_warning(res, "%s: not seekable, read once in stream order",
+					 perf_path))
+		goto oom;
+	if (pass_samples(&r, pd, err))
+		goto out;
+	if (r.event_attr == -1) {
+		*err = r.event_err;
+		goto out;
+	}
+	res->truncated = perfdata__truncated(pd, &res->bytes_read, &res->bytes_expected);
+	if (res->truncated &&
+	    add_warning(res, "%s: cut short: read %" PRIu64 " of %" PRIu64 " data bytes",
+			perf_path, res->bytes_read, res->bytes_expected))
+		goto oom;
+	ret = summarize(&r, err);
+	goto out;
+oom:
+	ret = ap_errf(err, "out of memory");
+out:
+	perfdata__close(pd);
+	maptable__exit(&r.mt);
+	return ret;
+}
+
+void attr__result_free(struct attr_result *res)
+{
+	for (uint32_t i = 0; i < res->ncores; i++) {
+		free(res->cores[i].func_samples);
+		res->cores[i].func_samples = NULL;
+	}
+	for (uint32_t i = 0; i < res->nwarnings; i++)
+		free(res->warnings[i]);
+	free(res->warnings);
+	free(res->mappings);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef AOTPERF_ATTR_H
+#define AOTPERF_ATTR_H
+
+/*
+ * Attribution: which `//anon` r-x mapping of which process holds which core,
+ * over record time, and the per-function self samples that follow.
+ * Everything downstream (report, perf map, jitdump, classify) consumes the
+ * result instead of re-reading perf.data.
+ *
+ * Mapping rule (documented in README "Mapping discovery"):
+ *  - a candidate for a core is an executable `//anon` MMAP/MMAP2 whose length
+ *    equals the core's text size rounded up to the page size;
+ *  - per process, candidates are taken in record time order; the j-th
+ *    candidate of a given length goes to the (j mod K)-th core of that
+ *    length, K cores counted in command-line / manifest order. One core
+ *    mapped twice therefore gets both mappings, and two equal-size cores
+ *    are told apart by mapping order. Any non-unique case is reported in
+ *    the warnings and makes `authoritative` false;
+ *  - a later mapping that overlaps an earlier one replaces it from its
+ *    time on; exec (COMM_EXEC) and EXIT end a process's mappings; FORK
+ *    copies the parent's.
+ *  - `--base` pins a core to the mappings starting at that address
+ *    (any size), `--pid` keeps one process.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include "../cwasm/cwasm.h"
+#include "../perfdata/perfdata.h"
+#include "../util/err.h"
+
+struct attr_core {
+	const struct cwasm_module *mod; /* borrowed */
+	uint64_t base_override;         /* 0 = none */
+	/* results */
+	uint64_t samples;               /* inside this core's text */
+	uint64_t *func_samples;         /* [mod->nfuncs] */
+	uint64_t outside_text;          /* in the mapping but past text_size (page tail) */
+	uint32_t nmappings;             /* distinct mappings attributed to this core */
+	uint64_t first_base;            /* start of the first one, 0 if none */
+	uint64_t first_len;
+	uint32_t candidates;            /* equal-size candidates seen for it */
+	int authoritative;              /* exactly one exact-size mapping, no override */
+};
+
+/* One attributed mapping: (pid, [start, start+len)) -> core, from time on. */
+struct attr_mapping {
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	uint64_t time;     /* record time (or stream position when no time) */
+	uint64_t seq;      /* stream position of the MMAP record */
+	uint64_t file_offset;
+	int core;          /* index into cores, -1 for a non-candidate */
+	int is_mmap2;
+};
+
+/*
+ * Optional per-sample hook (for --func and classifiers): called for every
+ * sample that landed in a core, with the core index, function index and the
+ * offset from the start of text.
+ */
+typedef void (*attr_sample_fn)(void *ctx, int core, uint32_t func, uint64_t text_off,
+			       const struct pd_sample *s);
+
+struct attr_opts {
+	int pid;                 /* -1 = all */
+	const char *event;       /* NULL = all events */
+	int require_size_match;  /* fail when a core's mapping is not unique */
+	int quiet;               /* no warnings to stderr */
+	attr_sample_fn on_sample;
+	void *ctx;
+};
+
+struct attr_result {
+	const char *perf_path;
+	uint32_t ncores;
+	struct attr_core *cores;
+	uint64_t total_samples;       /* of the selected events/pids */
+	uint64_t attributed_samples;  /* inside any core's text */
+	uint32_t nmappings;
+	struct attr_mapping *mappings; /* candidate mappings attributed to cores, time order */
+	int truncated;
+	uint64_t bytes_read, bytes_expected;
+	char **warnings;
+	uint32_t nwarnings;
+};
+
+/*
+ * Run both passes over perf.data: mappings first, then samples.
+ * cores[] is filled by the caller (mod, base_override); results are written
+ * into it. Returns 0 or -1 with err ("perf.data: no samples", ...).
+ */
+int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
+	      const struct attr_opts *opts, struct attr_result *res, struct ap_err *err);
+void attr__result_free(struct attr_result *res);
+
+uint64_t attr__page_round(uint64_t len);
+
+#endif

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Mapping timelines. Only mappings that matter are kept per process: the
+ * ones given to a core, later ones that overlap those (they replace them
+ * from their time on), and exec barriers. A lookup walks that short list
+ * backwards from the newest entry not after the sample's time.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "maptable.h"
+
+#define MT_MAX_FORK_DEPTH 16
+
+uint64_t attr__page_round(uint64_t len)
+{
+	const uint64_t page = 4096;
+
+	return (len + page - 1) & ~(page - 1);
+}
+
+static int group_add(struct maptable *mt, uint64_t len, int core)
+{
+	struct mt_group *g = NULL;
+	int *cores;
+
+	for (uint32_t i = 0; i < mt->ngroups; i++)
+		if (mt->groups[i].len == len)
+			g = &mt->groups[i];
+	if (!g) {
+		struct mt_group *groups = realloc(mt->groups, (mt->ngroups + 1) * sizeof(*groups));
+
+		if (!groups)
+			return -1;
+		mt->groups = groups;
+		g = &groups[mt->ngroups++];
+		memset(g, 0, sizeof(*g));
+		g->len = len;
+	}
+	cores = realloc(g->cores, (g->ncores + 1) * sizeof(*cores));
+	if (!cores)
+		return -1;
+	g->cores = cores;
+	cores[g->ncores++] = core;
+	return 0;
+}
+
+int maptable__init(struct maptable *mt, const struct attr_core *cores, uint32_t ncores)
+{
+	memset(mt, 0, sizeof(*mt));
+	mt->cores = cores;
+	mt->ncores = ncores;
+	for (uint32_t i = 0; i < ncores; i++) {
+		if (cores[i].base_override)
+			continue;
+		if (group_add(mt, attr__page_round(cores[i].mod->text_size), (int)i)) {
+			maptable__exit(mt);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void maptable__exit(struct maptable *mt)
+{
+	for (uint32_t i = 0; i < mt->nprocs; i++) {
+		free(mt->procs[i].maps);
+		free(mt->procs[i].len_seen);
+	}
+	free(mt->procs);
+	for (uint32_t i = 0; i < mt->ngroups; i++)
+		free(mt->groups[i].cores);
+	free(mt->groups);
+	memset(mt, 0, sizeof(*mt));
+}
+
+static struct mt_proc *proc_find(const struct maptable *mt, uint32_t pid, uint32_t *pos)
+{
+	uint32_t lo = 0, hi = mt->nprocs;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (mt->procs[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (pos)
+		*pos = lo;
+	if (lo < mt->nprocs && mt->procs[lo].pid == pid)
+		return &mt->procs[lo];
+	return NULL;
+}
+
+static struct mt_proc *proc_get(struct maptable *mt, uint32_t pid)
+{
+	uint32_t pos;
+	struct mt_proc *p = proc_find(mt, pid, &pos);
+
+	if (p)
+		return p;
+	if (mt->nprocs == mt->cap) {
+		uint32_t cap = mt->cap ? mt->cap * 2 : 16;
+		struct mt_proc *procs = realloc(mt->procs, cap * sizeof(*procs));
+
+		if (!procs)
+			return NULL;
+		mt->procs = procs;
+		mt->cap = cap;
+	}
+	memmove(&mt->procs[pos + 1], &mt->procs[pos], (mt->nprocs - pos) * sizeof(*p));
+	mt->nprocs++;
+	mt->last = NULL; /* the array moved */
+	p = &mt->procs[pos];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->ppid = pid;
+	p->lo = UINT64_MAX;
+	if (mt->ngroups) {
+		p->len_seen = calloc(mt->ngroups, sizeof(*p->len_seen));
+		if (!p->len_seen) {
+			memmove(p, p + 1, (mt->nprocs - pos - 1) * sizeof(*p));
+			mt->nprocs--;
+			return NULL;
+		}
+	}
+	return p;
+}
+
+static int proc_push(struct mt_proc *p, const struct mt_map *m)
+{
+	if (p->nmaps == p->cap) {
+		uint32_t cap = p->cap ? p->cap * 2 : 4;
+		struct mt_map *maps = realloc(p->maps, cap * sizeof(*maps));
+
+		if (!maps)
+			return -1;
+		p->maps = maps;
+		p->cap = cap;
+	}
+	p->maps[p->nmaps++] = *m;
+	return 0;
+}
+
+static int overlaps_kept(const struct mt_proc *p, uint64_t start, uint64_t end)
+{
+	if (end <= p->lo || start >= p->hi)
+		return 0;
+	for (uint32_t i = 0; i < p->nmaps; i++)
+		if (p->maps[i].core >= 0 && start < p->maps[i].end && p->maps[i].start < end)
+			return 1;
+	return 0;
+}
+
+/* Which core a new executable mapping belongs to, or -1. */
+static int core_for(struct maptable *mt, struct mt_proc *p, const struct mt_event *ev)
+{
+	for (uint32_t i = 0; i < mt->ncores; i++)
+		if (mt->cores[i].base_override && mt->cores[i].base_override == ev->start)
+			return (int)i;
+	if (!ev->anon)
+		return -1;
+	for (uint32_t g = 0; g < mt->ngroups; g++) {
+		const struct mt_group *grp = &mt->groups[g];
+
+		if (grp->len == ev->len)
+			return grp->cores[p->len_seen[g]++ % grp->ncores];
+	}
+	return -1;
+}
+
+static int add_mapping(struct mt_proc *p, const struct mt_event *ev, int core,
+		       struct attr_result *res)
+{
+	struct mt_map m = {
+		.start = ev->start, .end = ev->start + ev->len,
+		.time = ev->time, .seq = ev->seq, .core = core,
+	};
+
+	if (core >= 0) {
+		struct attr_mapping *maps = realloc(res->mappings,
+						    (res->nmappings + 1) * sizeof(*maps));
+
+		if (!maps)
+			return -1;
+		res->mappings = maps;
+		m.mapping_idx = res->nmappings;
+		maps[res->nmappings++] = (struct attr_mapping){
+			.pid = ev->pid, .tid = ev->tid, .start = ev->start, .len = ev->len,
+			.pgoff = ev->pgoff, .time = ev->time, .seq = ev->seq,
+			.file_offset = ev->file_offset, .core = core, .is_mmap2 = ev->is_mmap2,
+		};
+	}
+	if (proc_push(p, &m))
+		return -1;
+	if (m.start < p->lo)
+		p->lo = m.start;
+	if (m.end > p->hi)
+		p->hi = m.end;
+	return 0;
+}
+
+int maptable__add(struct maptable *mt, const struct mt_event *ev, struct attr_result *res)
+{
+	struct mt_proc *p = proc_get(mt, ev->pid);
+	struct mt_map barrier = { .start = 0, .end = UINT64_MAX, .core = -1 };
+	int core;
+
+	if (!p)
+		return -1;
+	switch (ev->kind) {
+	case MT_MMAP:
+		core = core_for(mt, p, ev);
+		if (core >= 0 || overlaps_kept(p, ev->start, ev->start + ev->len))
+			return add_mapping(p, ev, core, res);
+		return 0;
+	case MT_EXEC:
+		/* Everything mapped before an exec is gone; not part of the envelope. */
+		if (!p->nmaps)
+			return 0;
+		barrier.time = ev->time;
+		barrier.seq = ev->seq;
+		return proc_push(p, &barrier);
+	case MT_FORK:
+		if (ev->ppid != ev->pid && p->ppid == p->pid && !p->nmaps) {
+			p->ppid = ev->ppid;
+			p->fork_time = ev->time;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+static int proc_lookup(const struct mt_proc *p, uint64_t t, uint64_t ip, uint32_t *midx,
+		       int *found)
+{
+	*found = 0;
+	if (ip < p->lo || ip >= p->hi)
+		return -1;
+	for (uint32_t i = p->nmaps; i-- > 0;) {
+		const struct mt_map *m = &p->maps[i];
+
+		if (m->time > t)
+			continue;
+		if (ip >= m->start && ip < m->end) {
+			*found = 1;
+			if (m->core >= 0 && midx)
+				*midx = m->mapping_idx;
+			return m->core;
+		}
+	}
+	return -1;
+}
+
+int maptable__lookup(struct maptable *mt, uint32_t pid, uint64_t t, uint64_t ip,
+		     uint32_t *midx)
+{
+	const struct mt_proc *p = mt->last;
+
+	if (!p || p->pid != pid) {
+		p = proc_find(mt, pid, NULL);
+		if (!p)
+			return -1;
+		mt->last = p;
+	}
+	for (int depth = 0; p && depth < MT_MAX_FORK_DEPTH; depth++) {
+		int found, core = proc_lookup(p, t, ip, midx, &found);
+
+		if (found || p->ppid == p->pid)
+			return core;
+		/* Not mapped by the child itself: inherited from the parent at fork. */
+		if (p->fork_time < t)
+			t = p->fork_time;
+		p = proc_find(mt, p->ppid, NULL);
+	}
+	return -1;
+}

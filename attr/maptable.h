@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef AOTPERF_ATTR_MAPTABLE_H
+#define AOTPERF_ATTR_MAPTABLE_H
+/*
+ * Per-process timelines of executable mappings, and the lookup
+ * "which core holds this ip of this pid at this time". Internal to attr/.
+ */
+#include <stdint.h>
+#include "attr.h"
+
+/* An executable mapping kept because it is a core or may hide one. */
+struct mt_map {
+	uint64_t start, end;  /* [start, end) */
+	uint64_t time, seq;   /* ordering key: record time, then stream position */
+	int core;             /* -1: a later non-core mapping that overlaps a core */
+	uint32_t mapping_idx; /* index into the result's mappings (core >= 0) */
+};
+
+struct mt_proc {
+	uint32_t pid;
+	uint32_t ppid;          /* parent after a process FORK, else = pid */
+	uint64_t fork_time;
+	uint64_t exec_time;     /* last COMM_EXEC time; mappings before it are gone */
+	int has_exec;
+	uint64_t lo, hi;        /* envelope of kept mappings, for a quick reject */
+	struct mt_map *maps;    /* in (time, seq) order */
+	uint32_t nmaps, cap;
+	uint32_t *len_seen;     /* per core-length group: candidates met so far */
+};
+
+/* One group of cores sharing a page-rounded text length. */
+struct mt_group {
+	uint64_t len;
+	uint32_t ncores;
+	int *cores;             /* core indices in command-line order */
+};
+
+struct maptable {
+	struct mt_proc *procs;  /* sorted by pid */
+	uint32_t nprocs, cap;
+	struct mt_group *groups;
+	uint32_t ngroups;
+	const struct attr_core *cores;
+	uint32_t ncores;
+	const struct mt_proc *last; /* lookup cache */
+};
+
+/* A mapping record as read from perf.data, before any decision. */
+struct mt_event {
+	enum { MT_MMAP, MT_EXEC, MT_FORK } kind;
+	uint32_t pid, tid, ppid;
+	uint64_t start, len, pgoff;
+	uint64_t time, seq, file_offset;
+	int anon, is_mmap2;
+};
+
+int maptable__init(struct maptable *mt, const struct attr_core *cores, uint32_t ncores);
+void maptable__exit(struct maptable *mt);
+
+/*
+ * Feed one event, in time order. A core mapping is appended to res->mappings.
+ * Returns 0 or -1 on allocation failure.
+ */
+int maptable__add(struct maptable *mt, const struct mt_event *ev, struct attr_result *res);
+
+/* Core index holding ip for pid at time t (mapping index in *midx), or -1. */
+int maptable__lookup(struct maptable *mt, uint32_t pid, uint64_t t, uint64_t ip,
+		     uint32_t *midx);
+
+#endif

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: MIT
+/* aotperf report: per-function self samples of the cores in a perf.data. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "../attr/attr.h"
+#include "../util/json_out.h"
+#include "../util/outfile.h"
+#include "../util/sha256.h"
+
+#define MAX_BASES 64
+
+struct report_opts {
+	const char *input;
+	const char *json;
+	uint64_t top;
+	uint64_t min_samples;
+	uint64_t bases[MAX_BASES];
+	uint32_t nbases;
+	struct attr_opts attr;
+};
+
+static const char report_usage[] =
+	"usage: aotperf report [-i perf.data] (--cwasm FILE | --manifest M.cwasm.json)...\n"
+	"                      [--top N] [--json FILE] [--pid PID] [--event NAME]\n"
+	"                      [--base HEX]... [--min-samples N] [--require-size-match]\n"
+	"\n"
+	"Attribute the samples of a precompiled WAMR run to its wasm functions.\n"
+	"\n"
+	"  -i, --input FILE        perf.data to read (default perf.data; - for a pipe)\n"
+	"      --cwasm FILE        a core (.cwasm); repeat for several\n"
+	"      --manifest FILE     a component manifest (.cwasm.json): all its cores\n"
+	"      --top N             functions to list per core (default 20)\n"
+	"      --json FILE         also write the JSON report (schema in README)\n"
+	"      --pid PID           count only this process's samples and mappings\n"
+	"      --event NAME        count only this event's samples (e.g. cpu-clock)\n"
+	"      --base HEX          the i-th --base pins the i-th core to the mapping at HEX\n"
+	"      --min-samples N     exit 1 unless the selection holds at least N samples\n"
+	"      --require-size-match  exit 1 instead of guessing when a core's exact-size\n"
+	"                          mapping is not unique\n"
+	"  -q, --quiet             no warnings\n"
+	"\n"
+	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
+
+static int parse_args(int argc, char **argv, struct report_opts *o, struct core_set *cs,
+		      struct ap_err *err)
+{
+	enum { O_CWASM = 256, O_MANIFEST, O_TOP, O_JSON, O_PID, O_EVENT, O_BASE, O_MIN,
+	       O_REQ, O_HELP };
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "cwasm", required_argument, NULL, O_CWASM },
+		{ "manifest", required_argument, NULL, O_MANIFEST },
+		{ "top", required_argument, NULL, O_TOP },
+		{ "json", required_argument, NULL, O_JSON },
+		{ "pid", required_argument, NULL, O_PID },
+		{ "event", required_argument, NULL, O_EVENT },
+		{ "base", required_argument, NULL, O_BASE },
+		{ "min-samples", required_argument, NULL, O_MIN },
+		{ "require-size-match", no_argument, NULL, O_REQ },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int c;
+
+	o->input = "perf.data";
+	o->top = 20;
+	o->attr.pid = -1;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i': o->input = optarg; break;
+		case 'q': o->attr.quiet = 1; break;
+		case 'h': fputs(report_usage, stdout); exit(EXIT_OK);
+		case O_CWASM:
+			if (core_set__add_cwasm(cs, optarg, err))
+				return -1;
+			break;
+		case O_MANIFEST:
+			if (core_set__add_manifest(cs, optarg, err))
+				return -1;
+			break;
+		case O_TOP:
+			if (cli_parse_u64(optarg, 10, &o->top))
+				return ap_errf(err, "--top: '%s' is not a number", optarg);
+			break;
+		case O_JSON: o->json = optarg; break;
+		case O_PID:
+			if (cli_parse_u64(optarg, 10, &v) || v > INT32_MAX)
+				return ap_errf(err, "--pid: '%s' is not a pid", optarg);
+			o->attr.pid = (int)v;
+			break;
+		case O_EVENT: o->attr.event = optarg; break;
+		case O_BASE:
+			if (cli_parse_u64(optarg, 16, &v) || !v)
+				return ap_errf(err, "--base: '%s' is not a hex address", optarg);
+			if (o->nbases == MAX_BASES)
+				return ap_errf(err, "--base: at most %d", MAX_BASES);
+			o->bases[o->nbases++] = v;
+			break;
+		case O_MIN:
+			if (cli_parse_u64(optarg, 10, &o->min_samples))
+				return ap_errf(err, "--min-samples: '%s' is not a number", optarg);
+			break;
+		case O_REQ: o->attr.require_size_match = 1; break;
+		default:
+			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
+				       argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
+	if (!cs->n)
+		return ap_errf(err, "no cores: give --cwasm FILE or --manifest FILE");
+	if (o->nbases > cs->n)
+		return ap_errf(err, "%u --base for %u core(s)", o->nbases, cs->n);
+	return 0;
+}
+
+struct ranked {
+	uint32_t func;
+	uint64_t samples;
+};
+
+static int rank_cmp(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->func < y->func ? -1 : x->func > y->func;
+}
+
+/* The core's functions with samples, hottest first (ties: lower index). */
+static struct ranked *rank_functions(const struct attr_core *c, uint32_t *n)
+{
+	struct ranked *r = malloc((c->mod->nfuncs + 1) * sizeof(*r));
+	uint32_t k = 0;
+
+	if (!r)
+		return NULL;
+	for (uint32_t i = 0; i < c->mod->nfuncs; i++)
+		if (c->func_samples[i])
+			r[k++] = (struct ranked){ i, c->func_samples[i] };
+	qsort(r, k, sizeof(*r), rank_cmp);
+	*n = k;
+	return r;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static const char *core_name(const struct cwasm_module *m)
+{
+	return m->core_label ? m->core_label : m->path;
+}
+
+static void print_core(const struct attr_result *res, const struct attr_core *c,
+		       const struct ranked *r, uint32_t nr, uint64_t top)
+{
+	const struct cwasm_module *m = c->mod;
+	char name[32];
+
+	printf("\ncore %s (%s): %u functions, text %u bytes\n", core_name(m), m->path,
+	       m->nfuncs, m->text_size);
+	if (c->nmappings)
+		printf("  mapping     0x%" PRIx64 " +0x%" PRIx64 " (%s%s, %u mapping(s))\n",
+		       c->first_base, c->first_len,
+		       c->base_override ? "--base" : "exact size",
+		       c->authoritative ? ", unique" : c->base_override ? "" : ", NOT unique",
+		       c->nmappings);
+	else
+		printf("  mapping     none found\n");
+	printf("  samples     %" PRIu64 "  (%.2f%% of run)\n", c->samples,
+	       pct(c->samples, res->total_samples));
+	if (!nr)
+		return;
+	printf("\n  %4s  %-18s %8s %8s %8s  %s\n", "rank", "function", "samples", "%run",
+	       "bytes", "wasm name");
+	for (uint32_t i = 0; i < nr && i < top; i++) {
+		const struct cwasm_func *f = &m->funcs[r[i].func];
+
+		printf("  %4u  %-18s %8" PRIu64 " %7.2f%% %8u  %s\n", i + 1,
+		       cwasm__local_name(r[i].func, name, sizeof(name)), r[i].samples,
+		       pct(r[i].samples, res->total_samples), f->size, f->name ? f->name : "");
+	}
+}
+
+static void json_core(struct json_out *j, const struct report_opts *o,
+		      const struct attr_result *res, const struct attr_core *c, uint32_t idx,
+		      const struct ranked *r, uint32_t nr)
+{
+	const struct cwasm_module *m = c->mod;
+	char hex[65];
+
+	json_key(j, "cwasm"); json_str(j, m->path);
+	json_key(j, "core"); json_str(j, core_name(m));
+	if (m->manifest_idx >= 0) {
+		json_key(j, "module_idx"); json_i64(j, m->manifest_idx);
+	}
+	ap_sha256_hex(m->sha256, hex);
+	json_key(j, "cwasm_sha256"); json_str(j, hex);
+	json_key(j, "text_base");
+	if (c->nmappings)
+		json_hex(j, c->first_base);
+	else
+		json_null(j);
+	json_key(j, "text_size"); json_u64(j, m->text_size);
+	json_key(j, "function_count"); json_u64(j, m->nfuncs);
+	json_key(j, "import_function_count"); json_u64(j, m->import_func_count);
+	json_key(j, "total_samples"); json_u64(j, res->total_samples);
+	json_key(j, "attributed_samples"); json_u64(j, c->samples);
+	json_key(j, "attribution_coverage_pct");
+	json_dbl(j, pct(c->samples, res->total_samples), 4);
+	json_key(j, "mapping");
+	json_begin_obj(j);
+	json_key(j, "authoritative"); json_bool(j, c->authoritative);
+	json_key(j, "override");
+	if (idx < o->nbases)
+		json_hex(j, o->bases[idx]);
+	else
+		json_null(j);
+	json_key(j, "size");
+	if (c->nmappings)
+		json_u64(j, c->first_len);
+	else
+		json_null(j);
+	json_key(j, "expected_size"); json_u64(j, attr__page_round(m->text_size));
+	json_key(j, "count"); json_u64(j, c->nmappings);
+	json_end_obj(j);
+	json_key(j, "top_functions");
+	json_begin_arr(j);
+	for (uint32_t i = 0; i < nr && i < o->top; i++) {
+		const struct cwasm_func *f = &m->funcs[r[i].func];
+
+		json_begin_obj(j);
+		json_key(j, "local_func"); json_u64(j, r[i].func);
+		json_key(j, "wasm_func"); json_u64(j, cwasm__wasm_index(m, r[i].func));
+		json_key(j, "name"); json_str(j, f->name);
+		json_key(j, "samples"); json_u64(j, r[i].samples);
+		json_key(j, "percent_of_run"); json_dbl(j, pct(r[i].samples, res->total_samples), 4);
+		json_key(j, "code_bytes"); json_u64(j, f->size);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+}
+
+/*
+ * One core: its block at the top level (the seed helper's schema). Several
+ * cores (a manifest): the same block per core under "cores".
+ */
+static int write_json(const struct report_opts *o, const struct attr_result *res,
+		      struct ranked **r, const uint32_t *nr, struct ap_err *err)
+{
+	struct outfile out;
+	struct json_out j;
+
+	if (outfile__open(&out, o->json, err))
+		return -1;
+	json_init(&j, out.f);
+	json_begin_obj(&j);
+	json_key(&j, "schema_version"); json_u64(&j, 1);
+	json_key(&j, "tool"); json_str(&j, "aotperf report");
+	json_key(&j, "perf"); json_str(&j, o->input);
+	if (res->ncores == 1) {
+		json_core(&j, o, res, &res->cores[0], 0, r[0], nr[0]);
+	} else {
+		json_key(&j, "total_samples"); json_u64(&j, res->total_samples);
+		json_key(&j, "attributed_samples"); json_u64(&j, res->attributed_samples);
+		json_key(&j, "attribution_coverage_pct");
+		json_dbl(&j, pct(res->attributed_samples, res->total_samples), 4);
+		json_key(&j, "cores");
+		json_begin_arr(&j);
+		for (uint32_t i = 0; i < res->ncores; i++) {
+			json_begin_obj(&j);
+			json_core(&j, o, res, &res->cores[i], i, r[i], nr[i]);
+			json_end_obj(&j);
+		}
+		json_end_arr(&j);
+	}
+	json_key(&j, "truncated"); json_bool(&j, res->truncated);
+	json_key(&j, "warnings");
+	json_begin_arr(&j);
+	for (uint32_t i = 0; i < res->nwarnings; i++)
+		json_str(&j, res->warnings[i]);
+	json_end_arr(&j);
+	json_end_obj(&j);
+	json_finish(&j);
+	return outfile__commit(&out, err);
+}
+
+static int print_report(const struct report_opts *o, const struct attr_result *res,
+			struct ap_err *err)
+{
+	struct ranked **r = calloc(res->ncores, sizeof(*r));
+	uint32_t *nr = calloc(res->ncores, sizeof(*nr));
+	int ret = -1;
+
+	if (!r || !nr) {
+		ap_errf(err, "out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; i < res->ncores; i++) {
+		r[i] = rank_functions(&res->cores[i], &nr[i]);
+		if (!r[i]) {
+			ap_errf(err, "out of memory");
+			goto out;
+		}
+	}
+	/* JSON first: on failure nothing has been promised on stdout. */
+	if (o->json && write_json(o, res, r, nr, err))
+		goto out;
+	printf("aotperf report: %s\n", o->input);
+	printf("  total samples       %" PRIu64 "%s%s\n", res->total_samples,
+	       o->attr.event ? "  event " : "", o->attr.event ? o->attr.event : "");
+	printf("  in wasm code        %" PRIu64 "  (%.2f%% of run)\n", res->attributed_samples,
+	       pct(res->attributed_samples, res->total_samples));
+	for (uint32_t i = 0; i < res->ncores; i++)
+		print_core(res, &res->cores[i], r[i], nr[i], o->top);
+	ret = 0;
+out:
+	for (uint32_t i = 0; r && i < res->ncores; i++)
+		free(r[i]);
+	free(r);
+	free(nr);
+	return ret;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o = { 0 };
+	struct core_set cs = { 0 };
+	struct attr_result res = { 0 };
+	struct attr_core *cores = NULL;
+	struct ap_err err = { "" };
+	int ret = EXIT_BAD;
+
+	if (parse_args(argc, argv, &o, &cs, &err))
+		goto fail;
+	cores = calloc(cs.n, sizeof(*cores));
+	if (!cores) {
+		ap_errf(&err, "out of memory");
+		goto fail;
+	}
+	for (uint32_t i = 0; i < cs.n; i++) {
+		cores[i].mod = cs.mods[i];
+		cores[i].base_override = i < o.nbases ? o.bases[i] : 0;
+		if (!cs.mods[i]->version_known && !o.attr.quiet)
+			cli_warn("report", "%s: .cwasm version %u is newer than aotperf knows",
+				 cs.mods[i]->path, cs.mods[i]->version);
+	}
+	if (attr__run(o.input, cores, cs.n, &o.attr, &res, &err)) {
+		ret = (o.attr.require_size_match && strstr(err.msg, "--require-size-match"))
+			      ? EXIT_GATE : EXIT_BAD;
+		fprintf(stderr, "aotperf report: %s\n", err.msg);
+		goto out;
+	}
+	if (!o.attr.quiet)
+		for (uint32_t i = 0; i < res.nwarnings; i++)
+			cli_warn("report", "%s", res.warnings[i]);
+	if (res.total_samples < o.min_samples) {
+		fprintf(stderr, "aotperf report: %s: --min-samples: %" PRIu64 " samples, need %" PRIu64
+			"\n", o.input, res.total_samples, o.min_samples);
+		ret = EXIT_GATE;
+		goto out;
+	}
+	if (print_report(&o, &res, &err))
+		goto fail;
+	ret = EXIT_OK;
+	goto out;
+fail:
+	ret = cli_fail("report", &err);
+out:
+	attr__result_free(&res);
+	free(cores);
+	core_set__free(&cs);
+	return ret;
+}
