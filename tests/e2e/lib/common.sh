@@ -1,0 +1,57 @@
+# Shared helpers for the end-to-end scripts: counting checks, recording the
+# loader with real perf, and the independent attribution from perf script.
+# Each script sources this, sets B (build dir) and ends with `finish`.
+set -u
+B=${1:?usage: $0 BUILD_DIR}
+B=$(cd "$B" && pwd)
+E2E=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+AOTPERF=$B/aotperf
+LOADER=$B/tests/loader
+FIX=$B/fixtures
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/e2e.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+npass=0 nfail=0
+
+ok() { npass=$((npass + 1)); echo "ok: $*"; }
+bad() { nfail=$((nfail + 1)); echo "FAIL: $*"; }
+check() { # check DESC CMD...
+	local d=$1; shift
+	if "$@"; then ok "$d"; else bad "$d"; fi
+}
+check_eq() { # check_eq DESC GOT WANT
+	if [ "$2" = "$3" ]; then ok "$1 ($2)"; else bad "$1: got '$2', want '$3'"; fi
+}
+finish() {
+	echo "$npass passed, $nfail failed"
+	[ "$nfail" -eq 0 ]
+}
+
+# record OUT [perf record options...] -- loader args...
+record() {
+	local out=$1; shift
+	local opts=()
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do opts+=("$1"); shift; done
+	shift
+	perf record -q -e cpu-clock -k mono -F 2000 "${opts[@]}" -o "$out" -- "$LOADER" "$@" \
+		>"$out.log" 2>&1
+}
+
+# text size of a fixture from its .syms file (last offset + size)
+syms_text_size() {
+	awk 'END { printf "%d\n", strtonum("0x" $2) + $3 }' "$1"
+}
+
+# reference PERFDATA SYMS [PID]: independent per-function counts, sorted
+reference() {
+	local data=$1 syms=$2 pid=${3:-}
+	local ts
+	ts=$(syms_text_size "$syms")
+	perf script -i "$data" --show-mmap-events -G -F pid,tid,time,ip,event ${pid:+--pid "$pid"} \
+		2>/dev/null | awk -v textsize="$ts" -f "$E2E/ref_attr.awk" "$syms" - | sort
+}
+
+# aotperf_counts JSON: the same lines from aotperf's JSON (single core)
+aotperf_counts() {
+	jq -r '"TOTAL \(.total_samples)", "CORE \(.attributed_samples)",
+	       (.top_functions[] | "FUNC \(.local_func) \(.samples)")' "$1" | sort
+}
