@@ -355,6 +355,9 @@ int cmd_report(int argc, char **argv)
 		if (!cs.mods[i]->version_known && !o.attr.quiet)
 			cli_warn("report", "%s: .cwasm version %u is newer than aotperf knows",
 				 cs.mods[i]->path, cs.mods[i]->version);
+		if (cs.mods[i]->imports_partial && !o.attr.quiet)
+			cli_warn("report", "%s: a non-function import stopped the import walk;"
+				 " wasm function indices may be too low", cs.mods[i]->path);
 	}
 	if (attr__run(o.input, cores, cs.n, &o.attr, &res, &err)) {
 		ret = (o.attr.require_size_match && strstr(err.msg, "--require-size-match"))

@@ -333,11 +333,15 @@ static int parse_imports(struct parse *ps, struct cur *c)
 			return -1;
 		/*
 		 * Only function imports have a documented payload. Guessing the
-		 * size of the others would silently shift every wasm index.
+		 * size of the others would silently shift wasm indices, so stop
+		 * here: local_func numbering does not depend on imports, and the
+		 * flag tells the CLI to warn that wasm indices are a lower bound.
 		 */
-		if (kind != 0)
-			return ap_errf(ps->err, "%s: import %u has kind %u, whose payload layout aotperf does not know",
-				       ps->file, i, kind);
+		if (kind != 0) {
+			m->imports_partial = 1;
+			m->nimports = i;
+			return 0;
+		}
 		if (cur_u32(c, &type_idx, "type index"))
 			return -1;
 		m->import_func_count++;

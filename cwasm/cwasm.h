@@ -72,7 +72,9 @@ struct cwasm_module {
 	int has_type_idx;       /* v7+ pairs */
 
 	uint32_t import_func_count; /* function imports shift the wasm index space */
-	uint32_t nimports;          /* all kinds */
+	uint32_t nimports;          /* all kinds (those read, see imports_partial) */
+	int imports_partial;        /* a non-function import stopped the walk: the
+				     * function import count is a lower bound */
 
 	uint32_t ntypes;
 	struct cwasm_type *types;
