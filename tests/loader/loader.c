@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: MIT
+/*
+ * loader: map .cwasm text the way the WAMR runtime does and run the fixture
+ * kernels from it, so perf records a real anonymous code mapping.
+ *
+ *   loader [--ms MILLIS] [--twice] [--remap] [--adjacent]
+ *          [--mix NAME:W,NAME:W,...] [--manifest M.json | FILE.cwasm ...]
+ *
+ * --ms      run the mix for about MILLIS ms of wall time (default 1000)
+ * --mix     kernels and weights, weights are shares of run time
+ *           (default all four kernels, weight 1)
+ * --twice   map every core twice and alternate between the copies
+ * --remap   halfway through, munmap the first core's first copy and map it
+ *           again (a second MMAP2 record for it)
+ * --adjacent  map code regions back to back, so the kernel merges them
+ *           (see map_core())
+ *
+ * Prints "loader: pid P core PATH mapped at 0xADDR len N" per mapping, N
+ * being the page-rounded length perf records. Exit 0, or 2 on any error.
+ *
+ * The runtime does mmap(RW) + memcpy + mprotect(RX); the mprotect is what
+ * makes the kernel emit the //anon r-xp MMAP2 record, so we do exactly
+ * that. Kernels are reached through their exported trampolines
+ * entry_<NAME> (see tests/fixtures/kernels.S for the calling convention
+ * and the vmctx layout).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cwasm/cwasm.h"
+
+#define MAX_MIX 16
+#define MAX_MAPS 2
+#define MEM_SIZE (64 * 1024)
+/* One call should last long enough to amortize the loop, short enough to
+ * keep the weighted mix fine-grained. */
+#define CALL_NS 200000.0
+
+/* What the kernels read through rbx; must match kernels.S. */
+struct vmctx {
+	uint64_t mem_base;
+	uint64_t mem_size;
+	uint64_t trips;
+	uint64_t reserved[5];
+};
+
+typedef uint32_t (*entry_fn)(struct vmctx *vm, void *mem, uint64_t trips);
+
+struct mix_ent {
+	char name[64];
+	unsigned weight;
+	uint64_t chunk; /* trips per call, from calibration */
+};
+
+struct core {
+	const struct cwasm_module *mod;
+	uint32_t entry_off[MAX_MIX];
+	void *map[MAX_MAPS];
+	void *data[MAX_MAPS]; /* per-mapping "instance data" page, see map_core() */
+	size_t map_len; /* page-rounded, as perf will see it */
+	int nmaps;
+};
+
+struct run {
+	long ms;
+	int twice, remap, adjacent;
+	struct mix_ent mix[MAX_MIX];
+	int nmix;
+	struct core *cores;
+	int ncores;
+	struct vmctx vm;
+	uint8_t *mem;
+	uint64_t calls;
+	uint32_t checksum;
+};
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "loader: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	exit(2);
+}
+
+static void usage(void)
+{
+	fail("usage: loader [--ms MILLIS] [--twice] [--remap] [--adjacent] "
+	     "[--mix NAME:W,...] [--manifest M.json | FILE.cwasm ...]");
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void parse_mix(struct run *r, const char *spec)
+{
+	char *copy = strdup(spec), *save = NULL, *tok;
+
+	if (!copy)
+		fail("out of memory");
+	r->nmix = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		struct mix_ent *m;
+		char *colon = strchr(tok, ':'), *end;
+		long w = 1;
+
+		if (r->nmix == MAX_MIX)
+			fail("--mix: more than %d kernels", MAX_MIX);
+		if (colon) {
+			*colon = '\0';
+			w = strtol(colon + 1, &end, 10);
+			if (*end || w < 1 || w > 1000)
+				fail("--mix: bad weight for '%s'", tok);
+		}
+		if (!*tok || strlen(tok) >= sizeof(m->name))
+			fail("--mix: bad kernel name '%s'", tok);
+		m = &r->mix[r->nmix++];
+		snprintf(m->name, sizeof(m->name), "%s", tok);
+		m->weight = (unsigned)w;
+	}
+	free(copy);
+	if (r->nmix == 0)
+		fail("--mix: empty");
+}
+
+/* Text offset of the exported entry_<name> trampoline. */
+static uint32_t find_entry(const struct cwasm_module *mod, const char *kernel)
+{
+	char want[80];
+
+	snprintf(want, sizeof(want), "entry_%s", kernel);
+	for (uint32_t i = 0; i < mod->nexports; i++) {
+		const struct cwasm_export *e = &mod->exports[i];
+		uint32_t local;
+
+		if (e->kind != 0 || strcmp(e->name, want))
+			continue;
+		if (e->index < mod->import_func_count)
+			fail("%s: export %s names an import", mod->path, want);
+		local = e->index - mod->import_func_count;
+		if (local >= mod->nfuncs)
+			fail("%s: export %s: no local function %" PRIu32,
+			     mod->path, want, local);
+		return mod->funcs[local].offset;
+	}
+	fail("%s: no exported function %s (kernel %s)", mod->path, want, kernel);
+}
+
+/* mmap(RW) + copy + mprotect(RX), as the runtime maps a core's text. */
+static void *map_text(const struct cwasm_module *mod)
+{
+	void *p = mmap(NULL, mod->text_size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		fail("%s: mmap: %s", mod->path, strerror(errno));
+	memcpy(p, mod->text, mod->text_size);
+	if (mprotect(p, mod->text_size, PROT_READ | PROT_EXEC) < 0)
+		fail("%s: mprotect: %s", mod->path, strerror(errno));
+	return p;
+}
+
+/*
+ * Map one copy of a core's text. Unless --adjacent, also allocate a small
+ * read-write page right after it, as a runtime does for module instance
+ * data: mmap places the next code region below it, so two code regions
+ * never touch. Touching anonymous r-x regions get merged by the kernel
+ * into one VMA, and the MMAP2 record of the second then covers both.
+ */
+static void map_core(struct run *r, struct core *c, int slot)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	c->map[slot] = map_text(c->mod);
+	fprintf(stderr, "loader: pid %d core %s mapped at %p len %zu\n",
+		(int)getpid(), c->mod->path, c->map[slot], c->map_len);
+	if (r->adjacent || c->data[slot])
+		return;
+	/* A hint just below the code: where the next mmap would look first. */
+	c->data[slot] = mmap((uint8_t *)c->map[slot] - page, page,
+			     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (c->data[slot] == MAP_FAILED)
+		fail("instance data: mmap: %s", strerror(errno));
+	memset(c->data[slot], 0, page);
+}
+
+static void setup_core(struct run *r, struct core *c, const struct cwasm_module *mod)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (mod->arch != CWASM_ARCH_X86_64)
+		fail("%s: not x86_64 code", mod->path);
+	if (mod->text_size == 0)
+		fail("%s: empty text", mod->path);
+	c->mod = mod;
+	c->map_len = ((size_t)mod->text_size + page - 1) / page * page;
+	for (int k = 0; k < r->nmix; k++)
+		c->entry_off[k] = find_entry(mod, r->mix[k].name);
+	c->nmaps = r->twice ? 2 : 1;
+	for (int i = 0; i < c->nmaps; i++)
+		map_core(r, c, i);
+}
+
+static uint32_t call_entry(struct run *r, void *base, uint32_t off, uint64_t trips)
+{
+	void *p = (uint8_t *)base + off;
+	entry_fn fn;
+
+	memcpy(&fn, &p, sizeof(fn));
+	r->calls++;
+	return fn(&r->vm, r->mem, trips);
+}
+
+static double time_call(struct run *r, int k, uint64_t trips)
+{
+	struct core *c = &r->cores[0];
+	double t0 = now_ns();
+
+	r->checksum ^= call_entry(r, c->map[0], c->entry_off[k], trips);
+	return now_ns() - t0;
+}
+
+/* Pick trips per call so that each call takes about CALL_NS: the mix
+ * weights are then shares of run time, not of calls. */
+static void calibrate(struct run *r)
+{
+	for (int k = 0; k < r->nmix; k++) {
+		uint64_t trips = 256;
+		double dt, best;
+
+		time_call(r, k, trips); /* fault the code and memory in */
+		while ((dt = time_call(r, k, trips)) < CALL_NS / 2 && trips < (1u << 30))
+			trips *= 2;
+		best = dt;
+		for (int i = 0; i < 3; i++) {
+			dt = time_call(r, k, trips);
+			if (dt < best)
+				best = dt;
+		}
+		r->mix[k].chunk = (uint64_t)(trips * (CALL_NS / (best > 1 ? best : 1)));
+		/* Kernels loop do-while on a 32-bit count. */
+		if (r->mix[k].chunk == 0)
+			r->mix[k].chunk = 1;
+		if (r->mix[k].chunk > (1u << 30))
+			r->mix[k].chunk = 1u << 30;
+	}
+}
+
+static void remap_first(struct run *r)
+{
+	struct core *c = &r->cores[0];
+
+	if (munmap(c->map[0], c->mod->text_size) < 0)
+		fail("%s: munmap: %s", c->mod->path, strerror(errno));
+	map_core(r, c, 0);
+}
+
+/* One weighted round over every mapping of every core. */
+static void round_once(struct run *r)
+{
+	for (int ci = 0; ci < r->ncores; ci++) {
+		struct core *c = &r->cores[ci];
+
+		for (int mi = 0; mi < c->nmaps; mi++)
+			for (int k = 0; k < r->nmix; k++)
+				for (unsigned w = 0; w < r->mix[k].weight; w++)
+					r->checksum ^= call_entry(r, c->map[mi],
+						c->entry_off[k], r->mix[k].chunk);
+	}
+}
+
+static void run_mix(struct run *r)
+{
+	double start = now_ns(), end = start + r->ms * 1e6;
+	double half = start + r->ms * 0.5e6;
+	int remapped = 0;
+
+	calibrate(r);
+	while (now_ns() < end) {
+		round_once(r);
+		if (r->remap && !remapped && now_ns() >= half) {
+			remap_first(r);
+			remapped = 1;
+		}
+	}
+	if (r->remap && !remapped)
+		remap_first(r);
+}
+
+static void setup_memory(struct run *r)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	/* A PROT_NONE guard after the memory, like the runtime's reservation. */
+	uint8_t *p = mmap(NULL, MEM_SIZE + page, PROT_NONE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		fail("linear memory: mmap: %s", strerror(errno));
+	if (mprotect(p, MEM_SIZE, PROT_READ | PROT_WRITE) < 0)
+		fail("linear memory: mprotect: %s", strerror(errno));
+	for (size_t i = 0; i < MEM_SIZE; i++)
+		p[i] = (uint8_t)(i * 131 + 7);
+	r->mem = p;
+	memset(&r->vm, 0, sizeof(r->vm));
+	r->vm.mem_base = (uint64_t)(uintptr_t)p;
+	r->vm.mem_size = MEM_SIZE;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *default_mix =
+		"spill_heavy:1,zext_heavy:1,br_table_dispatch:1,bounds_checked_mem:1";
+	struct run r;
+	struct ap_err err;
+	struct cwasm_manifest *man = NULL;
+	struct cwasm_module **mods = NULL;
+	const char *manifest = NULL;
+	int i;
+	size_t nfiles;
+
+	memset(&r, 0, sizeof(r));
+	r.ms = 1000;
+	parse_mix(&r, default_mix);
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--twice")) {
+			r.twice = 1;
+		} else if (!strcmp(a, "--adjacent")) {
+			r.adjacent = 1;
+		} else if (!strcmp(a, "--remap")) {
+			r.remap = 1;
+		} else if (!strcmp(a, "--ms") && i + 1 < argc) {
+			char *end;
+
+			r.ms = strtol(argv[++i], &end, 10);
+			if (*end || r.ms < 1 || r.ms > 3600 * 1000)
+				fail("--ms: bad value '%s'", argv[i]);
+		} else if (!strcmp(a, "--mix") && i + 1 < argc) {
+			parse_mix(&r, argv[++i]);
+		} else if (!strcmp(a, "--manifest") && i + 1 < argc) {
+			manifest = argv[++i];
+		} else {
+			usage();
+		}
+	}
+	nfiles = (size_t)(argc - i);
+	if ((manifest && nfiles) || (!manifest && !nfiles))
+		usage();
+
+	if (manifest) {
+		if (cwasm_manifest__read(manifest, &man, &err) < 0)
+			fail("%s", err.msg);
+		if (man->ncores == 0)
+			fail("%s: no cores", manifest);
+		r.ncores = (int)man->ncores;
+	} else {
+		if (nfiles > 64)
+			fail("too many files");
+		r.ncores = (int)nfiles;
+		mods = calloc(nfiles, sizeof(*mods));
+		if (!mods)
+			fail("out of memory");
+		for (size_t f = 0; f < nfiles; f++)
+			if (cwasm__read(argv[i + (int)f], &mods[f], &err) < 0)
+				fail("%s", err.msg);
+	}
+
+	setup_memory(&r);
+	r.cores = calloc((size_t)r.ncores, sizeof(*r.cores));
+	if (!r.cores)
+		fail("out of memory");
+	for (int c = 0; c < r.ncores; c++)
+		setup_core(&r, &r.cores[c], man ? man->cores[c] : mods[c]);
+
+	run_mix(&r);
+	fprintf(stderr, "loader: pid %d done: %" PRIu64 " calls, %" PRIu64
+		" trips, checksum 0x%08" PRIx32 "\n", (int)getpid(), r.calls,
+		r.vm.trips, r.checksum);
+
+	for (int c = 0; c < r.ncores; c++)
+		for (int m = 0; m < r.cores[c].nmaps; m++) {
+			munmap(r.cores[c].map[m], r.cores[c].mod->text_size);
+			if (r.cores[c].data[m])
+				munmap(r.cores[c].data[m], sysconf(_SC_PAGESIZE));
+		}
+	munmap(r.mem, MEM_SIZE + sysconf(_SC_PAGESIZE));
+	free(r.cores);
+	if (man)
+		cwasm_manifest__free(man);
+	for (size_t f = 0; mods && f < nfiles; f++)
+		cwasm__free(mods[f]);
+	free(mods);
+	return 0;
+}
