@@ -11,7 +11,7 @@ perf record -q -e cpu-clock -k mono -F 999 -g -o "$out/perf.data" -- \
 	"$B/tests/loader" --ms 2000 "$B/fixtures/sample.cwasm"
 echo
 echo "== what stock perf shows: perf report --sort dso"
-perf report -i "$out/perf.data" --stdio --sort dso -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -5
+perf report -i "$out/perf.data" --stdio --no-children --sort dso -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -5
 echo
 echo "== aotperf report"
 "$B/aotperf" report -i "$out/perf.data" --cwasm "$B/fixtures/sample.cwasm" --top 10 \

@@ -38,7 +38,7 @@ record() {
 
 # text size of a fixture from its .syms file (last offset + size)
 syms_text_size() {
-	awk 'END { printf "%d\n", strtonum("0x" $2) + $3 }' "$1"
+	gawk 'END { printf "%d\n", strtonum($2) + $3 }' "$1"
 }
 
 # reference PERFDATA SYMS [PID]: independent per-function counts, sorted
@@ -47,7 +47,7 @@ reference() {
 	local ts
 	ts=$(syms_text_size "$syms")
 	perf script -i "$data" --show-mmap-events -G -F pid,tid,time,ip,event ${pid:+--pid "$pid"} \
-		2>/dev/null | awk -v textsize="$ts" -f "$E2E/ref_attr.awk" "$syms" - | sort
+		2>/dev/null | gawk -v textsize="$ts" -f "$E2E/ref_attr.awk" "$syms" - | sort
 }
 
 # aotperf_counts JSON: the same lines from aotperf's JSON (single core)
