@@ -83,6 +83,8 @@ static int to_mt_event(const struct pd_event *ev, int use_time, struct mt_event 
 	memset(out, 0, sizeof(*out));
 	out->seq = ev->seq;
 	out->file_offset = ev->file_offset;
+	out->in_compressed = ev->in_compressed;
+	out->rec_size = ev->hdr->size;
 	out->time = key_of(ev, sid, use_time);
 	switch (ev->hdr->type) {
 	case PERF_RECORD_MMAP:
@@ -163,6 +165,7 @@ static void count_sample(struct run *r, const struct pd_event *ev)
 	const struct pd_sample *s = &ev->sample;
 	uint64_t t = r->use_time ? s->sid.time : ev->seq;
 	uint32_t midx = 0;
+	struct attr_mapping *m;
 	struct attr_core *c;
 	uint64_t off;
 	int64_t fn;
@@ -185,6 +188,10 @@ static void count_sample(struct run *r, const struct pd_event *ev)
 	}
 	c->samples++;
 	c->func_samples[fn]++;
+	m = &r->res->mappings[midx];
+	m->samples++;
+	if (t < m->first_sample_time)
+		m->first_sample_time = t;
 	r->res->attributed_samples++;
 	if (r->opts->on_sample)
 		r->opts->on_sample(r->opts->ctx, core, (uint32_t)fn, off, s);

@@ -52,6 +52,11 @@ struct attr_mapping {
 	uint64_t file_offset;
 	int core;          /* index into cores, -1 for a non-candidate */
 	int is_mmap2;
+	int in_compressed; /* the record sits inside a COMPRESSED record */
+	uint32_t rec_size; /* bytes of the MMAP/MMAP2 record in the file */
+	/* filled by pass 2 */
+	uint64_t samples;           /* attributed through this mapping */
+	uint64_t first_sample_time; /* UINT64_MAX when none */
 };
 
 /*

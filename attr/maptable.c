@@ -189,6 +189,8 @@ static int add_mapping(struct mt_proc *p, const struct mt_event *ev, int core,
 			.pid = ev->pid, .tid = ev->tid, .start = ev->start, .len = ev->len,
 			.pgoff = ev->pgoff, .time = ev->time, .seq = ev->seq,
 			.file_offset = ev->file_offset, .core = core, .is_mmap2 = ev->is_mmap2,
+			.in_compressed = ev->in_compressed, .rec_size = ev->rec_size,
+			.first_sample_time = UINT64_MAX,
 		};
 	}
 	if (proc_push(p, &m))
@@ -198,6 +200,74 @@ static int add_mapping(struct mt_proc *p, const struct mt_event *ev, int core,
 	if (m.end > p->hi)
 		p->hi = m.end;
 	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The kernel merges adjacent anonymous r-x regions: the mprotect of a core
+ * mapped right next to an earlier one is reported as one MMAP2 covering
+ * both. When a new anonymous mapping wholly contains core mappings (and only
+ * touches others not at all), the pieces it adds around them are the new
+ * regions: those are the candidates, and the contained cores stay mapped.
+ * Returns 1 when handled, 0 when this is not a merge, -1 on allocation failure.
+ */
+static int add_merged(struct maptable *mt, struct mt_proc *p, const struct mt_event *ev,
+		      struct attr_result *res)
+{
+	uint64_t s = ev->start, e = ev->start + ev->len, pos;
+	uint64_t *inner;
+	uint32_t n = 0;
+
+	if (!ev->anon || e <= p->lo || s >= p->hi)
+		return 0;
+	inner = malloc(2 * (p->nmaps + 1) * sizeof(*inner));
+	if (!inner)
+		return -1;
+	for (uint32_t i = 0; i < p->nmaps; i++) {
+		const struct mt_map *m = &p->maps[i];
+
+		if (m->core < 0 || m->end <= s || m->start >= e)
+			continue;
+		if (m->start < s || m->end > e || (m->start == s && m->end == e)) {
+			free(inner); /* a partial overlap or a remap in place */
+			return 0;
+		}
+		inner[2 * n] = m->start;
+		inner[2 * n + 1] = m->end;
+		n++;
+	}
+	if (!n) {
+		free(inner);
+		return 0;
+	}
+	qsort(inner, n, 2 * sizeof(*inner), cmp_u64);
+	pos = s;
+	for (uint32_t i = 0; i <= n; i++) {
+		uint64_t gap_end = i < n ? inner[2 * i] : e;
+
+		if (gap_end > pos) {
+			struct mt_event piece = *ev;
+			int core;
+
+			piece.start = pos;
+			piece.len = gap_end - pos;
+			core = core_for(mt, p, &piece);
+			if (core >= 0 && add_mapping(p, &piece, core, res)) {
+				free(inner);
+				return -1;
+			}
+		}
+		if (i < n && inner[2 * i + 1] > pos)
+			pos = inner[2 * i + 1];
+	}
+	free(inner);
+	return 1;
 }
 
 int maptable__add(struct maptable *mt, const struct mt_event *ev, struct attr_result *res)
@@ -210,6 +280,9 @@ int maptable__add(struct maptable *mt, const struct mt_event *ev, struct attr_re
 		return -1;
 	switch (ev->kind) {
 	case MT_MMAP:
+		core = add_merged(mt, p, ev, res);
+		if (core)
+			return core < 0 ? -1 : 0;
 		core = core_for(mt, p, ev);
 		if (core >= 0 || overlaps_kept(p, ev->start, ev->start + ev->len))
 			return add_mapping(p, ev, core, res);

@@ -51,7 +51,8 @@ struct mt_event {
 	uint32_t pid, tid, ppid;
 	uint64_t start, len, pgoff;
 	uint64_t time, seq, file_offset;
-	int anon, is_mmap2;
+	int anon, is_mmap2, in_compressed;
+	uint32_t rec_size;
 };
 
 int maptable__init(struct maptable *mt, const struct attr_core *cores, uint32_t ncores);

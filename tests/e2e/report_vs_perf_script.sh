@@ -40,6 +40,16 @@ check_eq "mapped-twice: not authoritative" "$(jq .mapping.authoritative "$WORK/m
 check_eq "mapped-twice: --require-size-match fails with status 1" "$?" 1
 check "mapped-twice: --require-size-match says why" grep -q 'need exactly one' "$WORK/req.err"
 
+# Unmapped halfway and mapped again: both mappings count, in time order.
+record "$WORK/remap.data" -- --ms 1500 --remap "$S"
+compare remapped "$WORK/remap.data"
+
+# The v6 container (offsets only) of the same code attributes identically.
+"$AOTPERF" report -q -i "$WORK/plain.data" --cwasm "$FIX/sample_v6.cwasm" --top 1000000 \
+	--json "$WORK/v6.json" >/dev/null
+aotperf_counts "$WORK/v6.json" >"$WORK/v6.got"
+check "v6 .cwasm gives the same counts as v7" diff -q "$WORK/plain.got" "$WORK/v6.got"
+
 # The hottest function is a kernel the loader ran, not a cold one.
 hot=$(jq -r '.top_functions[0].name' "$WORK/plain.json")
 check "plain: hottest function is a kernel ($hot)" test "${hot#cold}" = "$hot"

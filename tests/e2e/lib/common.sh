@@ -9,7 +9,7 @@ AOTPERF=$B/aotperf
 LOADER=$B/tests/loader
 FIX=$B/fixtures
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/e2e.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$WORK"' EXIT
 npass=0 nfail=0
 
 ok() { npass=$((npass + 1)); echo "ok: $*"; }

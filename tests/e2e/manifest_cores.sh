@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# A two-core component of equal page-rounded text size: aotperf report
+# --manifest against the loader's own account of where it mapped each core,
+# with the cores apart and with the kernel merging them into one region.
+. "$(dirname "$0")/lib/common.sh"
+
+M=$FIX/comp.cwasm.json
+printf '0 %s\n1 %s\n' "$FIX/comp.0.cwasm.syms" "$FIX/comp.1.cwasm.syms" >"$WORK/cores"
+
+run_case() { # run_case NAME loader-args...
+	local name=$1; shift
+	record "$WORK/$name.data" -- --ms 1500 "$@" --manifest "$M"
+	check_eq "$name: loader ran" "$?" 0
+	# the loader maps cores in manifest order: core index = line order per pid
+	gawk '/mapped at/ { pid = $3; print pid, $8, n[pid]++ }' "$WORK/$name.data.log" >"$WORK/$name.ranges"
+	perf script -i "$WORK/$name.data" -G -F pid,tid,time,ip,event 2>/dev/null |
+		gawk -f "$E2E/ref_loader.awk" "$WORK/cores" "$WORK/$name.ranges" - | sort >"$WORK/$name.ref"
+	"$AOTPERF" report -i "$WORK/$name.data" --manifest "$M" --top 100000 \
+		--json "$WORK/$name.json" >"$WORK/$name.txt" 2>"$WORK/$name.err"
+	check_eq "$name: aotperf report exit status" "$?" 0
+	jq -r '"TOTAL \(.total_samples)",
+	       (.cores | to_entries[] | .key as $c | .value.top_functions[] |
+	        "FUNC \($c) \(.local_func) \(.samples)")' "$WORK/$name.json" | sort >"$WORK/$name.got"
+	if diff -u "$WORK/$name.ref" "$WORK/$name.got" >"$WORK/$name.diff"; then
+		ok "$name: per-core, per-function counts equal the loader-based reference ($(grep -c FUNC "$WORK/$name.ref") functions)"
+	else
+		bad "$name: counts differ"; head -20 "$WORK/$name.diff"
+	fi
+	for c in 0 1; do
+		local s
+		s=$(jq ".cores[$c].attributed_samples" "$WORK/$name.json")
+		check "$name: core $c has samples ($s)" test "$s" -gt 50
+	done
+	check_eq "$name: equal-size cores are not authoritative" \
+		"$(jq '[.cores[].mapping.authoritative] | any' "$WORK/$name.json")" false
+	check "$name: the mapping-order rule is announced" grep -q 'mapping j of a process goes to core' "$WORK/$name.err"
+}
+
+run_case apart
+run_case adjacent --adjacent
+# The kernel merged the two regions: one //anon record spans both cores.
+merged=$(perf script -i "$WORK/adjacent.data" --show-mmap-events 2>/dev/null |
+	grep -c "PERF_RECORD_MMAP2.*(0x$(printf '%x' $((180224 * 2))))")
+check "adjacent: perf recorded a merged mapping of both cores ($merged)" test "$merged" -ge 1
+
+# --require-size-match refuses to guess between equal-size cores.
+"$AOTPERF" report -q -i "$WORK/apart.data" --manifest "$M" --require-size-match >/dev/null 2>&1
+check_eq "--require-size-match with two equal-size cores exits 1" "$?" 1
+
+# A manifest whose hash does not match: exit 2, one line naming the file.
+cp "$FIX"/comp.0.cwasm "$FIX"/comp.1.cwasm "$WORK/"
+jq '.modules[0].sha256 |= ("0" * 64)' "$M" >"$WORK/comp.cwasm.json"
+"$AOTPERF" report -i "$WORK/apart.data" --manifest "$WORK/comp.cwasm.json" >"$WORK/bad.out" 2>"$WORK/bad.err"
+rc=$?
+check_eq "tampered manifest exits 2" "$rc" 2
+check "tampered manifest: one line naming the file" test "$(wc -l <"$WORK/bad.err")" -eq 1 -a -s "$WORK/bad.err"
+check "tampered manifest: message names sha256" grep -q "sha256" "$WORK/bad.err"
+check "tampered manifest: nothing on stdout" test ! -s "$WORK/bad.out"
+finish
