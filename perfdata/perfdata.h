@@ -95,6 +95,12 @@ int perfdata__attr_of_id(const struct perfdata *pd, uint64_t id);
 /* 1 when the data ended early; how many data bytes were read and expected. */
 int perfdata__truncated(const struct perfdata *pd, uint64_t *read, uint64_t *expected);
 
+/*
+ * Samples shorter than their attr's sample_type demands (or seen before any
+ * attr is known) are not handed out; this counts them.
+ */
+uint64_t perfdata__malformed(const struct perfdata *pd);
+
 /* The file's header geometry (file mode): data section and feature table. */
 struct pd_layout {
 	uint64_t file_size;

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef AOTPERF_PERFDATA_EDIT_H
+#define AOTPERF_PERFDATA_EDIT_H
+/*
+ * Write a copy of a perf.data file with records inserted or replaced in its
+ * data section; everything else is copied byte for byte, and the header's
+ * data size and the feature table's offsets are moved by the size change.
+ * The input is only read.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include "../util/err.h"
+
+struct pd_edit {
+	uint64_t offset;    /* file offset of a record in the data section */
+	uint32_t old_size;  /* 0: insert before offset; else replace that many bytes */
+	const void *rec;    /* the new record (its header.size == new_size) */
+	uint32_t new_size;
+};
+
+/* Edits may come in any order; two edits may not overlap. */
+int perfdata__write_edited(const char *in, const char *out, const struct pd_edit *edits,
+			   size_t nedits, struct ap_err *err);
+
+#endif

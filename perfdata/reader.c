@@ -1,0 +1,692 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perf.data reader: the file header, attrs and feature sections are read
+ * with pread(); the record stream is read() into a fixed window that slides
+ * forward, keeping a partial record at its front. A record is at most 64 KiB,
+ * so the window never needs to grow. Pipe-mode streams (from a pipe or a
+ * file) go through the same window.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "internal.h"
+
+static ssize_t read_full(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = read(fd, (char *)buf + got, n - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+static ssize_t pread_full(int fd, void *buf, size_t n, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+/* Is [off, off+size) inside the file? */
+static int in_file(const struct perfdata *pd, uint64_t off, uint64_t size)
+{
+	uint64_t fs = pd->layout.file_size;
+
+	return off <= fs && size <= fs - off;
+}
+
+/* --- the window --------------------------------------------------------- */
+
+/* Small files get a small window; it must hold the largest record. */
+static int win_alloc(struct perfdata *pd, struct ap_err *err)
+{
+	uint64_t want = PD_WINDOW_SIZE;
+
+	if (pd->seekable && pd->layout.file_size >= pd->start)
+		want = pd__min(want, pd->layout.file_size - pd->start);
+	want = want < PD_MIN_WINDOW ? PD_MIN_WINDOW : want;
+	pd->win.cap = (size_t)want;
+	pd->win.buf = malloc(pd->win.cap);
+	if (!pd->win.buf)
+		return ap_errf(err, "%s: out of memory", pd->path);
+	return 0;
+}
+
+static void win_reset(struct pd_window *w, uint64_t off, uint64_t limit)
+{
+	w->pos = w->len = 0;
+	w->off = off;
+	w->limit = limit;
+	w->eof = 0;
+}
+
+/*
+ * Make at least need bytes available at w->pos unless the stream ends first.
+ * Returns the bytes available, -1 on a read error.
+ */
+static ssize_t win_fill(struct perfdata *pd, size_t need, struct ap_err *err)
+{
+	struct pd_window *w = &pd->win;
+	size_t avail = w->len - w->pos;
+
+	if (avail >= need || w->eof)
+		return (ssize_t)avail;
+	if (w->pos) {
+		memmove(w->buf, w->buf + w->pos, avail);
+		w->off += w->pos;
+		w->pos = 0;
+		w->len = avail;
+	}
+	while (w->len < need && !w->eof) {
+		uint64_t end = w->off + w->len;
+		size_t want = w->cap - w->len;
+		ssize_t r;
+
+		if (w->limit != UINT64_MAX)
+			want = (size_t)pd__min(want, w->limit > end ? w->limit - end : 0);
+		if (!want) {
+			w->eof = 1;
+			break;
+		}
+		r = read(pd->fd, w->buf + w->len, want);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return ap_errf(err, "%s: read error at offset %llu: %s", pd->path,
+				       (unsigned long long)end, strerror(errno));
+		if (r == 0)
+			w->eof = 1;
+		w->len += (size_t)r;
+	}
+	return (ssize_t)(w->len - w->pos);
+}
+
+/* Drop the payload perf appends after AUXTRACE / TRACING_DATA records. */
+static int win_skip(struct perfdata *pd, struct ap_err *err)
+{
+	struct pd_window *w = &pd->win;
+
+	while (pd->skip) {
+		ssize_t avail = win_fill(pd, 1, err);
+		size_t n;
+
+		if (avail < 0)
+			return -1;
+		if (!avail)
+			break;
+		n = (size_t)pd__min(pd->skip, (uint64_t)avail);
+		w->pos += n;
+		pd->skip -= n;
+		pd->consumed += n;
+	}
+	return 0;
+}
+
+/*
+ * Next raw record from the stream: 1 with *out and *off set, 0 at the end
+ * (complete or not), -1 on a read error.
+ */
+static int raw_next(struct perfdata *pd, const char **out,
+		    uint64_t *off, struct ap_err *err)
+{
+	struct pd_window *w = &pd->win;
+	struct perf_event_header h;
+	ssize_t avail;
+
+	if (pd->stopped || win_skip(pd, err))
+		return pd->stopped ? 0 : -1;
+	if (pd->skip) {
+		pd->partial = 1;	/* payload cut short */
+		return 0;
+	}
+	avail = win_fill(pd, sizeof(h), err);
+	if (avail < 0)
+		return -1;
+	if ((size_t)avail < sizeof(h)) {
+		pd->partial = (uint64_t)avail;
+		return 0;
+	}
+	memcpy(&h, w->buf + w->pos, sizeof(h));
+	if (h.size < sizeof(h)) {
+		/* Nothing after a bad size can be trusted: stop here. */
+		pd->stopped = 1;
+		pd->partial = (uint64_t)avail;
+		return 0;
+	}
+	avail = win_fill(pd, h.size, err);
+	if (avail < 0)
+		return -1;
+	if ((size_t)avail < h.size) {
+		pd->partial = (uint64_t)avail;
+		return 0;
+	}
+	*out = w->buf + w->pos;
+	*off = w->off + w->pos;
+	w->pos += h.size;
+	pd->consumed += h.size;
+	return 1;
+}
+
+/* --- header ------------------------------------------------------------- */
+
+static int check_magic(const struct perfdata *pd, const char *buf, ssize_t n,
+		       struct ap_err *err)
+{
+	uint64_t magic;
+
+	if (n == 0)
+		return ap_errf(err, "%s: empty file, not a perf.data file", pd->path);
+	if (n < 8)
+		return ap_errf(err, "%s: not a perf.data file (too short)", pd->path);
+	if (!memcmp(buf, PD_MAGIC1, 8))
+		return ap_errf(err, "%s: perf.data version 1 (PERFFILE) is too old, not supported",
+			       pd->path);
+	memcpy(&magic, buf, sizeof(magic));
+	if (magic == PD_MAGIC2_SWAPPED)
+		return ap_errf(err, "%s: perf.data from an opposite-endian machine is not supported",
+			       pd->path);
+	if (magic != PD_MAGIC2)
+		return ap_errf(err, "%s: not a perf.data file (bad magic)", pd->path);
+	if (n < PD_PIPE_HEADER_SIZE)
+		return ap_errf(err, "%s: perf.data header cut short", pd->path);
+	return 0;
+}
+
+static int read_attr_entry(struct perfdata *pd, const struct pd_file_header *fh,
+			   size_t i, char *buf, struct ap_err *err)
+{
+	uint64_t esz = fh->attr_size, asz = esz - sizeof(struct pd_file_section);
+	struct pd_file_section ids;
+	uint64_t *idv = NULL;
+	size_t nids;
+	int idx;
+
+	if (pread_full(pd->fd, buf, esz, fh->attrs.offset + i * esz) != (ssize_t)esz)
+		return ap_errf(err, "%s: cannot read attr %zu", pd->path, i);
+	memcpy(&ids, buf + asz, sizeof(ids));
+	if (!in_file(pd, ids.offset, ids.size))
+		return ap_errf(err, "%s: ids of attr %zu past end of file", pd->path, i);
+	nids = ids.size / sizeof(uint64_t);
+	if (nids > UINT32_MAX)
+		return ap_errf(err, "%s: attr %zu has too many ids", pd->path, i);
+	if (nids) {
+		idv = malloc(nids * sizeof(*idv));
+		if (!idv)
+			return ap_errf(err, "%s: out of memory for %zu ids", pd->path, nids);
+		if (pread_full(pd->fd, idv, nids * sizeof(*idv), ids.offset) !=
+		    (ssize_t)(nids * sizeof(*idv))) {
+			free(idv);
+			return ap_errf(err, "%s: cannot read ids of attr %zu", pd->path, i);
+		}
+	}
+	idx = pd__add_attr(pd, buf, asz, idv, nids);
+	free(idv);
+	if (idx < 0)
+		return ap_errf(err, "%s: out of memory for attrs", pd->path);
+	return 0;
+}
+
+static int read_attrs(struct perfdata *pd, const struct pd_file_header *fh,
+		      struct ap_err *err)
+{
+	char *buf;
+	uint64_t n, i;
+
+	if (fh->attr_size == 0)
+		return ap_errf(err, "%s: attr size is 0 (was perf record killed early?)", pd->path);
+	if (fh->attr_size < PERF_ATTR_SIZE_VER0 + sizeof(struct pd_file_section) ||
+	    fh->attr_size > PD_MAX_ATTR_ENTRY)
+		return ap_errf(err, "%s: unsupported attr size %llu", pd->path,
+			       (unsigned long long)fh->attr_size);
+	if (!in_file(pd, fh->attrs.offset, fh->attrs.size))
+		return ap_errf(err, "%s: attrs section past end of file", pd->path);
+	n = fh->attrs.size / fh->attr_size;
+	if (!n)
+		return ap_errf(err, "%s: no event attributes in the header", pd->path);
+	if (n > PD_MAX_ATTRS)
+		return ap_errf(err, "%s: too many event attributes (%llu)", pd->path,
+			       (unsigned long long)n);
+	buf = malloc(fh->attr_size);
+	if (!buf)
+		return ap_errf(err, "%s: out of memory", pd->path);
+	for (i = 0; i < n; i++) {
+		if (read_attr_entry(pd, fh, (size_t)i, buf, err)) {
+			free(buf);
+			return -1;
+		}
+	}
+	free(buf);
+	return 0;
+}
+
+/* Read feature `bit`'s section into a fresh buffer; NULL if absent or bad. */
+static char *read_feature(struct perfdata *pd, int bit, size_t *len)
+{
+	const uint64_t *f = pd->layout.features;
+	struct pd_file_section sec;
+	uint64_t idx = 0;
+	char *buf;
+	int b;
+
+	if (!(f[bit / 64] & (1ULL << (bit % 64))))
+		return NULL;
+	/* One table entry per set bit, in bit order. */
+	for (b = 0; b < bit; b++)
+		idx += !!(f[b / 64] & (1ULL << (b % 64)));
+	if (!in_file(pd, pd->layout.feat_offset + idx * sizeof(sec), sizeof(sec)) ||
+	    pread_full(pd->fd, &sec, sizeof(sec), pd->layout.feat_offset + idx * sizeof(sec)) !=
+	    (ssize_t)sizeof(sec))
+		return NULL;
+	if (!in_file(pd, sec.offset, sec.size) || sec.size > PD_MAX_FEATURE)
+		return NULL;
+	buf = malloc(sec.size ? sec.size : 1);
+	if (!buf)
+		return NULL;
+	if (pread_full(pd->fd, buf, sec.size, sec.offset) != (ssize_t)sec.size) {
+		free(buf);
+		return NULL;
+	}
+	*len = sec.size;
+	return buf;
+}
+
+/* HEADER_COMPRESSED: u32 version, type, level, ratio, mmap_len. */
+static void parse_comp(struct perfdata *pd, const char *buf, size_t len)
+{
+	uint32_t v[5];
+
+	if (len < sizeof(v))
+		return;
+	memcpy(v, buf, sizeof(v));
+	pd->has_comp = 1;
+	pd->comp_type = v[1];
+	pd->comp_level = v[2];
+	pd->comp_mmap_len = v[4];
+}
+
+/* Features are optional to us: a missing or damaged table just means no names. */
+static int read_features(struct perfdata *pd, struct ap_err *err)
+{
+	size_t len = 0;
+	char *buf;
+
+	/* With data.size 0 the table was never written; data sits there. */
+	if (pd->unfinished)
+		return 0;
+	buf = read_feature(pd, PD_FEAT_EVENT_DESC, &len);
+	if (buf) {
+		int r = pd__event_desc(pd, buf, len);
+
+		free(buf);
+		if (r)
+			return ap_errf(err, "%s: out of memory for event names", pd->path);
+	}
+	buf = read_feature(pd, PD_FEAT_COMPRESSED, &len);
+	if (buf) {
+		parse_comp(pd, buf, len);
+		free(buf);
+	}
+	return 0;
+}
+
+static int open_file_mode(struct perfdata *pd, const char *hbuf, ssize_t n,
+			  struct ap_err *err)
+{
+	struct pd_file_header fh = { 0 };
+	struct pd_layout *l = &pd->layout;
+	uint64_t hsize;
+
+	if (!pd->seekable)
+		return ap_errf(err, "%s: a file-mode perf.data must be seekable (use 'perf record -o -' for pipes)",
+			       pd->path);
+	memcpy(&fh, hbuf, (size_t)n < sizeof(fh) ? (size_t)n : sizeof(fh));
+	hsize = fh.size;
+	if (hsize != sizeof(fh) && hsize != PD_OLD_HEADER_SIZE)
+		return ap_errf(err, "%s: unsupported perf.data header size %llu", pd->path,
+			       (unsigned long long)hsize);
+	if ((uint64_t)n < hsize)
+		return ap_errf(err, "%s: perf.data header cut short", pd->path);
+	if (hsize == PD_OLD_HEADER_SIZE)
+		memset(fh.adds_features, 0, sizeof(fh.adds_features));
+	if (fh.data.offset + fh.data.size < fh.data.offset)
+		return ap_errf(err, "%s: bad data section", pd->path);
+
+	l->attrs_offset = fh.attrs.offset;
+	l->attrs_size = fh.attrs.size;
+	l->attr_entry_size = fh.attr_size;
+	l->data_offset = fh.data.offset;
+	l->data_size = fh.data.size;
+	l->feat_offset = fh.data.offset + fh.data.size;
+	memcpy(l->features, fh.adds_features, sizeof(l->features));
+
+	if (read_attrs(pd, &fh, err))
+		return -1;
+	pd->nheader_attrs = pd->nattrs;
+	pd->start = fh.data.offset;
+	if (fh.data.size) {
+		pd->expected = fh.data.size;
+	} else {
+		/* perf died before fixing up the header: read up to EOF. */
+		pd->unfinished = 1;
+		pd->expected = l->file_size > fh.data.offset ? l->file_size - fh.data.offset : 0;
+	}
+	return read_features(pd, err);
+}
+
+static int open_stream(struct perfdata *pd, struct ap_err *err)
+{
+	char hbuf[sizeof(struct pd_file_header)];
+	ssize_t n;
+
+	if (pd->seekable)
+		n = pread_full(pd->fd, hbuf, sizeof(hbuf), 0);
+	else
+		n = read_full(pd->fd, hbuf, PD_PIPE_HEADER_SIZE);
+	uint64_t hsize;
+
+	if (n < 0)
+		return ap_errf(err, "%s: %s", pd->path, strerror(errno));
+	if (check_magic(pd, hbuf, n, err))
+		return -1;
+	memcpy(&hsize, hbuf + 8, sizeof(hsize));
+	if (hsize == PD_PIPE_HEADER_SIZE) {
+		/* Pipe mode: attrs and names arrive as records. */
+		pd->pipe = 1;
+		pd->start = PD_PIPE_HEADER_SIZE;
+		pd->layout.data_offset = PD_PIPE_HEADER_SIZE;
+		return 0;
+	}
+	return open_file_mode(pd, hbuf, n, err);
+}
+
+static int stream_start(struct perfdata *pd, struct ap_err *err)
+{
+	uint64_t limit = UINT64_MAX;
+
+	if (!pd->pipe && !pd->unfinished)
+		limit = pd->layout.data_offset + pd->layout.data_size;
+	if (pd->seekable && lseek(pd->fd, (off_t)pd->start, SEEK_SET) == (off_t)-1)
+		return ap_errf(err, "%s: seek: %s", pd->path, strerror(errno));
+	win_reset(&pd->win, pd->start, limit);
+	pd__decomp_reset(&pd->dec);
+	pd->seq = pd->consumed = pd->skip = pd->partial = pd->malformed = 0;
+	pd->stopped = pd->ended = 0;
+	return 0;
+}
+
+int perfdata__open(const char *path, unsigned flags, struct perfdata **out,
+		   struct ap_err *err)
+{
+	struct perfdata *pd;
+	struct stat st;
+
+	*out = NULL;
+	pd = calloc(1, sizeof(*pd));
+	if (!pd)
+		return ap_errf(err, "%s: out of memory", path);
+	pd->flags = flags;
+	pd->id_pos = -1;
+	pd->path = strdup(path);
+	pd->scratch = malloc(PD_MAX_RECORD + 1);
+	if (!pd->path || !pd->scratch) {
+		perfdata__close(pd);
+		return ap_errf(err, "%s: out of memory", path);
+	}
+	if (strcmp(path, "-")) {
+		pd->fd = open(path, O_RDONLY | O_CLOEXEC);
+		pd->own_fd = 1;
+	}
+	if (pd->fd < 0 || fstat(pd->fd, &st)) {
+		ap_errf(err, "%s: %s", path, strerror(errno));
+		pd->own_fd = 0;
+		perfdata__close(pd);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		perfdata__close(pd);
+		return ap_errf(err, "%s: is a directory (perf record --threads output is not supported)",
+			       path);
+	}
+	if (S_ISREG(st.st_mode)) {
+		pd->seekable = 1;
+		pd->layout.file_size = (uint64_t)st.st_size;
+	}
+	if (open_stream(pd, err) || win_alloc(pd, err) || stream_start(pd, err)) {
+		perfdata__close(pd);
+		return -1;
+	}
+	*out = pd;
+	return 0;
+}
+
+void perfdata__close(struct perfdata *pd)
+{
+	if (!pd)
+		return;
+	if (pd->own_fd)
+		close(pd->fd);
+	pd__free_attrs(pd);
+	pd__decomp_free(&pd->dec);
+	free(pd->win.buf);
+	free(pd->scratch);
+	free(pd->path);
+	free(pd);
+}
+
+/* --- records ------------------------------------------------------------ */
+
+/* Records perf synthesizes that carry attrs, names or trailing payload. */
+static int user_record(struct perfdata *pd, const union perf_event *e,
+		       int in_compressed, struct ap_err *err)
+{
+	const struct perf_event_header *h = &e->header;
+	int r = 0;
+
+	switch (h->type) {
+	case PERF_RECORD_HEADER_ATTR:
+		if (pd->pipe && h->size >= sizeof(*h) + PERF_ATTR_SIZE_VER0) {
+			size_t asz = e->attr.attr.size ? e->attr.attr.size : PERF_ATTR_SIZE_VER0;
+			size_t room = h->size - sizeof(*h);
+
+			if (asz <= room && pd__add_attr(pd, &e->attr.attr, asz,
+					(const uint64_t *)((const char *)&e->attr.attr + asz),
+					(room - asz) / sizeof(uint64_t)) < 0)
+				r = -1;
+		}
+		break;
+	case PERF_RECORD_EVENT_UPDATE:
+		r = pd__event_update(pd, e);
+		break;
+	case PERF_RECORD_HEADER_FEATURE:
+		if (h->size < sizeof(e->feat))
+			break;
+		if (e->feat.feat_id == PD_FEAT_EVENT_DESC)
+			r = pd__event_desc(pd, e->feat.data, h->size - sizeof(e->feat));
+		else if (e->feat.feat_id == PD_FEAT_COMPRESSED)
+			parse_comp(pd, e->feat.data, h->size - sizeof(e->feat));
+		break;
+	case PERF_RECORD_AUXTRACE:
+		if (!in_compressed && h->size >= sizeof(e->auxtrace))
+			pd->skip = e->auxtrace.size;
+		break;
+	case PERF_RECORD_HEADER_TRACING_DATA:
+		if (!in_compressed && h->size >= sizeof(e->tracing_data))
+			pd->skip = e->tracing_data.size;
+		break;
+	default:
+		break;
+	}
+	if (r)
+		return ap_errf(err, "%s: out of memory", pd->path);
+	return 0;
+}
+
+/* Fill ev from a record; 0 when it is a malformed sample we skip. */
+static int deliver(struct perfdata *pd, const char *rec, size_t size,
+		   uint64_t off, int in_compressed, struct pd_event *ev,
+		   struct ap_err *err)
+{
+	const struct perf_event_header *h;
+
+	/* Pipe streams and hostile sizes leave records at odd addresses. */
+	if ((uintptr_t)rec & 7) {
+		memcpy(pd->scratch, rec, size);
+		rec = pd->scratch;
+	}
+	h = (const struct perf_event_header *)rec;
+	memset(ev, 0, sizeof(*ev));
+	ev->hdr = h;
+	ev->ev = (const union perf_event *)h;
+	ev->file_offset = off;
+	ev->in_compressed = in_compressed;
+	if (h->type == PERF_RECORD_SAMPLE) {
+		if (pd__parse_sample(pd, h, &ev->sample)) {
+			pd->malformed++;
+			return 0;
+		}
+	} else if (h->type < PERF_RECORD_USER_TYPE_START) {
+		ev->has_sid = pd__parse_sid(pd, h, &ev->sid);
+	} else if (user_record(pd, ev->ev, in_compressed, err)) {
+		return -1;
+	}
+	ev->seq = pd->seq++;
+	return 1;
+}
+
+static void stream_end(struct perfdata *pd)
+{
+	pd->ended = 1;
+	/* A record cut in half inside the decompressed data counts too. */
+	if (pd->dec.len > pd->dec.pos)
+		pd->partial += pd->dec.len - pd->dec.pos;
+}
+
+int perfdata__next(struct perfdata *pd, struct pd_event *ev, struct ap_err *err)
+{
+	struct perf_event_header h;
+	const char *rec;
+	uint64_t off;
+	int r;
+
+	for (;;) {
+		int inc = 1;
+
+		if (pd->ended)
+			return 0;
+		r = pd__decomp_next(pd, &rec, err);
+		if (r < 0)
+			return -1;
+		if (r) {
+			off = pd->dec.rec_off;
+		} else {
+			r = raw_next(pd, &rec, &off, err);
+			if (r < 0)
+				return -1;
+			if (!r) {
+				stream_end(pd);
+				return 0;
+			}
+			inc = 0;
+		}
+		memcpy(&h, rec, sizeof(h));
+		if (!inc && h.type == PERF_RECORD_COMPRESSED &&
+		    !(pd->flags & PD_OPEN_RAW_COMPRESSED)) {
+			if (pd__decomp_feed(pd, rec, h.size, off, err))
+				return -1;
+			continue;
+		}
+		r = deliver(pd, rec, h.size, off, inc, ev, err);
+		if (r)
+			return r;
+	}
+}
+
+int perfdata__rewind(struct perfdata *pd, struct ap_err *err)
+{
+	if (!pd->seekable)
+		return ap_errf(err, "%s: cannot rewind a pipe", pd->path);
+	/* Pipe-mode attrs are learned from the stream again. */
+	pd__drop_attrs(pd, pd->nheader_attrs);
+	return stream_start(pd, err);
+}
+
+int perfdata__seekable(const struct perfdata *pd)
+{
+	return pd->seekable;
+}
+
+int perfdata__is_pipe(const struct perfdata *pd)
+{
+	return pd->pipe;
+}
+
+size_t perfdata__nattrs(const struct perfdata *pd)
+{
+	return pd->nattrs;
+}
+
+const struct pd_attr *perfdata__attr(const struct perfdata *pd, size_t idx)
+{
+	return idx < pd->nattrs ? &pd->attrs[idx] : NULL;
+}
+
+/*
+ * File mode: truncated when the data section ended before data.size bytes,
+ * or when data.size is 0 (perf did not finish) and records follow. Pipe
+ * mode: when the stream ended inside a record. expected is data.size, the
+ * bytes after data.offset for unfinished files, or what the pipe delivered.
+ * Meaningful once perfdata__next() returned 0.
+ */
+int perfdata__truncated(const struct perfdata *pd, uint64_t *read, uint64_t *expected)
+{
+	uint64_t exp = pd->expected;
+	int t;
+
+	if (pd->pipe)
+		exp = pd->consumed + pd->partial;
+	t = pd->partial || pd->stopped || pd->consumed < exp ||
+	    (pd->unfinished && pd->expected);
+	if (read)
+		*read = pd->consumed;
+	if (expected)
+		*expected = exp;
+	return t;
+}
+
+/*
+ * Pipe mode: data_offset = 16 (right after the pipe header), data_size = 0
+ * (unknown), no attrs section or feature table, file_size when it is a file.
+ */
+int perfdata__layout(const struct perfdata *pd, struct pd_layout *out)
+{
+	*out = pd->layout;
+	return 0;
+}
+
+uint64_t perfdata__malformed(const struct perfdata *pd)
+{
+	return pd->malformed;
+}

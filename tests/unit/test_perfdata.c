@@ -1,0 +1,1543 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perfdata reader tests.
+ *
+ *   test_perfdata              built-in tests on synthetic and hostile files
+ *                              written to $TMPDIR (default /tmp)
+ *   test_perfdata --count FILE per-type record counts and per-event sample
+ *                              counts, for tests/e2e/perfdata_formats.sh
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <zstd.h>
+#include "perfdata/perfdata.h"
+#include "check.h"
+
+/* ---- a small perf.data writer ------------------------------------------ */
+
+struct wbuf {
+	char *p;
+	size_t len, cap;
+};
+
+static void wput(struct wbuf *b, const void *d, size_t n)
+{
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		b->p = realloc(b->p, cap);
+		if (!b->p)
+			abort();
+		b->cap = cap;
+	}
+	if (d)
+		memcpy(b->p + b->len, d, n);
+	else
+		memset(b->p + b->len, 0, n);
+	b->len += n;
+}
+
+static void wput64(struct wbuf *b, uint64_t v)
+{
+	wput(b, &v, sizeof(v));
+}
+
+static void wput32(struct wbuf *b, uint32_t v)
+{
+	wput(b, &v, sizeof(v));
+}
+
+static void wfree(struct wbuf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Where each record went, to check what the reader hands back. */
+#define MAX_RECS 310000
+struct reclog {
+	size_t n;
+	size_t off[MAX_RECS];	/* offset inside the data buffer */
+};
+
+static struct reclog *reclog_new(void)
+{
+	struct reclog *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		abort();
+	return l;
+}
+
+struct tsample {
+	uint64_t id, ip, time, addr, stream_id, period;
+	uint32_t pid, tid, cpu;
+};
+
+static uint64_t pack32(uint32_t a, uint32_t b)
+{
+	uint32_t v[2] = { a, b };
+	uint64_t r;
+
+	memcpy(&r, v, sizeof(r));
+	return r;
+}
+
+/* Append a record exactly as given (perf does not pad COMPRESSED). */
+static void put_raw(struct wbuf *b, struct reclog *l, uint32_t type, const void *body,
+		    size_t blen)
+{
+	struct perf_event_header h = { type, 0, (uint16_t)(sizeof(h) + blen) };
+
+	if (l && l->n < MAX_RECS)
+		l->off[l->n++] = b->len;
+	wput(b, &h, sizeof(h));
+	wput(b, body, blen);
+}
+
+/* Append a record: header, body (padded to 8), then extra u64s. */
+static void put_rec(struct wbuf *b, struct reclog *l, uint32_t type, uint16_t misc,
+		    const void *body, size_t blen, const uint64_t *tail, size_t ntail)
+{
+	struct perf_event_header h;
+	size_t pad = (8 - blen % 8) % 8;
+
+	h.type = type;
+	h.misc = misc;
+	h.size = (uint16_t)(sizeof(h) + blen + pad + ntail * 8);
+	if (l && l->n < MAX_RECS)
+		l->off[l->n++] = b->len;
+	wput(b, &h, sizeof(h));
+	wput(b, body, blen);
+	wput(b, NULL, pad);
+	wput(b, tail, ntail * 8);
+}
+
+/* The sample_id trailer for sample_type st. */
+static size_t make_sid(uint64_t st, const struct tsample *s, uint64_t *v)
+{
+	size_t n = 0;
+
+	if (st & PERF_SAMPLE_TID)
+		v[n++] = pack32(s->pid, s->tid);
+	if (st & PERF_SAMPLE_TIME)
+		v[n++] = s->time;
+	if (st & PERF_SAMPLE_ID)
+		v[n++] = s->id;
+	if (st & PERF_SAMPLE_STREAM_ID)
+		v[n++] = s->stream_id;
+	if (st & PERF_SAMPLE_CPU)
+		v[n++] = pack32(s->cpu, 0);
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		v[n++] = s->id;
+	return n;
+}
+
+static void put_sample(struct wbuf *b, struct reclog *l, uint64_t st,
+		       const struct tsample *s, uint16_t misc)
+{
+	uint64_t v[32];
+	size_t n = 0, i;
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		v[n++] = s->id;
+	if (st & PERF_SAMPLE_IP)
+		v[n++] = s->ip;
+	if (st & PERF_SAMPLE_TID)
+		v[n++] = pack32(s->pid, s->tid);
+	if (st & PERF_SAMPLE_TIME)
+		v[n++] = s->time;
+	if (st & PERF_SAMPLE_ADDR)
+		v[n++] = s->addr;
+	if (st & PERF_SAMPLE_ID)
+		v[n++] = s->id;
+	if (st & PERF_SAMPLE_STREAM_ID)
+		v[n++] = s->stream_id;
+	if (st & PERF_SAMPLE_CPU)
+		v[n++] = pack32(s->cpu, 0);
+	if (st & PERF_SAMPLE_PERIOD)
+		v[n++] = s->period;
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		v[n++] = 3;
+		for (i = 0; i < 3; i++)
+			v[n++] = s->ip + i;
+	}
+	put_rec(b, l, PERF_RECORD_SAMPLE, misc, v, n * 8, NULL, 0);
+}
+
+static void put_comm(struct wbuf *b, struct reclog *l, uint64_t st,
+		     const struct tsample *s, const char *comm)
+{
+	char body[8 + 16] = { 0 };
+	uint64_t t[8];
+
+	memcpy(body, &s->pid, 4);
+	memcpy(body + 4, &s->tid, 4);
+	strncpy(body + 8, comm, 15);
+	put_rec(b, l, PERF_RECORD_COMM, 0, body, sizeof(body), t, st ? make_sid(st, s, t) : 0);
+}
+
+static void put_mmap2(struct wbuf *b, struct reclog *l, uint64_t st,
+		      const struct tsample *s, uint64_t start, uint64_t len,
+		      uint64_t pgoff, const char *file, uint16_t misc)
+{
+	static struct perf_record_mmap2 m;
+	size_t fl = strlen(file) + 1, body;
+	uint64_t t[8];
+
+	memset(&m, 0, sizeof(m));
+	m.pid = s->pid;
+	m.tid = s->tid;
+	m.start = start;
+	m.len = len;
+	m.pgoff = pgoff;
+	if (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		m.build_id_size = 20;
+		memset(m.build_id, 0xab, 20);
+	} else {
+		m.maj = 8;
+		m.min = 1;
+		m.ino = 12345;
+	}
+	m.prot = 5;
+	m.flags = 2;
+	memcpy(m.filename, file, fl);
+	body = offsetof(struct perf_record_mmap2, filename) - sizeof(m.header) + fl;
+	put_rec(b, l, PERF_RECORD_MMAP2, misc, (char *)&m + sizeof(m.header), body,
+		t, st ? make_sid(st, s, t) : 0);
+}
+
+static void put_fork(struct wbuf *b, struct reclog *l, uint32_t type, uint64_t st,
+		     const struct tsample *s, uint32_t ppid)
+{
+	uint32_t body[6] = { s->pid, ppid, s->tid, ppid };
+	uint64_t t[8];
+
+	memcpy(&body[4], &s->time, 8);
+	put_rec(b, l, type, 0, body, sizeof(body), t, st ? make_sid(st, s, t) : 0);
+}
+
+struct tattr {
+	struct perf_event_attr attr;
+	uint64_t ids[4];
+	uint32_t nids;
+	const char *name;	/* for EVENT_DESC, NULL: none written */
+};
+
+static void tattr_init(struct tattr *a, uint32_t type, uint64_t config, uint64_t st,
+		       int sid_all)
+{
+	memset(a, 0, sizeof(*a));
+	a->attr.size = sizeof(a->attr);
+	a->attr.type = type;
+	a->attr.config = config;
+	a->attr.sample_type = st;
+	a->attr.sample_period = 4000;
+	a->attr.sample_id_all = sid_all ? 1 : 0;
+}
+
+/* The perf_file_header as perf writes it. */
+struct hdr {
+	uint64_t magic, size, attr_size;
+	uint64_t attrs_off, attrs_size, data_off, data_size, et_off, et_size;
+	uint64_t feat[4];
+};
+
+#define MAGIC2 0x32454c4946524550ULL
+
+static void put_string(struct wbuf *b, const char *s)
+{
+	uint32_t len = (uint32_t)((strlen(s) + 1 + 63) / 64 * 64);
+
+	wput32(b, len);
+	wput(b, NULL, len);
+	memcpy(b->p + b->len - len, s, strlen(s));
+}
+
+static void put_event_desc(struct wbuf *b, const struct tattr *a, int na)
+{
+	int i;
+
+	wput32(b, (uint32_t)na);
+	wput32(b, sizeof(a->attr));
+	for (i = 0; i < na; i++) {
+		wput(b, &a[i].attr, sizeof(a[i].attr));
+		wput32(b, a[i].nids);
+		put_string(b, a[i].name ? a[i].name : "");
+		wput(b, a[i].ids, a[i].nids * 8);
+	}
+}
+
+struct fopts {
+	int no_desc;		/* skip the feature table */
+	int data_size_zero;	/* as if perf was killed */
+	const struct wbuf *comp_feat;	/* add HEADER_COMPRESSED */
+};
+
+/*
+ * Assemble a file-mode perf.data: header, ids, attrs, data, feature table
+ * (EVENT_DESC, maybe COMPRESSED). Returns the data offset.
+ */
+static size_t build_file(struct wbuf *out, const struct tattr *a, int na,
+			 const struct wbuf *data, const struct fopts *o)
+{
+	struct hdr h = { 0 };
+	size_t ids_off[8], i, desc_at = 0, comp_at = 0, nfeat = 0;
+	struct wbuf desc = { 0 };
+
+	wput(out, NULL, sizeof(h));
+	for (i = 0; i < (size_t)na; i++) {
+		ids_off[i] = out->len;
+		wput(out, a[i].ids, a[i].nids * 8);
+	}
+	h.attrs_off = out->len;
+	for (i = 0; i < (size_t)na; i++) {
+		wput(out, &a[i].attr, sizeof(a[i].attr));
+		wput64(out, ids_off[i]);
+		wput64(out, a[i].nids * 8);
+	}
+	h.attrs_size = out->len - h.attrs_off;
+	h.magic = MAGIC2;
+	h.size = sizeof(h);
+	h.attr_size = sizeof(a->attr) + 16;
+	h.data_off = out->len;
+	wput(out, data->p, data->len);
+	h.data_size = o && o->data_size_zero ? 0 : data->len;
+	if (!o || !o->no_desc) {
+		h.feat[0] |= 1ULL << 12;
+		put_event_desc(&desc, a, na);
+		nfeat++;
+	}
+	if (o && o->comp_feat) {
+		h.feat[0] |= 1ULL << 27;
+		nfeat++;
+	}
+	if (nfeat && !(o && o->data_size_zero)) {
+		size_t table = out->len;
+
+		wput(out, NULL, nfeat * 16);
+		if (desc.len) {
+			desc_at = out->len;
+			wput(out, desc.p, desc.len);
+		}
+		if (o && o->comp_feat) {
+			comp_at = out->len;
+			wput(out, o->comp_feat->p, o->comp_feat->len);
+		}
+		i = 0;
+		if (desc.len) {
+			uint64_t sec[2] = { desc_at, desc.len };
+
+			memcpy(out->p + table + 16 * i++, sec, 16);
+		}
+		if (comp_at) {
+			uint64_t sec[2] = { comp_at, o->comp_feat->len };
+
+			memcpy(out->p + table + 16 * i++, sec, 16);
+		}
+	}
+	memcpy(out->p, &h, sizeof(h));
+	wfree(&desc);
+	return h.data_off;
+}
+
+static char tmpdir[256];
+
+static const char *tpath(const char *name)
+{
+	static char buf[8][512];
+	static int k;
+
+	k = (k + 1) % 8;
+	snprintf(buf[k], sizeof(buf[k]), "%s/%s", tmpdir, name);
+	return buf[k];
+}
+
+static void write_file(const char *path, const void *p, size_t n)
+{
+	int fd;
+
+	/* A fresh inode: rewriting a truncated one makes ext4 flush on close. */
+	unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || (n && write(fd, p, n) != (ssize_t)n))
+		abort();
+	close(fd);
+}
+
+/* ---- helpers on the reader side ---------------------------------------- */
+
+/* Read everything; returns the record count or -1. */
+static long drain(struct perfdata *pd, struct ap_err *err)
+{
+	struct pd_event ev;
+	long n = 0;
+	int r;
+
+	while ((r = perfdata__next(pd, &ev, err)) == 1)
+		n++;
+	return r < 0 ? -1 : n;
+}
+
+/* Check the reader hands back exactly the logged records, in order. */
+static void check_same_records(struct perfdata *pd, const struct wbuf *data,
+			       const struct reclog *l, size_t data_off)
+{
+	struct ap_err err = { { 0 } };
+	struct pd_event ev;
+	size_t i = 0, bad = 0;
+	int r;
+
+	while ((r = perfdata__next(pd, &ev, &err)) == 1) {
+		struct perf_event_header h;
+
+		if (i >= l->n) {
+			bad++;
+			break;
+		}
+		memcpy(&h, data->p + l->off[i], sizeof(h));
+		if (ev.seq != i || ev.file_offset != data_off + l->off[i] ||
+		    ev.hdr->size != h.size || memcmp(ev.hdr, data->p + l->off[i], h.size) ||
+		    ((uintptr_t)ev.hdr & 7))
+			bad++;
+		i++;
+	}
+	CHECK_EQ_U64(r, 0);
+	CHECK_EQ_U64(i, l->n);
+	CHECK_EQ_U64(bad, 0);
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+#define ST_ONE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+		PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+
+/* One attr, no IDENTIFIER: every field of every record. */
+static void test_one_attr(void)
+{
+	struct wbuf data = { 0 }, file = { 0 };
+	struct reclog *l = reclog_new();
+	struct tsample s = { .pid = 100, .tid = 101, .time = 5000, .cpu = 3,
+			     .ip = 0x401000, .period = 250000 };
+	struct ap_err err = { { 0 } };
+	struct perfdata *pd;
+	struct pd_event ev;
+	struct tattr a;
+	struct pd_layout lay;
+	size_t doff;
+	int i, r;
+
+	tattr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_ONE, 1);
+	a.ids[0] = 7;
+	a.nids = 1;
+	put_comm(&data, l, ST_ONE, &s, "busy");
+	put_mmap2(&data, l, ST_ONE, &s, 0x400000, 0x2000, 0x1000, "/usr/bin/busy", 0);
+	put_mmap2(&data, l, ST_ONE, &s, 0x7f0000, 0x1000, 0, "/lib/x86_64-linux-gnu/libc.so.6",
+		  PERF_RECORD_MISC_MMAP_BUILD_ID);
+	put_fork(&data, l, PERF_RECORD_FORK, ST_ONE, &s, 99);
+	for (i = 0; i < 3; i++) {
+		s.time = 6000 + i;
+		s.ip = 0x401000 + i;
+		put_sample(&data, l, ST_ONE, &s, PERF_RECORD_MISC_USER);
+	}
+	put_fork(&data, l, PERF_RECORD_EXIT, ST_ONE, &s, 99);
+	put_rec(&data, l, PERF_RECORD_FINISHED_ROUND, 0, NULL, 0, NULL, 0);
+	doff = build_file(&file, &a, 1, &data, &(struct fopts){ .no_desc = 1 });
+	write_file(tpath("one.data"), file.p, file.len);
+
+	r = perfdata__open(tpath("one.data"), 0, &pd, &err);
+	CHECK_EQ_U64(r, 0);
+	if (r) {
+		fprintf(stderr, "%s\n", err.msg);
+		return;
+	}
+	CHECK_EQ_U64(perfdata__nattrs(pd), 1);
+	CHECK(!strcmp(perfdata__attr(pd, 0)->name, "cpu-clock"));
+	CHECK_EQ_U64(perfdata__attr(pd, 0)->nids, 1);
+	CHECK_EQ_U64(perfdata__attr(pd, 0)->ids[0], 7);
+	CHECK_EQ_U64(perfdata__attr(pd, 0)->attr.sample_type, ST_ONE);
+	CHECK(perfdata__attr(pd, 1) == NULL);
+	CHECK_EQ_U64(perfdata__attr_of_id(pd, 12345), 0);
+	CHECK(!perfdata__is_pipe(pd));
+	CHECK(perfdata__seekable(pd));
+	perfdata__layout(pd, &lay);
+	CHECK_EQ_U64(lay.data_offset, doff);
+	CHECK_EQ_U64(lay.data_size, data.len);
+	CHECK_EQ_U64(lay.file_size, file.len);
+	CHECK_EQ_U64(lay.feat_offset, doff + data.len);
+	CHECK_EQ_U64(lay.attr_entry_size, sizeof(struct perf_event_attr) + 16);
+
+	/* comm */
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_COMM);
+	CHECK(!strcmp(ev.ev->comm.comm, "busy"));
+	CHECK_EQ_U64(ev.has_sid, 1);
+	CHECK_EQ_U64(ev.sid.pid, 100);
+	CHECK_EQ_U64(ev.sid.tid, 101);
+	CHECK_EQ_U64(ev.sid.time, 5000);
+	CHECK_EQ_U64(ev.sid.cpu, 3);
+	CHECK(ev.sid.has_tid && ev.sid.has_time && ev.sid.has_cpu && !ev.sid.has_id);
+	CHECK_EQ_U64(ev.seq, 0);
+	CHECK_EQ_U64(ev.file_offset, doff);
+	CHECK_EQ_U64(ev.in_compressed, 0);
+	/* mmap2, plain and build-id flavoured */
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_MMAP2);
+	CHECK_EQ_U64(ev.ev->mmap2.start, 0x400000);
+	CHECK_EQ_U64(ev.ev->mmap2.len, 0x2000);
+	CHECK_EQ_U64(ev.ev->mmap2.pgoff, 0x1000);
+	CHECK_EQ_U64(ev.ev->mmap2.prot, 5);
+	CHECK(!strcmp(ev.ev->mmap2.filename, "/usr/bin/busy"));
+	CHECK_EQ_U64(ev.sid.time, 5000);
+	CHECK_EQ_U64(ev.sid.cpu, 3);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->misc & PERF_RECORD_MISC_MMAP_BUILD_ID, PERF_RECORD_MISC_MMAP_BUILD_ID);
+	CHECK_EQ_U64(ev.ev->mmap2.start, 0x7f0000);
+	CHECK(!strcmp(ev.ev->mmap2.filename, "/lib/x86_64-linux-gnu/libc.so.6"));
+	CHECK_EQ_U64(ev.sid.tid, 101);
+	CHECK_EQ_U64(ev.seq, 2);
+	/* fork */
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_FORK);
+	CHECK_EQ_U64(ev.ev->fork.ppid, 99);
+	CHECK_EQ_U64(ev.has_sid, 1);
+	/* samples */
+	for (i = 0; i < 3; i++) {
+		CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+		CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_SAMPLE);
+		CHECK_EQ_U64(ev.sample.ip, 0x401000 + i);
+		CHECK_EQ_U64(ev.sample.has_ip, 1);
+		CHECK_EQ_U64(ev.sample.sid.pid, 100);
+		CHECK_EQ_U64(ev.sample.sid.tid, 101);
+		CHECK_EQ_U64(ev.sample.sid.time, 6000 + i);
+		CHECK_EQ_U64(ev.sample.sid.cpu, 3);
+		CHECK_EQ_U64(ev.sample.period, 250000);
+		CHECK_EQ_U64(ev.sample.has_period, 1);
+		CHECK_EQ_U64(ev.sample.cpumode, PERF_RECORD_MISC_USER);
+		CHECK_EQ_U64(ev.sample.attr_idx, 0);
+		CHECK_EQ_U64(ev.has_sid, 0);
+	}
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_EXIT);
+	CHECK_EQ_U64(ev.sid.time, 6002);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_FINISHED_ROUND);
+	CHECK_EQ_U64(ev.has_sid, 0);
+	CHECK_EQ_U64(ev.seq, 8);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 0);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 0);
+	CHECK_EQ_U64(perfdata__truncated(pd, NULL, NULL), 0);
+	CHECK_EQ_U64(perfdata__malformed(pd), 0);
+
+	/* Rewind replays the same sequence. */
+	CHECK_EQ_U64(perfdata__rewind(pd, &err), 0);
+	check_same_records(pd, &data, l, doff);
+	CHECK_EQ_U64(perfdata__rewind(pd, &err), 0);
+	check_same_records(pd, &data, l, doff);
+	perfdata__close(pd);
+
+	/* Every cut of the file: clean end, truncated reported, never a crash. */
+	{
+		size_t cut, bad = 0, opened = 0;
+		const char *p = tpath("cut.data");
+
+		for (cut = 0; cut < file.len; cut++) {
+			uint64_t rd = 0, exp = 0;
+			size_t whole = 0, k;
+			long n;
+
+			write_file(p, file.p, cut);
+			memset(&err, 0, sizeof(err));
+			if (perfdata__open(p, 0, &pd, &err)) {
+				if (!strstr(err.msg, p) || cut >= doff)
+					bad++;
+				continue;
+			}
+			opened++;
+			for (k = 0; k < l->n; k++) {
+				size_t end = doff + l->off[k] +
+					((const struct perf_event_header *)(data.p + l->off[k]))->size;
+
+				whole += end <= cut;
+			}
+			n = drain(pd, &err);
+			if (n != (long)whole)
+				bad++;
+			if (perfdata__truncated(pd, &rd, &exp) != (cut < doff + data.len))
+				bad++;
+			if (exp != data.len || rd > exp)
+				bad++;
+			perfdata__close(pd);
+		}
+		CHECK_EQ_U64(bad, 0);
+		CHECK(opened >= data.len);
+	}
+	/* data.size 0 (perf killed): read to EOF, report it. */
+	{
+		struct wbuf f2 = { 0 };
+		uint64_t rd, exp;
+
+		build_file(&f2, &a, 1, &data, &(struct fopts){ .data_size_zero = 1 });
+		write_file(tpath("zero.data"), f2.p, f2.len);
+		CHECK_EQ_U64(perfdata__open(tpath("zero.data"), 0, &pd, &err), 0);
+		check_same_records(pd, &data, l, doff);
+		CHECK_EQ_U64(perfdata__truncated(pd, &rd, &exp), 1);
+		CHECK_EQ_U64(rd, data.len);
+		CHECK_EQ_U64(exp, data.len);
+		perfdata__close(pd);
+		/* ... and cut mid-record */
+		write_file(tpath("zero.data"), f2.p, f2.len - 5);
+		CHECK_EQ_U64(perfdata__open(tpath("zero.data"), 0, &pd, &err), 0);
+		CHECK_EQ_U64(drain(pd, &err), (long)l->n - 1);
+		CHECK_EQ_U64(perfdata__truncated(pd, &rd, &exp), 1);
+		CHECK_EQ_U64(rd, l->off[l->n - 1]);
+		perfdata__close(pd);
+		wfree(&f2);
+	}
+	free(l);
+	wfree(&data);
+	wfree(&file);
+}
+
+#define ST_A (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+	      PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
+#define ST_B (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+	      PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
+	      PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
+/* Two attrs with IDENTIFIER and different sample_types; EVENT_DESC names. */
+static void test_two_attrs(void)
+{
+	struct wbuf data = { 0 }, file = { 0 };
+	struct reclog *l = reclog_new();
+	struct tsample s = { .pid = 1, .tid = 2, .time = 10, .cpu = 1, .ip = 0x10,
+			     .period = 1000 };
+	struct ap_err err = { { 0 } };
+	struct perfdata *pd;
+	struct pd_event ev;
+	struct tattr a[2];
+	size_t doff;
+	int i;
+
+	tattr_init(&a[0], PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_A, 1);
+	tattr_init(&a[1], PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, ST_B, 1);
+	a[0].ids[0] = 10;
+	a[0].ids[1] = 11;
+	a[0].nids = 2;
+	a[0].name = "cpu-clock:u";
+	a[1].ids[0] = 20;
+	a[1].ids[1] = 21;
+	a[1].nids = 2;
+	a[1].name = "task-clock";
+	s.id = 21;
+	s.stream_id = 77;
+	put_mmap2(&data, l, ST_B, &s, 0x1000, 0x1000, 0, "/x", 0);
+	s.id = 11;
+	put_comm(&data, l, ST_A, &s, "worker");
+	for (i = 0; i < 20; i++) {
+		s.id = (i % 2) ? 20 + i % 4 / 2 : 10 + i % 4 / 2;
+		s.ip = 0x1000 + i;
+		s.cpu = (uint32_t)i;
+		s.addr = 0xdead0000 + i;
+		put_sample(&data, l, (i % 2) ? ST_B : ST_A, &s, PERF_RECORD_MISC_KERNEL);
+	}
+	s.id = 99;	/* unknown id */
+	put_sample(&data, l, ST_A, &s, PERF_RECORD_MISC_USER);
+	doff = build_file(&file, a, 2, &data, NULL);
+	write_file(tpath("two.data"), file.p, file.len);
+
+	CHECK_EQ_U64(perfdata__open(tpath("two.data"), 0, &pd, &err), 0);
+	CHECK_EQ_U64(perfdata__nattrs(pd), 2);
+	CHECK(!strcmp(perfdata__attr(pd, 0)->name, "cpu-clock:u"));
+	CHECK(!strcmp(perfdata__attr(pd, 1)->name, "task-clock"));
+	CHECK_EQ_U64(perfdata__attr_of_id(pd, 10), 0);
+	CHECK_EQ_U64(perfdata__attr_of_id(pd, 11), 0);
+	CHECK_EQ_U64(perfdata__attr_of_id(pd, 20), 1);
+	CHECK_EQ_U64(perfdata__attr_of_id(pd, 21), 1);
+	CHECK_EQ_U64(perfdata__attr_of_id(pd, 22), (uint64_t)-1);
+
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_MMAP2);
+	CHECK(!strcmp(ev.ev->mmap2.filename, "/x"));
+	CHECK_EQ_U64(ev.has_sid, 1);
+	/* Trailer of ST_B, found through the IDENTIFIER: all fields */
+	CHECK_EQ_U64(ev.sid.id, 21);
+	CHECK_EQ_U64(ev.sid.cpu, 1);
+	CHECK_EQ_U64(ev.sid.time, 10);
+	CHECK_EQ_U64(ev.sid.tid, 2);
+	CHECK(ev.sid.has_cpu && ev.sid.has_id);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_COMM);
+	CHECK_EQ_U64(ev.sid.id, 11);
+	CHECK_EQ_U64(ev.sid.has_cpu, 0);
+	CHECK_EQ_U64(ev.sid.pid, 1);
+	for (i = 0; i < 20; i++) {
+		CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+		CHECK_EQ_U64(ev.sample.attr_idx, i % 2);
+		CHECK_EQ_U64(ev.sample.ip, 0x1000 + i);
+		CHECK_EQ_U64(ev.sample.sid.has_cpu, i % 2);
+		CHECK_EQ_U64(ev.sample.sid.cpu, (i % 2) ? i : 0);
+		CHECK_EQ_U64(ev.sample.addr, (i % 2) ? 0xdead0000 + i : 0);
+		CHECK_EQ_U64(ev.sample.period, 1000);
+		CHECK_EQ_U64(ev.sample.cpumode, PERF_RECORD_MISC_KERNEL);
+		CHECK_EQ_U64(ev.sample.sid.id, (i % 2) ? 20 + i % 4 / 2 : 10 + i % 4 / 2);
+	}
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.sample.attr_idx, (uint64_t)-1);
+	CHECK_EQ_U64(ev.sample.ip, 0x1000 + 19);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 0);
+	CHECK_EQ_U64(perfdata__rewind(pd, &err), 0);
+	check_same_records(pd, &data, l, doff);
+	perfdata__close(pd);
+	free(l);
+	wfree(&data);
+	wfree(&file);
+}
+
+/* Two attrs without IDENTIFIER: the ID field at a shared position. */
+static void test_id_pos(void)
+{
+	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID |
+			    PERF_SAMPLE_PERIOD;
+	struct wbuf data = { 0 }, file = { 0 };
+	struct tsample s = { .pid = 5, .tid = 6, .ip = 0x99, .period = 3 };
+	struct ap_err err = { { 0 } };
+	struct perfdata *pd;
+	struct pd_event ev;
+	struct tattr a[2];
+
+	tattr_init(&a[0], PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, st, 1);
+	tattr_init(&a[1], PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, st, 1);
+	a[0].ids[0] = 1;
+	a[0].nids = 1;
+	a[1].ids[0] = 2;
+	a[1].nids = 1;
+	s.id = 2;
+	put_sample(&data, NULL, st, &s, 0);
+	put_fork(&data, NULL, PERF_RECORD_EXIT, st, &s, 1);
+	s.id = 1;
+	put_sample(&data, NULL, st, &s, 0);
+	/* No EVENT_DESC: built-in names */
+	build_file(&file, a, 2, &data, &(struct fopts){ .no_desc = 1 });
+	write_file(tpath("idpos.data"), file.p, file.len);
+	CHECK_EQ_U64(perfdata__open(tpath("idpos.data"), 0, &pd, &err), 0);
+	CHECK(!strcmp(perfdata__attr(pd, 0)->name, "cycles"));
+	CHECK(!strcmp(perfdata__attr(pd, 1)->name, "instructions"));
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.sample.attr_idx, 1);
+	CHECK_EQ_U64(ev.sample.sid.id, 2);
+	CHECK_EQ_U64(ev.sample.ip, 0x99);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.has_sid, 1);
+	CHECK_EQ_U64(ev.sid.id, 2);
+	CHECK_EQ_U64(ev.sid.tid, 6);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.sample.attr_idx, 0);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 0);
+	perfdata__close(pd);
+	wfree(&data);
+	wfree(&file);
+}
+
+/* Hostile records inside a valid header. */
+static void test_hostile_records(void)
+{
+	struct tsample s = { .pid = 1, .tid = 1, .ip = 0x42, .time = 9, .cpu = 2,
+			     .period = 1 };
+	struct ap_err err = { { 0 } };
+	struct wbuf data = { 0 }, file = { 0 };
+	struct perfdata *pd;
+	struct pd_event ev;
+	struct tattr a;
+	uint64_t rd, exp;
+	size_t doff;
+	char odd[36] = { 0 };
+
+	tattr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_ONE, 1);
+	/* An odd-sized record knocks everything after it off alignment. */
+	{
+		struct perf_event_header h = { PERF_RECORD_HEADER_FEATURE, 0, 8 + sizeof(odd) };
+
+		wput(&data, &h, sizeof(h));
+		wput(&data, odd, sizeof(odd));
+	}
+	put_sample(&data, NULL, ST_ONE, &s, PERF_RECORD_MISC_USER);
+	put_comm(&data, NULL, ST_ONE, &s, "odd");
+	/* A sample too short for its sample_type: skipped and counted. */
+	{
+		uint64_t v[2] = { 0x42, pack32(1, 1) };
+
+		put_rec(&data, NULL, PERF_RECORD_SAMPLE, 0, v, sizeof(v), NULL, 0);
+	}
+	/* A record too short for a trailer: no sid, no crash. */
+	put_rec(&data, NULL, PERF_RECORD_EXIT, 0, NULL, 0, NULL, 0);
+	put_sample(&data, NULL, ST_ONE, &s, PERF_RECORD_MISC_USER);
+	/* Size 4: the rest is unreadable. */
+	{
+		struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, 4 };
+
+		wput(&data, &h, sizeof(h));
+		put_sample(&data, NULL, ST_ONE, &s, 0);
+	}
+	doff = build_file(&file, &a, 1, &data, NULL);
+	write_file(tpath("hostile.data"), file.p, file.len);
+	CHECK_EQ_U64(perfdata__open(tpath("hostile.data"), 0, &pd, &err), 0);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_HEADER_FEATURE);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_SAMPLE);
+	CHECK_EQ_U64(ev.file_offset, doff + 44);
+	CHECK_EQ_U64((uintptr_t)ev.hdr & 7, 0);
+	CHECK_EQ_U64(ev.sample.ip, 0x42);
+	CHECK_EQ_U64(ev.sample.sid.time, 9);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_COMM);
+	CHECK(!strcmp(ev.ev->comm.comm, "odd"));
+	CHECK_EQ_U64(ev.sid.cpu, 2);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_EXIT);
+	CHECK_EQ_U64(ev.has_sid, 0);
+	CHECK_EQ_U64(ev.seq, 3);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_SAMPLE);
+	CHECK_EQ_U64(ev.seq, 4);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 0);
+	CHECK_EQ_U64(perfdata__malformed(pd), 1);
+	CHECK_EQ_U64(perfdata__truncated(pd, &rd, &exp), 1);
+	CHECK(rd < exp);
+	CHECK_EQ_U64(exp, data.len);
+	perfdata__close(pd);
+
+	/* A record running past data.size stops the walk, the rest is features. */
+	{
+		struct wbuf d2 = { 0 }, f2 = { 0 };
+		struct hdr h;
+
+		put_sample(&d2, NULL, ST_ONE, &s, 0);
+		put_sample(&d2, NULL, ST_ONE, &s, 0);
+		build_file(&f2, &a, 1, &d2, NULL);
+		memcpy(&h, f2.p, sizeof(h));
+		h.data_size -= 8;
+		memcpy(f2.p, &h, sizeof(h));
+		write_file(tpath("past.data"), f2.p, f2.len);
+		CHECK_EQ_U64(perfdata__open(tpath("past.data"), 0, &pd, &err), 0);
+		CHECK_EQ_U64(drain(pd, &err), 1);
+		CHECK_EQ_U64(perfdata__truncated(pd, NULL, NULL), 1);
+		perfdata__close(pd);
+		/* Feature table past EOF: no names but no failure. */
+		memcpy(&h, f2.p, sizeof(h));
+		h.data_size += 8;
+		h.feat[0] = ~0ULL;
+		h.feat[3] = ~0ULL;
+		memcpy(f2.p, &h, sizeof(h));
+		write_file(tpath("past.data"), f2.p, f2.len);
+		CHECK_EQ_U64(perfdata__open(tpath("past.data"), 0, &pd, &err), 0);
+		CHECK(!strcmp(perfdata__attr(pd, 0)->name, "cpu-clock"));
+		CHECK_EQ_U64(drain(pd, &err), 2);
+		CHECK_EQ_U64(perfdata__truncated(pd, NULL, NULL), 0);
+		perfdata__close(pd);
+		/* A garbled EVENT_DESC: names stay built-in. */
+		{
+			size_t tab = h.data_off + h.data_size;
+			uint64_t sec[2];
+
+			h.feat[0] = 1ULL << 12;
+			h.feat[3] = 0;
+			memcpy(f2.p, &h, sizeof(h));
+			memcpy(sec, f2.p + tab, 16);
+			memset(f2.p + sec[0], 0xff, 8);	/* nr and attr_size huge */
+			write_file(tpath("past.data"), f2.p, f2.len);
+			CHECK_EQ_U64(perfdata__open(tpath("past.data"), 0, &pd, &err), 0);
+			CHECK(!strcmp(perfdata__attr(pd, 0)->name, "cpu-clock"));
+			CHECK_EQ_U64(drain(pd, &err), 2);
+			perfdata__close(pd);
+		}
+		wfree(&d2);
+		wfree(&f2);
+	}
+	wfree(&data);
+	wfree(&file);
+}
+
+static void expect_open_fail(const char *name, const void *p, size_t n, const char *what)
+{
+	struct ap_err err = { { 0 } };
+	struct perfdata *pd = (void *)1;
+	const char *path = tpath(name);
+
+	if (p)
+		write_file(path, p, n);
+	CHECK_EQ_U64(perfdata__open(path, 0, &pd, &err), (uint64_t)-1);
+	CHECK(pd == NULL);
+	CHECK_STR_CONTAINS(err.msg, path);
+	CHECK_STR_CONTAINS(err.msg, what);
+}
+
+/* Broken files: -1 and a message naming the file. */
+static void test_garbage(void)
+{
+	struct wbuf data = { 0 }, file = { 0 };
+	struct tsample s = { .pid = 1 };
+	struct tattr a;
+	struct hdr h, h0;
+	char buf[4096];
+
+	expect_open_fail("empty.data", "", 0, "empty");
+	expect_open_fail("tiny.data", "PERF", 4, "not a perf.data file");
+	memset(buf, 'x', sizeof(buf));
+	expect_open_fail("magic.data", buf, sizeof(buf), "not a perf.data file (bad magic)");
+	memcpy(buf, "PERFFILE", 8);
+	expect_open_fail("v1.data", buf, sizeof(buf), "too old");
+	memcpy(buf, "2ELIFREP", 8);
+	expect_open_fail("swapped.data", buf, sizeof(buf), "not supported");
+	memcpy(buf, "PERFILE2", 8);
+	expect_open_fail("short.data", buf, 12, "cut short");
+	expect_open_fail("nonexistent.data", NULL, 0, "No such file");
+	{
+		struct ap_err err = { { 0 } };
+		struct perfdata *pd;
+
+		CHECK_EQ_U64(perfdata__open(tmpdir, 0, &pd, &err), (uint64_t)-1);
+		CHECK_STR_CONTAINS(err.msg, "directory");
+	}
+
+	tattr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_ONE, 1);
+	a.ids[0] = 1;
+	a.nids = 1;
+	put_sample(&data, NULL, ST_ONE, &s, 0);
+	build_file(&file, &a, 1, &data, NULL);
+	memcpy(&h0, file.p, sizeof(h0));
+	expect_open_fail("hdrcut.data", file.p, 50, "cut short");
+
+#define MUTATE(name, stmt, what)                                       \
+	do {                                                           \
+		h = h0;                                                \
+		stmt;                                                  \
+		memcpy(file.p, &h, sizeof(h));                         \
+		expect_open_fail(name, file.p, file.len, what);        \
+	} while (0)
+	MUTATE("hsize.data", h.size = 77, "header size");
+	MUTATE("attr0.data", h.attr_size = 0, "attr size is 0");
+	MUTATE("attrhuge.data", h.attr_size = 1ULL << 40, "unsupported attr size");
+	MUTATE("attrsmall.data", h.attr_size = 20, "unsupported attr size");
+	MUTATE("attrspast.data", h.attrs_off = file.len - 8, "attrs section past end");
+	MUTATE("attrswrap.data", h.attrs_size = ~0ULL - 4, "attrs section past end");
+	MUTATE("noattrs.data", h.attrs_size = 0, "no event attributes");
+	MUTATE("datawrap.data", (h.data_off = ~0ULL - 8, h.data_size = 100), "bad data section");
+	{
+		/* ids section past EOF and ids count overflow */
+		size_t sec = h0.attrs_off + sizeof(struct perf_event_attr);
+		uint64_t v[2];
+
+		memcpy(v, file.p + sec, 16);
+		memcpy(file.p, &h0, sizeof(h0));
+		memcpy(file.p + sec, (uint64_t[2]){ file.len + 100, 8 }, 16);
+		expect_open_fail("idspast.data", file.p, file.len, "past end of file");
+		memcpy(file.p + sec, (uint64_t[2]){ 8, ~0ULL - 7 }, 16);
+		expect_open_fail("idshuge.data", file.p, file.len, "past end of file");
+		memcpy(file.p + sec, v, 16);
+	}
+	/* Many attrs: bounded by the file size, then by a cap. */
+	{
+		struct wbuf big = { 0 };
+
+		wput(&big, NULL, (PERF_ATTR_SIZE_VER0 + 16) * 65537 + sizeof(h));
+		h = h0;
+		h.attr_size = PERF_ATTR_SIZE_VER0 + 16;
+		h.attrs_off = sizeof(h);
+		h.attrs_size = big.len - sizeof(h);
+		memcpy(big.p, &h, sizeof(h));
+		expect_open_fail("manyattrs.data", big.p, big.len, "too many");
+		wfree(&big);
+	}
+	wfree(&data);
+	wfree(&file);
+}
+
+/* A pipe-mode stream: from a file, then through stdin. */
+static void build_pipe(struct wbuf *out, struct reclog *l, int nsamples)
+{
+	const uint64_t st = ST_ONE;
+	struct tsample s = { .pid = 4, .tid = 4, .ip = 0x500, .time = 1, .cpu = 0,
+			     .period = 9 };
+	struct perf_event_attr attr = { 0 };
+	char feat[76] = { 0 };
+	uint64_t ids[2] = { 33, 34 };
+	int i;
+
+	wput64(out, MAGIC2);
+	wput64(out, 16);
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	attr.sample_type = st;
+	attr.sample_id_all = 1;
+	{
+		char body[sizeof(attr) + sizeof(ids)];
+
+		memcpy(body, &attr, sizeof(attr));
+		memcpy(body + sizeof(attr), ids, sizeof(ids));
+		put_rec(out, l, PERF_RECORD_HEADER_ATTR, 0, body, sizeof(body), NULL, 0);
+	}
+	/* perf's feature records are 84 bytes: the stream goes off alignment. */
+	{
+		struct perf_event_header h = { PERF_RECORD_HEADER_FEATURE, 0, 84 };
+
+		if (l)
+			l->off[l->n++] = out->len;
+		wput(out, &h, sizeof(h));
+		wput(out, feat, sizeof(feat));
+	}
+	/* Names through a HEADER_FEATURE EVENT_DESC, then an EVENT_UPDATE. */
+	{
+		struct tattr ta = { .attr = attr, .ids = { 33, 34 }, .nids = 2,
+				    .name = "desc-clock" };
+		struct wbuf d = { 0 };
+
+		wput64(&d, 12);
+		put_event_desc(&d, &ta, 1);
+		put_rec(out, l, PERF_RECORD_HEADER_FEATURE, 0, d.p, d.len, NULL, 0);
+		wfree(&d);
+	}
+	{
+		char body[16 + 16] = { 0 };
+		uint64_t v[2] = { PERF_EVENT_UPDATE__NAME, 34 };
+
+		memcpy(body, v, 16);
+		strcpy(body + 16, "my-clock");
+		put_rec(out, l, PERF_RECORD_EVENT_UPDATE, 0, body, sizeof(body), NULL, 0);
+	}
+	put_comm(out, l, st, &s, "piped");
+	for (i = 0; i < nsamples; i++) {
+		s.ip = 0x500 + (uint64_t)i;
+		put_sample(out, l, st, &s, PERF_RECORD_MISC_USER);
+	}
+	put_rec(out, l, PERF_RECORD_FINISHED_ROUND, 0, NULL, 0, NULL, 0);
+}
+
+static void check_pipe_stream(struct perfdata *pd, int nsamples)
+{
+	struct ap_err err = { { 0 } };
+	struct pd_event ev;
+	int i, bad = 0;
+
+	CHECK(perfdata__is_pipe(pd));
+	CHECK_EQ_U64(perfdata__nattrs(pd), 0);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_HEADER_ATTR);
+	CHECK_EQ_U64(ev.file_offset, 16);
+	CHECK_EQ_U64(perfdata__nattrs(pd), 1);
+	CHECK_EQ_U64(perfdata__attr(pd, 0)->nids, 2);
+	CHECK_EQ_U64(perfdata__attr(pd, 0)->ids[1], 34);
+	CHECK(!strcmp(perfdata__attr(pd, 0)->name, "task-clock"));
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_HEADER_FEATURE);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_HEADER_FEATURE);
+	CHECK(!strcmp(perfdata__attr(pd, 0)->name, "desc-clock"));
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_EVENT_UPDATE);
+	CHECK(!strcmp(perfdata__attr(pd, 0)->name, "my-clock"));
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_COMM);
+	CHECK_EQ_U64((uintptr_t)ev.hdr & 7, 0);
+	CHECK(!strcmp(ev.ev->comm.comm, "piped"));
+	CHECK_EQ_U64(ev.sid.cpu, 0);
+	CHECK_EQ_U64(ev.sid.time, 1);
+	for (i = 0; i < nsamples; i++) {
+		if (perfdata__next(pd, &ev, &err) != 1 || ev.hdr->type != PERF_RECORD_SAMPLE ||
+		    ev.sample.ip != 0x500 + (uint64_t)i || ev.sample.period != 9 ||
+		    ev.sample.attr_idx != 0 || ((uintptr_t)ev.hdr & 7))
+			bad++;
+	}
+	CHECK_EQ_U64(bad, 0);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_FINISHED_ROUND);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 0);
+	CHECK_EQ_U64(perfdata__truncated(pd, NULL, NULL), 0);
+}
+
+static void test_pipe(void)
+{
+	struct wbuf p = { 0 };
+	struct ap_err err = { { 0 } };
+	struct perfdata *pd;
+	struct pd_layout lay;
+	const int ns = 100000;	/* several windows' worth through a real pipe */
+	uint64_t rd, exp;
+
+	build_pipe(&p, NULL, ns);
+	write_file(tpath("pipe.data"), p.p, p.len);
+	CHECK_EQ_U64(perfdata__open(tpath("pipe.data"), 0, &pd, &err), 0);
+	check_pipe_stream(pd, ns);
+	perfdata__layout(pd, &lay);
+	CHECK_EQ_U64(lay.data_offset, 16);
+	CHECK_EQ_U64(lay.data_size, 0);
+	CHECK_EQ_U64(perfdata__rewind(pd, &err), 0);
+	check_pipe_stream(pd, ns);
+	perfdata__close(pd);
+
+	/* Cut mid-record. */
+	write_file(tpath("pipecut.data"), p.p, p.len - 3);
+	CHECK_EQ_U64(perfdata__open(tpath("pipecut.data"), 0, &pd, &err), 0);
+	CHECK_EQ_U64(drain(pd, &err), 5 + ns);
+	CHECK_EQ_U64(perfdata__truncated(pd, &rd, &exp), 1);
+	CHECK_EQ_U64(rd, p.len - 16 - 8);
+	CHECK_EQ_U64(exp, p.len - 16 - 3);
+	perfdata__close(pd);
+
+	/* Through stdin, written by a child. */
+	{
+		int fds[2], saved = dup(0), status = 0;
+		pid_t pid;
+
+		CHECK_EQ_U64(pipe(fds), 0);
+		pid = fork();
+		if (pid == 0) {
+			size_t off = 0;
+
+			close(fds[0]);
+			while (off < p.len) {
+				ssize_t w = write(fds[1], p.p + off, p.len - off);
+
+				if (w <= 0)
+					_exit(1);
+				off += (size_t)w;
+			}
+			_exit(0);
+		}
+		close(fds[1]);
+		dup2(fds[0], 0);
+		close(fds[0]);
+		CHECK_EQ_U64(perfdata__open("-", 0, &pd, &err), 0);
+		CHECK(!perfdata__seekable(pd));
+		check_pipe_stream(pd, ns);
+		CHECK_EQ_U64(perfdata__rewind(pd, &err), (uint64_t)-1);
+		CHECK_STR_CONTAINS(err.msg, "-: cannot rewind");
+		perfdata__close(pd);
+		waitpid(pid, &status, 0);
+		CHECK_EQ_U64(status, 0);
+		dup2(saved, 0);
+		close(saved);
+	}
+	wfree(&p);
+}
+
+/* Split a zstd stream of data into COMPRESSED records of at most chunk bytes. */
+static void compress_records(struct wbuf *out, struct reclog *cl, const struct wbuf *data,
+			     size_t push, size_t chunk)
+{
+	ZSTD_CCtx *c = ZSTD_createCCtx();
+	struct wbuf z = { 0 };
+	size_t off, zoff;
+
+	for (off = 0; off < data->len; off += push) {
+		ZSTD_inBuffer in = { data->p + off, push < data->len - off ? push : data->len - off, 0 };
+		size_t r;
+
+		do {
+			char tmp[65536];
+			ZSTD_outBuffer o = { tmp, sizeof(tmp), 0 };
+
+			r = ZSTD_compressStream2(c, &o, &in, ZSTD_e_end);
+			if (ZSTD_isError(r))
+				abort();
+			wput(&z, tmp, o.pos);
+		} while (r);
+		/* One push's output goes out as records of up to chunk bytes. */
+		for (zoff = 0; zoff < z.len; zoff += chunk) {
+			size_t n = z.len - zoff < chunk ? z.len - zoff : chunk;
+
+			put_raw(out, cl, PERF_RECORD_COMPRESSED, z.p + zoff, n);
+		}
+		z.len = 0;
+	}
+	wfree(&z);
+	ZSTD_freeCCtx(c);
+}
+
+static struct wbuf comp_feature(uint32_t type)
+{
+	struct wbuf f = { 0 };
+
+	wput32(&f, 1);		/* version */
+	wput32(&f, type);
+	wput32(&f, 1);		/* level */
+	wput32(&f, 10);		/* ratio */
+	wput32(&f, 528384);	/* mmap_len */
+	return f;
+}
+
+/* Walk a compressed file: plain COMM, the decompressed records, FINISHED_ROUND. */
+static void check_compressed(const char *path, const struct wbuf *plain,
+			     const struct reclog *pl, const struct reclog *cl, size_t doff)
+{
+	struct ap_err err = { { 0 } };
+	struct perfdata *pd;
+	struct pd_event ev;
+	uint64_t last_off = 0;
+	size_t i = 0, bad = 0, k;
+	int r;
+
+	CHECK_EQ_U64(perfdata__open(path, 0, &pd, &err), 0);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_COMM);
+	CHECK_EQ_U64(ev.in_compressed, 0);
+	while ((r = perfdata__next(pd, &ev, &err)) == 1 && ev.in_compressed) {
+		const struct perf_event_header *h = (const void *)(plain->p + pl->off[i]);
+		int found = 0;
+
+		for (k = 0; k < cl->n && !found; k++)
+			found = ev.file_offset == doff + cl->off[k];
+		if (i >= pl->n || !found || ev.file_offset < last_off || ev.seq != i + 1 ||
+		    memcmp(ev.hdr, h, h->size) || ((uintptr_t)ev.hdr & 7))
+			bad++;
+		last_off = ev.file_offset;
+		i++;
+	}
+	CHECK_EQ_U64(bad, 0);
+	CHECK_EQ_U64(i, pl->n);
+	CHECK_EQ_U64(r, 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_FINISHED_ROUND);
+	CHECK_EQ_U64(ev.in_compressed, 0);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 0);
+	CHECK_EQ_U64(perfdata__truncated(pd, NULL, NULL), 0);
+	/* Rewind restarts the zstd stream too. */
+	CHECK_EQ_U64(perfdata__rewind(pd, &err), 0);
+	CHECK_EQ_U64(drain(pd, &err), (long)pl->n + 2);
+	perfdata__close(pd);
+
+	/* Raw: COMPRESSED records as they are. */
+	CHECK_EQ_U64(perfdata__open(path, PD_OPEN_RAW_COMPRESSED, &pd, &err), 0);
+	k = 0;
+	while (perfdata__next(pd, &ev, &err) == 1)
+		k += ev.hdr->type == PERF_RECORD_COMPRESSED;
+	CHECK_EQ_U64(k, cl->n);
+	perfdata__close(pd);
+}
+
+static void test_compressed(void)
+{
+	struct tsample s = { .pid = 8, .tid = 9, .cpu = 1, .period = 5 };
+	struct ap_err err = { { 0 } };
+	struct wbuf plain = { 0 }, data = { 0 }, file = { 0 };
+	struct wbuf feat = comp_feature(1);
+	struct reclog *pl = reclog_new(), *cl = reclog_new();
+	struct perfdata *pd;
+	struct tattr a;
+	size_t doff;
+	int i;
+
+	tattr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_ONE, 1);
+	for (i = 0; i < 3000; i++) {
+		s.ip = 0x1000 + (uint64_t)i * 7;
+		s.time = (uint64_t)i;
+		if (i % 100 == 0)
+			put_mmap2(&plain, pl, ST_ONE, &s, 0x1000, 0x100, 0, "/tmp/lib.so", 0);
+		put_sample(&plain, pl, ST_ONE, &s, PERF_RECORD_MISC_USER);
+	}
+	/* Small pushes, small chunks: records straddle COMPRESSED records. */
+	put_comm(&data, NULL, ST_ONE, &s, "plain");
+	compress_records(&data, cl, &plain, 10007, 1500);
+	put_rec(&data, NULL, PERF_RECORD_FINISHED_ROUND, 0, NULL, 0, NULL, 0);
+	doff = build_file(&file, &a, 1, &data, &(struct fopts){ .comp_feat = &feat });
+	write_file(tpath("z1.data"), file.p, file.len);
+	check_compressed(tpath("z1.data"), &plain, pl, cl, doff);
+
+	/* Every 61st cut: clean end, truncated, never an error. */
+	{
+		size_t cut, bad = 0;
+		const char *p = tpath("zcut.data");
+
+		for (cut = doff; cut < doff + data.len; cut += 61) {
+			write_file(p, file.p, cut);
+			if (perfdata__open(p, 0, &pd, &err)) {
+				bad++;
+				continue;
+			}
+			if (drain(pd, &err) < 0 || !perfdata__truncated(pd, NULL, NULL))
+				bad++;
+			perfdata__close(pd);
+		}
+		CHECK_EQ_U64(bad, 0);
+	}
+
+	/* One huge push: a COMPRESSED record expands past our buffer. */
+	{
+		struct reclog *pl2 = reclog_new(), *cl2 = reclog_new();
+		struct wbuf plain2 = { 0 };
+
+		s.ip = 0x77;
+		for (i = 0; i < 300000; i++)
+			put_sample(&plain2, pl2, ST_ONE, &s, PERF_RECORD_MISC_USER);
+		data.len = file.len = 0;
+		put_comm(&data, NULL, ST_ONE, &s, "plain");
+		compress_records(&data, cl2, &plain2, plain2.len, 65000);
+		put_rec(&data, NULL, PERF_RECORD_FINISHED_ROUND, 0, NULL, 0, NULL, 0);
+		doff = build_file(&file, &a, 1, &data, NULL);
+		write_file(tpath("z2.data"), file.p, file.len);
+		check_compressed(tpath("z2.data"), &plain2, pl2, cl2, doff);
+		wfree(&plain2);
+		free(pl2);
+		free(cl2);
+	}
+
+	/* Garbage payload: a clear error. */
+	{
+		char junk[200];
+		char want[64];
+		size_t k;
+
+		memset(junk, 0x5a, sizeof(junk));
+		data.len = file.len = 0;
+		put_comm(&data, NULL, ST_ONE, &s, "plain");
+		k = data.len;
+		put_raw(&data, NULL, PERF_RECORD_COMPRESSED, junk, sizeof(junk));
+		doff = build_file(&file, &a, 1, &data, NULL);
+		write_file(tpath("zbad.data"), file.p, file.len);
+		CHECK_EQ_U64(perfdata__open(tpath("zbad.data"), 0, &pd, &err), 0);
+		CHECK_EQ_U64(drain(pd, &err), (uint64_t)-1);
+		snprintf(want, sizeof(want), "corrupt compressed record at offset %zu:", doff + k);
+		CHECK_STR_CONTAINS(err.msg, want);
+		CHECK_STR_CONTAINS(err.msg, tpath("zbad.data"));
+		perfdata__close(pd);
+
+		/* Another compression type than zstd. */
+		wfree(&feat);
+		feat = comp_feature(7);
+		file.len = 0;
+		build_file(&file, &a, 1, &data, &(struct fopts){ .comp_feat = &feat });
+		write_file(tpath("zbad.data"), file.p, file.len);
+		CHECK_EQ_U64(perfdata__open(tpath("zbad.data"), 0, &pd, &err), 0);
+		CHECK_EQ_U64(drain(pd, &err), (uint64_t)-1);
+		CHECK_STR_CONTAINS(err.msg, "unsupported compression type 7");
+		perfdata__close(pd);
+	}
+	wfree(&feat);
+	wfree(&plain);
+	wfree(&data);
+	wfree(&file);
+	free(pl);
+	free(cl);
+}
+
+/* Many windows' worth: big records, odd sizes, an AUXTRACE payload to skip. */
+static void test_big(void)
+{
+	struct wbuf data = { 0 }, file = { 0 };
+	struct reclog *l = reclog_new();
+	struct ap_err err = { { 0 } };
+	struct perfdata *pd;
+	struct tattr a;
+	char *body = malloc(65536);
+	uint32_t x = 1;
+	size_t doff, i, k;
+
+	tattr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_ONE, 1);
+	for (i = 0; i < 400; i++) {
+		size_t n = i % 7 == 0 ? 65527 : (x % 9000) + 1;
+
+		for (k = 0; k < n; k++) {
+			x = x * 1103515245 + 12345;
+			body[k] = (char)(x >> 16);
+		}
+		put_raw(&data, l, PERF_RECORD_AUXTRACE_ERROR, body, n);
+		if (i == 200) {
+			struct perf_record_auxtrace at = { 0 };
+			size_t pay = 5u << 20;
+
+			at.size = pay;
+			put_raw(&data, l, PERF_RECORD_AUXTRACE, (char *)&at + 8, sizeof(at) - 8);
+			wput(&data, NULL, pay);
+		}
+	}
+	doff = build_file(&file, &a, 1, &data, NULL);
+	write_file(tpath("big.data"), file.p, file.len);
+	CHECK_EQ_U64(perfdata__open(tpath("big.data"), 0, &pd, &err), 0);
+	check_same_records(pd, &data, l, doff);
+	CHECK_EQ_U64(perfdata__truncated(pd, NULL, NULL), 0);
+	perfdata__close(pd);
+	/* Cut inside the AUXTRACE payload. */
+	write_file(tpath("big.data"), file.p, doff + l->off[202] - 100);
+	CHECK_EQ_U64(perfdata__open(tpath("big.data"), 0, &pd, &err), 0);
+	CHECK_EQ_U64(drain(pd, &err), 202);
+	CHECK_EQ_U64(perfdata__truncated(pd, NULL, NULL), 1);
+	perfdata__close(pd);
+	free(body);
+	free(l);
+	wfree(&data);
+	wfree(&file);
+}
+
+static void test_names(void)
+{
+	CHECK(!strcmp(perfdata__record_name(PERF_RECORD_SAMPLE), "sample"));
+	CHECK(!strcmp(perfdata__record_name(PERF_RECORD_MMAP2), "mmap2"));
+	CHECK(!strcmp(perfdata__record_name(PERF_RECORD_COMPRESSED), "compressed"));
+	CHECK(!strcmp(perfdata__record_name(PERF_RECORD_FINISHED_INIT), "finished_init"));
+	CHECK(!strcmp(perfdata__record_name(0), "unknown"));
+	CHECK(!strcmp(perfdata__record_name(50), "unknown"));
+	CHECK(!strcmp(perfdata__record_name(100000), "unknown"));
+}
+
+/* ---- --count FILE ------------------------------------------------------ */
+
+static int count_file(const char *path, unsigned flags)
+{
+	struct ap_err err = { { 0 } };
+	struct perfdata *pd;
+	struct pd_event ev;
+	uint64_t types[256] = { 0 }, total = 0, rd, exp;
+	uint64_t *per_attr = NULL, unknown = 0;
+	size_t i, n = 0;
+	int r;
+
+	if (perfdata__open(path, flags, &pd, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
+	while ((r = perfdata__next(pd, &ev, &err)) == 1) {
+		total++;
+		types[ev.hdr->type & 255]++;
+		if (ev.hdr->type != PERF_RECORD_SAMPLE)
+			continue;
+		if (ev.sample.attr_idx < 0) {
+			unknown++;
+			continue;
+		}
+		if ((size_t)ev.sample.attr_idx >= n) {
+			size_t nn = (size_t)ev.sample.attr_idx + 1;
+
+			per_attr = realloc(per_attr, nn * sizeof(*per_attr));
+			if (!per_attr)
+				abort();
+			memset(per_attr + n, 0, (nn - n) * sizeof(*per_attr));
+			n = nn;
+		}
+		per_attr[ev.sample.attr_idx]++;
+	}
+	if (r < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		perfdata__close(pd);
+		free(per_attr);
+		return 1;
+	}
+	printf("records %llu\n", (unsigned long long)total);
+	for (i = 0; i < 256; i++) {
+		if (types[i])
+			printf("type %zu %llu %s\n", i, (unsigned long long)types[i],
+			       perfdata__record_name((uint32_t)i));
+	}
+	/* Several attrs can share a name (perf merges them when printing too). */
+	for (i = 0; i < perfdata__nattrs(pd); i++) {
+		const char *name = perfdata__attr(pd, i)->name;
+		uint64_t sum = 0;
+		size_t j;
+		int first = 1;
+
+		for (j = 0; j < i; j++)
+			first &= strcmp(perfdata__attr(pd, j)->name, name) != 0;
+		if (!first)
+			continue;
+		for (j = i; j < perfdata__nattrs(pd); j++) {
+			if (j < n && !strcmp(perfdata__attr(pd, j)->name, name))
+				sum += per_attr[j];
+		}
+		if (sum)
+			printf("event %s %llu\n", name, (unsigned long long)sum);
+	}
+	if (unknown)
+		printf("event ? %llu\n", (unsigned long long)unknown);
+	printf("malformed %llu\n", (unsigned long long)perfdata__malformed(pd));
+	r = perfdata__truncated(pd, &rd, &exp);
+	printf("truncated %d %llu %llu\n", r, (unsigned long long)rd, (unsigned long long)exp);
+	perfdata__close(pd);
+	free(per_attr);
+	return 0;
+}
+
+/* Raw walk speed: records and bytes per second, best of a few passes. */
+static int walk_file(const char *path)
+{
+	struct ap_err err = { { 0 } };
+	struct perfdata *pd;
+	struct pd_event ev;
+	uint64_t n = 0, bytes = 0, ips = 0;
+	double best = 1e9;
+	int r = 0, pass;
+
+	if (perfdata__open(path, 0, &pd, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
+	for (pass = 0; pass < 5 && r >= 0; pass++) {
+		struct timespec t0, t1;
+		double s;
+
+		if (pass && perfdata__rewind(pd, &err))
+			break;
+		n = bytes = 0;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		while ((r = perfdata__next(pd, &ev, &err)) == 1) {
+			n++;
+			bytes += ev.hdr->size;
+			ips += ev.sample.ip;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		best = s < best ? s : best;
+	}
+	if (r < 0)
+		fprintf(stderr, "%s\n", err.msg);
+	else
+		printf("%llu records, %llu bytes in %.4f s: %.0f MB/s, %.1f Mrecords/s (%llx)\n",
+		       (unsigned long long)n, (unsigned long long)bytes, best,
+		       (double)bytes / best / 1e6, (double)n / best / 1e6,
+		       (unsigned long long)(ips & 0xf));
+	perfdata__close(pd);
+	return r < 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *t = getenv("TMPDIR");
+	char cmd[400];
+
+	if (argc == 3 && !strcmp(argv[1], "--count"))
+		return count_file(argv[2], 0);
+	if (argc == 3 && !strcmp(argv[1], "--count-raw"))
+		return count_file(argv[2], PD_OPEN_RAW_COMPRESSED);
+	if (argc == 3 && !strcmp(argv[1], "--walk"))
+		return walk_file(argv[2]);
+	if (argc != 1) {
+		fprintf(stderr, "usage: %s [--count|--count-raw|--walk FILE]\n", argv[0]);
+		return 2;
+	}
+	snprintf(tmpdir, sizeof(tmpdir), "%s/test_perfdata.XXXXXX", t && *t ? t : "/tmp");
+	if (!mkdtemp(tmpdir)) {
+		perror(tmpdir);
+		return 1;
+	}
+	test_names();
+	test_one_attr();
+	test_two_attrs();
+	test_id_pos();
+	test_hostile_records();
+	test_garbage();
+	test_pipe();
+	test_compressed();
+	test_big();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+	CHECK_DONE();
+}
