@@ -2,7 +2,7 @@
 # aotperf report against the pipeline it replaces (the seed helper's
 # `perf script --show-mmap-events` + `perf report -g none -n
 # --sort=dso,symbol`) and against reading the file with cat, on the same
-# >= 40 MB recording with dwarf call graphs. Best of 3 wall-clock runs each.
+# >= 40 MB recording with dwarf call graphs. Best of 5 wall-clock runs each.
 set -euo pipefail
 B=${1:-build}
 out=$B/bench
@@ -17,22 +17,24 @@ fi
 size=$(stat -c %s "$data")
 [ "$size" -ge $((40 << 20)) ] || { echo "bench: $data is only $size bytes, need 40 MB" >&2; exit 1; }
 
-best() { # best-of-3 seconds of a shell command
-	local b=
-	for _ in 1 2 3; do
-		local s e
-		s=$(date +%s.%N)
-		bash -c "$1" >/dev/null 2>&1
-		e=$(date +%s.%N)
-		b=$(awk -v b="$b" -v d="$(awk -v s="$s" -v e="$e" 'BEGIN{print e-s}')" \
-			'BEGIN{ if (b == "" || d < b) print d; else print b }')
+best() { # best-of-5 wall-clock seconds of a command (no extra shell in between)
+	local b="" t
+	for _ in 1 2 3 4 5; do
+		t=$( { TIMEFORMAT=%R; time "$@" >/dev/null 2>&1; } 2>&1 )
+		b=$(awk -v b="$b" -v t="$t" 'BEGIN { print (b == "" || t < b) ? t : b }')
 	done
 	echo "$b"
 }
-cat "$data" >/dev/null # warm the page cache
-t_cat=$(best "cat '$data' >/dev/null")
-t_aot=$(best "'$B/aotperf' report -q -i '$data' --cwasm '$S'")
-t_pipe=$(best "perf script -i '$data' --show-mmap-events >/dev/null; perf report -i '$data' -g none -n --sort=dso,symbol --stdio >/dev/null")
+read_file() { cat "$data" >/dev/null; }
+aotperf_report() { "$B/aotperf" report -q -i "$data" --cwasm "$S"; }
+seed_pipeline() {
+	perf script -i "$data" --show-mmap-events >/dev/null
+	perf report -i "$data" -g none -n --sort=dso,symbol --stdio >/dev/null
+}
+read_file # warm the page cache
+t_cat=$(best read_file)
+t_aot=$(best aotperf_report)
+t_pipe=$(best seed_pipeline)
 printf 'recording: %s, %.1f MB, %s samples\n' "$data" "$(awk -v s="$size" 'BEGIN{print s/1048576}')" \
 	"$("$B/aotperf" report -q -i "$data" --cwasm "$S" | awk '/total samples/{print $3}')"
 printf '%-48s %8.3f s\n' "cat file >/dev/null" "$t_cat"
