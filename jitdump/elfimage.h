@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef AOTPERF_JITDUMP_ELFIMAGE_H
+#define AOTPERF_JITDUMP_ELFIMAGE_H
+/*
+ * One ELF image per core, for the direct path (FORMATS.md section 3): a
+ * copy of perf.data whose //anon MMAP2 of the core names this file with
+ * pgoff ELFIMAGE_TEXT_OFFSET makes stock perf report/annotate name and
+ * disassemble every function, with no -k mono and no perf inject.
+ *
+ * Layout: ET_DYN, ELFCLASS64, little-endian, e_machine as given.
+ *   0x0    ELF header, one program header: PT_LOAD R+X, offset == vaddr ==
+ *          0x1000, exactly the text
+ *   0x78   .note.gnu.build-id   NT_GNU_BUILD_ID, 20 bytes (not loaded, so
+ *          no PT_NOTE: perf and readelf find it by section name)
+ *   0x1000 .text                the core's text
+ *   then   .symtab .strtab .shstrtab, section headers
+ * One STT_FUNC GLOBAL symbol per function of non-zero size, at
+ * 0x1000 + offset, sized to the next offset (the last to the end of text).
+ * eu-elflint --gnu-ld finds nothing to report.
+ *
+ * The build-id is SHA-256 (truncated to 20 bytes) over the text, the
+ * symbol table and e_machine: perf caches DSOs by build-id, so a core
+ * with the same code but other names gets another id.
+ */
+#include <stdint.h>
+#include "../util/err.h"
+
+#define ELFIMAGE_TEXT_OFFSET 0x1000u
+#define ELFIMAGE_BUILD_ID_SIZE 20
+
+/*
+ * Write the image to PATH atomically (temporary file in the same folder,
+ * renamed when complete). names: NULL, or nfuncs entries where NULL or ""
+ * means local_func_<i>; names are sanitized. Offsets must be ascending and
+ * inside the text. Returns 0, or -1 with err filled.
+ */
+int elfimage__write(const char *path, uint16_t e_machine, const uint8_t *text,
+		    uint32_t text_size, const uint32_t *offsets, uint32_t nfuncs,
+		    const char *const *names, struct ap_err *err);
+
+/* The same; build_id (if not NULL) receives the id written. */
+int elfimage__write_id(const char *path, uint16_t e_machine,
+		       const uint8_t *text, uint32_t text_size,
+		       const uint32_t *offsets, uint32_t nfuncs,
+		       const char *const *names,
+		       uint8_t build_id[ELFIMAGE_BUILD_ID_SIZE],
+		       struct ap_err *err);
+
+#endif
