@@ -1,0 +1,974 @@
+// SPDX-License-Identifier: MIT
+/*
+ * aotperf doctor: what works on this machine and what to do otherwise.
+ *
+ * Every check is real: perf is run (fork + execvp, output through a pipe,
+ * each run with a timeout) in a private temporary folder that is removed at
+ * the end. Exit 0 when the main workflow can run here (perf present and
+ * `perf record -e cpu-clock` records samples), 1 otherwise.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli.h"
+#include "../util/json_out.h"
+
+#define OUT_CAP		(8u << 20)	/* keep at most this much of a child's output */
+#define SPIN_MS		100		/* the workload perf record samples */
+#define MAX_CHECKS	16
+#define TEXT_MAX	512
+
+enum status { ST_OK, ST_WARN, ST_FAIL, ST_SKIP };
+
+static const char *const status_text[] = { "ok", "warn", "FAIL", "skip" };
+static const char *const status_json[] = { "ok", "warn", "fail", "skip" };
+
+struct check {
+	const char *name;
+	enum status status;
+	char detail[TEXT_MAX];
+	char fix[TEXT_MAX];
+};
+
+struct doctor {
+	const char *perf_opt;		/* --perf, or NULL: "perf" on PATH */
+	char perf[PATH_MAX];		/* resolved path, "" when not found */
+	char tmp[PATH_MAX];		/* private scratch folder, "" if none */
+	char data[PATH_MAX + 32];	/* the recording made by check_record */
+	char install_hint[TEXT_MAX];
+	char os_name[128];
+	struct utsname uts;
+	int root;
+	int record_ok;			/* perf record -e cpu-clock gave samples */
+	int mono_ok;			/* ... with -k mono */
+	struct check checks[MAX_CHECKS];
+	int n;
+};
+
+/* Output of one child, stdout and stderr merged. */
+struct run_res {
+	int status;	/* exit code; 128+N killed by signal N; -1 could not run; -2 timed out */
+	char *out;	/* NUL-terminated, at most OUT_CAP bytes kept */
+	size_t len;
+};
+
+/* AOTPERF_DOCTOR_TIMEOUT_MS: an upper bound on every child's timeout (tests). */
+static int timeout_cap_ms;
+
+static const char doctor_usage[] =
+	"usage: aotperf doctor [--json] [--perf PATH]\n"
+	"\n"
+	"Check what aotperf's workflow needs on this machine, running perf for real:\n"
+	"perf and its version against the running kernel, perf_event_paranoid and\n"
+	"kptr_restrict, hardware cycles (else cpu-clock), perf record -k mono, the\n"
+	"TIME_CONV record, perf inject --jit, --dlfilter, perf annotate options and\n"
+	"objdump. A fix is printed under each check that is not ok.\n"
+	"\n"
+	"      --json        print {\"checks\":[{name,status,detail,fix}],\"ok\":bool}\n"
+	"      --perf PATH   the perf to check (default: perf on PATH)\n"
+	"\n"
+	"Each perf run has a timeout (10 to 60 s; AOTPERF_DOCTOR_TIMEOUT_MS lowers it).\n"
+	"\n"
+	"Exit status: 0 the workflow can run (perf present, perf record -e cpu-clock\n"
+	"works), 1 it cannot, 2 bad usage.\n";
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The workload sampled by perf record: burn the CPU for ms milliseconds. */
+static int spin(unsigned int ms)
+{
+	volatile unsigned long sink = 0;
+	long long end = now_ms() + ms;
+
+	while (now_ms() < end)
+		for (int i = 0; i < 10000; i++)
+			sink += (unsigned long)i;
+	return sink == 1 ? EXIT_GATE : EXIT_OK;
+}
+
+static void child_exec(const char *const argv[], const char *cwd, int wfd)
+{
+	int null = open("/dev/null", O_RDONLY);
+
+	setpgid(0, 0);
+	if (null >= 0)
+		dup2(null, STDIN_FILENO);
+	dup2(wfd, STDOUT_FILENO);
+	dup2(wfd, STDERR_FILENO);
+	if (cwd && chdir(cwd))
+		_exit(126);
+	setenv("LC_ALL", "C", 1);
+	setenv("PAGER", "cat", 1);
+	setenv("PERF_PAGER", "cat", 1);
+	execvp(argv[0], (char *const *)argv);
+	dprintf(STDERR_FILENO, "%s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+/*
+ * Run argv (no shell) in cwd with a timeout; the child gets its own process
+ * group, killed as a whole on timeout. Returns res->status.
+ */
+static int run_cmd(const char *const argv[], const char *cwd, int timeout_ms,
+		   struct run_res *res)
+{
+	long long deadline = now_ms() +
+		(timeout_cap_ms > 0 && timeout_ms > timeout_cap_ms ? timeout_cap_ms : timeout_ms);
+	size_t cap = 64 * 1024;
+	int fds[2], wstatus = 0, timed_out = 0;
+	pid_t pid;
+
+	res->status = -1;
+	res->len = 0;
+	res->out = malloc(cap);
+	if (!res->out)
+		return -1;
+	res->out[0] = '\0';
+	if (pipe2(fds, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0)
+		child_exec(argv, cwd, fds[1]);
+	setpgid(pid, pid);
+	close(fds[1]);
+
+	for (;;) {
+		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+		long long left = deadline - now_ms();
+		char buf[16384];
+		ssize_t r;
+		int pr;
+
+		if (left <= 0) {
+			timed_out = 1;
+			break;
+		}
+		pr = poll(&pfd, 1, (int)left);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr <= 0) {
+			timed_out = pr == 0;
+			break;
+		}
+		r = read(fds[0], buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (res->len + (size_t)r + 1 > cap && cap < OUT_CAP) {
+			size_t ncap = cap;
+			char *p;
+
+			while (ncap < res->len + (size_t)r + 1 && ncap < OUT_CAP)
+				ncap *= 2;
+			p = realloc(res->out, ncap);
+			if (p) {
+				res->out = p;
+				cap = ncap;
+			}
+		}
+		if (res->len + (size_t)r + 1 <= cap) {
+			memcpy(res->out + res->len, buf, (size_t)r);
+			res->len += (size_t)r;
+			res->out[res->len] = '\0';
+		}
+	}
+	close(fds[0]);
+
+	/* Output closed: wait for the exit, still bounded by the deadline. */
+	while (!timed_out) {
+		pid_t w = waitpid(pid, &wstatus, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			timed_out = 1;
+			break;
+		}
+		if (now_ms() >= deadline) {
+			timed_out = 1;
+			break;
+		}
+		usleep(2000);
+	}
+	if (timed_out) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+			;
+		res->status = -2;
+	} else if (WIFEXITED(wstatus)) {
+		res->status = WEXITSTATUS(wstatus);
+	} else if (WIFSIGNALED(wstatus)) {
+		res->status = 128 + WTERMSIG(wstatus);
+	}
+	return res->status;
+}
+
+static void run_free(struct run_res *res)
+{
+	free(res->out);
+	res->out = NULL;
+	res->len = 0;
+}
+
+/* The first line of s that contains needle (or the first non-empty line),
+ * copied to dst without control characters. */
+static void first_line(char *dst, size_t n, const char *s, const char *needle)
+{
+	const char *p = needle ? strstr(s, needle) : NULL;
+	size_t k = 0;
+
+	if (p) {
+		while (p > s && p[-1] != '\n')
+			p--;
+	} else {
+		p = s;
+		while (*p == '\n' || *p == ' ')
+			p++;
+	}
+	for (; *p && *p != '\n' && k + 1 < n; p++)
+		dst[k++] = (unsigned char)*p < 0x20 ? ' ' : *p;
+	while (k > 0 && dst[k - 1] == ' ')
+		k--;
+	dst[k] = '\0';
+}
+
+static void describe_failure(char *dst, size_t n, const struct run_res *r)
+{
+	char line[256];
+
+	if (r->status == -2) {
+		snprintf(dst, n, "timed out");
+		return;
+	}
+	if (r->status == -1) {
+		snprintf(dst, n, "could not run");
+		return;
+	}
+	first_line(line, sizeof(line), r->out ? r->out : "", "rror");
+	if (!*line)
+		first_line(line, sizeof(line), r->out ? r->out : "", NULL);
+	if (*line && line[strlen(line) - 1] == ':') {
+		/* perf's "Error:" stands alone; its reason is on the next line */
+		const char *p = r->out ? strstr(r->out, line) : NULL;
+		const char *nl = p ? strchr(p, '\n') : NULL;
+		size_t l = strlen(line);
+
+		if (nl && l + 2 < sizeof(line)) {
+			line[l++] = ' ';
+			first_line(line + l, sizeof(line) - l, nl + 1, NULL);
+		}
+	}
+	if (r->status > 128)
+		snprintf(dst, n, "killed by signal %d%s%s", r->status - 128, *line ? ": " : "", line);
+	else
+		snprintf(dst, n, "exit %d%s%s", r->status, *line ? ": " : "", line);
+}
+
+static struct check *add(struct doctor *d, const char *name, enum status st, const char *fix,
+			 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static struct check *add(struct doctor *d, const char *name, enum status st, const char *fix,
+			 const char *fmt, ...)
+{
+	struct check *c = &d->checks[d->n < MAX_CHECKS ? d->n++ : MAX_CHECKS - 1];
+	va_list ap;
+
+	c->name = name;
+	c->status = st;
+	va_start(ap, fmt);
+	vsnprintf(c->detail, sizeof(c->detail), fmt, ap);
+	va_end(ap);
+	snprintf(c->fix, sizeof(c->fix), "%s", fix ? fix : "");
+	return c;
+}
+
+static void skip(struct doctor *d, const char *name, const char *what, const char *why)
+{
+	add(d, name, ST_SKIP, NULL, "%s: not checked (%s)", what, why);
+}
+
+static int read_int_file(const char *path, long *v)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%ld", v) == 1;
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+/* The value of KEY in an os-release file, unquoted; "" when absent. */
+static void os_release_field(const char *path, const char *key, char *dst, size_t n)
+{
+	char line[512];
+	size_t kl = strlen(key);
+	FILE *f = fopen(path, "r");
+
+	dst[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *v;
+		size_t l;
+
+		if (strncmp(line, key, kl) || line[kl] != '=')
+			continue;
+		v = line + kl + 1;
+		v[strcspn(v, "\r\n")] = '\0';
+		l = strlen(v);
+		if (l >= 2 && (v[0] == '"' || v[0] == '\'') && v[l - 1] == v[0]) {
+			v[l - 1] = '\0';
+			v++;
+		}
+		snprintf(dst, n, "%s", v);
+		break;
+	}
+	fclose(f);
+}
+
+static int word_in(const char *list, const char *w)
+{
+	size_t wl = strlen(w);
+
+	for (const char *p = list; (p = strstr(p, w)); p += wl)
+		if ((p == list || p[-1] == ' ') && (p[wl] == '\0' || p[wl] == ' '))
+			return 1;
+	return 0;
+}
+
+/* How to install perf here, from os-release ($OS_RELEASE overrides the path). */
+static void init_install_hint(struct doctor *d)
+{
+	const char *path = getenv("OS_RELEASE");
+	const char *sudo = d->root ? "" : "sudo ";
+	char id[64], like[128];
+
+	if (!path || !*path)
+		path = "/etc/os-release";
+	os_release_field(path, "ID", id, sizeof(id));
+	os_release_field(path, "ID_LIKE", like, sizeof(like));
+	os_release_field(path, "PRETTY_NAME", d->os_name, sizeof(d->os_name));
+	if (!d->os_name[0])
+		snprintf(d->os_name, sizeof(d->os_name), "%s", *id ? id : "unknown distribution");
+
+	if (!strcmp(id, "azurelinux"))
+		snprintf(d->install_hint, sizeof(d->install_hint),
+			 "%stdnf install -y kernel-tools-%s (else kernel-tools)", sudo,
+			 d->uts.release);
+	else if (!strcmp(id, "debian"))
+		snprintf(d->install_hint, sizeof(d->install_hint),
+			 "%sapt-get install linux-perf (Debian's perf follows Debian's kernel series)",
+			 sudo);
+	else if (!strcmp(id, "ubuntu") || word_in(like, "ubuntu"))
+		snprintf(d->install_hint, sizeof(d->install_hint),
+			 "%sapt-get install linux-tools-common linux-tools-%s", sudo,
+			 d->uts.release);
+	else if (!strcmp(id, "fedora") || !strcmp(id, "rhel") || !strcmp(id, "centos") ||
+		 !strcmp(id, "rocky") || !strcmp(id, "almalinux") || word_in(like, "fedora") ||
+		 word_in(like, "rhel"))
+		snprintf(d->install_hint, sizeof(d->install_hint), "%sdnf install perf", sudo);
+	else
+		snprintf(d->install_hint, sizeof(d->install_hint),
+			 "install your distribution's perf for kernel %s", d->uts.release);
+	strncat(d->install_hint, "; or kernel-tools-compat/install-perf.sh --perf-only",
+		sizeof(d->install_hint) - strlen(d->install_hint) - 1);
+}
+
+/* An executable file named name: itself when it has a '/', else on PATH. */
+static int find_exe(const char *name, char *dst, size_t n)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(name, '/')) {
+		struct stat st;
+
+		if (stat(name, &st) || !S_ISREG(st.st_mode) || access(name, X_OK))
+			return -1;
+		snprintf(dst, n, "%s", name);
+		return 0;
+	}
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t l = strcspn(path, ":");
+		struct stat st;
+
+		if (l)
+			snprintf(dst, n, "%.*s/%s", (int)l, path, name);
+		else
+			snprintf(dst, n, "./%s", name);
+		if (!stat(dst, &st) && S_ISREG(st.st_mode) && !access(dst, X_OK))
+			return 0;
+		path += l;
+		if (*path == ':')
+			path++;
+	}
+	dst[0] = '\0';
+	return -1;
+}
+
+static int kernel_major_minor(const char *s, unsigned int *maj, unsigned int *min)
+{
+	return sscanf(s, "%u.%u", maj, min) == 2 ? 0 : -1;
+}
+
+/* perf present + its version against the running kernel. 0 when usable. */
+static int check_perf(struct doctor *d)
+{
+	const char *name = d->perf_opt ? d->perf_opt : "perf";
+	const char *argv[] = { NULL, "--version", NULL };
+	unsigned int pmaj, pmin, kmaj, kmin;
+	struct run_res r;
+	char ver[128], why[300];
+
+	if (find_exe(name, d->perf, sizeof(d->perf))) {
+		d->perf[0] = '\0';
+		add(d, "perf", ST_FAIL, d->install_hint, "perf not found (%s%s)",
+		    d->perf_opt ? "no executable at " : "looked for 'perf' on PATH",
+		    d->perf_opt ? d->perf_opt : "");
+		return -1;
+	}
+	add(d, "perf", ST_OK, NULL, "perf found: %s", d->perf);
+
+	argv[0] = d->perf;
+	if (run_cmd(argv, d->tmp, 10000, &r) != 0) {
+		describe_failure(why, sizeof(why), &r);
+		add(d, "perf_version", ST_FAIL, d->install_hint, "perf --version failed: %s", why);
+		run_free(&r);
+		d->perf[0] = '\0';
+		return -1;
+	}
+	first_line(ver, sizeof(ver), r.out, "perf version");
+	run_free(&r);
+	if (strncmp(ver, "perf version ", 13) ||
+	    kernel_major_minor(ver + 13, &pmaj, &pmin) ||
+	    kernel_major_minor(d->uts.release, &kmaj, &kmin))
+		add(d, "perf_version", ST_WARN, d->install_hint,
+		    "%s: cannot compare with kernel %s", *ver ? ver : "(no version printed)",
+		    d->uts.release);
+	else if (pmaj == kmaj && pmin == kmin)
+		add(d, "perf_version", ST_OK, NULL, "%s matches kernel %s", ver, d->uts.release);
+	else
+		add(d, "perf_version", ST_WARN, d->install_hint,
+		    "%s, kernel %s: major.minor differ (usually still records; prefer a match)",
+		    ver, d->uts.release);
+	return 0;
+}
+
+static void check_paranoid(struct doctor *d)
+{
+	const char *sudo = d->root ? "" : "sudo ";
+	char fix[TEXT_MAX];
+	long v;
+
+	if (read_int_file("/proc/sys/kernel/perf_event_paranoid", &v)) {
+		add(d, "perf_event_paranoid", ST_FAIL, "boot a kernel built with CONFIG_PERF_EVENTS",
+		    "/proc/sys/kernel/perf_event_paranoid missing: no perf events in this kernel");
+		return;
+	}
+	snprintf(fix, sizeof(fix),
+		 "%ssysctl kernel.perf_event_paranoid=1 (to keep it: echo "
+		 "kernel.perf_event_paranoid=1 | %stee /etc/sysctl.d/99-perf.conf)", sudo, sudo);
+	if (d->root)
+		add(d, "perf_event_paranoid", ST_OK, NULL,
+		    "perf_event_paranoid=%ld (running as root: not limited by it)", v);
+	else if (v <= 1)
+		add(d, "perf_event_paranoid", ST_OK, NULL,
+		    "perf_event_paranoid=%ld: user and kernel sampling allowed", v);
+	else if (v == 2)
+		add(d, "perf_event_paranoid", ST_WARN, fix,
+		    "perf_event_paranoid=2: user space only for non-root (no kernel samples)");
+	else
+		add(d, "perf_event_paranoid", ST_FAIL, fix,
+		    "perf_event_paranoid=%ld: perf events denied to non-root users", v);
+}
+
+/* kptr_restrict, and whether /proc/kallsyms really shows addresses to us. */
+static void check_kptr(struct doctor *d)
+{
+	const char *sudo = d->root ? "" : "sudo ";
+	char fix[TEXT_MAX], line[256];
+	int visible = -1;
+	FILE *f;
+	long v;
+
+	snprintf(fix, sizeof(fix), "%ssysctl kernel.kptr_restrict=0", sudo);
+	if (read_int_file("/proc/sys/kernel/kptr_restrict", &v)) {
+		add(d, "kptr_restrict", ST_WARN, "check that /proc is mounted",
+		    "/proc/sys/kernel/kptr_restrict missing: cannot tell");
+		return;
+	}
+	f = fopen("/proc/kallsyms", "r");
+	if (f) {
+		for (int i = 0; i < 4096 && fgets(line, sizeof(line), f); i++) {
+			unsigned long long a;
+
+			visible = 0;
+			if (sscanf(line, "%llx", &a) == 1 && a) {
+				visible = 1;
+				break;
+			}
+		}
+		fclose(f);
+	}
+	if (visible == 1)
+		add(d, "kptr_restrict", ST_OK, NULL,
+		    "kptr_restrict=%ld: kernel symbol addresses visible", v);
+	else if (visible == 0 && v == 0)
+		/* kptr_restrict=0 shows addresses to non-root only with paranoid <= 1 */
+		add(d, "kptr_restrict", ST_WARN,
+		    d->root ? fix : "sudo sysctl kernel.perf_event_paranoid=1 (with kptr_restrict=0, "
+				    "/proc/kallsyms shows addresses to non-root only when "
+				    "perf_event_paranoid <= 1)",
+		    "kptr_restrict=0, but /proc/kallsyms shows zero addresses to this user "
+		    "(kernel samples stay unresolved)");
+	else if (visible == 0)
+		add(d, "kptr_restrict", ST_WARN, fix,
+		    "kptr_restrict=%ld: /proc/kallsyms shows zero addresses to this user "
+		    "(kernel samples stay unresolved)", v);
+	else
+		add(d, "kptr_restrict", v ? ST_WARN : ST_OK, v ? fix : NULL,
+		    "kptr_restrict=%ld (/proc/kallsyms unreadable)", v);
+}
+
+static void check_cycles(struct doctor *d)
+{
+	const char *argv[] = { d->perf, "stat", "-e", "cycles", "-x,", "--", "true", NULL };
+	const char *fix = "record with -e cpu-clock (a software clock: works on VMs)";
+	char field[128], why[300];
+	struct run_res r;
+	const char *line;
+
+	if (run_cmd(argv, d->tmp, 15000, &r) != 0) {
+		describe_failure(why, sizeof(why), &r);
+		add(d, "hw_cycles", ST_WARN, fix,
+		    "hardware cycles: perf stat -e cycles failed (%s): not available", why);
+		run_free(&r);
+		return;
+	}
+	line = strstr(r.out, ",cycles");
+	field[0] = '\0';
+	if (line) {
+		while (line > r.out && line[-1] != '\n')
+			line--;
+		snprintf(field, sizeof(field), "%.*s", (int)strcspn(line, ",\n"), line);
+	}
+	run_free(&r);
+	if (*field && strspn(field, "0123456789.") == strlen(field))
+		add(d, "hw_cycles", ST_OK, NULL,
+		    "hardware cycles available (perf stat counted %s for true)", field);
+	else
+		add(d, "hw_cycles", ST_WARN, fix, "hardware cycles not available (perf stat: %s)",
+		    *field ? field : "no count printed");
+}
+
+/* perf record -e cpu-clock [-k mono] of a 100 ms spin; then perf report -D. */
+static int record(struct doctor *d, int mono, struct run_res *r)
+{
+	char self[PATH_MAX], ms[16];
+	const char *argv[20];
+	ssize_t l = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int k = 0;
+
+	unlink(d->data);
+	argv[k++] = d->perf;
+	argv[k++] = "record";
+	argv[k++] = "-q";
+	argv[k++] = "-N";			/* no build-id cache in ~/.debug */
+	argv[k++] = "-e";
+	argv[k++] = "cpu-clock";
+	if (mono) {
+		argv[k++] = "-k";
+		argv[k++] = "mono";
+	}
+	argv[k++] = "-o";
+	argv[k++] = d->data;
+	argv[k++] = "--";
+	if (l > 0) {
+		self[l] = '\0';
+		snprintf(ms, sizeof(ms), "%d", SPIN_MS);
+		argv[k++] = self;
+		argv[k++] = "doctor";
+		argv[k++] = "--spin-ms";
+		argv[k++] = ms;
+	} else {
+		argv[k++] = "true";
+	}
+	argv[k] = NULL;
+	return run_cmd(argv, d->tmp, 60000, r);
+}
+
+static long long sample_count(const char *dump)
+{
+	const char *p = strstr(dump, "Aggregated stats:");
+	long long n;
+
+	if (!p || !(p = strstr(p, "SAMPLE events:")) ||
+	    sscanf(p + strlen("SAMPLE events:"), "%lld", &n) != 1)
+		return -1;
+	return n;
+}
+
+static void check_record(struct doctor *d)
+{
+	const char *rep[] = { d->perf, "report", "-D", "-i", d->data, NULL };
+	char why[300], plain_why[300], fix[TEXT_MAX];
+	struct run_res r, dump;
+	long long samples = -1;
+	int have_dump;
+
+	snprintf(d->data, sizeof(d->data), "%s/doctor.data", d->tmp);
+	d->mono_ok = record(d, 1, &r) == 0;
+	describe_failure(why, sizeof(why), &r);
+	snprintf(fix, sizeof(fix), "run %.200s record -e cpu-clock -k mono -- true to see perf's "
+		 "full message%s", d->perf,
+		 r.out && (strstr(r.out, "paranoid") || strstr(r.out, "Permission denied") ||
+			   strstr(r.out, "not permitted")) ?
+		 "; if permission is denied, lower perf_event_paranoid (see above) or run as root" :
+		 "");
+	run_free(&r);
+	if (!d->mono_ok) {
+		int plain = record(d, 0, &r) == 0;
+
+		describe_failure(plain_why, sizeof(plain_why), &r);
+		run_free(&r);
+		if (!plain) {
+			add(d, "record", ST_FAIL, fix,
+			    "perf record -e cpu-clock fails (%s)", plain_why);
+			skip(d, "time_conv", "TIME_CONV", "no recording");
+			return;
+		}
+	}
+
+	have_dump = run_cmd(rep, d->tmp, 30000, &dump) == 0;
+	if (have_dump)
+		samples = sample_count(dump.out);
+	if (samples == 0) {
+		add(d, "record", ST_FAIL, fix,
+		    "perf record -e cpu-clock%s ran but recorded 0 samples of a %d ms busy loop",
+		    d->mono_ok ? " -k mono" : "", SPIN_MS);
+	} else {
+		char count[64] = "";
+
+		d->record_ok = 1;
+		if (samples > 0)
+			snprintf(count, sizeof(count), " (%lld samples of a %d ms busy loop)",
+				 samples, SPIN_MS);
+		if (d->mono_ok)
+			add(d, "record", ST_OK, NULL, "perf record -e cpu-clock -k mono works%s",
+			    count);
+		else
+			add(d, "record", ST_WARN,
+			    "record without -k mono and use the direct path (aotperf report); "
+			    "jitdump + perf inject --jit needs -k mono",
+			    "perf record -k mono fails (%s); plain -e cpu-clock works%s", why, count);
+	}
+
+	if (!have_dump) {
+		describe_failure(why, sizeof(why), &dump);
+		add(d, "time_conv", ST_WARN, "run perf report -D on a recording to see why it fails",
+		    "TIME_CONV: perf report -D failed (%s): cannot tell", why);
+	} else if (strstr(dump.out, "TIME_CONV")) {
+		add(d, "time_conv", ST_OK, NULL,
+		    "TIME_CONV recorded: jitdump with arch timestamps works without -k mono");
+	} else {
+		add(d, "time_conv", ST_WARN,
+		    d->mono_ok ? "record with -k mono for jitdump (it works here), or use the "
+				 "direct path (aotperf report), which needs neither"
+			       : "use the direct path (aotperf report): it needs neither",
+		    "TIME_CONV not recorded (no usable TSC, as on most VMs): "
+		    "jitdump + perf inject --jit needs perf record -k mono");
+	}
+	run_free(&dump);
+}
+
+static void check_inject(struct doctor *d)
+{
+	const char *bo[] = { d->perf, "version", "--build-options", NULL };
+	char out[PATH_MAX + 32], bid[PATH_MAX + 32], why[300], libelf[64] = "";
+	/* --buildid-dir: inject fills a build-id cache; keep it out of ~/.debug */
+	const char *inj[] = { d->perf, "--buildid-dir", bid, "inject", "--jit", "-i", d->data,
+			      "-o", out, NULL };
+	const char *fix = "install a perf built with libelf (the distributions' perf is), or "
+			  "use the direct path (aotperf report)";
+	struct run_res r;
+	int off = 0;
+
+	if (run_cmd(bo, d->tmp, 10000, &r) == 0 && strstr(r.out, "libelf:")) {
+		char line[160];
+
+		/* "                libelf: [ on  ]  # HAVE_LIBELF_SUPPORT" */
+		first_line(line, sizeof(line), r.out, "libelf:");
+		off = !!strstr(line, "OFF");
+		snprintf(libelf, sizeof(libelf), "libelf: %s", off ? "OFF" : "on");
+	}
+	run_free(&r);
+	if (off) {
+		add(d, "inject_jit", ST_WARN, fix,
+		    "perf built without libelf: perf inject --jit cannot write the jitted ELF files");
+		return;
+	}
+	if (!d->record_ok) {
+		add(d, "inject_jit", *libelf ? ST_OK : ST_WARN, *libelf ? NULL : fix,
+		    "perf inject --jit: %s (not run: no recording)",
+		    *libelf ? "built with libelf" : "build options unknown");
+		return;
+	}
+	snprintf(out, sizeof(out), "%s/doctor.jit.data", d->tmp);
+	snprintf(bid, sizeof(bid), "%s/buildid", d->tmp);
+	if (run_cmd(inj, d->tmp, 30000, &r) == 0) {
+		add(d, "inject_jit", ST_OK, NULL, "perf inject --jit works%s%s%s",
+		    *libelf ? " (" : "", libelf, *libelf ? ")" : "");
+	} else {
+		describe_failure(why, sizeof(why), &r);
+		add(d, "inject_jit", ST_WARN, fix, "perf inject --jit fails (%s)", why);
+	}
+	run_free(&r);
+}
+
+/* A perf subcommand's -h text (perf exits 129 after printing it). */
+static char *help_text(struct doctor *d, const char *sub)
+{
+	const char *argv[] = { d->perf, sub, "-h", NULL };
+	struct run_res r;
+
+	run_cmd(argv, d->tmp, 10000, &r);
+	if (r.status == -1 || r.status == -2) {
+		run_free(&r);
+		return NULL;
+	}
+	return r.out;
+}
+
+static void check_dlfilter(struct doctor *d)
+{
+	const char *hdr = "/usr/include/perf/perf_dlfilter.h";
+	char *h = help_text(d, "script");
+	int opt = h && strstr(h, "--dlfilter");
+	int have_hdr = !access(hdr, R_OK);
+
+	free(h);
+	if (opt && have_hdr)
+		add(d, "dlfilter", ST_OK, NULL, "perf script --dlfilter supported, %s present", hdr);
+	else if (opt)
+		add(d, "dlfilter", ST_WARN,
+		    "install the perf package that ships it (Debian linux-perf, Azure Linux "
+		    "kernel-tools) to build aotperf's dlfilter",
+		    "perf script --dlfilter supported, but %s is missing", hdr);
+	else
+		add(d, "dlfilter", ST_WARN, "use perf 5.14 or later for --dlfilter",
+		    "perf script has no --dlfilter (perf older than 5.14)");
+}
+
+static void check_annotate(struct doctor *d)
+{
+	char *h = help_text(d, "annotate");
+	int raw = h && strstr(h, "--asm-raw");
+	int style = h && strstr(h, "--disassembler-style");
+
+	free(h);
+	if (raw && style)
+		add(d, "annotate", ST_OK, NULL, "perf annotate has --asm-raw and -M intel");
+	else
+		add(d, "annotate", ST_WARN, "use a newer perf for instruction-level annotate",
+		    "perf annotate lacks%s%s", raw ? "" : " --asm-raw", style ? "" : " -M");
+}
+
+static void check_objdump(struct doctor *d)
+{
+	const char *argv[] = { NULL, "--version", NULL };
+	char path[PATH_MAX], ver[160];
+	const char *sudo = d->root ? "" : "sudo ";
+	char fix[TEXT_MAX];
+	struct run_res r;
+
+	snprintf(fix, sizeof(fix), "install binutils (%sapt-get install binutils, "
+		 "%stdnf/dnf install binutils)", sudo, sudo);
+	if (find_exe("objdump", path, sizeof(path))) {
+		add(d, "objdump", ST_WARN, fix, "objdump not found: perf annotate cannot disassemble");
+		return;
+	}
+	argv[0] = path;
+	if (run_cmd(argv, d->tmp, 10000, &r) != 0) {
+		add(d, "objdump", ST_WARN, fix, "%s --version fails", path);
+	} else {
+		first_line(ver, sizeof(ver), r.out, NULL);
+		add(d, "objdump", ST_OK, NULL, "objdump for perf annotate: %s (%s)", path, ver);
+	}
+	run_free(&r);
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void print_text(const struct doctor *d, int ready)
+{
+	int warns = 0, fails = 0;
+
+	printf("aotperf doctor: %s, kernel %s, %s\n", d->os_name, d->uts.release,
+	       d->root ? "root" : "non-root");
+	for (int i = 0; i < d->n; i++) {
+		const struct check *c = &d->checks[i];
+
+		printf("  %-5s %s\n", status_text[c->status], c->detail);
+		if (c->fix[0] && (c->status == ST_WARN || c->status == ST_FAIL))
+			printf("        fix: %s\n", c->fix);
+		warns += c->status == ST_WARN;
+		fails += c->status == ST_FAIL;
+	}
+	if (ready) {
+		int cycles = 0;
+
+		for (int i = 0; i < d->n; i++)
+			if (!strcmp(d->checks[i].name, "hw_cycles"))
+				cycles = d->checks[i].status == ST_OK;
+		printf("verdict: ready: record with perf record -e %s%s (%d warning%s%s)\n",
+		       cycles ? "cycles" : "cpu-clock", d->mono_ok ? " -k mono" : "", warns,
+		       warns == 1 ? "" : "s", fails ? ", other checks failed" : "");
+	} else {
+		printf("verdict: not ready: fix the FAIL line%s above\n", fails == 1 ? "" : "s");
+	}
+}
+
+static void print_json(const struct doctor *d, int ready)
+{
+	struct json_out j;
+
+	json_init(&j, stdout);
+	json_begin_obj(&j);
+	json_key(&j, "checks");
+	json_begin_arr(&j);
+	for (int i = 0; i < d->n; i++) {
+		const struct check *c = &d->checks[i];
+
+		json_begin_obj(&j);
+		json_key(&j, "name"); json_str(&j, c->name);
+		json_key(&j, "status"); json_str(&j, status_json[c->status]);
+		json_key(&j, "detail"); json_str(&j, c->detail);
+		json_key(&j, "fix"); json_str(&j, c->fix[0] ? c->fix : NULL);
+		json_end_obj(&j);
+	}
+	json_end_arr(&j);
+	json_key(&j, "ok"); json_bool(&j, ready);
+	json_end_obj(&j);
+	json_finish(&j);
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+	enum { O_JSON = 256, O_PERF, O_SPIN };
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, O_JSON },
+		{ "perf", required_argument, NULL, O_PERF },
+		{ "spin-ms", required_argument, NULL, O_SPIN },	/* internal: the workload */
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct doctor d;
+	const char *tmpbase = getenv("TMPDIR");
+	int json = 0, ready, c;
+	uint64_t v;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_JSON: json = 1; break;
+		case O_PERF: d.perf_opt = optarg; break;
+		case O_SPIN:
+			if (cli_parse_u64(optarg, 10, &v) || v > 60000) {
+				fprintf(stderr, "aotperf doctor: --spin-ms: '%s' is not a number\n",
+					optarg);
+				return EXIT_BAD;
+			}
+			return spin((unsigned int)v);
+		case 'h': fputs(doctor_usage, stdout); return EXIT_OK;
+		default:
+			fprintf(stderr, "aotperf doctor: unknown or incomplete option '%s'; see --help\n",
+				argv[optind - 1]);
+			return EXIT_BAD;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "aotperf doctor: unexpected argument '%s'; see --help\n",
+			argv[optind]);
+		return EXIT_BAD;
+	}
+
+	if (getenv("AOTPERF_DOCTOR_TIMEOUT_MS") &&
+	    !cli_parse_u64(getenv("AOTPERF_DOCTOR_TIMEOUT_MS"), 10, &v) && v && v < INT_MAX)
+		timeout_cap_ms = (int)v;
+	d.root = geteuid() == 0;
+	if (uname(&d.uts))
+		snprintf(d.uts.release, sizeof(d.uts.release), "unknown");
+	init_install_hint(&d);
+	snprintf(d.tmp, sizeof(d.tmp), "%s/aotperf-doctor.XXXXXX",
+		 tmpbase && *tmpbase ? tmpbase : "/tmp");
+	if (!mkdtemp(d.tmp)) {
+		fprintf(stderr, "aotperf doctor: cannot create %s: %s\n", d.tmp, strerror(errno));
+		return EXIT_GATE;
+	}
+	fflush(stdout);
+
+	if (check_perf(&d) == 0) {
+		check_paranoid(&d);
+		check_kptr(&d);
+		check_cycles(&d);
+		check_record(&d);
+		check_inject(&d);
+		check_dlfilter(&d);
+		check_annotate(&d);
+	} else {
+		check_paranoid(&d);
+		check_kptr(&d);
+		skip(&d, "hw_cycles", "hardware cycles", "no perf");
+		skip(&d, "record", "perf record -e cpu-clock -k mono", "no perf");
+		skip(&d, "time_conv", "TIME_CONV", "no perf");
+		skip(&d, "inject_jit", "perf inject --jit", "no perf");
+		skip(&d, "dlfilter", "perf script --dlfilter", "no perf");
+		skip(&d, "annotate", "perf annotate options", "no perf");
+	}
+	check_objdump(&d);
+	nftw(d.tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+
+	ready = d.perf[0] && d.record_ok;
+	if (json)
+		print_json(&d, ready);
+	else
+		print_text(&d, ready);
+	return ready ? EXIT_OK : EXIT_GATE;
+}
