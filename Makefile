@@ -48,7 +48,7 @@ TEST_HELPERS := $(B)/tests/loader $(B)/tests/mkfixture
 
 .PHONY: all test test-plain test-san unit e2e demo bench install clean deps fixtures lint
 
-all: $(B)/aotperf
+all: $(B)/aotperf $(B)/libaotperf-jit.a $(B)/libaotperf-jit.so
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -61,6 +61,21 @@ $(B)/libaotperf.a: $(LIB_OBJS)
 
 $(B)/aotperf: $(CLI_OBJS) $(B)/libaotperf.a
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(B)/libaotperf.a $(LDLIBS)
+
+# The runtime-side jitdump library: libc and pthreads only.
+$(B)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+
+$(B)/libaotperf-jit.a: $(B)/obj/jitdump/jitdump.o
+	rm -f $@
+	ar rcs $@ $^
+
+$(B)/libaotperf-jit.so.1: $(B)/pic/jitdump/jitdump.o
+	$(CC) -shared -Wl,-soname,libaotperf-jit.so.1 $(LDFLAGS) -o $@ $^ -lpthread
+
+$(B)/libaotperf-jit.so: $(B)/libaotperf-jit.so.1
+	ln -sf libaotperf-jit.so.1 $@
 
 $(B)/tests/%: tests/unit/%.c tests/unit/check.h $(B)/libaotperf.a
 	@mkdir -p $(dir $@)
@@ -93,8 +108,9 @@ test-plain: all unit e2e
 test-san: all unit e2e
 	tests/run.sh $(B)
 
+# perf and the build dependencies for this distro (Debian: also builds libperf).
 deps:
-	bash scripts/deps.sh
+	bash kernel-tools-compat/install-perf.sh
 
 demo: deps
 	$(MAKE) all $(TEST_HELPERS) fixtures
@@ -108,11 +124,15 @@ lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
 		--suppress=missingIncludeSystem -I. $(LIB_DIRS) cli
 
-install: $(B)/aotperf
-	install -d $(DESTDIR)$(PREFIX)/bin
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/aotperf
 	install -m 0755 $(B)/aotperf $(DESTDIR)$(PREFIX)/bin/aotperf
+	install -m 0644 $(B)/libaotperf-jit.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 0755 $(B)/libaotperf-jit.so.1 $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libaotperf-jit.so.1 $(DESTDIR)$(PREFIX)/lib/libaotperf-jit.so
+	install -m 0644 jitdump/jitdump.h $(DESTDIR)$(PREFIX)/include/aotperf/
 
 clean:
 	rm -rf build build-san
 
--include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/obj $(B)/pic -name '*.d' 2>/dev/null)
