@@ -91,6 +91,7 @@ $(B)/tests/mkfixture: $(wildcard tests/fixtures/mkfixture*.c) $(B)/libaotperf.a
 
 # Fixtures are generated from sources in tests/fixtures at build time.
 include tests/fixtures/fixtures.mk
+include tests/classify/classify.mk
 
 fixtures: $(FIXTURES)
 
@@ -99,8 +100,8 @@ e2e: $(B)/aotperf $(TEST_HELPERS) $(FIXTURES)
 
 # The README's test command: everything, plain and sanitized.
 test: deps
-	$(MAKE) test-plain
-	$(MAKE) SAN=1 test-san
+	$(MAKE) -j2 test-plain
+	$(MAKE) -j2 SAN=1 test-san
 
 test-plain: all unit e2e
 	tests/run.sh $(B)

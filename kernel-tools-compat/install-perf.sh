@@ -226,7 +226,7 @@ install_debian() {
 		src=linux-source
 	fi
 	apt_install build-essential pkg-config libcapstone-dev libelf-dev libzstd-dev zstd \
-		binutils gawk jq "$src"
+		binutils binutils-aarch64-linux-gnu gawk jq "$src"
 	# libperf has no Debian package: scripts/deps.sh builds it from the
 	# linux-source tarball (it re-checks its own package list, all present now).
 	if [ -f "$LIBPERF_DIR/include/perf/event.h" ]; then
@@ -259,7 +259,7 @@ install_ubuntu() {
 	apt_install linux-tools-common "$tools"
 	[ "$perf_only" = 1 ] && return 0
 	apt_install build-essential pkg-config libcapstone-dev libelf-dev libzstd-dev zstd \
-		binutils gawk jq
+		binutils binutils-aarch64-linux-gnu gawk jq
 	note "Ubuntu has no libperf package: build it from a kernel tree's tools/lib/perf" \
 	     "(make -C tools/lib/perf install_headers install_lib DESTDIR=$root/.deps/libperf prefix=/usr)"
 }

@@ -5,7 +5,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 pkgs=(build-essential pkg-config linux-perf libcapstone-dev libelf-dev
-      libzstd-dev zstd linux-source-6.1 binutils gawk jq)
+      libzstd-dev zstd linux-source-6.1 binutils binutils-aarch64-linux-gnu gawk jq)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+/* Printing what was read from perf annotate: the shared class table per symbol. */
+#include <inttypes.h>
+#include <string.h>
+#include "annotate.h"
+#include "../util/json_out.h"
+#include "../util/outfile.h"
+
+static const char *arch_name(enum cwasm_arch arch)
+{
+	return arch == CWASM_ARCH_AARCH64 ? "aarch64" : "x86-64";
+}
+
+static void print_func(FILE *out, const struct cls_annot_func *fn, uint32_t top)
+{
+	char roles[96];
+
+	cls__roles_str(&fn->roles, roles, sizeof(roles));
+	fprintf(out, "\nsymbol %s  (%s, %s", fn->symbol, fn->dso[0] ? fn->dso : "?",
+		fn->event[0] ? fn->event : "?");
+	if (fn->header_samples)
+		fprintf(out, ", %" PRIu64 " samples", fn->header_samples);
+	fprintf(out, ")\n");
+	fprintf(out, "  decoded    %s, %s, %u instructions, roles %s\n",
+		fn->raw ? "raw bytes (capstone)" : fn->arch == CWASM_ARCH_AARCH64 ? "text" :
+		fn->att ? "text (AT&T)" : "text (Intel)",
+		arch_name(fn->arch), cls__insn_count(&fn->func), roles);
+	if (!fn->weights)
+		fprintf(out, "  values     sample counts (-n)\n");
+	else if (fn->header_samples)
+		fprintf(out, "  values     percentages: samples estimated as share x %" PRIu64 "\n",
+			fn->header_samples);
+	else
+		fprintf(out, "  values     percentages only (no total in the header)\n");
+	if (fn->unplaced)
+		fprintf(out, "  unplaced   %" PRIu64 " samples on lines no instruction covers\n",
+			fn->unplaced);
+	if (!fn->func.ninsns) {
+		fprintf(out, "  no instructions (perf could not disassemble this symbol?)\n");
+		return;
+	}
+	fprintf(out, "\n");
+	cls__print_table(out, &fn->table, 0);
+	if (top && fn->table.total) {
+		fprintf(out, "\n");
+		cls__print_hottest(out, &fn->func, fn->samples, top, &fn->table, 0);
+	}
+}
+
+void cls__annot_print(FILE *out, const struct cls_annot *a, uint32_t top)
+{
+	for (uint32_t i = 0; i < a->n; i++)
+		print_func(out, &a->funcs[i], top);
+}
+
+void cls__annot_json(struct json_out *j, const struct cls_annot *a, uint32_t top)
+{
+	json_key(j, "functions");
+	json_begin_arr(j);
+	for (uint32_t i = 0; i < a->n; i++) {
+		const struct cls_annot_func *fn = &a->funcs[i];
+		char roles[96];
+
+		cls__roles_str(&fn->roles, roles, sizeof(roles));
+		json_begin_obj(j);
+		json_key(j, "symbol"); json_str(j, fn->symbol);
+		json_key(j, "dso"); json_str(j, fn->dso);
+		json_key(j, "event"); json_str(j, fn->event);
+		json_key(j, "arch"); json_str(j, arch_name(fn->arch));
+		json_key(j, "decoded_from"); json_str(j, fn->raw ? "raw" : "text");
+		json_key(j, "syntax"); json_str(j, fn->raw || fn->arch == CWASM_ARCH_AARCH64 ? NULL :
+				 fn->att ? "att" : "intel");
+		json_key(j, "values"); json_str(j, fn->weights ? "percent" : "samples");
+		json_key(j, "header_samples"); json_u64(j, fn->header_samples);
+		json_key(j, "samples");
+		if (fn->table.percent_only)
+			json_null(j);
+		else
+			json_u64(j, fn->table.total);
+		json_key(j, "unplaced_samples"); json_u64(j, fn->unplaced);
+		json_key(j, "instruction_count"); json_u64(j, cls__insn_count(&fn->func));
+		json_key(j, "roles"); json_str(j, roles);
+		json_key(j, "classes"); cls__json(j, &fn->table, 0);
+		cls__json_levers(j, &fn->table);
+		json_key(j, "hottest_instructions");
+		cls__json_hottest(j, &fn->func, fn->table.percent_only ? NULL : fn->samples, top, 0);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+}
+
+int cls__annot_write_json(const char *path, const char *tool, const char *input,
+			  const struct cls_annot *a, uint32_t top, struct ap_err *err)
+{
+	struct outfile out;
+	struct json_out j;
+
+	if (outfile__open(&out, path, err))
+		return -1;
+	json_init(&j, out.f);
+	json_begin_obj(&j);
+	json_key(&j, "schema_version"); json_u64(&j, 1);
+	json_key(&j, "tool"); json_str(&j, tool);
+	json_key(&j, "input"); json_str(&j, input);
+	cls__annot_json(&j, a, top);
+	json_end_obj(&j);
+	json_finish(&j);
+	return outfile__commit(&out, err);
+}
+
+int cls__parse_arch(const char *s, enum cwasm_arch *arch)
+{
+	if (!strcmp(s, "x86_64") || !strcmp(s, "x86-64") || !strcmp(s, "x86"))
+		*arch = CWASM_ARCH_X86_64;
+	else if (!strcmp(s, "aarch64") || !strcmp(s, "arm64"))
+		*arch = CWASM_ARCH_AARCH64;
+	else
+		return -1;
+	return 0;
+}

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: MIT
+/* Reading `perf annotate --stdio` output into classified functions. */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "annotate.h"
+#include "internal.h"
+
+/* One disassembly line of a block. */
+struct aline {
+	uint64_t addr;
+	double w;		/* the value column: count, percent or period */
+	const char *insn;	/* text after the raw bytes; "" on a continuation line */
+	uint8_t bytes[16];
+	uint8_t nbytes;
+};
+
+struct block {
+	struct cls_annot_func *fn;
+	struct aline *l;
+	uint32_t n, cap;
+};
+
+static char *skip_ws(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+static void copy_field(char *dst, size_t size, const char *s, size_t len)
+{
+	if (len >= size)
+		len = size - 1;
+	memcpy(dst, s, len);
+	dst[len] = '\0';
+}
+
+/*
+ * " Percent |\tSource code & Disassembly of prog for cpu-clock (213 samples, ...)"
+ * Also "Samples |" (-n) and "Period |" (--show-total-period).
+ */
+static int parse_header(char *line, struct cls_annot_func *fn)
+{
+	char *s = skip_ws(line), *bar = strchr(s, '|'), *of, *for_, *paren, *end;
+
+	if (!bar || !(of = strstr(bar, "Disassembly of ")))
+		return 0;
+	fn->weights = strncmp(s, "Samples", 7) != 0;
+	of += strlen("Disassembly of ");
+	for_ = strstr(of, " for ");
+	paren = strstr(of, " (");
+	end = for_ ? for_ : paren ? paren : of + strlen(of);
+	copy_field(fn->dso, sizeof(fn->dso), of, (size_t)(end - of));
+	if (for_) {
+		for_ += 5;
+		copy_field(fn->event, sizeof(fn->event), for_,
+			   (size_t)((paren && paren > for_ ? paren : for_ + strlen(for_)) - for_));
+	}
+	if (paren && isdigit((unsigned char)paren[2]))
+		fn->header_samples = strtoull(paren + 2, NULL, 10);
+	return 1;
+}
+
+/* "         : 5      0000000000401136 <hot>:" */
+static void parse_symbol(const char *rest, struct cls_annot_func *fn)
+{
+	const char *lt = strchr(rest, '<'), *gt = lt ? strstr(lt, ">:") : NULL;
+
+	if (fn->symbol[0] || !lt || !gt || lt == rest || !isxdigit((unsigned char)lt[-2]))
+		return;
+	copy_field(fn->symbol, sizeof(fn->symbol), lt + 1, (size_t)(gt - lt - 1));
+}
+
+static int is_hex(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return n > 0;
+}
+
+/* Raw bytes "48 89 f8   mov ..." (x86) or a word "910003fd  mov ..." (aarch64). */
+static const char *parse_raw(const char *s, struct aline *l, int *words)
+{
+	size_t n = strcspn(s, " \t");
+
+	if (n == 8 && is_hex(s, 8)) {
+		uint32_t w = (uint32_t)strtoul(s, NULL, 16);
+
+		for (int i = 0; i < 4; i++)
+			l->bytes[i] = (uint8_t)(w >> (8 * i));
+		l->nbytes = 4;
+		*words = 1;
+		return s + 8;
+	}
+	while (n == 2 && is_hex(s, 2) && (s[2] == ' ' || s[2] == '\t' || !s[2]) &&
+	       l->nbytes < sizeof(l->bytes)) {
+		l->bytes[l->nbytes++] = (uint8_t)strtoul(s, NULL, 16);
+		s += 2;
+		if (*s == ' ' && s[1] != ' ' && s[1] != '\t')
+			s++; /* one space between bytes; a run of them ends the bytes */
+		else
+			break;
+		n = strcspn(s, " \t");
+	}
+	return s;
+}
+
+/* "    0.47 :   401161: cmp ..." (more value columns may precede the ':') */
+static int parse_line(char *line, struct aline *l, int *words)
+{
+	char *s = skip_ws(line), *end, *colon;
+
+	memset(l, 0, sizeof(*l));
+	l->w = strtod(s, &end);
+	if (end == s)
+		return 0;
+	s = end;
+	while (*s && *s != ':' && (isspace((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '.'))
+		s++;
+	if (*s != ':')
+		return 0;
+	s = skip_ws(s + 1);
+	l->addr = strtoull(s, &end, 16);
+	if (end == s || *end != ':')
+		return 0;
+	colon = end;
+	s = skip_ws(colon + 1);
+	l->insn = skip_ws((char *)parse_raw(s, l, words));
+	return 1;
+}
+
+static int block_push(struct block *b, const struct aline *l)
+{
+	if (b->n == b->cap) {
+		uint32_t cap = b->cap ? b->cap * 2 : 256;
+		struct aline *v = realloc(b->l, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		b->l = v;
+		b->cap = cap;
+	}
+	b->l[b->n++] = *l;
+	return 0;
+}
+
+/* ---- turning a block into a classified function ---- */
+
+/* Raw mode: the bytes of each contiguous run of lines, decoded by capstone. */
+static int decode_raw(const struct block *b, enum cwasm_arch arch, struct ni_vec *nv,
+		      struct ap_err *err)
+{
+	uint32_t i = 0;
+
+	while (i < b->n) {
+		uint64_t start = b->l[i].addr, next = start;
+		uint8_t *buf;
+		size_t len = 0, cap = 256;
+		int ret;
+
+		buf = malloc(cap);
+		if (!buf)
+			return ap_errf(err, "out of memory");
+		while (i < b->n && b->l[i].addr == next && b->l[i].nbytes) {
+			if (len + b->l[i].nbytes > cap) {
+				uint8_t *nb = realloc(buf, cap * 2);
+
+				if (!nb) {
+					free(buf);
+					return ap_errf(err, "out of memory");
+				}
+				buf = nb;
+				cap *= 2;
+			}
+			memcpy(buf + len, b->l[i].bytes, b->l[i].nbytes);
+			len += b->l[i].nbytes;
+			next += b->l[i].nbytes;
+			i++;
+		}
+		ret = len ? cls_decode_append(arch, buf, len, start, nv, err) : 0;
+		free(buf);
+		if (ret)
+			return -1;
+		if (!len)
+			i++; /* a line without bytes inside raw output: skip it */
+	}
+	return 0;
+}
+
+static int is_branch_target(const struct ni_vec *nv, uint64_t addr)
+{
+	for (uint32_t i = 0; i < nv->n; i++)
+		if ((nv->v[i].kind == NI_JMP || nv->v[i].kind == NI_JCC) && nv->v[i].has_target &&
+		    nv->v[i].target == addr)
+			return 1;
+	return 0;
+}
+
+/*
+ * Text mode cannot read a jump table's entries, so its extent is
+ * estimated: from the jump to the first later line that is a branch
+ * target or has samples (table data never executes).
+ */
+static void text_tables(struct ni_vec *nv, const double *w)
+{
+	for (uint32_t j = 0; j < nv->n; j++) {
+		uint64_t tb = cls_table_base(nv, j);
+		uint32_t k;
+
+		if (!tb)
+			continue;
+		for (k = j + 1; k < nv->n; k++) {
+			struct cls_ni *ni = &nv->v[k];
+
+			if (ni->addr >= tb + 4 && (w[k] > 0 || is_branch_target(nv, ni->addr)))
+				break;
+			ni->kind = NI_DATA;
+			ni->nops = 0;
+			ni->ndata = ni->addr >= tb;
+		}
+		j = k - 1;
+	}
+}
+
+static int parse_text(const struct block *b, enum cwasm_arch arch, int att, struct ni_vec *nv,
+		      struct ap_err *err)
+{
+	double *w = calloc(b->n + 1, sizeof(*w));
+
+	if (!w)
+		return ap_errf(err, "out of memory");
+	for (uint32_t i = 0; i < b->n; i++) {
+		struct cls_ni *ni;
+
+		if (!b->l[i].insn[0])
+			continue;
+		ni = ni_vec__push(nv);
+		if (!ni) {
+			free(w);
+			return ap_errf(err, "out of memory");
+		}
+		ni->addr = b->l[i].addr;
+		cls_text_parse(arch, att, b->l[i].insn, ni);
+		w[nv->n - 1] = b->l[i].w;
+	}
+	/* sizes from the next address; the last instruction's is unknown */
+	for (uint32_t i = 0; i < nv->n; i++)
+		nv->v[i].size = i + 1 < nv->n ? (uint32_t)(nv->v[i + 1].addr - nv->v[i].addr) : 1;
+	text_tables(nv, w);
+	free(w);
+	return 0;
+}
+
+/* Per-instruction samples: counts as given, weights scaled to the header total. */
+static int place_samples(const struct block *b, struct cls_annot_func *fn, struct ap_err *err)
+{
+	double sum = 0, scale;
+
+	fn->samples = calloc(fn->func.ninsns ? fn->func.ninsns : 1, sizeof(*fn->samples));
+	if (!fn->samples)
+		return ap_errf(err, "out of memory");
+	for (uint32_t i = 0; i < b->n; i++)
+		sum += b->l[i].w;
+	if (!fn->weights)
+		scale = 1;
+	else if (fn->header_samples && sum > 0)
+		scale = (double)fn->header_samples / sum;
+	else
+		scale = sum > 0 ? 10000.0 / sum : 0; /* hundredths of a percent */
+	for (uint32_t i = 0; i < b->n; i++) {
+		int64_t k = cls__insn_at(&fn->func, b->l[i].addr);
+		uint64_t s = b->l[i].w > 0 ? (uint64_t)(b->l[i].w * scale + 0.5) : 0;
+
+		if (k < 0)
+			fn->unplaced += s;
+		else
+			fn->samples[k] += s;
+	}
+	cls__tabulate(&fn->func, fn->samples, &fn->table);
+	fn->table.percent_only = fn->weights && !fn->header_samples;
+	return 0;
+}
+
+static int finish_block(struct block *b, const struct cls_annot_opts *o, int words,
+			struct ap_err *err)
+{
+	struct cls_annot_func *fn = b->fn;
+	struct ni_vec nv = { 0 };
+	uint64_t lo;
+	int raw = 0, ret;
+
+	for (uint32_t i = 0; i < b->n; i++) {
+		raw |= b->l[i].nbytes != 0;
+		fn->att |= strchr(b->l[i].insn, '%') != NULL;
+	}
+	fn->arch = o->arch != CWASM_ARCH_UNKNOWN ? o->arch :
+		   words ? CWASM_ARCH_AARCH64 : CWASM_ARCH_X86_64;
+	fn->raw = raw && !o->ignore_raw;
+	cls__roles_default(fn->arch, &fn->roles);
+	if (o->roles && cls__roles_parse(&fn->roles, o->roles, err))
+		return -1;
+	if (!fn->symbol[0])
+		copy_field(fn->symbol, sizeof(fn->symbol), fn->dso, strlen(fn->dso));
+	if (!b->n)
+		return 0;
+	lo = b->l[0].addr;
+	ret = fn->raw ? decode_raw(b, fn->arch, &nv, err)
+		      : parse_text(b, fn->arch, fn->att, &nv, err);
+	if (!ret)
+		ret = cls_classify(&fn->roles, &nv, lo, &fn->func, err);
+	ni_vec__free(&nv);
+	if (!ret)
+		ret = place_samples(b, fn, err);
+	return ret;
+}
+
+static struct cls_annot_func *new_func(struct cls_annot *a)
+{
+	struct cls_annot_func *v = realloc(a->funcs, (a->n + 1) * sizeof(*v));
+
+	if (!v)
+		return NULL;
+	a->funcs = v;
+	memset(&v[a->n], 0, sizeof(v[0]));
+	return &v[a->n++];
+}
+
+int cls__annot_parse(const char *buf, size_t len, const char *name,
+		     const struct cls_annot_opts *o, struct cls_annot *out, struct ap_err *err)
+{
+	char *text = malloc(len + 1), *line, *next;
+	struct block b = { 0 };
+	int words = 0, ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!text)
+		return ap_errf(err, "out of memory");
+	memcpy(text, buf, len);
+	text[len] = '\0';
+	for (line = text; line && !ret; line = next) {
+		struct aline l;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (strstr(line, "|") && strstr(line, "Disassembly of ")) {
+			if (b.fn)
+				ret = finish_block(&b, o, words, err);
+			b.n = 0;
+			words = 0;
+			b.fn = ret ? NULL : new_func(out);
+			if (!ret && !b.fn)
+				ret = ap_errf(err, "out of memory");
+			if (!ret)
+				parse_header(line, b.fn);
+			continue;
+		}
+		if (!b.fn)
+			continue;
+		if (parse_line(line, &l, &words)) {
+			if (block_push(&b, &l))
+				ret = ap_errf(err, "out of memory");
+		} else {
+			char *colon = strchr(line, ':');
+
+			if (colon)
+				parse_symbol(colon + 1, b.fn);
+		}
+	}
+	if (!ret && b.fn)
+		ret = finish_block(&b, o, words, err);
+	free(b.l);
+	free(text);
+	if (!ret && !out->n)
+		ret = ap_errf(err, "%s: no perf annotate output found (expected \"Percent |\" blocks)",
+			      name);
+	if (ret && strncmp(err->msg, name, strlen(name))) {
+		char msg[sizeof(err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		ap_errf(err, "%s: %s", name, msg);
+	}
+	if (ret)
+		cls__annot_free(out);
+	return ret;
+}
+
+void cls__annot_free(struct cls_annot *a)
+{
+	for (uint32_t i = 0; i < a->n; i++) {
+		cls__free(&a->funcs[i].func);
+		free(a->funcs[i].samples);
+	}
+	free(a->funcs);
+	memset(a, 0, sizeof(*a));
+}

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The capstone front end: a linear sweep over the code that turns each
+ * instruction's detail into a struct cls_ni. Bytes capstone cannot decode,
+ * and br_table jump tables that follow an indirect jump, become data.
+ */
+#include <capstone/capstone.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+/* Undecodable bytes are reported in runs of at most this many. */
+#define BAD_RUN_MAX 4096
+
+struct cls_ni *ni_vec__push(struct ni_vec *nv)
+{
+	if (nv->n == nv->cap) {
+		uint32_t cap = nv->cap ? nv->cap * 2 : 256;
+		struct cls_ni *v = realloc(nv->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		nv->v = v;
+		nv->cap = cap;
+	}
+	memset(&nv->v[nv->n], 0, sizeof(nv->v[0]));
+	return &nv->v[nv->n++];
+}
+
+void ni_vec__free(struct ni_vec *nv)
+{
+	free(nv->v);
+	memset(nv, 0, sizeof(*nv));
+}
+
+static uint8_t reg_fam(csh h, enum cwasm_arch arch, unsigned int reg, uint8_t *width)
+{
+	const char *name = reg ? cs_reg_name(h, reg) : NULL;
+	uint8_t fam = REG_NONE, w = 0;
+
+	if (name && !cls_reg_parse(arch, name, strlen(name), &fam, &w))
+		fam = REG_OTHER;
+	if (width)
+		*width = w;
+	return fam;
+}
+
+static void x86_ops(csh h, const cs_insn *in, struct cls_ni *ni)
+{
+	const cs_x86 *x = &in->detail->x86;
+
+	for (int i = 0; i < x->op_count && ni->nops < NI_MAX_OPS; i++) {
+		const cs_x86_op *o = &x->operands[i];
+		struct ni_op *d = &ni->op[ni->nops];
+
+		switch (o->type) {
+		case X86_OP_REG:
+			d->type = OP_REG;
+			d->reg = reg_fam(h, CWASM_ARCH_X86_64, o->reg, &d->width);
+			break;
+		case X86_OP_IMM:
+			d->type = OP_IMM;
+			d->val = o->imm;
+			break;
+		case X86_OP_MEM:
+			d->type = OP_MEM;
+			d->base = reg_fam(h, CWASM_ARCH_X86_64, o->mem.base, NULL);
+			d->index = reg_fam(h, CWASM_ARCH_X86_64, o->mem.index, NULL);
+			d->scale = (uint8_t)o->mem.scale;
+			d->val = o->mem.disp;
+			break;
+		default:
+			continue;
+		}
+		ni->nops++;
+	}
+}
+
+static void a64_ops(csh h, const cs_insn *in, struct cls_ni *ni)
+{
+	const cs_arm64 *a = &in->detail->arm64;
+
+	for (int i = 0; i < a->op_count && ni->nops < NI_MAX_OPS; i++) {
+		const cs_arm64_op *o = &a->operands[i];
+		struct ni_op *d = &ni->op[ni->nops];
+
+		switch (o->type) {
+		case ARM64_OP_REG:
+			d->type = OP_REG;
+			d->reg = reg_fam(h, CWASM_ARCH_AARCH64, o->reg, &d->width);
+			break;
+		case ARM64_OP_IMM:
+		case ARM64_OP_CIMM:
+			d->type = OP_IMM;
+			d->val = o->imm;
+			break;
+		case ARM64_OP_FP:
+			d->type = OP_IMM;
+			break;
+		case ARM64_OP_MEM:
+			d->type = OP_MEM;
+			d->base = reg_fam(h, CWASM_ARCH_AARCH64, o->mem.base, NULL);
+			d->index = reg_fam(h, CWASM_ARCH_AARCH64, o->mem.index, NULL);
+			d->scale = 1;
+			d->val = o->mem.disp;
+			break;
+		default:
+			continue;
+		}
+		ni->nops++;
+	}
+	ni->writeback = a->writeback;
+}
+
+static void fill(csh h, enum cwasm_arch arch, const cs_insn *in, struct cls_ni *ni)
+{
+	ni->addr = in->address;
+	ni->size = in->size;
+	snprintf(ni->text, sizeof(ni->text), "%.31s%s%.78s", in->mnemonic, in->op_str[0] ? " " : "",
+		 in->op_str);
+	if (arch == CWASM_ARCH_AARCH64)
+		a64_ops(h, in, ni);
+	else
+		x86_ops(h, in, ni);
+	cls_ni_finish(arch, in->mnemonic, 0, ni);
+	/* rip-relative address generation: the table base of a br_table */
+	if (arch != CWASM_ARCH_AARCH64 && ni->kind == NI_LEA && ni->nops == 2 &&
+	    ni->op[1].type == OP_MEM && ni->op[1].base == X86_RIP && !ni->op[1].index) {
+		ni->has_target = 1;
+		ni->target = in->address + in->size + (uint64_t)ni->op[1].val;
+	}
+}
+
+static int push_data(struct ni_vec *nv, uint64_t addr, uint32_t size, uint32_t nentries,
+		     const char *text)
+{
+	struct cls_ni *ni = ni_vec__push(nv);
+
+	if (!ni)
+		return -1;
+	ni->addr = addr;
+	ni->size = size;
+	ni->kind = NI_DATA;
+	ni->ndata = nentries;
+	snprintf(ni->text, sizeof(ni->text), "%s", text);
+	return 0;
+}
+
+/*
+ * The table base an indirect jump at nv->v[j] dispatches through: a
+ * pc-relative address generated a few instructions before, landing just
+ * after the jump (alignment padding allowed). 0 if none.
+ */
+uint64_t cls_table_base(const struct ni_vec *nv, uint32_t j)
+{
+	const struct cls_ni *jmp = &nv->v[j];
+	uint64_t end = jmp->addr + jmp->size;
+
+	if (jmp->kind != NI_JMP || !jmp->indirect || !jmp->nops || jmp->op[0].type != OP_REG)
+		return 0;
+	for (uint32_t k = j; k-- > 0 && j - k <= 6;) {
+		const struct cls_ni *p = &nv->v[k];
+
+		if (p->kind == NI_LEA && p->has_target && p->target >= end && p->target < end + 16)
+			return p->target;
+		if (p->kind == NI_JMP || p->kind == NI_CALL || p->kind == NI_RET || p->kind == NI_DATA)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * Consume the 32-bit entries of a jump table at code[off..]. Entries are
+ * offsets from the table base; the table runs while the targets land in
+ * [lo, hi) and the next entry starts below the lowest target seen (the
+ * code the table jumps into follows it). Returns the bytes consumed.
+ */
+static size_t take_table(const uint8_t *code, size_t len, size_t off, uint64_t base,
+			 uint64_t lo, uint64_t hi, struct ni_vec *nv, int *err)
+{
+	uint64_t limit = hi;
+	size_t p = off;
+	char text[64];
+
+	while (p + 4 <= len && base + (p - off) < limit) {
+		int32_t e = (int32_t)((uint32_t)code[p] | (uint32_t)code[p + 1] << 8 |
+				      (uint32_t)code[p + 2] << 16 | (uint32_t)code[p + 3] << 24);
+		uint64_t tgt = base + (uint64_t)(int64_t)e;
+
+		if (tgt < lo || tgt >= hi || (tgt >= base && tgt < base + (p - off) + 4))
+			break;
+		if (tgt > base && tgt < limit)
+			limit = tgt;
+		snprintf(text, sizeof(text), ".long 0x%08x  # -> 0x%" PRIx64, (uint32_t)e, tgt);
+		if (push_data(nv, lo + p, 4, 1, text)) {
+			*err = 1;
+			break;
+		}
+		p += 4;
+	}
+	return p - off;
+}
+
+static int open_cs(enum cwasm_arch arch, csh *h, struct ap_err *err)
+{
+	cs_err e;
+
+	if (arch == CWASM_ARCH_AARCH64)
+		e = cs_open(CS_ARCH_ARM64, CS_MODE_ARM, h);
+	else if (arch == CWASM_ARCH_X86_64)
+		e = cs_open(CS_ARCH_X86, CS_MODE_64, h);
+	else
+		return ap_errf(err, "cannot decode: unknown architecture");
+	if (e != CS_ERR_OK)
+		return ap_errf(err, "capstone: %s", cs_strerror(e));
+	cs_option(*h, CS_OPT_DETAIL, CS_OPT_ON);
+	return 0;
+}
+
+int cls_decode_append(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t addr,
+		      struct ni_vec *nv, struct ap_err *err)
+{
+	uint64_t hi = addr + len;
+	size_t off = 0;
+	cs_insn *in;
+	int oom = 0;
+	csh h;
+
+	if (open_cs(arch, &h, err))
+		return -1;
+	in = cs_malloc(h);
+	if (!in) {
+		cs_close(&h);
+		return ap_errf(err, "out of memory");
+	}
+	while (off < len && !oom) {
+		const uint8_t *p = code + off;
+		size_t left = len - off;
+		uint64_t a = addr + off;
+		struct cls_ni *ni;
+		uint64_t tb;
+
+		if (!cs_disasm_iter(h, &p, &left, &a, in)) {
+			/* undecodable: one data run of however many bytes fail */
+			size_t start = off;
+
+			do {
+				off += arch == CWASM_ARCH_AARCH64 ? 4 : 1;
+				p = code + off;
+				left = off < len ? len - off : 0;
+				a = addr + off;
+			} while (off < len && off - start < BAD_RUN_MAX &&
+				 !cs_disasm_iter(h, &p, &left, &a, in));
+			if (off > len)
+				off = len;
+			oom = push_data(nv, addr + start, (uint32_t)(off - start), 0, "(bad)");
+			continue;
+		}
+		ni = ni_vec__push(nv);
+		if (!ni) {
+			oom = 1;
+			break;
+		}
+		fill(h, arch, in, ni);
+		off += in->size;
+		tb = cls_table_base(nv, nv->n - 1);
+		if (!tb || tb >= hi)
+			continue;
+		if (tb > addr + off) {
+			oom = push_data(nv, addr + off, (uint32_t)(tb - addr - off), 0, "(padding)");
+			off = tb - addr;
+		}
+		off += take_table(code, len, off, tb, addr, hi, nv, &oom);
+	}
+	cs_free(in, 1);
+	cs_close(&h);
+	return oom ? ap_errf(err, "out of memory") : 0;
+}

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+/* The class table: totals, the lever verdict, text and JSON output. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "classify.h"
+#include "../util/json_out.h"
+
+void cls__tabulate(const struct cls_func *f, const uint64_t *insn_samples, struct cls_table *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		unsigned c = f->insns[i].cls < CLS__COUNT ? f->insns[i].cls : CLS_OTHER;
+
+		t->static_count[c]++;
+		if (insn_samples) {
+			t->samples[c] += insn_samples[i];
+			t->total += insn_samples[i];
+		}
+	}
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static uint32_t static_total(const struct cls_table *t)
+{
+	uint32_t n = 0;
+
+	for (int c = 0; c < CLS__COUNT; c++)
+		if (c != CLS_DATA)
+			n += t->static_count[c];
+	return n;
+}
+
+/* Percent of the function: by samples, or by static count without samples. */
+static double share(const struct cls_table *t, int c)
+{
+	if (t->total)
+		return pct(t->samples[c], t->total);
+	return c == CLS_DATA ? 0.0 : pct(t->static_count[c], static_total(t));
+}
+
+void cls__levers(const struct cls_table *t, struct cls_levers *l)
+{
+	static const char *const verdicts[] = { "spill-bound", "move-bound", "bounds-check-bound",
+						"dispatch-bound" };
+	double g[4];
+	int best = 0, second = -1;
+
+	g[0] = l->stack = share(t, CLS_SPILL_RELOAD) + share(t, CLS_FRAME_STORE);
+	g[1] = l->moves = share(t, CLS_REG_MOVE) + share(t, CLS_ZEXT_MOVE);
+	g[2] = l->bounds = share(t, CLS_BOUNDS_CHECK);
+	g[3] = l->dispatch = share(t, CLS_DISPATCH);
+	for (int i = 1; i < 4; i++)
+		if (g[i] > g[best])
+			best = i;
+	for (int i = 0; i < 4; i++)
+		if (i != best && (second < 0 || g[i] > g[second]))
+			second = i;
+	/* one lever must carry a tenth of the function and clearly lead */
+	if (g[best] < 10.0)
+		l->verdict = "no lever dominates";
+	else if (g[best] < 1.5 * g[second])
+		l->verdict = "mixed";
+	else
+		l->verdict = verdicts[best];
+}
+
+static void col_pct(FILE *out, int known, double v)
+{
+	if (known)
+		fprintf(out, " %7.2f%%", v);
+	else
+		fprintf(out, " %8s", "-");
+}
+
+static void print_row(FILE *out, const char *name, uint64_t samples, uint32_t nstatic,
+		      const struct cls_table *t, uint64_t run_total)
+{
+	fprintf(out, "  %-15s", name);
+	if (t->percent_only)
+		fprintf(out, " %9s", "-");
+	else
+		fprintf(out, " %9" PRIu64, samples);
+	col_pct(out, t->total != 0, pct(samples, t->total));
+	col_pct(out, run_total && !t->percent_only, pct(samples, run_total));
+	fprintf(out, " %7u\n", nstatic);
+}
+
+void cls__print_table(FILE *out, const struct cls_table *t, uint64_t run_total)
+{
+	uint64_t st = t->samples[CLS_SPILL_RELOAD] + t->samples[CLS_FRAME_STORE];
+	uint32_t sst = t->static_count[CLS_SPILL_RELOAD] + t->static_count[CLS_FRAME_STORE];
+	struct cls_levers l;
+
+	fprintf(out, "  %-15s %9s %8s %8s %7s\n", "class", "samples", "%func", "%run", "static");
+	for (int c = 0; c < CLS__COUNT; c++)
+		print_row(out, cls__name(c), t->samples[c], t->static_count[c], t, run_total);
+	print_row(out, "total", t->total, static_total(t), t, run_total);
+	fprintf(out, "  stack traffic   spill_reload + frame_store: ");
+	if (t->percent_only)
+		fprintf(out, "%.2f%% of function", pct(st, t->total));
+	else if (t->total)
+		fprintf(out, "%" PRIu64 " samples, %.2f%% of function", st, pct(st, t->total));
+	else
+		fprintf(out, "no samples");
+	fprintf(out, " (%u static: %u reloads, %u stores)\n", sst,
+		t->static_count[CLS_SPILL_RELOAD], t->static_count[CLS_FRAME_STORE]);
+	cls__levers(t, &l);
+	fprintf(out, "  levers%s  stack %.1f%%  moves %.1f%%  bounds %.1f%%  dispatch %.1f%%  => %s\n",
+		t->total ? "         " : " (static)", l.stack, l.moves, l.bounds, l.dispatch,
+		l.verdict);
+}
+
+/* Indices of the n hottest entries, hottest first (ties: lower address). */
+static uint32_t hottest(const struct cls_func *f, const uint64_t *s, uint32_t n, uint32_t *idx)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		uint32_t j;
+
+		if (!s[i])
+			continue;
+		if (k == n && s[i] <= s[idx[k - 1]])
+			continue;
+		j = k < n ? k++ : k - 1;
+		while (j > 0 && s[idx[j - 1]] < s[i]) {
+			idx[j] = idx[j - 1];
+			j--;
+		}
+		idx[j] = i;
+	}
+	return k;
+}
+
+void cls__print_hottest(FILE *out, const struct cls_func *f, const uint64_t *insn_samples,
+			uint32_t n, const struct cls_table *t, uint64_t run_total)
+{
+	uint32_t *idx, k;
+
+	if (!insn_samples || !n || !t->total)
+		return;
+	idx = calloc(n, sizeof(*idx));
+	if (!idx)
+		return;
+	k = hottest(f, insn_samples, n, idx);
+	fprintf(out, "  %9s %8s %8s  %-18s %-9s  %-14s %s\n", "samples", "%func", "%run",
+		"address", "offset", "class", "instruction");
+	for (uint32_t i = 0; i < k; i++) {
+		const struct cls_insn *in = &f->insns[idx[i]];
+		uint64_t s = insn_samples[idx[i]];
+
+		fprintf(out, "  ");
+		if (t->percent_only)
+			fprintf(out, "%9s", "-");
+		else
+			fprintf(out, "%9" PRIu64, s);
+		col_pct(out, 1, pct(s, t->total));
+		col_pct(out, run_total && !t->percent_only, pct(s, run_total));
+		fprintf(out, "  0x%-16" PRIx64 " +0x%-6x  %-14s %s\n", in->addr, in->offset,
+			cls__name(in->cls), in->text);
+	}
+	free(idx);
+}
+
+void cls__json(struct json_out *j, const struct cls_table *t, uint64_t run_total)
+{
+	json_begin_obj(j);
+	for (int c = 0; c < CLS__COUNT; c++) {
+		json_key(j, cls__name(c));
+		json_begin_obj(j);
+		json_key(j, "samples");
+		if (t->percent_only)
+			json_null(j);
+		else
+			json_u64(j, t->samples[c]);
+		json_key(j, "percent_of_run");
+		if (run_total && !t->percent_only)
+			json_dbl(j, pct(t->samples[c], run_total), 4);
+		else
+			json_null(j);
+		json_key(j, "static_instructions"); json_u64(j, t->static_count[c]);
+		json_key(j, "percent_of_function"); json_dbl(j, pct(t->samples[c], t->total), 4);
+		json_end_obj(j);
+	}
+	json_end_obj(j);
+}
+
+void cls__json_levers(struct json_out *j, const struct cls_table *t)
+{
+	struct cls_levers l;
+
+	cls__levers(t, &l);
+	json_key(j, "stack_traffic");
+	json_begin_obj(j);
+	json_key(j, "samples");
+	if (t->percent_only)
+		json_null(j);
+	else
+		json_u64(j, t->samples[CLS_SPILL_RELOAD] + t->samples[CLS_FRAME_STORE]);
+	json_key(j, "percent_of_function");
+	json_dbl(j, pct(t->samples[CLS_SPILL_RELOAD] + t->samples[CLS_FRAME_STORE], t->total), 4);
+	json_key(j, "static_instructions");
+	json_u64(j, t->static_count[CLS_SPILL_RELOAD] + t->static_count[CLS_FRAME_STORE]);
+	json_end_obj(j);
+	json_key(j, "levers");
+	json_begin_obj(j);
+	json_key(j, "basis"); json_str(j, t->total ? "samples" : "static");
+	json_key(j, "stack_pct"); json_dbl(j, l.stack, 4);
+	json_key(j, "moves_pct"); json_dbl(j, l.moves, 4);
+	json_key(j, "bounds_pct"); json_dbl(j, l.bounds, 4);
+	json_key(j, "dispatch_pct"); json_dbl(j, l.dispatch, 4);
+	json_key(j, "verdict"); json_str(j, l.verdict);
+	json_end_obj(j);
+}
+
+void cls__json_hottest(struct json_out *j, const struct cls_func *f,
+		       const uint64_t *insn_samples, uint32_t n, uint64_t run_total)
+{
+	uint32_t *idx = n ? calloc(n, sizeof(*idx)) : NULL;
+	uint32_t k = idx && insn_samples ? hottest(f, insn_samples, n, idx) : 0;
+
+	json_begin_arr(j);
+	for (uint32_t i = 0; i < k; i++) {
+		const struct cls_insn *in = &f->insns[idx[i]];
+
+		json_begin_obj(j);
+		json_key(j, "samples"); json_u64(j, insn_samples[idx[i]]);
+		json_key(j, "percent_of_run");
+		if (run_total)
+			json_dbl(j, pct(insn_samples[idx[i]], run_total), 4);
+		else
+			json_null(j);
+		json_key(j, "address"); json_hex(j, in->addr);
+		json_key(j, "offset"); json_u64(j, in->offset);
+		json_key(j, "class"); json_str(j, cls__name(in->cls));
+		json_key(j, "instruction"); json_str(j, in->text);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+	free(idx);
+}

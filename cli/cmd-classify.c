@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/* aotperf classify: the instruction-class table of `perf annotate --stdio` output. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "../classify/annotate.h"
+
+static const char classify_usage[] =
+	"usage: aotperf classify [--arch ARCH] [--roles SPEC] [--text] [--top N]\n"
+	"                        [--json FILE] [--classes] [FILE|-]\n"
+	"\n"
+	"Read `perf annotate --stdio` output (Intel or AT&T syntax, with or without\n"
+	"--asm-raw, percentages or -n counts, one or several symbols) and print the\n"
+	"instruction-class table of each symbol. Raw bytes are decoded with capstone;\n"
+	"without them the instruction text is parsed. Percentages become sample\n"
+	"estimates scaled to the header's sample total.\n"
+	"\n"
+	"      --arch ARCH     x86_64 (default) or aarch64 (automatic when the raw bytes\n"
+	"                      are 32-bit words)\n"
+	"      --roles SPEC    register roles, e.g. vmctx=rcx,membase=none,frame=rbp\n"
+	"                      (default x86-64 vmctx=rbx,membase=r15,frame=rbp;\n"
+	"                      aarch64 vmctx=x19,membase=x28,frame=x29)\n"
+	"      --text          parse the instruction text even when bytes are present\n"
+	"      --top N         hottest instructions to list per symbol (default 10)\n"
+	"      --json FILE     also write the tables as JSON\n"
+	"      --classes       print the class definitions and exit\n"
+	"\n"
+	"Exit status: 0 ok, 2 bad usage or input.\n";
+
+struct classify_opts {
+	const char *input;
+	const char *json;
+	uint64_t top;
+	struct cls_annot_opts annot;
+};
+
+static void print_classes(void)
+{
+	for (int c = 0; c < CLS__COUNT; c++)
+		printf("%-14s %s\n", cls__name(c), cls__desc(c));
+}
+
+static int parse_args(int argc, char **argv, struct classify_opts *o, struct ap_err *err)
+{
+	enum { O_ARCH = 256, O_ROLES, O_TEXT, O_TOP, O_JSON, O_CLASSES };
+	static const struct option longopts[] = {
+		{ "arch", required_argument, NULL, O_ARCH },
+		{ "roles", required_argument, NULL, O_ROLES },
+		{ "text", no_argument, NULL, O_TEXT },
+		{ "top", required_argument, NULL, O_TOP },
+		{ "json", required_argument, NULL, O_JSON },
+		{ "classes", no_argument, NULL, O_CLASSES },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	o->input = "-";
+	o->top = 10;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h': fputs(classify_usage, stdout); exit(EXIT_OK);
+		case O_CLASSES: print_classes(); exit(EXIT_OK);
+		case O_ARCH:
+			if (cls__parse_arch(optarg, &o->annot.arch))
+				return ap_errf(err, "--arch: '%s' is not x86_64 or aarch64", optarg);
+			break;
+		case O_ROLES: o->annot.roles = optarg; break;
+		case O_TEXT: o->annot.ignore_raw = 1; break;
+		case O_TOP:
+			if (cli_parse_u64(optarg, 10, &o->top) || o->top > 100000)
+				return ap_errf(err, "--top: '%s' is not a number", optarg);
+			break;
+		case O_JSON: o->json = optarg; break;
+		default:
+			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
+				       argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		o->input = argv[optind++];
+	if (optind < argc)
+		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
+	return 0;
+}
+
+static int read_all(const char *path, char **buf, size_t *len, struct ap_err *err)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	size_t cap = 1 << 16, n = 0;
+	char *b;
+
+	if (!f)
+		return ap_errf(err, "%s: cannot open: %m", path);
+	b = malloc(cap);
+	while (b) {
+		size_t got = fread(b + n, 1, cap - n, f);
+		char *nb;
+
+		n += got;
+		if (n < cap)
+			break;
+		nb = realloc(b, cap * 2);
+		if (!nb) {
+			free(b);
+			b = NULL;
+			break;
+		}
+		b = nb;
+		cap *= 2;
+	}
+	if (b && ferror(f)) {
+		free(b);
+		if (f != stdin)
+			fclose(f);
+		return ap_errf(err, "%s: read error", path);
+	}
+	if (f != stdin)
+		fclose(f);
+	if (!b)
+		return ap_errf(err, "out of memory");
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+int cmd_classify(int argc, char **argv)
+{
+	struct classify_opts o = { 0 };
+	struct cls_annot a = { 0 };
+	struct ap_err err = { "" };
+	const char *name;
+	char *buf = NULL;
+	size_t len = 0;
+	int ret = EXIT_BAD;
+
+	if (parse_args(argc, argv, &o, &err))
+		return cli_fail("classify", &err);
+	name = strcmp(o.input, "-") ? o.input : "<stdin>";
+	if (read_all(o.input, &buf, &len, &err) ||
+	    cls__annot_parse(buf, len, name, &o.annot, &a, &err))
+		goto fail;
+	if (o.json && cls__annot_write_json(o.json, "aotperf classify", name, &a, (uint32_t)o.top,
+					       &err))
+		goto fail;
+	printf("aotperf classify: %s", name);
+	cls__annot_print(stdout, &a, (uint32_t)o.top);
+	ret = EXIT_OK;
+	goto out;
+fail:
+	ret = cli_fail("classify", &err);
+out:
+	cls__annot_free(&a);
+	free(buf);
+	return ret;
+}

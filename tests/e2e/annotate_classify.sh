@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# aotperf annotate / classify against live perf: a plain C loop and the
+# fixture kernels recorded with `perf record -e cpu-clock`, annotated by
+# aotperf (perf annotate --asm-raw -M intel, decoded with capstone) and
+# by perf itself in AT&T text piped to `aotperf classify`: the class
+# tables must agree, the spill kernel must be spill-bound, the zero-extend
+# kernel move-bound. Meant for tests/e2e/ (runs from here too):
+#   bash tests/classify/e2e_annotate.sh BUILD_DIR
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+# shellcheck source=../e2e/lib/common.sh
+. "$root/tests/e2e/lib/common.sh"
+
+# the class rows of a table (from "spill_reload" to "data")
+rows() { sed -n '/^  spill_reload /,/^  data /p'; }
+
+cat > "$WORK/hot.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+__attribute__((noinline)) unsigned hot(unsigned *a, unsigned n, unsigned k)
+{
+	unsigned s = 0;
+
+	for (unsigned r = 0; r < k; r++)
+		for (unsigned i = 0; i < n; i++)
+			s = (s ^ a[i]) * 31 + (a[i] >> 3);
+	return s;
+}
+int main(int argc, char **argv)
+{
+	static unsigned a[4096];
+
+	for (unsigned i = 0; i < 4096; i++)
+		a[i] = i * 2654435761u;
+	printf("%u\n", hot(a, 4096, argc > 1 ? atoi(argv[1]) : 20000));
+	return 0;
+}
+EOF
+cat > "$WORK/kwrap.S" <<EOF
+	.include "$root/tests/fixtures/kernels.S"
+	.att_syntax
+	.globl run_spill, run_zext
+run_spill: jmp entry_spill_heavy
+run_zext: jmp entry_zext_heavy
+	.section .note.GNU-stack,"",@progbits
+EOF
+cat > "$WORK/kmain.c" <<'EOF'
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+uint32_t run_spill(void *vm, void *mem, uint32_t n);
+uint32_t run_zext(void *vm, void *mem, uint32_t n);
+int main(int argc, char **argv)
+{
+	static uint64_t vm[4];
+	uint8_t *mem = calloc(1, 0x20000);
+	uint32_t n = argc > 1 ? (uint32_t)atoi(argv[1]) : 1000000;
+
+	vm[0] = (uintptr_t)mem;
+	vm[1] = 0x10000;
+	printf("%u\n", run_spill(vm, mem, n) + run_zext(vm, mem, n));
+	return 0;
+}
+EOF
+cc -O1 -o "$WORK/hot" "$WORK/hot.c" && cc -O1 -o "$WORK/kprog" "$WORK/kmain.c" "$WORK/kwrap.S" ||
+	{ bad "build the test programs"; finish; exit; }
+perf record -q -e cpu-clock -F 2000 -o "$WORK/h.data" "$WORK/hot" 20000 >/dev/null 2>&1
+perf record -q -e cpu-clock -F 4000 -o "$WORK/k.data" "$WORK/kprog" 6000000 >/dev/null 2>&1
+
+# annotate: raw bytes through capstone
+"$AOTPERF" annotate -i "$WORK/h.data" --json "$WORK/h.json" --save "$WORK/h.txt" hot \
+	>"$WORK/h.out" 2>"$WORK/h.err"
+check_eq "annotate hot exits 0" "$?" 0
+check "annotate names the symbol" grep -q '^symbol hot ' "$WORK/h.out"
+check "annotate decoded the raw bytes" grep -q 'decoded    raw bytes (capstone), x86-64' "$WORK/h.out"
+check "annotate saved perf's output" grep -q 'Percent |' "$WORK/h.txt"
+check "annotate JSON has the classes" grep -q '"spill_reload": {' "$WORK/h.json"
+check "annotate JSON names the verdict" grep -q '"verdict": ' "$WORK/h.json"
+
+# classify: perf's own AT&T text (and -n counts) give the same table
+perf annotate -i "$WORK/h.data" --stdio hot 2>/dev/null | "$AOTPERF" classify - >"$WORK/h-att.out"
+check_eq "classify AT&T text exits 0" "$?" 0
+check "AT&T text was parsed as text" grep -q 'decoded    text (AT&T)' "$WORK/h-att.out"
+check_eq "AT&T text table == raw-byte table" "$(rows <"$WORK/h-att.out" | md5sum)" \
+	"$(rows <"$WORK/h.out" | md5sum)"
+perf annotate -i "$WORK/h.data" --stdio -n -M intel hot 2>/dev/null >"$WORK/h-n.txt"
+"$AOTPERF" classify "$WORK/h-n.txt" >"$WORK/h-n.out"
+check "-n input reads counts" grep -q 'values     sample counts (-n)' "$WORK/h-n.out"
+check_eq "-n Intel static counts == raw" \
+	"$(rows <"$WORK/h-n.out" | awk '{print $1, $NF}' | md5sum)" \
+	"$(rows <"$WORK/h.out" | awk '{print $1, $NF}' | md5sum)"
+
+# the fixture kernels: the decision the classifier exists for
+"$AOTPERF" annotate -i "$WORK/k.data" spill_heavy >"$WORK/s.out" 2>&1
+check "spill kernel is spill-bound" grep -q '=> spill-bound' "$WORK/s.out"
+"$AOTPERF" annotate -i "$WORK/k.data" --att zext_heavy >"$WORK/z.out" 2>&1
+check "zero-extend kernel is move-bound" grep -q '=> move-bound' "$WORK/z.out"
+perf annotate -i "$WORK/k.data" --stdio zext_heavy 2>/dev/null | "$AOTPERF" classify - >"$WORK/z-att.out"
+check_eq "zext kernel: AT&T text table == raw" "$(rows <"$WORK/z-att.out" | md5sum)" \
+	"$(rows <"$WORK/z.out" | md5sum)"
+
+# errors: one line, exit 2
+echo "not perf output" | "$AOTPERF" classify - >/dev/null 2>"$WORK/g.err"
+check_eq "garbage exits 2" "$?" 2
+check_eq "garbage message" "$(cat "$WORK/g.err")" \
+	'aotperf classify: <stdin>: no perf annotate output found (expected "Percent |" blocks)'
+"$AOTPERF" annotate -i "$WORK/h.data" no_such_symbol >/dev/null 2>"$WORK/n.err"
+check_eq "unknown symbol exits 2" "$?" 2
+check "unknown symbol says so" grep -q "printed nothing for 'no_such_symbol'" "$WORK/n.err"
+PERF=/nonexistent/perf "$AOTPERF" annotate -i "$WORK/h.data" hot >/dev/null 2>"$WORK/p.err"
+check_eq "missing perf exits 2" "$?" 2
+check "missing perf says so" grep -q 'perf not found' "$WORK/p.err"
+finish
