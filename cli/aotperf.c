@@ -19,6 +19,12 @@ struct subcommand {
 
 static const struct subcommand subcommands[] = {
 	{ "report", cmd_report, "per-function attribution of a precompiled run" },
+	{ "perfmap", cmd_perfmap, "write /tmp/perf-<pid>.map so perf report names the functions" },
+	{ "jitdump", cmd_jitdump, "write jitdumps and a marked perf.data for perf inject --jit" },
+	{ "inject", cmd_inject, "one step to a symbolized perf.jit.data" },
+	{ "classify", cmd_classify, "instruction classes of perf annotate output" },
+	{ "annotate", cmd_annotate, "run perf annotate on a symbol and classify it" },
+	{ "doctor", cmd_doctor, "what works on this machine, and what to do otherwise" },
 };
 
 int cli_fail(const char *cmd, const struct ap_err *err)

@@ -34,5 +34,11 @@ void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(print
 int cli_parse_u64(const char *s, int base, uint64_t *out);
 
 int cmd_report(int argc, char **argv);
+int cmd_classify(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+int cmd_perfmap(int argc, char **argv);
+int cmd_jitdump(int argc, char **argv);
+int cmd_inject(int argc, char **argv);
 
 #endif

@@ -4,22 +4,17 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
+#include "attr-args.h"
 #include "../attr/attr.h"
 #include "../util/json_out.h"
 #include "../util/outfile.h"
 #include "../util/sha256.h"
 
-#define MAX_BASES 64
-
 struct report_opts {
-	const char *input;
 	const char *json;
 	uint64_t top;
 	uint64_t min_samples;
-	uint64_t bases[MAX_BASES];
-	uint32_t nbases;
-	struct attr_opts attr;
+	struct attr_args a;
 };
 
 static const char report_usage[] =
@@ -29,85 +24,46 @@ static const char report_usage[] =
 	"\n"
 	"Attribute the samples of a precompiled WAMR run to its wasm functions.\n"
 	"\n"
-	"  -i, --input FILE        perf.data to read (default perf.data; - for a pipe)\n"
-	"      --cwasm FILE        a core (.cwasm); repeat for several\n"
-	"      --manifest FILE     a component manifest (.cwasm.json): all its cores\n"
+	ATTR_USAGE
 	"      --top N             functions to list per core (default 20)\n"
 	"      --json FILE         also write the JSON report (schema in README)\n"
-	"      --pid PID           count only this process's samples and mappings\n"
-	"      --event NAME        count only this event's samples (e.g. cpu-clock)\n"
-	"      --base HEX          the i-th --base pins the i-th core to the mapping at HEX\n"
 	"      --min-samples N     exit 1 unless the selection holds at least N samples\n"
-	"      --require-size-match  exit 1 instead of guessing when a core's exact-size\n"
-	"                          mapping is not unique\n"
-	"  -q, --quiet             no warnings\n"
 	"\n"
 	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
 
-static int parse_args(int argc, char **argv, struct report_opts *o, struct core_set *cs,
-		      struct ap_err *err)
+static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_err *err)
 {
-	enum { O_CWASM = 256, O_MANIFEST, O_TOP, O_JSON, O_PID, O_EVENT, O_BASE, O_MIN,
-	       O_REQ, O_HELP };
+	enum { O_TOP = 256, O_JSON, O_MIN };
 	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "cwasm", required_argument, NULL, O_CWASM },
-		{ "manifest", required_argument, NULL, O_MANIFEST },
+		ATTR_LONGOPTS,
 		{ "top", required_argument, NULL, O_TOP },
 		{ "json", required_argument, NULL, O_JSON },
-		{ "pid", required_argument, NULL, O_PID },
-		{ "event", required_argument, NULL, O_EVENT },
-		{ "base", required_argument, NULL, O_BASE },
 		{ "min-samples", required_argument, NULL, O_MIN },
-		{ "require-size-match", no_argument, NULL, O_REQ },
-		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t v;
-	int c;
+	int c, r;
 
-	o->input = "perf.data";
 	o->top = 20;
-	o->attr.pid = -1;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:qh", longopts, NULL)) != -1) {
+		r = attr_args__option(&o->a, c, optarg, err);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
 		switch (c) {
-		case 'i': o->input = optarg; break;
-		case 'q': o->attr.quiet = 1; break;
 		case 'h': fputs(report_usage, stdout); exit(EXIT_OK);
-		case O_CWASM:
-			if (core_set__add_cwasm(cs, optarg, err))
-				return -1;
-			break;
-		case O_MANIFEST:
-			if (core_set__add_manifest(cs, optarg, err))
-				return -1;
-			break;
 		case O_TOP:
 			if (cli_parse_u64(optarg, 10, &o->top))
 				return ap_errf(err, "--top: '%s' is not a number", optarg);
 			break;
 		case O_JSON: o->json = optarg; break;
-		case O_PID:
-			if (cli_parse_u64(optarg, 10, &v) || v > INT32_MAX)
-				return ap_errf(err, "--pid: '%s' is not a pid", optarg);
-			o->attr.pid = (int)v;
-			break;
-		case O_EVENT: o->attr.event = optarg; break;
-		case O_BASE:
-			if (cli_parse_u64(optarg, 16, &v) || !v)
-				return ap_errf(err, "--base: '%s' is not a hex address", optarg);
-			if (o->nbases == MAX_BASES)
-				return ap_errf(err, "--base: at most %d", MAX_BASES);
-			o->bases[o->nbases++] = v;
-			break;
 		case O_MIN:
 			if (cli_parse_u64(optarg, 10, &o->min_samples))
 				return ap_errf(err, "--min-samples: '%s' is not a number", optarg);
 			break;
-		case O_REQ: o->attr.require_size_match = 1; break;
 		default:
 			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
 				       argv[optind - 1]);
@@ -115,11 +71,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct core_
 	}
 	if (optind < argc)
 		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
-	if (!cs->n)
-		return ap_errf(err, "no cores: give --cwasm FILE or --manifest FILE");
-	if (o->nbases > cs->n)
-		return ap_errf(err, "%u --base for %u core(s)", o->nbases, cs->n);
-	return 0;
+	return attr_args__check(&o->a, err);
 }
 
 struct ranked {
@@ -223,8 +175,8 @@ static void json_core(struct json_out *j, const struct report_opts *o,
 	json_begin_obj(j);
 	json_key(j, "authoritative"); json_bool(j, c->authoritative);
 	json_key(j, "override");
-	if (idx < o->nbases)
-		json_hex(j, o->bases[idx]);
+	if (idx < o->a.nbases)
+		json_hex(j, o->a.bases[idx]);
 	else
 		json_null(j);
 	json_key(j, "size");
@@ -268,7 +220,7 @@ static int write_json(const struct report_opts *o, const struct attr_result *res
 	json_begin_obj(&j);
 	json_key(&j, "schema_version"); json_u64(&j, 1);
 	json_key(&j, "tool"); json_str(&j, "aotperf report");
-	json_key(&j, "perf"); json_str(&j, o->input);
+	json_key(&j, "perf"); json_str(&j, o->a.input);
 	if (res->ncores == 1) {
 		json_core(&j, o, res, &res->cores[0], 0, r[0], nr[0]);
 	} else {
@@ -317,9 +269,9 @@ static int print_report(const struct report_opts *o, const struct attr_result *r
 	/* JSON first: on failure nothing has been promised on stdout. */
 	if (o->json && write_json(o, res, r, nr, err))
 		goto out;
-	printf("aotperf report: %s\n", o->input);
+	printf("aotperf report: %s\n", o->a.input);
 	printf("  total samples       %" PRIu64 "%s%s\n", res->total_samples,
-	       o->attr.event ? "  event " : "", o->attr.event ? o->attr.event : "");
+	       o->a.opts.event ? "  event " : "", o->a.opts.event ? o->a.opts.event : "");
 	printf("  in wasm code        %" PRIu64 "  (%.2f%% of run)\n", res->attributed_samples,
 	       pct(res->attributed_samples, res->total_samples));
 	for (uint32_t i = 0; i < res->ncores; i++)
@@ -336,53 +288,26 @@ out:
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
-	struct core_set cs = { 0 };
-	struct attr_result res = { 0 };
-	struct attr_core *cores = NULL;
 	struct ap_err err = { "" };
-	int ret = EXIT_BAD;
+	int ret;
 
-	if (parse_args(argc, argv, &o, &cs, &err))
-		goto fail;
-	cores = calloc(cs.n, sizeof(*cores));
-	if (!cores) {
-		ap_errf(&err, "out of memory");
-		goto fail;
-	}
-	for (uint32_t i = 0; i < cs.n; i++) {
-		cores[i].mod = cs.mods[i];
-		cores[i].base_override = i < o.nbases ? o.bases[i] : 0;
-		if (!cs.mods[i]->version_known && !o.attr.quiet)
-			cli_warn("report", "%s: .cwasm version %u is newer than aotperf knows",
-				 cs.mods[i]->path, cs.mods[i]->version);
-		if (cs.mods[i]->imports_partial && !o.attr.quiet)
-			cli_warn("report", "%s: a non-function import stopped the import walk;"
-				 " wasm function indices may be too low", cs.mods[i]->path);
-	}
-	if (attr__run(o.input, cores, cs.n, &o.attr, &res, &err)) {
-		ret = (o.attr.require_size_match && strstr(err.msg, "--require-size-match"))
-			      ? EXIT_GATE : EXIT_BAD;
-		fprintf(stderr, "aotperf report: %s\n", err.msg);
+	attr_args__init(&o.a, "report");
+	if (parse_args(argc, argv, &o, &err)) {
+		ret = cli_fail("report", &err);
 		goto out;
 	}
-	if (!o.attr.quiet)
-		for (uint32_t i = 0; i < res.nwarnings; i++)
-			cli_warn("report", "%s", res.warnings[i]);
-	if (res.total_samples < o.min_samples) {
+	ret = attr_args__run(&o.a);
+	if (ret != EXIT_OK)
+		goto out;
+	if (o.a.res.total_samples < o.min_samples) {
 		fprintf(stderr, "aotperf report: %s: --min-samples: %" PRIu64 " samples, need %" PRIu64
-			"\n", o.input, res.total_samples, o.min_samples);
+			"\n", o.a.input, o.a.res.total_samples, o.min_samples);
 		ret = EXIT_GATE;
 		goto out;
 	}
-	if (print_report(&o, &res, &err))
-		goto fail;
-	ret = EXIT_OK;
-	goto out;
-fail:
-	ret = cli_fail("report", &err);
+	if (print_report(&o, &o.a.res, &err))
+		ret = cli_fail("report", &err);
 out:
-	attr__result_free(&res);
-	free(cores);
-	core_set__free(&cs);
+	attr_args__free(&o.a);
 	return ret;
 }

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef AOTPERF_CLI_ATTR_ARGS_H
+#define AOTPERF_CLI_ATTR_ARGS_H
+/*
+ * Options every attribution-based command shares (-i, --cwasm, --manifest,
+ * --base, --pid, --event, --require-size-match, -q), and running the
+ * attribution with them.
+ */
+#include <getopt.h>
+#include "cli.h"
+#include "../attr/attr.h"
+
+#define ATTR_MAX_BASES 64
+
+enum {
+	ATTR_OPT_CWASM = 1000, ATTR_OPT_MANIFEST, ATTR_OPT_PID, ATTR_OPT_EVENT, ATTR_OPT_BASE,
+	ATTR_OPT_REQ,
+};
+
+/* Spliced into each command's getopt_long table. */
+#define ATTR_LONGOPTS                                                              \
+	{ "input", required_argument, NULL, 'i' },                                 \
+	{ "cwasm", required_argument, NULL, ATTR_OPT_CWASM },                      \
+	{ "manifest", required_argument, NULL, ATTR_OPT_MANIFEST },                \
+	{ "pid", required_argument, NULL, ATTR_OPT_PID },                          \
+	{ "event", required_argument, NULL, ATTR_OPT_EVENT },                      \
+	{ "base", required_argument, NULL, ATTR_OPT_BASE },                        \
+	{ "require-size-match", no_argument, NULL, ATTR_OPT_REQ },                 \
+	{ "quiet", no_argument, NULL, 'q' }
+
+#define ATTR_USAGE                                                                 \
+	"  -i, --input FILE        perf.data to read (default perf.data)\n"          \
+	"      --cwasm FILE        a core (.cwasm); repeat for several\n"            \
+	"      --manifest FILE     a component manifest (.cwasm.json): all its cores\n" \
+	"      --pid PID           only this process's samples and mappings\n"       \
+	"      --event NAME        only this event's samples (e.g. cpu-clock)\n"     \
+	"      --base HEX          the i-th --base pins the i-th core to the mapping at HEX\n" \
+	"      --require-size-match  exit 1 instead of guessing when a core's exact-size\n" \
+	"                          mapping is not unique\n"                           \
+	"  -q, --quiet             no warnings\n"
+
+struct attr_args {
+	const char *cmd;
+	const char *input;
+	struct core_set cs;
+	uint64_t bases[ATTR_MAX_BASES];
+	uint32_t nbases;
+	struct attr_opts opts;
+	struct attr_core *cores;
+	struct attr_result res;
+};
+
+void attr_args__init(struct attr_args *a, const char *cmd);
+/* 1 if c was one of ours (handled), 0 if not, -1 on a bad value (err set). */
+int attr_args__option(struct attr_args *a, int c, const char *arg, struct ap_err *err);
+/* After getopt: at least one core, bases fit. */
+int attr_args__check(struct attr_args *a, struct ap_err *err);
+/*
+ * Run the attribution and print its warnings. Returns EXIT_OK, EXIT_GATE
+ * (--require-size-match) or EXIT_BAD, with the message already printed.
+ */
+int attr_args__run(struct attr_args *a);
+void attr_args__free(struct attr_args *a);
+
+#endif

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+/*
+ * aotperf perfmap | jitdump | inject: make stock perf name the wasm
+ * functions. The three share their options and differ only in the route
+ * (see symbolize/symbolize.h), so they share this file.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "attr-args.h"
+#include "../symbolize/symbolize.h"
+
+extern char **environ;
+
+enum route { ROUTE_PERFMAP, ROUTE_JITDUMP, ROUTE_INJECT };
+
+struct sym_args {
+	enum route route;
+	const char *cmd;
+	const char *out;
+	const char *dir;
+	const char *names;
+	int force;
+	int direct;
+	struct attr_args a;
+};
+
+static const char perfmap_usage[] =
+	"usage: aotperf perfmap -i perf.data (--cwasm F | --manifest M)... [-o PATH] [--force]\n"
+	"                       [--names local|wasm|wasmtime]\n"
+	"\n"
+	"Write /tmp/perf-<pid>.map for each process that mapped a core; a plain\n"
+	"'perf report -i perf.data' then names the wasm functions.\n"
+	"\n";
+static const char jitdump_usage[] =
+	"usage: aotperf jitdump -i perf.data (--cwasm F | --manifest M)... -o OUT.data\n"
+	"                       [--dir DIR] [--names local|wasm|wasmtime]\n"
+	"\n"
+	"Write jit-<pid>.dump files (into --dir, default next to OUT.data) and OUT.data,\n"
+	"a copy of perf.data with the jitdump marker records inserted, for\n"
+	"'perf inject --jit -i OUT.data -o perf.jit.data'. Needs a -k mono recording.\n"
+	"\n";
+static const char inject_usage[] =
+	"usage: aotperf inject -i perf.data (--cwasm F | --manifest M)... -o perf.jit.data\n"
+	"                      [--dir DIR] [--direct] [--names local|wasm|wasmtime]\n"
+	"\n"
+	"Produce a symbolized perf.jit.data in one step. A -k mono recording goes\n"
+	"through jitdump and stock 'perf inject --jit'; any other recording, or\n"
+	"--direct, gets one ELF image per core and a copy whose mappings name them.\n"
+	"Images and jitted-*.so files stay in --dir (default OUT.d): perf report needs them.\n"
+	"\n";
+
+static const char common_usage[] =
+	ATTR_USAGE
+	"  -o, --output PATH       output (see above)\n"
+	"      --dir DIR           folder for dumps and images\n"
+	"      --names MODE        local (local_func_N, default), wasm (local_func_N:name),\n"
+	"                          wasmtime (wasm[M]::function[F]::name)\n"
+	"      --force             (perfmap) replace a map aotperf did not write\n"
+	"      --direct            (inject) ELF images even for a -k mono recording\n"
+	"\n"
+	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
+
+static int parse(int argc, char **argv, struct sym_args *s, struct ap_err *err)
+{
+	enum { O_DIR = 256, O_NAMES, O_FORCE, O_DIRECT };
+	static const struct option longopts[] = {
+		ATTR_LONGOPTS,
+		{ "output", required_argument, NULL, 'o' },
+		{ "dir", required_argument, NULL, O_DIR },
+		{ "names", required_argument, NULL, O_NAMES },
+		{ "force", no_argument, NULL, O_FORCE },
+		{ "direct", no_argument, NULL, O_DIRECT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:o:qh", longopts, NULL)) != -1) {
+		r = attr_args__option(&s->a, c, optarg, err);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
+		switch (c) {
+		case 'h':
+			fputs(s->route == ROUTE_PERFMAP ? perfmap_usage :
+			      s->route == ROUTE_JITDUMP ? jitdump_usage : inject_usage, stdout);
+			fputs(common_usage, stdout);
+			exit(EXIT_OK);
+		case 'o': s->out = optarg; break;
+		case O_DIR: s->dir = optarg; break;
+		case O_NAMES: s->names = optarg; break;
+		case O_FORCE: s->force = 1; break;
+		case O_DIRECT: s->direct = 1; break;
+		default:
+			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
+				       argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
+	if (s->route != ROUTE_PERFMAP && !s->out)
+		return ap_errf(err, "-o OUTPUT is required");
+	if (s->route != ROUTE_PERFMAP && !strcmp(s->out, s->a.input))
+		return ap_errf(err, "%s: the output would overwrite the input", s->out);
+	return attr_args__check(&s->a, err);
+}
+
+/* The folder for dumps and images: --dir, else next to (or named after) OUT. */
+static int pick_dir(struct sym_args *s, char *buf, size_t len, struct ap_err *err)
+{
+	char tmp[PATH_MAX];
+
+	if (s->dir)
+		snprintf(buf, len, "%s", s->dir);
+	else if (s->route == ROUTE_JITDUMP) {
+		snprintf(tmp, sizeof(tmp), "%s", s->out);
+		snprintf(buf, len, "%s", dirname(tmp));
+	} else if ((size_t)snprintf(buf, len, "%s.d", s->out) >= len) {
+		return ap_errf(err, "%s: path too long", s->out);
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return ap_errf(err, "%s: %s", buf, strerror(errno));
+	return 0;
+}
+
+static void print_list(const char *what, char **list, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		printf("%s %s\n", what, list[i]);
+}
+
+/* Run perf inject --jit into a temporary name, then rename into place. */
+static int run_perf_inject(const char *in, const char *out, struct ap_err *err)
+{
+	char tmp[PATH_MAX];
+	char *argv[] = { "perf", "inject", "--jit", "-i", (char *)in, "-o", tmp, NULL };
+	pid_t pid;
+	int status, rc;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid()) >= sizeof(tmp))
+		return ap_errf(err, "%s: path too long", out);
+	rc = posix_spawnp(&pid, "perf", NULL, NULL, argv, environ);
+	if (rc)
+		return ap_errf(err, "cannot run perf: %s (is perf installed? see 'aotperf doctor')",
+			       strerror(rc));
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return ap_errf(err, "waitpid: %s", strerror(errno));
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		unlink(tmp);
+		return ap_errf(err, "perf inject --jit -i %s failed (status %d)", in,
+			       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	}
+	if (rename(tmp, out)) {
+		int e = errno;
+
+		unlink(tmp);
+		return ap_errf(err, "%s: %s", out, strerror(e));
+	}
+	return 0;
+}
+
+static int do_inject(struct sym_args *s, const struct sym_opts *so, char ***files,
+		     uint32_t *nfiles, struct ap_err *err)
+{
+	char marked[PATH_MAX];
+	int mono, ret;
+
+	if (symbolize__clock_is_mono(s->a.input, &mono, err))
+		return -1;
+	if (s->direct || !mono) {
+		if (!mono && !s->direct && !s->a.opts.quiet)
+			cli_warn(s->cmd, "%s was not recorded with -k mono, which perf inject --jit"
+				 " needs: writing ELF images instead", s->a.input);
+		return symbolize__elf(s->a.input, &s->a.res, so, s->out, files, nfiles, err);
+	}
+	if ((size_t)snprintf(marked, sizeof(marked), "%s/marked.%d.data", so->dir,
+			     (int)getpid()) >= sizeof(marked))
+		return ap_errf(err, "%s: path too long", so->dir);
+	ret = symbolize__jitdump(s->a.input, &s->a.res, so, marked, files, nfiles, err);
+	if (!ret)
+		ret = run_perf_inject(marked, s->out, err);
+	/* the marked copy and the dumps were only for perf inject */
+	unlink(marked);
+	for (uint32_t i = 0; i < *nfiles; i++)
+		unlink((*files)[i]);
+	symbolize__free_list(*files, *nfiles);
+	*files = NULL;
+	*nfiles = 0;
+	return ret;
+}
+
+static int run(int argc, char **argv, enum route route, const char *cmd)
+{
+	struct sym_args s = { .route = route, .cmd = cmd };
+	struct sym_opts so = { .names = SYMNAME_LOCAL };
+	struct ap_err err = { "" };
+	char dir[PATH_MAX], **files = NULL;
+	uint32_t nfiles = 0;
+	int ret;
+
+	attr_args__init(&s.a, cmd);
+	if (parse(argc, argv, &s, &err) ||
+	    (s.names && symname__parse_mode(s.names, &so.names) &&
+	     ap_errf(&err, "--names: '%s' is not local, wasm or wasmtime", s.names))) {
+		ret = cli_fail(cmd, &err);
+		goto out;
+	}
+	ret = attr_args__run(&s.a);
+	if (ret != EXIT_OK)
+		goto out;
+	so.prefix_core = symbolize__want_prefix(&s.a.res);
+	so.force = s.force;
+	if (route != ROUTE_PERFMAP) {
+		if (pick_dir(&s, dir, sizeof(dir), &err)) {
+			ret = cli_fail(cmd, &err);
+			goto out;
+		}
+		so.dir = dir;
+	}
+	switch (route) {
+	case ROUTE_PERFMAP:
+		ret = symbolize__perfmaps(&s.a.res, &so, s.out, &files, &nfiles, &err);
+		if (!ret)
+			print_list("wrote", files, nfiles);
+		break;
+	case ROUTE_JITDUMP:
+		ret = symbolize__jitdump(s.a.input, &s.a.res, &so, s.out, &files, &nfiles, &err);
+		if (!ret) {
+			print_list("wrote", files, nfiles);
+			printf("wrote %s\nnext: perf inject --jit -i %s -o perf.jit.data\n", s.out,
+			       s.out);
+		}
+		break;
+	case ROUTE_INJECT:
+		ret = do_inject(&s, &so, &files, &nfiles, &err);
+		if (!ret) {
+			print_list("image", files, nfiles);
+			printf("wrote %s\nnext: perf report -i %s --sort sym\n"
+			       "      perf annotate -i %s --stdio local_func_N\n", s.out, s.out, s.out);
+		}
+		break;
+	}
+	if (ret)
+		ret = cli_fail(cmd, &err);
+out:
+	symbolize__free_list(files, nfiles);
+	attr_args__free(&s.a);
+	return ret;
+}
+
+int cmd_perfmap(int argc, char **argv)
+{
+	return run(argc, argv, ROUTE_PERFMAP, "perfmap");
+}
+
+int cmd_jitdump(int argc, char **argv)
+{
+	return run(argc, argv, ROUTE_JITDUMP, "jitdump");
+}
+
+int cmd_inject(int argc, char **argv)
+{
+	return run(argc, argv, ROUTE_INJECT, "inject");
+}

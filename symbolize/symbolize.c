@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include "symbolize.h"
+#include "../jitdump/elfimage.h"
+#include "../jitdump/jitdump.h"
+#include "../jitdump/perfmap.h"
+#include "../perfdata/edit.h"
+#include "../perfdata/perfdata.h"
+
+#define IMAGE_VADDR 0x1000 /* the ELF images' text address and file offset */
+
+/* Names and offsets of one core, built once. */
+struct core_syms {
+	char **names;
+	uint32_t *offsets;
+};
+
+static void core_syms_free(struct core_syms *cs, uint32_t n)
+{
+	for (uint32_t i = 0; cs && i < n; i++) {
+		if (cs[i].names)
+			free(cs[i].names[0]); /* one pool per core */
+		free(cs[i].names);
+		free(cs[i].offsets);
+	}
+	free(cs);
+}
+
+/* Two passes over the names: size the pool, then fill it. */
+static int core_syms_build(struct core_syms *cs, const struct cwasm_module *m,
+			   const struct sym_opts *o)
+{
+	size_t total = 1, used = 0;
+	char buf[512], *pool;
+
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		total += strlen(symname__format(buf, sizeof(buf), m, i, o->names,
+						o->prefix_core)) + 1;
+	pool = malloc(total);
+	cs->names = calloc(m->nfuncs + 1, sizeof(*cs->names));
+	cs->offsets = calloc(m->nfuncs + 1, sizeof(*cs->offsets));
+	if (!pool || !cs->names || !cs->offsets) {
+		free(pool);
+		return -1;
+	}
+	cs->names[0] = pool;
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		size_t len = strlen(symname__format(buf, sizeof(buf), m, i, o->names,
+						    o->prefix_core)) + 1;
+
+		memcpy(pool + used, buf, len);
+		cs->names[i] = pool + used;
+		used += len;
+		cs->offsets[i] = m->funcs[i].offset;
+	}
+	return 0;
+}
+
+static struct core_syms *all_core_syms(const struct attr_result *res, const struct sym_opts *o,
+				       struct ap_err *err)
+{
+	struct core_syms *cs = calloc(res->ncores, sizeof(*cs));
+
+	if (!cs)
+		goto oom;
+	for (uint32_t i = 0; i < res->ncores; i++)
+		if (res->cores[i].nmappings && core_syms_build(&cs[i], res->cores[i].mod, o))
+			goto oom;
+	return cs;
+oom:
+	core_syms_free(cs, res->ncores);
+	ap_errf(err, "out of memory");
+	return NULL;
+}
+
+int symbolize__want_prefix(const struct attr_result *res)
+{
+	uint32_t mapped = 0;
+
+	for (uint32_t i = 0; i < res->ncores; i++)
+		mapped += res->cores[i].nmappings > 0;
+	return mapped > 1;
+}
+
+static int list_push(char ***list, uint32_t *n, const char *s)
+{
+	char **l = realloc(*list, (*n + 1) * sizeof(*l));
+
+	if (!l)
+		return -1;
+	*list = l;
+	l[*n] = strdup(s);
+	if (!l[*n])
+		return -1;
+	(*n)++;
+	return 0;
+}
+
+void symbolize__free_list(char **list, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
+/* Distinct pids of the core mappings, in order of first appearance. */
+static uint32_t *mapped_pids(const struct attr_result *res, uint32_t *n)
+{
+	uint32_t *pids = calloc(res->nmappings + 1, sizeof(*pids));
+
+	*n = 0;
+	if (!pids)
+		return NULL;
+	for (uint32_t i = 0; i < res->nmappings; i++) {
+		uint32_t k = 0;
+
+		if (res->mappings[i].core < 0)
+			continue;
+		while (k < *n && pids[k] != res->mappings[i].pid)
+			k++;
+		if (k == *n)
+			pids[(*n)++] = res->mappings[i].pid;
+	}
+	return pids;
+}
+
+/* ---- perf maps ---- */
+
+static int perfmap_for_pid(const struct attr_result *res, const struct core_syms *cs,
+			   uint32_t pid, const char *out, const struct sym_opts *o,
+			   struct ap_err *err)
+{
+	struct perfmap_entry *ents;
+	size_t n = 0, cap = 0;
+	int ret;
+
+	for (uint32_t i = 0; i < res->nmappings; i++)
+		if (res->mappings[i].pid == pid && res->mappings[i].core >= 0)
+			cap += res->cores[res->mappings[i].core].mod->nfuncs;
+	ents = calloc(cap + 1, sizeof(*ents));
+	if (!ents)
+		return ap_errf(err, "out of memory");
+	for (uint32_t i = 0; i < res->nmappings; i++) {
+		const struct attr_mapping *am = &res->mappings[i];
+		const struct cwasm_module *m;
+
+		if (am->pid != pid || am->core < 0)
+			continue;
+		m = res->cores[am->core].mod;
+		for (uint32_t f = 0; f < m->nfuncs; f++) {
+			if (!m->funcs[f].size)
+				continue;
+			ents[n++] = (struct perfmap_entry){ am->start + m->funcs[f].offset,
+							    m->funcs[f].size,
+							    cs[am->core].names[f] };
+		}
+	}
+	ret = perfmap__write(out, (int)pid, ents, n, o->force, err);
+	free(ents);
+	return ret;
+}
+
+int symbolize__perfmaps(const struct attr_result *res, const struct sym_opts *o,
+			const char *out, char ***written, uint32_t *nwritten, struct ap_err *err)
+{
+	struct core_syms *cs;
+	uint32_t npids, *pids = mapped_pids(res, &npids);
+	int ret = -1;
+
+	if (!pids)
+		return ap_errf(err, "out of memory");
+	if (out && npids > 1) {
+		free(pids);
+		return ap_errf(err, "-o names one file but %u processes mapped a core; leave -o out"
+			       " to write /tmp/perf-<pid>.map for each", npids);
+	}
+	cs = all_core_syms(res, o, err);
+	if (!cs)
+		goto out;
+	for (uint32_t i = 0; i < npids; i++) {
+		char path[PATH_MAX];
+
+		if (out)
+			snprintf(path, sizeof(path), "%s", out);
+		else
+			perfmap__default_path(path, sizeof(path), (int)pids[i]);
+		if (perfmap_for_pid(res, cs, pids[i], out ? out : NULL, o, err))
+			goto out;
+		if (list_push(written, nwritten, path)) {
+			ap_errf(err, "out of memory");
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	core_syms_free(cs, res->ncores);
+	free(pids);
+	return ret;
+}
+
+/* ---- records ---- */
+
+int symbolize__clock_is_mono(const char *perf_path, int *mono, struct ap_err *err)
+{
+	struct perfdata *pd;
+	size_t n;
+
+	if (perfdata__open(perf_path, 0, &pd, err))
+		return -1;
+	n = perfdata__nattrs(pd);
+	*mono = n > 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct perf_event_attr *a = &perfdata__attr(pd, i)->attr;
+
+		if (!a->use_clockid || a->clockid != CLOCK_MONOTONIC)
+			*mono = 0;
+	}
+	perfdata__close(pd);
+	return 0;
+}
+
+/* The original MMAP/MMAP2 record of a mapping, read from the file. */
+static void *read_record(const char *path, const struct attr_mapping *am, struct ap_err *err)
+{
+	void *rec;
+	int fd;
+	ssize_t n;
+
+	if (am->in_compressed) {
+		ap_errf(err, "%s: the mapping record of pid %u at 0x%" PRIx64 " sits inside a"
+			" compressed (-z) record, which aotperf cannot edit; record without -z,"
+			" or use 'aotperf perfmap'", path, am->pid, am->start);
+		return NULL;
+	}
+	rec = malloc(am->rec_size);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (!rec || fd < 0) {
+		ap_errf(err, "%s: %s", path, rec ? strerror(errno) : "out of memory");
+		free(rec);
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	n = pread(fd, rec, am->rec_size, (off_t)am->file_offset);
+	close(fd);
+	if (n != (ssize_t)am->rec_size) {
+		ap_errf(err, "%s: cannot read the mapping record at offset %" PRIu64, path,
+			am->file_offset);
+		free(rec);
+		return NULL;
+	}
+	return rec;
+}
+
+/* The sample_id trailer of an MMAP/MMAP2 record: the bytes after its name. */
+static const uint8_t *record_trailer(const void *rec, uint32_t size, uint32_t *tlen)
+{
+	const struct perf_event_header *h = rec;
+	const char *name;
+	size_t at;
+
+	if (h->type == PERF_RECORD_MMAP2) {
+		at = offsetof(struct perf_record_mmap2, filename);
+		name = ((const struct perf_record_mmap2 *)rec)->filename;
+	} else {
+		at = offsetof(struct perf_record_mmap, filename);
+		name = ((const struct perf_record_mmap *)rec)->filename;
+	}
+	at += (strnlen(name, size - at) + 1 + 7) & ~(size_t)7;
+	if (at > size)
+		at = size;
+	*tlen = size - (uint32_t)at;
+	return (const uint8_t *)rec + at;
+}
+
+/* A new MMAP2 record naming `file`, with the trailer of `orig`. */
+static void *make_mmap2(const void *orig, uint32_t orig_size, uint32_t pid, uint32_t tid,
+			uint64_t start, uint64_t len, uint64_t pgoff, const char *file,
+			uint32_t *size_out)
+{
+	uint32_t tlen;
+	const uint8_t *trailer = record_trailer(orig, orig_size, &tlen);
+	size_t name_len = (strlen(file) + 1 + 7) & ~(size_t)7;
+	size_t size = offsetof(struct perf_record_mmap2, filename) + name_len + tlen;
+	struct perf_record_mmap2 *r;
+
+	if (size > 65535)
+		return NULL;
+	r = calloc(1, size);
+	if (!r)
+		return NULL;
+	r->header.type = PERF_RECORD_MMAP2;
+	r->header.misc = PERF_RECORD_MISC_USER;
+	r->header.size = (uint16_t)size;
+	r->pid = pid;
+	r->tid = tid;
+	r->start = start;
+	r->len = len;
+	r->pgoff = pgoff;
+	r->prot = PROT_READ | PROT_EXEC;
+	r->flags = MAP_PRIVATE;
+	memcpy(r->filename, file, strlen(file));
+	memcpy((uint8_t *)r + size - tlen, trailer, tlen);
+	*size_out = (uint32_t)size;
+	return r;
+}
+
+struct edits {
+	struct pd_edit *e;
+	void **recs;
+	size_t n;
+};
+
+static int edits_push(struct edits *ed, uint64_t off, uint32_t old_size, void *rec,
+		      uint32_t size)
+{
+	struct pd_edit *e = realloc(ed->e, (ed->n + 1) * sizeof(*e));
+	void **recs;
+
+	if (!e)
+		return -1;
+	ed->e = e;
+	recs = realloc(ed->recs, (ed->n + 1) * sizeof(*recs));
+	if (!recs)
+		return -1;
+	ed->recs = recs;
+	e[ed->n] = (struct pd_edit){ off, old_size, rec, size };
+	recs[ed->n++] = rec;
+	return 0;
+}
+
+static void edits_free(struct edits *ed)
+{
+	for (size_t i = 0; i < ed->n; i++)
+		free(ed->recs[i]);
+	free(ed->recs);
+	free(ed->e);
+}
+
+static int abs_dir(const char *dir, char *buf, size_t len, struct ap_err *err)
+{
+	char tmp[PATH_MAX];
+
+	if (!realpath(dir, tmp))
+		return ap_errf(err, "%s: %s", dir, strerror(errno));
+	if (strlen(tmp) >= len)
+		return ap_errf(err, "%s: path too long", dir);
+	strcpy(buf, tmp);
+	return 0;
+}
+
+static uint16_t elf_machine(const struct cwasm_module *m)
+{
+	if (m->arch == CWASM_ARCH_AARCH64)
+		return 183; /* EM_AARCH64 */
+	return 62;          /* EM_X86_64, also for the COFF 0x8664 tag */
+}
+
+/* ---- jitdump ---- */
+
+static int dump_for_pid(const char *perf_in, const struct attr_result *res,
+			const struct core_syms *cs, uint32_t pid, const char *dir,
+			struct edits *ed, char ***written, uint32_t *nwritten, struct ap_err *err)
+{
+	const struct attr_mapping *first = NULL;
+	char path[PATH_MAX];
+	struct aotjit *j;
+	uint32_t mach = 62, marker_size;
+	void *orig, *marker;
+	int e = 0;
+
+	for (uint32_t i = 0; i < res->nmappings; i++)
+		if (res->mappings[i].pid == pid && res->mappings[i].core >= 0 && !first)
+			first = &res->mappings[i];
+	if (!first)
+		return 0;
+	mach = elf_machine(res->cores[first->core].mod);
+	if ((size_t)snprintf(path, sizeof(path), "%s/jit-%u.dump", dir, pid) >= sizeof(path))
+		return ap_errf(err, "%s: path too long", dir);
+	j = aotjit_open_file(path, pid, mach, first->time, &e);
+	if (!j)
+		return ap_errf(err, "%s: %s", path, strerror(-e));
+	for (uint32_t i = 0; i < res->nmappings; i++) {
+		const struct attr_mapping *am = &res->mappings[i];
+		const struct cwasm_module *m;
+
+		if (am->pid != pid || am->core < 0)
+			continue;
+		m = res->cores[am->core].mod;
+		/* after the mapping, before its first sample */
+		if (am->samples && am->first_sample_time <= am->time + 1) {
+			aotjit_close(j);
+			unlink(path);
+			return ap_errf(err, "%s: pid %u: a sample at the mapping's own time leaves no"
+				       " room for the code-load records; use 'aotperf inject --direct'",
+				       perf_in, pid);
+		}
+		e = aotjit_register_core_at(j, am->start, m->text, m->text_size,
+					    cs[am->core].offsets, m->nfuncs,
+					    (const char *const *)cs[am->core].names, NULL, am->time + 1);
+		if (e) {
+			aotjit_close(j);
+			unlink(path);
+			return ap_errf(err, "%s: %s", path, strerror(-e));
+		}
+	}
+	e = aotjit_close(j);
+	if (e) {
+		unlink(path);
+		return ap_errf(err, "%s: %s", path, strerror(-e));
+	}
+	if (list_push(written, nwritten, path))
+		return ap_errf(err, "out of memory");
+	/* the marker perf inject --jit looks for, right after the first mapping */
+	orig = read_record(perf_in, first, err);
+	if (!orig)
+		return -1;
+	marker = make_mmap2(orig, first->rec_size, pid, first->tid, first->start, 4096, 0, path,
+			    &marker_size);
+	free(orig);
+	if (!marker || edits_push(ed, first->file_offset + first->rec_size, 0, marker,
+				  marker_size)) {
+		free(marker);
+		return ap_errf(err, "out of memory");
+	}
+	return 0;
+}
+
+int symbolize__jitdump(const char *perf_in, const struct attr_result *res,
+		       const struct sym_opts *o, const char *perf_out, char ***written,
+		       uint32_t *nwritten, struct ap_err *err)
+{
+	struct edits ed = { 0 };
+	struct core_syms *cs = NULL;
+	char dir[PATH_MAX];
+	uint32_t npids = 0, *pids = NULL;
+	int ret = -1;
+
+	if (abs_dir(o->dir, dir, sizeof(dir), err))
+		return -1;
+	cs = all_core_syms(res, o, err);
+	pids = mapped_pids(res, &npids);
+	if (!cs || !pids) {
+		ap_errf(err, "out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; i < npids; i++)
+		if (dump_for_pid(perf_in, res, cs, pids[i], dir, &ed, written, nwritten, err))
+			goto out;
+	ret = perfdata__write_edited(perf_in, perf_out, ed.e, ed.n, err);
+out:
+	edits_free(&ed);
+	core_syms_free(cs, res->ncores);
+	free(pids);
+	return ret;
+}
+
+/* ---- ELF images ---- */
+
+static int core_image_path(const struct attr_result *res, uint32_t core, const char *dir,
+			   char *buf, size_t len)
+{
+	char tmp[PATH_MAX], *base, *dot;
+
+	snprintf(tmp, sizeof(tmp), "%s", res->cores[core].mod->path);
+	base = basename(tmp);
+	dot = strstr(base, ".cwasm");
+	if (dot)
+		*dot = '\0';
+	return (size_t)snprintf(buf, len, "%s/%s.core%u.aotperf.so", dir, base, core) >= len
+		       ? -1 : 0;
+}
+
+int symbolize__elf(const char *perf_in, const struct attr_result *res,
+		   const struct sym_opts *o, const char *perf_out, char ***written,
+		   uint32_t *nwritten, struct ap_err *err)
+{
+	struct edits ed = { 0 };
+	struct core_syms *cs = NULL;
+	char dir[PATH_MAX], **paths = NULL;
+	int ret = -1;
+
+	if (abs_dir(o->dir, dir, sizeof(dir), err))
+		return -1;
+	cs = all_core_syms(res, o, err);
+	paths = calloc(res->ncores, sizeof(*paths));
+	if (!cs || !paths) {
+		ap_errf(err, "out of memory");
+		goto out;
+	}
+	for (uint32_t c = 0; c < res->ncores; c++) {
+		const struct cwasm_module *m = res->cores[c].mod;
+		char path[PATH_MAX];
+
+		if (!res->cores[c].nmappings)
+			continue;
+		if (core_image_path(res, c, dir, path, sizeof(path))) {
+			ap_errf(err, "%s: path too long", dir);
+			goto out;
+		}
+		if (elfimage__write(path, elf_machine(m), m->text, m->text_size, cs[c].offsets,
+				    m->nfuncs, (const char *const *)cs[c].names, err))
+			goto out;
+		paths[c] = strdup(path);
+		if (!paths[c] || list_push(written, nwritten, path)) {
+			ap_errf(err, "out of memory");
+			goto out;
+		}
+	}
+	for (uint32_t i = 0; i < res->nmappings; i++) {
+		const struct attr_mapping *am = &res->mappings[i];
+		uint32_t size, old_size = am->rec_size;
+		void *orig, *rec;
+
+		if (am->core < 0)
+			continue;
+		orig = read_record(perf_in, am, err);
+		if (!orig)
+			goto out;
+		rec = make_mmap2(orig, am->rec_size, am->pid, am->tid, am->start, am->len,
+				 IMAGE_VADDR, paths[am->core], &size);
+		free(orig);
+		/* pieces of one kernel-merged record: the first replaces it, the rest join it */
+		for (uint32_t k = 0; k < i; k++)
+			if (res->mappings[k].core >= 0 &&
+			    res->mappings[k].file_offset == am->file_offset)
+				old_size = 0;
+		if (!rec || edits_push(&ed, am->file_offset, old_size, rec, size)) {
+			free(rec);
+			ap_errf(err, "out of memory");
+			goto out;
+		}
+	}
+	ret = perfdata__write_edited(perf_in, perf_out, ed.e, ed.n, err);
+out:
+	for (uint32_t c = 0; paths && c < res->ncores; c++)
+		free(paths[c]);
+	free(paths);
+	edits_free(&ed);
+	core_syms_free(cs, res->ncores);
+	return ret;
+}
