@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Stock perf names the wasm functions by every route aotperf offers: perf
+# map, jitdump + stock `perf inject --jit`, one-step inject with and
+# without -k mono. For each, `perf report --sort sym -n` must give exactly
+# aotperf report's per-function counts, `perf annotate` must print the
+# function's real bytes, and the input perf.data must stay unchanged.
+. "$(dirname "$0")/lib/common.sh"
+
+S=$FIX/sample.cwasm
+M=$FIX/comp.cwasm.json
+
+# perf_counts FILE [PREFIX]: "FUNC [core] index samples" from stock perf report
+perf_counts() {
+	perf report -i "$1" --stdio --sort sym -n 2>/dev/null |
+		gawk '$3 == "[.]" && $4 ~ /local_func_[0-9]+/ {
+			name = $4; core = ""
+			if (match(name, /^mod([0-9]+):/, m)) { core = m[1] " "; sub(/^mod[0-9]+:/, "", name) }
+			sub(/^local_func_/, "", name); sub(/:.*/, "", name)
+			print "FUNC " core name " " $2
+		}' | sort
+}
+# aotperf's counts in the same form (single core)
+ours() { jq -r '.top_functions[] | "FUNC \(.local_func) \(.samples)"' "$1" | sort; }
+ours_cores() {
+	jq -r '.cores | to_entries[] | .key as $c | .value.top_functions[] |
+	       "FUNC \($c) \(.local_func) \(.samples)"' "$1" | sort
+}
+same_counts() { # same_counts DESC GOT_FILE WANT_FILE
+	if diff -u "$3" "$2" >"$WORK/diff"; then
+		ok "$1 ($(wc -l <"$2") functions)"
+	else
+		bad "$1"; head -20 "$WORK/diff"
+	fi
+}
+# annotate_bytes DATA SYMBOL: the raw bytes perf annotate shows, as hex words
+annotate_bytes() {
+	perf annotate -i "$1" --stdio --asm-raw "$2" 2>/dev/null |
+		gawk -F: '/^ +[0-9.]+ +: +[0-9a-f]+:/ {
+			n = split($3, w, /[ \t]+/); out = ""
+			for (i = 1; i <= n; i++) {
+				if (w[i] == "") continue
+				if (w[i] !~ /^[0-9a-f][0-9a-f]$/) break
+				out = out w[i]
+			}
+			printf "%s", out
+		}'
+}
+# fixture_bytes SYMS TEXT INDEX: the function's bytes from the assembler's output
+fixture_bytes() {
+	local line off size
+	line=$(gawk -v i="$3" '$1 == i' "$1")
+	off=$(gawk '{ print strtonum($2) }' <<<"$line")
+	size=$(gawk '{ print $3 }' <<<"$line")
+	od -An -v -tx1 -j "$off" -N "$size" "$2" | tr -d ' \n'
+}
+
+record "$WORK/mono.data" -- --ms 1200 "$S"
+sha_before=$(sha256sum <"$WORK/mono.data")
+"$AOTPERF" report -q -i "$WORK/mono.data" --cwasm "$S" --top 100000 --json "$WORK/ref.json" >/dev/null
+ours "$WORK/ref.json" >"$WORK/ref.counts"
+hot=$(jq -r '.top_functions[0].local_func' "$WORK/ref.json")
+want_bytes=$(fixture_bytes "$S.syms" "$FIX/sample.text" "$hot")
+
+# 1. perf map, read by a plain perf report on the original file
+"$AOTPERF" perfmap -q -i "$WORK/mono.data" --cwasm "$S" >"$WORK/pm.out"
+check_eq "perfmap: exit status" "$?" 0
+map=$(awk '/^wrote/ { print $2 }' "$WORK/pm.out")
+check "perfmap: wrote /tmp/perf-<pid>.map" test -f "$map"
+perf_counts "$WORK/mono.data" >"$WORK/pm.counts"
+same_counts "perfmap: perf report counts equal aotperf report" "$WORK/pm.counts" "$WORK/ref.counts"
+echo "0 0 someone-elses-map" >"$map"
+"$AOTPERF" perfmap -q -i "$WORK/mono.data" --cwasm "$S" >/dev/null 2>"$WORK/pm.err"
+check_eq "perfmap: a map it did not write is refused (exit 2)" "$?" 2
+check "perfmap: foreign map left as it was" grep -q someone-elses-map "$map"
+"$AOTPERF" perfmap -q --force -i "$WORK/mono.data" --cwasm "$S" >/dev/null
+check_eq "perfmap: --force replaces it" "$?" 0
+check "perfmap: --force wrote our map" grep -q local_func_ "$map"
+rm -f "$map"
+ln -s "$WORK/victim" "$map"
+"$AOTPERF" perfmap -q --force -i "$WORK/mono.data" --cwasm "$S" >/dev/null 2>"$WORK/pm.err"
+check_eq "perfmap: a symlink at the map path is refused even with --force (exit 2)" "$?" 2
+check "perfmap: the symlink's target was not created" test ! -e "$WORK/victim"
+check "perfmap: the symlink is still there" test -L "$map"
+rm -f "$map"
+
+# 2. jitdump + stock perf inject --jit
+mkdir -p "$WORK/jd"
+"$AOTPERF" jitdump -q -i "$WORK/mono.data" --cwasm "$S" -o "$WORK/jd/marked.data" >"$WORK/jd.out"
+check_eq "jitdump: exit status" "$?" 0
+check "jitdump: wrote jit-<pid>.dump" ls "$WORK"/jd/jit-*.dump
+perf inject --jit -i "$WORK/jd/marked.data" -o "$WORK/jd/perf.jit.data" 2>/dev/null
+check_eq "jitdump: stock perf inject --jit accepts it" "$?" 0
+perf_counts "$WORK/jd/perf.jit.data" >"$WORK/jd.counts"
+same_counts "jitdump: perf report counts equal aotperf report" "$WORK/jd.counts" "$WORK/ref.counts"
+got=$(annotate_bytes "$WORK/jd/perf.jit.data" "local_func_$hot")
+check "jitdump: perf annotate local_func_$hot shows its real bytes" test -n "$got" -a "$got" = "$want_bytes"
+
+# 3. one-step inject (-k mono: through perf inject --jit)
+"$AOTPERF" inject -q -i "$WORK/mono.data" --cwasm "$S" -o "$WORK/inj.data" >/dev/null
+check_eq "inject: exit status" "$?" 0
+perf_counts "$WORK/inj.data" >"$WORK/inj.counts"
+same_counts "inject: perf report counts equal aotperf report" "$WORK/inj.counts" "$WORK/ref.counts"
+check "inject: the intermediate dump and marked copy are gone" \
+	test -z "$(ls "$WORK/inj.data.d" | grep -E '^(jit-.*\.dump|marked\.)')"
+
+# 4. direct ELF route (--direct, and automatically without -k mono)
+"$AOTPERF" inject -q --direct -i "$WORK/mono.data" --cwasm "$S" -o "$WORK/dir.data" >/dev/null
+check_eq "inject --direct: exit status" "$?" 0
+perf_counts "$WORK/dir.data" >"$WORK/dir.counts"
+same_counts "inject --direct: perf report counts equal aotperf report" "$WORK/dir.counts" "$WORK/ref.counts"
+got=$(annotate_bytes "$WORK/dir.data" "local_func_$hot")
+check "inject --direct: perf annotate local_func_$hot shows its real bytes" test -n "$got" -a "$got" = "$want_bytes"
+
+perf record -q -e cpu-clock -F 2000 -o "$WORK/plain.data" -- "$LOADER" --ms 800 "$S" 2>/dev/null
+sha_plain=$(sha256sum <"$WORK/plain.data")
+"$AOTPERF" report -q -i "$WORK/plain.data" --cwasm "$S" --top 100000 --json "$WORK/plain.json" >/dev/null
+ours "$WORK/plain.json" >"$WORK/plain.ref"
+"$AOTPERF" inject -i "$WORK/plain.data" --cwasm "$S" -o "$WORK/plain.jit.data" >/dev/null 2>"$WORK/plain.err"
+check_eq "inject without -k mono: exit status" "$?" 0
+check "inject without -k mono: says it takes the ELF route" grep -q 'not recorded with -k mono' "$WORK/plain.err"
+perf_counts "$WORK/plain.jit.data" >"$WORK/plain.counts"
+same_counts "inject without -k mono: perf report counts equal aotperf report" "$WORK/plain.counts" "$WORK/plain.ref"
+check_eq "input without -k mono unchanged" "$(sha256sum <"$WORK/plain.data")" "$sha_plain"
+
+# 5. names
+"$AOTPERF" inject -q --direct --names wasm -i "$WORK/mono.data" --cwasm "$S" -o "$WORK/nw.data" >/dev/null
+hot_name=$(jq -r '.top_functions[0].name' "$WORK/ref.json")
+check "--names wasm: perf report shows local_func_$hot:$hot_name" \
+	grep -qF "local_func_$hot:$hot_name" <(perf report -i "$WORK/nw.data" --stdio --sort sym 2>/dev/null)
+"$AOTPERF" inject -q --direct --names wasmtime -i "$WORK/mono.data" --cwasm "$S" -o "$WORK/nt.data" >/dev/null
+widx=$(jq -r '.top_functions[0].wasm_func' "$WORK/ref.json")
+check "--names wasmtime: perf report shows wasm[0]::function[$widx]::$hot_name" \
+	grep -qF "wasm[0]::function[$widx]::$hot_name" <(perf report -i "$WORK/nt.data" --stdio --sort sym 2>/dev/null)
+
+# 6. a manifest with two cores: names carry the core
+record "$WORK/comp.data" -- --ms 1200 --manifest "$M"
+"$AOTPERF" report -q -i "$WORK/comp.data" --manifest "$M" --top 100000 --json "$WORK/comp.json" >/dev/null
+ours_cores "$WORK/comp.json" >"$WORK/comp.ref"
+"$AOTPERF" inject -q -i "$WORK/comp.data" --manifest "$M" -o "$WORK/comp.jit.data" >/dev/null
+check_eq "manifest inject: exit status" "$?" 0
+perf_counts "$WORK/comp.jit.data" >"$WORK/comp.counts"
+same_counts "manifest inject: perf report counts (mod0:/mod1:) equal aotperf report" "$WORK/comp.counts" "$WORK/comp.ref"
+"$AOTPERF" inject -q --direct -i "$WORK/comp.data" --manifest "$M" -o "$WORK/comp.dir.data" >/dev/null
+perf_counts "$WORK/comp.dir.data" >"$WORK/comp.dir.counts"
+same_counts "manifest inject --direct: perf report counts equal aotperf report" "$WORK/comp.dir.counts" "$WORK/comp.ref"
+
+# 7. bad input and the input file
+"$AOTPERF" inject -q -i "$WORK/mono.data" --cwasm "$S" -o "$WORK/mono.data" >/dev/null 2>&1
+check_eq "inject refuses to overwrite its input (exit 2)" "$?" 2
+check_eq "input perf.data unchanged by every route" "$(sha256sum <"$WORK/mono.data")" "$sha_before"
+finish
