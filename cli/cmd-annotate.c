@@ -182,6 +182,8 @@ static int run_perf(const char *perf, const struct annotate_opts *o, FILE *errf,
 	argv[n++] = "-i";
 	argv[n++] = o->input;
 	argv[n++] = "--stdio";
+	/* sample counts, not percentages: exact, like report --func */
+	argv[n++] = "-n";
 	argv[n++] = "--asm-raw";
 	if (!o->att) {
 		argv[n++] = "-M";

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attr-args.h"
+#include "func-report.h"
 #include "../attr/attr.h"
 #include "../util/json_out.h"
 #include "../util/outfile.h"
@@ -15,6 +16,7 @@ struct report_opts {
 	uint64_t top;
 	uint64_t min_samples;
 	struct attr_args a;
+	struct func_report fr;
 };
 
 static const char report_usage[] =
@@ -28,17 +30,25 @@ static const char report_usage[] =
 	"      --top N             functions to list per core (default 20)\n"
 	"      --json FILE         also write the JSON report (schema in README)\n"
 	"      --min-samples N     exit 1 unless the selection holds at least N samples\n"
+	"      --func F            classify function F's instructions: N, local_func_N, a wasm\n"
+	"                          name, or modM:N in a manifest; repeatable\n"
+	"      --hot K             classify the K hottest functions\n"
+	"      --roles SPEC        register roles for classes, e.g. vmctx=rcx,membase=none\n"
 	"\n"
 	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
 
 static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_err *err)
 {
-	enum { O_TOP = 256, O_JSON, O_MIN };
+	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES };
+	uint64_t v;
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
 		{ "top", required_argument, NULL, O_TOP },
 		{ "json", required_argument, NULL, O_JSON },
 		{ "min-samples", required_argument, NULL, O_MIN },
+		{ "func", required_argument, NULL, O_FUNC },
+		{ "hot", required_argument, NULL, O_HOT },
+		{ "roles", required_argument, NULL, O_ROLES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -64,6 +74,17 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 			if (cli_parse_u64(optarg, 10, &o->min_samples))
 				return ap_errf(err, "--min-samples: '%s' is not a number", optarg);
 			break;
+		case O_FUNC:
+			if (func_report__add_spec(&o->fr, optarg, err))
+				return -1;
+			break;
+		case O_HOT:
+			if (cli_parse_u64(optarg, 10, &v) || !v || v > FUNC_MAX_PICKS)
+				return ap_errf(err, "--hot: '%s' is not a number from 1 to %d", optarg,
+					       FUNC_MAX_PICKS);
+			o->fr.hot = (uint32_t)v;
+			break;
+		case O_ROLES: o->fr.roles = optarg; break;
 		default:
 			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
 				       argv[optind - 1]);
@@ -237,6 +258,10 @@ static int write_json(const struct report_opts *o, const struct attr_result *res
 		}
 		json_end_arr(&j);
 	}
+	if (func_report__json((struct func_report *)&o->fr, res, &j, err)) {
+		outfile__abort(&out);
+		return -1;
+	}
 	json_key(&j, "truncated"); json_bool(&j, res->truncated);
 	json_key(&j, "warnings");
 	json_begin_arr(&j);
@@ -276,6 +301,8 @@ static int print_report(const struct report_opts *o, const struct attr_result *r
 	       pct(res->attributed_samples, res->total_samples));
 	for (uint32_t i = 0; i < res->ncores; i++)
 		print_core(res, &res->cores[i], r[i], nr[i], o->top);
+	if (func_report__print((struct func_report *)&o->fr, res, stdout, err))
+		goto out;
 	ret = 0;
 out:
 	for (uint32_t i = 0; r && i < res->ncores; i++)
@@ -296,9 +323,14 @@ int cmd_report(int argc, char **argv)
 		ret = cli_fail("report", &err);
 		goto out;
 	}
+	func_report__hook(&o.fr, &o.a.opts);
 	ret = attr_args__run(&o.a);
 	if (ret != EXIT_OK)
 		goto out;
+	if (func_report__resolve(&o.fr, &o.a.res, &err)) {
+		ret = cli_fail("report", &err);
+		goto out;
+	}
 	if (o.a.res.total_samples < o.min_samples) {
 		fprintf(stderr, "aotperf report: %s: --min-samples: %" PRIu64 " samples, need %" PRIu64
 			"\n", o.a.input, o.a.res.total_samples, o.min_samples);
@@ -308,6 +340,7 @@ int cmd_report(int argc, char **argv)
 	if (print_report(&o, &o.a.res, &err))
 		ret = cli_fail("report", &err);
 out:
+	func_report__free(&o.fr);
 	attr_args__free(&o.a);
 	return ret;
 }

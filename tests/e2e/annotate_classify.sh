@@ -75,7 +75,7 @@ perf record -q -e cpu-clock -F 4000 -o "$WORK/k.data" "$WORK/kprog" 6000000 >/de
 check_eq "annotate hot exits 0" "$?" 0
 check "annotate names the symbol" grep -q '^symbol hot ' "$WORK/h.out"
 check "annotate decoded the raw bytes" grep -q 'decoded    raw bytes (capstone), x86-64' "$WORK/h.out"
-check "annotate saved perf's output" grep -q 'Percent |' "$WORK/h.txt"
+check "annotate saved perf's output (sample counts)" grep -q 'Samples |' "$WORK/h.txt"
 check "annotate JSON has the classes" grep -q '"spill_reload": {' "$WORK/h.json"
 check "annotate JSON names the verdict" grep -q '"verdict": ' "$WORK/h.json"
 
