@@ -687,7 +687,7 @@ static void check_record(struct doctor *d)
 			    count);
 		else
 			add(d, "record", ST_WARN,
-			    "record without -k mono and use the direct path (aotperf report); "
+			    "record without -k mono and use the direct path (aotperf inject --direct); "
 			    "jitdump + perf inject --jit needs -k mono",
 			    "perf record -k mono fails (%s); plain -e cpu-clock works%s", why, count);
 	}
@@ -702,8 +702,8 @@ static void check_record(struct doctor *d)
 	} else {
 		add(d, "time_conv", ST_WARN,
 		    d->mono_ok ? "record with -k mono for jitdump (it works here), or use the "
-				 "direct path (aotperf report), which needs neither"
-			       : "use the direct path (aotperf report): it needs neither",
+				 "direct path (aotperf inject --direct), which needs neither"
+			       : "use the direct path (aotperf inject --direct): it needs neither",
 		    "TIME_CONV not recorded (no usable TSC, as on most VMs): "
 		    "jitdump + perf inject --jit needs perf record -k mono");
 	}
@@ -718,7 +718,7 @@ static void check_inject(struct doctor *d)
 	const char *inj[] = { d->perf, "--buildid-dir", bid, "inject", "--jit", "-i", d->data,
 			      "-o", out, NULL };
 	const char *fix = "install a perf built with libelf (the distributions' perf is), or "
-			  "use the direct path (aotperf report)";
+			  "use the direct path (aotperf inject --direct)";
 	struct run_res r;
 	int off = 0;
 
