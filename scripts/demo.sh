@@ -17,4 +17,13 @@ echo "== aotperf report"
 "$B/aotperf" report -i "$out/perf.data" --cwasm "$B/fixtures/sample.cwasm" --top 10 \
 	--json "$out/report.json"
 echo
-echo "JSON report: $out/report.json"
+echo "== stock perf, after aotperf inject: perf report -i perf.jit.data --sort sym"
+"$B/aotperf" inject -q -i "$out/perf.data" --cwasm "$B/fixtures/sample.cwasm" -o "$out/perf.jit.data"
+perf report -i "$out/perf.jit.data" --stdio --no-children --sort sym -g none 2>/dev/null |
+	grep -v '^#' | grep -v '^$' | head -6
+echo
+echo "== the hottest function's instruction mix: aotperf report --hot 1"
+"$B/aotperf" report -q -i "$out/perf.data" --cwasm "$B/fixtures/sample.cwasm" --top 0 --hot 1 |
+	sed -n '/^function/,$p'
+echo
+echo "JSON report: $out/report.json; symbolized recording: $out/perf.jit.data"
