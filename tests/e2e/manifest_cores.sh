@@ -38,10 +38,18 @@ run_case() { # run_case NAME loader-args...
 
 run_case apart
 run_case adjacent --adjacent
-# The kernel merged the two regions: one //anon record spans both cores.
-merged=$(perf script -i "$WORK/adjacent.data" --show-mmap-events 2>/dev/null |
-	grep -c "PERF_RECORD_MMAP2.*(0x$(printf '%x' $((180224 * 2))))")
-check "adjacent: perf recorded a merged mapping of both cores ($merged)" test "$merged" -ge 1
+# When the loader got the two regions side by side, the kernel merged them:
+# one //anon record spans both cores. (Sanitizer runtimes can shift the
+# layout so that they are not adjacent; then there is nothing to merge.)
+touching=$(gawk '/mapped at/ { a[n++] = strtonum($8); l = $10 }
+	END { print (a[1] + l == a[0] || a[0] + l == a[1]) ? 1 : 0 }' "$WORK/adjacent.data.log")
+if [ "$touching" = 1 ]; then
+	merged=$(perf script -i "$WORK/adjacent.data" --show-mmap-events 2>/dev/null |
+		grep -c "PERF_RECORD_MMAP2.*(0x$(printf '%x' $((180224 * 2))))")
+	check "adjacent: perf recorded a merged mapping of both cores ($merged)" test "$merged" -ge 1
+else
+	echo "note: the loader's two regions were not adjacent in this build; merge not exercised"
+fi
 
 # --require-size-match refuses to guess between equal-size cores.
 "$AOTPERF" report -q -i "$WORK/apart.data" --manifest "$M" --require-size-match >/dev/null 2>&1

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Mapping timelines without perf: merged regions, remaps, exec, fork and
+ * the equal-size rule, each on hand-made events.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "../../attr/maptable.h"
+
+#define PAGE 4096u
+
+static struct cwasm_module mod_a = { .path = "a.cwasm", .text_size = 3 * PAGE - 10 };
+static struct cwasm_module mod_b = { .path = "b.cwasm", .text_size = 5 * PAGE };
+static struct cwasm_module mod_c = { .path = "c.cwasm", .text_size = 3 * PAGE - 100 };
+
+static struct mt_event mmap_ev(uint32_t pid, uint64_t start, uint64_t len, uint64_t t, int anon)
+{
+	static uint64_t seq;
+
+	return (struct mt_event){ .kind = MT_MMAP, .pid = pid, .tid = pid, .start = start,
+				  .len = len, .time = t, .seq = seq++, .anon = anon,
+				  .is_mmap2 = 1 };
+}
+
+static void setup(struct maptable *mt, struct attr_core *cores, uint32_t n,
+		  struct attr_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	CHECK(maptable__init(mt, cores, n) == 0);
+}
+
+static void teardown(struct maptable *mt, struct attr_result *res)
+{
+	maptable__exit(mt);
+	free(res->mappings);
+}
+
+static void test_merge(void)
+{
+	struct attr_core cores[2] = { { .mod = &mod_a }, { .mod = &mod_b } };
+	struct maptable mt;
+	struct attr_result res;
+	struct mt_event e;
+	uint32_t midx = 99;
+
+	setup(&mt, cores, 2, &res);
+	/* core a at 0x100000; then core b right below it, merged by the kernel */
+	e = mmap_ev(7, 0x100000, 3 * PAGE, 10, 1);
+	CHECK(maptable__add(&mt, &e, &res) == 0);
+	e = mmap_ev(7, 0x100000 - 5 * PAGE, 8 * PAGE, 20, 1);
+	CHECK(maptable__add(&mt, &e, &res) == 0);
+	CHECK_EQ_U64(res.nmappings, 2);
+	CHECK_EQ_U64(res.mappings[1].start, 0x100000 - 5 * PAGE);
+	CHECK_EQ_U64(res.mappings[1].len, 5 * PAGE);
+	CHECK_EQ_U64(res.mappings[1].core, 1);
+	/* both cores stay mapped after the merge */
+	CHECK_EQ_U64(maptable__lookup(&mt, 7, 30, 0x100010, &midx), 0);
+	CHECK_EQ_U64(midx, 0);
+	CHECK_EQ_U64(maptable__lookup(&mt, 7, 30, 0x100000 - 5 * PAGE + 8, &midx), 1);
+	CHECK_EQ_U64(midx, 1);
+	/* before the merge, b's range was not mapped */
+	CHECK(maptable__lookup(&mt, 7, 15, 0x100000 - 5 * PAGE + 8, NULL) < 0);
+	teardown(&mt, &res);
+}
+
+static void test_remap_exec_fork(void)
+{
+	struct attr_core cores[1] = { { .mod = &mod_a } };
+	struct maptable mt;
+	struct attr_result res;
+	struct mt_event e;
+
+	setup(&mt, cores, 1, &res);
+	e = mmap_ev(7, 0x200000, 3 * PAGE, 10, 1);
+	CHECK(maptable__add(&mt, &e, &res) == 0);
+	/* a file mapping over the same range replaces it from time 50 on */
+	e = mmap_ev(7, 0x200000, PAGE, 50, 0);
+	CHECK(maptable__add(&mt, &e, &res) == 0);
+	CHECK_EQ_U64(maptable__lookup(&mt, 7, 40, 0x200010, NULL), 0);
+	CHECK(maptable__lookup(&mt, 7, 60, 0x200010, NULL) < 0);
+	/* outside the replaced page the core is still there */
+	CHECK_EQ_U64(maptable__lookup(&mt, 7, 60, 0x200000 + PAGE + 8, NULL), 0);
+	/* a forked child sees the parent's mappings as of the fork */
+	e = (struct mt_event){ .kind = MT_FORK, .pid = 8, .ppid = 7, .time = 30 };
+	CHECK(maptable__add(&mt, &e, &res) == 0);
+	CHECK_EQ_U64(maptable__lookup(&mt, 8, 70, 0x200010, NULL), 0);
+	/* exec ends everything mapped before it */
+	e = (struct mt_event){ .kind = MT_EXEC, .pid = 7, .time = 80 };
+	CHECK(maptable__add(&mt, &e, &res) == 0);
+	CHECK(maptable__lookup(&mt, 7, 90, 0x200000 + PAGE + 8, NULL) < 0);
+	CHECK_EQ_U64(maptable__lookup(&mt, 7, 70, 0x200000 + PAGE + 8, NULL), 0);
+	teardown(&mt, &res);
+}
+
+static void test_equal_sizes(void)
+{
+	/* a and c have the same page-rounded size: mapping order decides */
+	struct attr_core cores[2] = { { .mod = &mod_a }, { .mod = &mod_c } };
+	struct maptable mt;
+	struct attr_result res;
+	struct mt_event e;
+
+	setup(&mt, cores, 2, &res);
+	for (int i = 0; i < 3; i++) {
+		e = mmap_ev(7, 0x400000 + (uint64_t)i * 0x100000, 3 * PAGE, 10 + (uint64_t)i, 1);
+		CHECK(maptable__add(&mt, &e, &res) == 0);
+	}
+	/* another process starts counting from 0 again */
+	e = mmap_ev(9, 0x400000, 3 * PAGE, 5, 1);
+	CHECK(maptable__add(&mt, &e, &res) == 0);
+	CHECK_EQ_U64(res.nmappings, 4);
+	CHECK_EQ_U64(res.mappings[0].core, 0);
+	CHECK_EQ_U64(res.mappings[1].core, 1);
+	CHECK_EQ_U64(res.mappings[2].core, 0);
+	CHECK_EQ_U64(res.mappings[3].core, 0);
+	/* a non-anonymous mapping of that size is no candidate */
+	e = mmap_ev(7, 0x900000, 3 * PAGE, 20, 0);
+	CHECK(maptable__add(&mt, &e, &res) == 0);
+	CHECK_EQ_U64(res.nmappings, 4);
+	teardown(&mt, &res);
+}
+
+static void test_base_override(void)
+{
+	struct attr_core cores[1] = { { .mod = &mod_b, .base_override = 0x700000 } };
+	struct maptable mt;
+	struct attr_result res;
+	struct mt_event e;
+
+	setup(&mt, cores, 1, &res);
+	e = mmap_ev(7, 0x600000, 5 * PAGE, 10, 1); /* right size, wrong place */
+	CHECK(maptable__add(&mt, &e, &res) == 0);
+	e = mmap_ev(7, 0x700000, 9 * PAGE, 11, 1); /* the given base, any size */
+	CHECK(maptable__add(&mt, &e, &res) == 0);
+	CHECK_EQ_U64(res.nmappings, 1);
+	CHECK_EQ_U64(res.mappings[0].start, 0x700000);
+	CHECK(maptable__lookup(&mt, 7, 20, 0x600010, NULL) < 0);
+	CHECK_EQ_U64(maptable__lookup(&mt, 7, 20, 0x700010, NULL), 0);
+	teardown(&mt, &res);
+}
+
+int main(void)
+{
+	test_merge();
+	test_remap_exec_fork();
+	test_equal_sizes();
+	test_base_override();
+	CHECK_DONE();
+}
