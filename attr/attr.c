@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * Attribution driver. Pass 1 collects the few records that shape the address
- * space (MMAP/MMAP2, exec, fork) and orders them by time; pass 2 streams the
- * samples and looks each one up. Records in perf.data are only ordered
- * within flush rounds, so a single pass could see a sample before the
- * mapping that holds it. A stream that cannot be rewound (a pipe) is read
- * once, in stream order, and the report says so.
+ * Attribution driver. Records in perf.data are only ordered within flush
+ * rounds, so a sample can come before the mapping that holds it. A file is
+ * read once: samples that find no core wait for the end, and a mapping
+ * record that arrives too late to be applied in order (maptable__late)
+ * makes the driver start over with two passes: pass 1 collects the records
+ * that shape the address space (MMAP/MMAP2, exec, fork) and orders them by
+ * time, pass 2 streams the samples. A stream that cannot be rewound (a
+ * pipe) is read once, in stream order, and the report says so.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -143,8 +145,25 @@ struct run {
 	struct perfdata *pd;
 	struct ap_err event_err;
 	int use_time;
-	int single_pass;
+	int single_pass;   /* a pipe: mappings in stream order */
+	int one_pass;      /* a file read once; falls back to two passes when unsure */
+	int fallback;      /* the one pass met records it cannot order: start over */
+	struct pending *pend;
+	size_t npend, cpend;
 };
+
+/*
+ * A user-space sample that found no core during the one pass: its mapping
+ * record may come later in the file (perf orders records only within flush
+ * rounds), so it is tried again at the end.
+ */
+struct pending {
+	uint32_t pid, tid;
+	uint64_t time, ip;
+	int attr_idx;
+};
+
+#define PENDING_MAX (1u << 20) /* 24 MiB; past that, two passes are cheaper */
 
 static int resolve_event(struct run *r, struct perfdata *pd, struct ap_err *err);
 
@@ -160,10 +179,9 @@ static int sample_selected(struct run *r, const struct pd_sample *s)
 	return 1;
 }
 
-static void count_sample(struct run *r, const struct pd_event *ev)
+/* Count a sample that lies in a core's mapping; 0 if it found none. */
+static int attribute(struct run *r, const struct pd_sample *s, uint64_t t)
 {
-	const struct pd_sample *s = &ev->sample;
-	uint64_t t = r->use_time ? s->sid.time : ev->seq;
 	uint32_t midx = 0;
 	struct attr_mapping *m;
 	struct attr_core *c;
@@ -171,30 +189,73 @@ static void count_sample(struct run *r, const struct pd_event *ev)
 	int64_t fn;
 	int core;
 
-	if (!sample_selected(r, s))
-		return;
-	r->res->total_samples++;
-	if (!s->has_ip)
-		return;
 	core = maptable__lookup(&r->mt, s->sid.pid, t, s->ip, &midx);
 	if (core < 0)
-		return;
+		return 0;
+	maptable__note_hit(&r->mt, s->sid.pid, t);
 	c = &r->cores[core];
-	off = s->ip - r->res->mappings[midx].start;
+	m = &r->res->mappings[midx];
+	off = s->ip - m->start;
 	fn = off < c->mod->text_size ? cwasm__func_at(c->mod, off) : -1;
 	if (fn < 0) {
 		c->outside_text++;
-		return;
+		return 1;
 	}
 	c->samples++;
 	c->func_samples[fn]++;
-	m = &r->res->mappings[midx];
 	m->samples++;
 	if (t < m->first_sample_time)
 		m->first_sample_time = t;
 	r->res->attributed_samples++;
 	if (r->opts->on_sample)
 		r->opts->on_sample(r->opts->ctx, core, (uint32_t)fn, off, s);
+	return 1;
+}
+
+static void defer_sample(struct run *r, const struct pd_sample *s, uint64_t t)
+{
+	if (r->npend == r->cpend) {
+		size_t cap = r->cpend ? r->cpend * 2 : 1024;
+		struct pending *p = cap <= PENDING_MAX ? realloc(r->pend, cap * sizeof(*p)) : NULL;
+
+		if (!p) {
+			r->fallback = 1;
+			return;
+		}
+		r->pend = p;
+		r->cpend = cap;
+	}
+	r->pend[r->npend++] = (struct pending){ s->sid.pid, s->sid.tid, t, s->ip, s->attr_idx };
+}
+
+static void count_sample(struct run *r, const struct pd_event *ev)
+{
+	const struct pd_sample *s = &ev->sample;
+	uint64_t t = r->use_time ? s->sid.time : ev->seq;
+
+	if (!sample_selected(r, s))
+		return;
+	r->res->total_samples++;
+	if (!s->has_ip || attribute(r, s, t))
+		return;
+	if (r->one_pass && s->cpumode == PERF_RECORD_MISC_USER)
+		defer_sample(r, s, t);
+}
+
+/* End of the one pass: the deferred samples, now that every mapping is known. */
+static void retry_pending(struct run *r)
+{
+	for (size_t i = 0; i < r->npend; i++) {
+		const struct pending *p = &r->pend[i];
+		struct pd_sample s = {
+			.sid = { .pid = p->pid, .tid = p->tid, .time = p->time, .has_tid = 1,
+				 .has_time = 1 },
+			.ip = p->ip, .attr_idx = p->attr_idx, .cpumode = PERF_RECORD_MISC_USER,
+			.has_ip = 1,
+		};
+
+		attribute(r, &s, p->time);
+	}
 }
 
 static int pass_mappings(struct run *r, struct perfdata *pd, struct ap_err *err)
@@ -239,12 +300,18 @@ static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
 		if (ev.hdr->type == PERF_RECORD_SAMPLE) {
 			count_sample(r, &ev);
+			if (r->fallback)
+				return 0;
 			continue;
 		}
-		if (!r->single_pass || !to_mt_event(&ev, 0, &me))
+		if ((!r->single_pass && !r->one_pass) || !to_mt_event(&ev, r->use_time, &me))
 			continue;
 		if (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid)
 			continue;
+		if (r->one_pass && maptable__late(&r->mt, &me))
+			r->fallback = 1;
+		if (r->fallback)
+			return 0;
 		if (maptable__add(&r->mt, &me, r->res))
 			return ap_errf(err, "%s: out of memory", r->path);
 	}
@@ -273,6 +340,28 @@ static int resolve_event(struct run *r, struct perfdata *pd, struct ap_err *err)
 	}
 	return ap_errf(err, "%s: no event '%s' in this recording (it has: %s)", r->path,
 		       r->opts->event, names[0] ? names : "none");
+}
+
+/* Forget what the one pass counted, for the two-pass read. */
+static int start_over(struct run *r)
+{
+	struct attr_result *res = r->res;
+
+	for (uint32_t i = 0; i < r->ncores; i++) {
+		struct attr_core *c = &r->cores[i];
+
+		memset(c->func_samples, 0, (c->mod->nfuncs + 1) * sizeof(uint64_t));
+		c->samples = c->outside_text = 0;
+	}
+	res->total_samples = res->attributed_samples = 0;
+	free(res->mappings);
+	res->mappings = NULL;
+	res->nmappings = 0;
+	r->npend = 0;
+	r->one_pass = 0;
+	r->fallback = 0;
+	maptable__exit(&r->mt);
+	return maptable__init(&r->mt, r->cores, r->ncores);
 }
 
 /* Does every record carry a time? Then order by it, as perf does. */
@@ -384,8 +473,11 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 		r.pd = pd;
 	} else {
 		r.use_time = times_usable(pd);
-		if (pass_mappings(&r, pd, err) || perfdata__rewind(pd, err) ||
-		    resolve_event(&r, pd, err))
+		if (resolve_event(&r, pd, err))
+			goto out;
+		/* A sample hook cannot be taken back, so it gets the two-pass read. */
+		r.one_pass = !opts->on_sample && !opts->two_pass;
+		if (!r.one_pass && (pass_mappings(&r, pd, err) || perfdata__rewind(pd, err)))
 			goto out;
 	}
 	if (r.single_pass && add_warning(res, "%s: not seekable, read once in stream order",
@@ -393,6 +485,16 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 		goto oom;
 	if (pass_samples(&r, pd, err))
 		goto out;
+	res->passes = r.one_pass && !r.fallback ? 1 : r.single_pass ? 1 : 2;
+	if (r.one_pass && r.fallback) {
+		if (start_over(&r))
+			goto oom;
+		if (perfdata__rewind(pd, err) || pass_mappings(&r, pd, err) ||
+		    perfdata__rewind(pd, err) || pass_samples(&r, pd, err))
+			goto out;
+	} else if (r.one_pass) {
+		retry_pending(&r);
+	}
 	if (r.event_attr == -1) {
 		*err = r.event_err;
 		goto out;
@@ -409,6 +511,7 @@ oom:
 out:
 	perfdata__close(pd);
 	maptable__exit(&r.mt);
+	free(r.pend);
 	return ret;
 }
 

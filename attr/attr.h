@@ -72,6 +72,7 @@ struct attr_opts {
 	const char *event;       /* NULL = all events */
 	int require_size_match;  /* fail when a core's mapping is not unique */
 	int quiet;               /* no warnings to stderr */
+	int two_pass;            /* always read mappings first (tests compare both reads) */
 	attr_sample_fn on_sample;
 	void *ctx;
 };
@@ -86,6 +87,7 @@ struct attr_result {
 	struct attr_mapping *mappings; /* candidate mappings attributed to cores, time order */
 	int truncated;
 	uint64_t bytes_read, bytes_expected;
+	int passes;                   /* reads of the file: 1, or 2 when records came too late */
 	char **warnings;
 	uint32_t nwarnings;
 };

@@ -195,6 +195,10 @@ static int add_mapping(struct mt_proc *p, const struct mt_event *ev, int core,
 	}
 	if (proc_push(p, &m))
 		return -1;
+	if (m.time > p->last_map_time)
+		p->last_map_time = m.time;
+	if (core >= 0 && m.time > p->last_cand_time)
+		p->last_cand_time = m.time;
 	if (m.start < p->lo)
 		p->lo = m.start;
 	if (m.end > p->hi)
@@ -302,6 +306,48 @@ int maptable__add(struct maptable *mt, const struct mt_event *ev, struct attr_re
 		return 0;
 	}
 	return 0;
+}
+
+static int is_candidate(const struct maptable *mt, const struct mt_event *ev)
+{
+	for (uint32_t i = 0; i < mt->ncores; i++)
+		if (mt->cores[i].base_override == ev->start)
+			return 1;
+	for (uint32_t g = 0; ev->anon && g < mt->ngroups; g++)
+		if (mt->groups[g].len == ev->len)
+			return 1;
+	return 0;
+}
+
+int maptable__late(const struct maptable *mt, const struct mt_event *ev)
+{
+	const struct mt_proc *p = proc_find(mt, ev->pid, NULL);
+	int overlaps;
+
+	if (!p)
+		return 0;
+	switch (ev->kind) {
+	case MT_MMAP:
+		overlaps = ev->start < p->hi && ev->start + ev->len > p->lo;
+		if (overlaps && (ev->time < p->max_hit_time || ev->time < p->last_map_time))
+			return 1;
+		return is_candidate(mt, ev) && ev->time < p->last_cand_time;
+	case MT_EXEC:
+		return ev->time < p->max_hit_time;
+	case MT_FORK:
+		return 0;
+	}
+	return 0;
+}
+
+void maptable__note_hit(struct maptable *mt, uint32_t pid, uint64_t t)
+{
+	struct mt_proc *p = (struct mt_proc *)mt->last;
+
+	if (!p || p->pid != pid)
+		p = proc_find(mt, pid, NULL);
+	if (p && t > p->max_hit_time)
+		p->max_hit_time = t;
 }
 
 static int proc_lookup(const struct mt_proc *p, uint64_t t, uint64_t ip, uint32_t *midx,

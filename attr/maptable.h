@@ -23,6 +23,9 @@ struct mt_proc {
 	uint64_t exec_time;     /* last COMM_EXEC time; mappings before it are gone */
 	int has_exec;
 	uint64_t lo, hi;        /* envelope of kept mappings, for a quick reject */
+	uint64_t last_map_time; /* newest kept mapping (for the one-pass checks) */
+	uint64_t last_cand_time;/* newest mapping given to a core */
+	uint64_t max_hit_time;  /* newest sample found in a core */
 	struct mt_map *maps;    /* in (time, seq) order */
 	uint32_t nmaps, cap;
 	uint32_t *len_seen;     /* per core-length group: candidates met so far */
@@ -63,6 +66,15 @@ void maptable__exit(struct maptable *mt);
  * Returns 0 or -1 on allocation failure.
  */
 int maptable__add(struct maptable *mt, const struct mt_event *ev, struct attr_result *res);
+
+/*
+ * For a file read in one pass: 1 when this event arrives too late to be
+ * applied in order (it predates samples already attributed in its range,
+ * or an earlier-numbered candidate), so the caller must read twice.
+ */
+int maptable__late(const struct maptable *mt, const struct mt_event *ev);
+/* A sample of pid at time t was found in a core. */
+void maptable__note_hit(struct maptable *mt, uint32_t pid, uint64_t t);
 
 /* Core index holding ip for pid at time t (mapping index in *midx), or -1. */
 int maptable__lookup(struct maptable *mt, uint32_t pid, uint64_t t, uint64_t ip,

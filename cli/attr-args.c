@@ -35,6 +35,8 @@ int attr_args__option(struct attr_args *a, int c, const char *arg, struct ap_err
 		a->bases[a->nbases++] = v;
 		return 1;
 	case ATTR_OPT_REQ: a->opts.require_size_match = 1; return 1;
+	/* undocumented: read mappings first, as a file with late records is read */
+	case ATTR_OPT_TWO_PASS: a->opts.two_pass = 1; return 1;
 	}
 	return 0;
 }

@@ -14,7 +14,7 @@
 
 enum {
 	ATTR_OPT_CWASM = 1000, ATTR_OPT_MANIFEST, ATTR_OPT_PID, ATTR_OPT_EVENT, ATTR_OPT_BASE,
-	ATTR_OPT_REQ,
+	ATTR_OPT_REQ, ATTR_OPT_TWO_PASS,
 };
 
 /* Spliced into each command's getopt_long table. */
@@ -26,6 +26,7 @@ enum {
 	{ "event", required_argument, NULL, ATTR_OPT_EVENT },                      \
 	{ "base", required_argument, NULL, ATTR_OPT_BASE },                        \
 	{ "require-size-match", no_argument, NULL, ATTR_OPT_REQ },                 \
+	{ "two-pass", no_argument, NULL, ATTR_OPT_TWO_PASS },                      \
 	{ "quiet", no_argument, NULL, 'q' }
 
 #define ATTR_USAGE                                                                 \

@@ -17,6 +17,11 @@ compare() { # compare NAME PERFDATA
 	else
 		bad "$name: counts differ from perf script"; head -20 "$WORK/$name.diff"
 	fi
+	# the one-pass read and the two-pass read agree
+	"$AOTPERF" report -q --two-pass -i "$data" --cwasm "$S" --top 1000000 \
+		--json "$WORK/$name.2p.json" >/dev/null 2>&1
+	aotperf_counts "$WORK/$name.2p.json" >"$WORK/$name.2p"
+	check "$name: one pass and two passes give the same counts" diff -q "$WORK/$name.got" "$WORK/$name.2p"
 	local core total
 	core=$(awk '$1=="CORE"{print $2}' "$WORK/$name.ref")
 	total=$(awk '$1=="TOTAL"{print $2}' "$WORK/$name.ref")
