@@ -20,7 +20,12 @@ int core_set__add_cwasm(struct core_set *cs, const char *path, struct ap_err *er
 	if (cwasm__read(path, &m, err))
 		return -1;
 	files = realloc(cs->files, (cs->nfiles + 1) * sizeof(*files));
-	if (!files || (cs->files = files, push_mod(cs, m))) {
+	if (!files) {
+		cwasm__free(m);
+		return ap_errf(err, "%s: out of memory", path);
+	}
+	cs->files = files;
+	if (push_mod(cs, m)) {
 		cwasm__free(m);
 		return ap_errf(err, "%s: out of memory", path);
 	}
