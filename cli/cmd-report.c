@@ -34,12 +34,15 @@ static const char report_usage[] =
 	"                          name, or modM:N in a manifest; repeatable\n"
 	"      --hot K             classify the K hottest functions\n"
 	"      --roles SPEC        register roles for classes, e.g. vmctx=rcx,membase=none\n"
+	"      --frame-attribution PREFIX\n"
+	"                          with --func/--hot: the compiler's PREFIX.modM.funcN.json\n"
+	"                          frame-access origins, and where the classes disagree\n"
 	"\n"
 	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
 
 static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_err *err)
 {
-	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES };
+	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES, O_FRAME_ATTR };
 	uint64_t v;
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
@@ -49,6 +52,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		{ "func", required_argument, NULL, O_FUNC },
 		{ "hot", required_argument, NULL, O_HOT },
 		{ "roles", required_argument, NULL, O_ROLES },
+		{ "frame-attribution", required_argument, NULL, O_FRAME_ATTR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -85,6 +89,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 			o->fr.hot = (uint32_t)v;
 			break;
 		case O_ROLES: o->fr.roles = optarg; break;
+		case O_FRAME_ATTR: o->fr.frame_attr = optarg; break;
 		default:
 			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
 				       argv[optind - 1]);
@@ -262,6 +267,7 @@ static int write_json(const struct report_opts *o, const struct attr_result *res
 		outfile__abort(&out);
 		return -1;
 	}
+	json_key(&j, "passes"); json_u64(&j, (uint64_t)res->passes);
 	json_key(&j, "truncated"); json_bool(&j, res->truncated);
 	json_key(&j, "warnings");
 	json_begin_arr(&j);

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "func-report.h"
 #include "../classify/classify.h"
+#include "../classify/frameattr.h"
 
 #define HOTTEST 20
+#define FA_LISTED 20	/* disagreements listed per function */
 
 int func_report__add_spec(struct func_report *fr, const char *spec, struct ap_err *err)
 {
@@ -146,6 +150,48 @@ static int resolve_pick(struct func_pick *p, const struct attr_result *res, stru
 	return 0;
 }
 
+/*
+ * The sidecar of each pick, read before anything is printed so a bad one
+ * fails the command cleanly. A function without one is only noted: the
+ * compiler may have written sidecars for some functions.
+ */
+static int load_sidecar(const struct func_report *fr, struct func_pick *p,
+			const struct attr_result *res, struct ap_err *err)
+{
+	const struct cwasm_module *m = res->cores[p->core].mod;
+	uint32_t mod = m->manifest_idx >= 0 ? (uint32_t)m->manifest_idx : 0;
+	size_t len = strlen(fr->frame_attr) + 48;
+	struct stat st;
+
+	p->fa_path = malloc(len);
+	if (!p->fa_path || fa__path(p->fa_path, len, fr->frame_attr, mod, p->func))
+		return ap_errf(err, "out of memory");
+	if (stat(p->fa_path, &st) && errno == ENOENT)
+		return 0;
+	p->fa = calloc(1, sizeof(*p->fa));
+	if (!p->fa)
+		return ap_errf(err, "out of memory");
+	if (fa__load(p->fa_path, mod, p->func, m->funcs[p->func].size, p->fa, err)) {
+		free(p->fa);
+		p->fa = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int load_sidecars(struct func_report *fr, const struct attr_result *res,
+			 struct ap_err *err)
+{
+	if (!fr->frame_attr)
+		return 0;
+	if (!fr->npicks)
+		return ap_errf(err, "--frame-attribution needs --func or --hot");
+	for (uint32_t i = 0; i < fr->npicks; i++)
+		if (load_sidecar(fr, &fr->picks[i], res, err))
+			return -1;
+	return 0;
+}
+
 int func_report__resolve(struct func_report *fr, const struct attr_result *res,
 			 struct ap_err *err)
 {
@@ -176,9 +222,9 @@ int func_report__resolve(struct func_report *fr, const struct attr_result *res,
 		}
 		if (best_core < 0)
 			break;
-		fr->picks[fr->npicks++] = (struct func_pick){ "--hot", best_core, best };
+		fr->picks[fr->npicks++] = (struct func_pick){ "--hot", best_core, best, NULL, NULL };
 	}
-	return 0;
+	return load_sidecars(fr, res, err);
 }
 
 /* Decode one picked function and gather its per-instruction samples. */
@@ -188,6 +234,7 @@ struct classified {
 	struct cls_table t;
 	uint64_t samples;
 	uint64_t base;
+	struct fa_join fj;	/* fj.sc set when the pick has a sidecar */
 };
 
 static int classify_pick(const struct func_report *fr, const struct func_pick *p,
@@ -220,6 +267,11 @@ static int classify_pick(const struct func_report *fr, const struct func_pick *p
 	}
 	out->samples = c->func_samples[p->func];
 	cls__tabulate(&out->f, out->insn_samples, &out->t);
+	if (p->fa && fa__join(p->fa, &out->f, out->insn_samples, &out->fj, err)) {
+		cls__free(&out->f);
+		free(out->insn_samples);
+		return -1;
+	}
 	return 0;
 }
 
@@ -227,6 +279,7 @@ static void classified_free(struct classified *c)
 {
 	cls__free(&c->f);
 	free(c->insn_samples);
+	fa__join_free(&c->fj);
 }
 
 static double pct(uint64_t a, uint64_t b)
@@ -255,6 +308,10 @@ int func_report__print(struct func_report *fr, const struct attr_result *res, FI
 		if (res->ncores > 1 && m->core_label)
 			fprintf(out, "  core %s\n", m->core_label);
 		cls__print_table(out, &c.t, res->total_samples);
+		if (c.fj.sc)
+			fa__print(out, &c.fj, &c.f, c.insn_samples, FA_LISTED);
+		else if (p->fa_path)
+			fprintf(out, "\n  frame attribution  no sidecar %s\n", p->fa_path);
 		if (c.samples) {
 			fprintf(out, "\n  hottest instructions\n");
 			cls__print_hottest(out, &c.f, c.insn_samples, HOTTEST, &c.t,
@@ -286,6 +343,16 @@ static int json_one(struct func_report *fr, const struct func_pick *p,
 	cls__json_levers(j, &c.t);
 	json_key(j, "hottest_instructions");
 	cls__json_hottest(j, &c.f, c.insn_samples, HOTTEST, res->total_samples);
+	if (c.fj.sc) {
+		json_key(j, "frame_attribution");
+		fa__json(j, &c.fj, &c.f, c.insn_samples, FA_LISTED);
+	} else if (p->fa_path) {
+		json_key(j, "frame_attribution");
+		json_begin_obj(j);
+		json_key(j, "path"); json_str(j, p->fa_path);
+		json_key(j, "present"); json_bool(j, 0);
+		json_end_obj(j);
+	}
 	json_end_obj(j);
 	classified_free(&c);
 	return 0;
@@ -310,6 +377,12 @@ int func_report__json(struct func_report *fr, const struct attr_result *res,
 
 void func_report__free(struct func_report *fr)
 {
+	for (uint32_t i = 0; i < fr->npicks; i++) {
+		if (fr->picks[i].fa)
+			fa__free(fr->picks[i].fa);
+		free(fr->picks[i].fa);
+		free(fr->picks[i].fa_path);
+	}
 	free(fr->ips.keys);
 	free(fr->ips.counts);
 }

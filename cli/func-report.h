@@ -9,12 +9,17 @@
 #include "attr-args.h"
 #include "../util/json_out.h"
 
+struct fa_sidecar;
+
 #define FUNC_MAX_PICKS 32
 
 struct func_pick {
 	const char *spec;  /* as given: N, NAME, or CORE:N / CORE:NAME */
 	int core;          /* resolved */
 	uint32_t func;
+	/* --frame-attribution: the sidecar, NULL when absent; where it was looked for */
+	struct fa_sidecar *fa;
+	char *fa_path;
 };
 
 struct func_report {
@@ -22,6 +27,7 @@ struct func_report {
 	uint32_t npicks;
 	uint32_t hot;          /* --hot K */
 	const char *roles;     /* --roles SPEC */
+	const char *frame_attr; /* --frame-attribution PREFIX */
 	/* per (core, text offset) sample counts, collected during attribution */
 	struct {
 		uint64_t *keys;    /* core << 40 | offset, +1 so 0 is empty */
@@ -34,7 +40,7 @@ struct func_report {
 int func_report__add_spec(struct func_report *fr, const char *spec, struct ap_err *err);
 /* Install the sample hook (before attr_args__run) when anything was asked. */
 void func_report__hook(struct func_report *fr, struct attr_opts *opts);
-/* Resolve names/indices and --hot after attribution. */
+/* Resolve names/indices and --hot after attribution; load the sidecars. */
 int func_report__resolve(struct func_report *fr, const struct attr_result *res,
 			 struct ap_err *err);
 int func_report__print(struct func_report *fr, const struct attr_result *res, FILE *out,
