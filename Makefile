@@ -48,7 +48,10 @@ TEST_HELPERS := $(B)/tests/loader $(B)/tests/mkfixture
 
 .PHONY: all test test-plain test-san unit e2e demo bench install clean deps fixtures lint
 
-all: $(B)/aotperf $(B)/libaotperf-jit.a $(B)/libaotperf-jit.so
+# the perf script --dlfilter plugin (defines DLFILTER_SO)
+include plugin/plugin.mk
+
+all: $(B)/aotperf $(B)/libaotperf-jit.a $(B)/libaotperf-jit.so $(DLFILTER_SO)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -96,7 +99,7 @@ include tests/classify/classify.mk
 fixtures: $(FIXTURES)
 
 unit: $(UNIT_BINS) $(FIXTURES)
-e2e: $(B)/aotperf $(TEST_HELPERS) $(FIXTURES)
+e2e: $(B)/aotperf $(TEST_HELPERS) $(FIXTURES) $(DLFILTER_SO)
 
 # The README's test command: everything, plain and sanitized.
 test: deps
@@ -123,7 +126,7 @@ bench: deps
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
-		--suppress=missingIncludeSystem -I. $(LIB_DIRS) cli
+		--suppress=missingIncludeSystem -I. $(LIB_DIRS) cli plugin
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/aotperf
@@ -132,6 +135,8 @@ install: all
 	install -m 0755 $(B)/libaotperf-jit.so.1 $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libaotperf-jit.so.1 $(DESTDIR)$(PREFIX)/lib/libaotperf-jit.so
 	install -m 0644 jitdump/jitdump.h $(DESTDIR)$(PREFIX)/include/aotperf/
+	install -d $(DESTDIR)$(PREFIX)/lib/aotperf
+	[ -z "$(DLFILTER_SO)" ] || install -m 0755 $(DLFILTER_SO) $(DESTDIR)$(PREFIX)/lib/aotperf/
 
 clean:
 	rm -rf build build-san

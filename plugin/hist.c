@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+#include <stdlib.h>
+#include "hist.h"
+
+static uint64_t key_of(uint32_t core, uint64_t off)
+{
+	return ((uint64_t)core << 40 | off) + 1;
+}
+
+static size_t slot(uint64_t key, size_t cap)
+{
+	return (key * 0x9e3779b97f4a7c15ull) & (cap - 1);
+}
+
+static int grow(struct hist *h)
+{
+	size_t cap = h->cap ? h->cap * 2 : 1024;
+	uint64_t *keys = calloc(cap, sizeof(*keys)), *counts = calloc(cap, sizeof(*counts));
+
+	if (!keys || !counts) {
+		free(keys);
+		free(counts);
+		return -1;
+	}
+	for (size_t i = 0; i < h->cap; i++) {
+		size_t s;
+
+		if (!h->keys[i])
+			continue;
+		s = slot(h->keys[i], cap);
+		while (keys[s])
+			s = (s + 1) & (cap - 1);
+		keys[s] = h->keys[i];
+		counts[s] = h->counts[i];
+	}
+	free(h->keys);
+	free(h->counts);
+	h->keys = keys;
+	h->counts = counts;
+	h->cap = cap;
+	return 0;
+}
+
+int hist__add(struct hist *h, uint32_t core, uint64_t off)
+{
+	uint64_t key = key_of(core, off);
+	size_t s;
+
+	if ((h->n + 1) * 2 > h->cap && grow(h))
+		return -1;
+	s = slot(key, h->cap);
+	while (h->keys[s] && h->keys[s] != key)
+		s = (s + 1) & (h->cap - 1);
+	if (!h->keys[s]) {
+		h->keys[s] = key;
+		h->n++;
+	}
+	h->counts[s]++;
+	return 0;
+}
+
+uint64_t hist__get(const struct hist *h, uint32_t core, uint64_t off)
+{
+	uint64_t key = key_of(core, off);
+	size_t s;
+
+	if (!h->cap)
+		return 0;
+	s = slot(key, h->cap);
+	while (h->keys[s]) {
+		if (h->keys[s] == key)
+			return h->counts[s];
+		s = (s + 1) & (h->cap - 1);
+	}
+	return 0;
+}
+
+void hist__free(struct hist *h)
+{
+	free(h->keys);
+	free(h->counts);
+	h->keys = h->counts = NULL;
+	h->cap = h->n = 0;
+}

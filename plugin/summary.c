@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the dlfilter prints at stop(): per core the function table of
+ * `aotperf report`, then the class mix of the hottest function (or of
+ * func=N) in the table `aotperf report --func` prints. "%run" is of the
+ * samples perf script handed to the filter (of event=, if given).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dlf.h"
+#include "../attr/attr.h"
+#include "../classify/classify.h"
+#include "../util/json_out.h"
+#include "../util/outfile.h"
+#include "../util/sha256.h"
+
+struct ranked {
+	uint32_t func;
+	uint64_t samples;
+};
+
+struct classified {
+	int core;		/* -1: nothing to classify */
+	uint32_t func;
+	struct cls_func f;
+	uint64_t *insn_samples;
+	struct cls_table t;
+};
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static int rank_cmp(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->func < y->func ? -1 : x->func > y->func;
+}
+
+/* The core's functions with samples, hottest first (ties: lower index). */
+static struct ranked *rank_functions(const struct dlf_core *c, uint32_t *n)
+{
+	struct ranked *r = malloc((c->mod->nfuncs + 1) * sizeof(*r));
+	uint32_t k = 0;
+
+	if (!r)
+		return NULL;
+	for (uint32_t i = 0; i < c->mod->nfuncs; i++)
+		if (c->func_samples[i])
+			r[k++] = (struct ranked){ i, c->func_samples[i] };
+	qsort(r, k, sizeof(*r), rank_cmp);
+	*n = k;
+	return r;
+}
+
+static const char *core_name(const struct cwasm_module *m)
+{
+	return m->core_label ? m->core_label : m->path;
+}
+
+/* Cores that compete for regions of core i's length. */
+static uint32_t sharing(const struct dlf *d, uint32_t i)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < d->ncores; k++)
+		if (!d->bases[k] && d->lens[k] == d->lens[i])
+			n++;
+	return n;
+}
+
+static int unique_region(const struct dlf *d, uint32_t i)
+{
+	return !d->bases[i] && sharing(d, i) == 1 && d->rg.core_regions[i] == 1;
+}
+
+static uint64_t shown(const struct dlf *d, uint32_t nr)
+{
+	return d->top && d->top < nr ? d->top : nr;
+}
+
+static void print_core(FILE *out, const struct dlf *d, uint32_t i, const struct ranked *r,
+		       uint32_t nr)
+{
+	const struct dlf_core *c = &d->cores[i];
+	const struct cwasm_module *m = c->mod;
+	char name[32];
+
+	fprintf(out, "\ncore %s (%s): %u functions, text %u bytes\n", core_name(m), m->path,
+		m->nfuncs, m->text_size);
+	if (d->rg.core_regions[i])
+		fprintf(out, "  mapping     0x%" PRIx64 " +0x%" PRIx64 " (%s%s, %u region(s))\n",
+			d->rg.core_first[i], d->rg.core_first_len[i], c->base ? "base=" : "exact size",
+			unique_region(d, i) ? ", unique" : c->base ? "" : ", NOT unique",
+			d->rg.core_regions[i]);
+	else
+		fprintf(out, "  mapping     none found\n");
+	fprintf(out, "  samples     %" PRIu64 "  (%.2f%% of run)\n", c->samples,
+		pct(c->samples, d->total));
+	if (!nr)
+		return;
+	fprintf(out, "\n  %4s  %-18s %8s %8s %8s  %s\n", "rank", "function", "samples", "%run",
+		"bytes", "wasm name");
+	for (uint32_t k = 0; k < shown(d, nr); k++) {
+		const struct cwasm_func *f = &m->funcs[r[k].func];
+
+		fprintf(out, "  %4u  %-18s %8" PRIu64 " %7.2f%% %8u  %s\n", k + 1,
+			cwasm__local_name(r[k].func, name, sizeof(name)), r[k].samples,
+			pct(r[k].samples, d->total), f->size, f->name ? f->name : "");
+	}
+}
+
+/* func= if given, else the hottest function over all cores. */
+static void pick(const struct dlf *d, int *core, uint32_t *func)
+{
+	uint64_t best = 0;
+
+	*core = d->func_core;
+	*func = d->func;
+	if (*core >= 0)
+		return;
+	for (uint32_t c = 0; c < d->ncores; c++)
+		for (uint32_t f = 0; f < d->cores[c].mod->nfuncs; f++)
+			if (d->cores[c].func_samples[f] > best) {
+				best = d->cores[c].func_samples[f];
+				*core = (int)c;
+				*func = f;
+			}
+}
+
+static int classify(const struct dlf *d, struct classified *out, struct ap_err *err)
+{
+	const struct cwasm_module *m;
+	const struct cwasm_func *fn;
+	struct cls_roles roles;
+	uint64_t base;
+
+	memset(out, 0, sizeof(*out));
+	pick(d, &out->core, &out->func);
+	if (out->core < 0)
+		return 0;
+	m = d->cores[out->core].mod;
+	fn = &m->funcs[out->func];
+	base = d->rg.core_first[out->core];
+	cls__roles_default(m->arch, &roles);
+	if (d->roles && cls__roles_parse(&roles, d->roles, err))
+		return -1;
+	if (cls__decode(m->arch, &roles, m->text + fn->offset, fn->size, base + fn->offset,
+			&out->f, err))
+		return -1;
+	out->insn_samples = calloc(out->f.ninsns + 1, sizeof(uint64_t));
+	if (!out->insn_samples)
+		return ap_errf(err, "out of memory");
+	for (uint32_t i = 0; i < out->f.ninsns; i++) {
+		const struct cls_insn *in = &out->f.insns[i];
+
+		/* perf's ip is an instruction's first byte; count every byte anyway */
+		for (uint32_t b = 0; b < in->size; b++)
+			out->insn_samples[i] += hist__get(&d->hist, (uint32_t)out->core,
+							  fn->offset + in->offset + b);
+	}
+	cls__tabulate(&out->f, out->insn_samples, &out->t);
+	return 0;
+}
+
+static void classified_free(struct classified *c)
+{
+	if (c->core >= 0)
+		cls__free(&c->f);
+	free(c->insn_samples);
+}
+
+static void print_classified(FILE *out, const struct dlf *d, const struct classified *c)
+{
+	const struct cwasm_module *m = d->cores[c->core].mod;
+	const struct cwasm_func *fn = &m->funcs[c->func];
+	uint64_t n = d->cores[c->core].func_samples[c->func];
+
+	fprintf(out, "\nfunction local_func_%u%s%s%s: %" PRIu64 " samples (%.2f%% of run),"
+		" %u instructions, %u bytes\n", c->func, fn->name ? " (" : "",
+		fn->name ? fn->name : "", fn->name ? ")" : "", n, pct(n, d->total),
+		cls__insn_count(&c->f), fn->size);
+	if (d->ncores > 1)
+		fprintf(out, "  core %s\n", core_name(m));
+	cls__print_table(out, &c->t, d->total);
+	if (n) {
+		fprintf(out, "\n  hottest instructions\n");
+		cls__print_hottest(out, &c->f, c->insn_samples, DLF_HOTTEST, &c->t, d->total);
+	}
+}
+
+static void print_notes(FILE *out, const struct dlf *d)
+{
+	for (uint32_t i = 0; i < d->ncores; i++) {
+		const struct cwasm_module *m = d->cores[i].mod;
+		uint32_t k = sharing(d, i);
+
+		if (!d->rg.core_regions[i])
+			fprintf(out, DLF_NAME ": note: %s: no sample in an anonymous r-x region of"
+				" %" PRIu64 " bytes (its page-rounded text)\n", m->path, d->lens[i]);
+		else if (!d->bases[i] && !unique_region(d, i))
+			fprintf(out, DLF_NAME ": note: %s: %u region(s) of %" PRIu64 " bytes and"
+				" %u core(s) of that size: region j of a process, in order of"
+				" first sample, goes to core (j mod %u) in argument order (first"
+				" at 0x%" PRIx64 "); pass base=HEX to choose\n", m->path,
+				d->rg.core_regions[i], d->lens[i], k, k, d->rg.core_first[i]);
+	}
+	if (d->anon_other)
+		fprintf(out, DLF_NAME ": note: %" PRIu64 " sample(s) in anonymous r-x maps of no"
+			" core's size (first 0x%" PRIx64 " +0x%" PRIx64 "); pass base=HEX if a"
+			" core was mapped there\n", d->anon_other, d->other_start, d->other_len);
+	if (d->rg.nsplit)
+		fprintf(out, DLF_NAME ": note: %u region(s) cut out of merged anonymous maps,"
+			" top down in mapping order\n", d->rg.nsplit);
+	if (d->event && !d->total)
+		fprintf(out, DLF_NAME ": warning: no sample of event '%s'\n", d->event);
+	if (d->oom)
+		fprintf(out, DLF_NAME ": warning: out of memory: some samples were not counted\n");
+}
+
+static void print_text(FILE *out, const struct dlf *d, struct ranked **r, const uint32_t *nr,
+		       const struct classified *c)
+{
+	fprintf(out, "%s: %" PRIu64 " samples seen%s%s\n", DLF_NAME, d->total,
+		d->event ? ", event " : "", d->event ? d->event : "");
+	fprintf(out, "  in wasm code        %" PRIu64 "  (%.2f%% of run)\n", d->attributed,
+		pct(d->attributed, d->total));
+	if (d->func_core >= 0)
+		fprintf(out, "  kept for output     %" PRIu64 "  (func=%s)\n", d->kept, d->func_spec);
+	fprintf(out, "  regions             %u probe(s) of the address space\n",
+		(unsigned)d->rg.probes);
+	for (uint32_t i = 0; i < d->ncores; i++)
+		print_core(out, d, i, r[i], nr[i]);
+	if (c->core >= 0)
+		print_classified(out, d, c);
+}
+
+static void json_core(struct json_out *j, const struct dlf *d, uint32_t i,
+		      const struct ranked *r, uint32_t nr)
+{
+	const struct dlf_core *c = &d->cores[i];
+	const struct cwasm_module *m = c->mod;
+	char hex[65];
+
+	json_key(j, "cwasm"); json_str(j, m->path);
+	json_key(j, "core"); json_str(j, core_name(m));
+	if (m->manifest_idx >= 0) {
+		json_key(j, "module_idx"); json_i64(j, m->manifest_idx);
+	}
+	ap_sha256_hex(m->sha256, hex);
+	json_key(j, "cwasm_sha256"); json_str(j, hex);
+	json_key(j, "text_base");
+	if (d->rg.core_regions[i])
+		json_hex(j, d->rg.core_first[i]);
+	else
+		json_null(j);
+	json_key(j, "text_size"); json_u64(j, m->text_size);
+	json_key(j, "function_count"); json_u64(j, m->nfuncs);
+	json_key(j, "import_function_count"); json_u64(j, m->import_func_count);
+	json_key(j, "total_samples"); json_u64(j, d->total);
+	json_key(j, "attributed_samples"); json_u64(j, c->samples);
+	json_key(j, "attribution_coverage_pct"); json_dbl(j, pct(c->samples, d->total), 4);
+	json_key(j, "mapping");
+	json_begin_obj(j);
+	json_key(j, "authoritative"); json_bool(j, unique_region(d, i));
+	json_key(j, "override");
+	if (c->base)
+		json_hex(j, c->base);
+	else
+		json_null(j);
+	json_key(j, "size");
+	if (d->rg.core_regions[i])
+		json_u64(j, d->rg.core_first_len[i]);
+	else
+		json_null(j);
+	json_key(j, "expected_size"); json_u64(j, d->lens[i]);
+	json_key(j, "count"); json_u64(j, d->rg.core_regions[i]);
+	json_end_obj(j);
+	json_key(j, "top_functions");
+	json_begin_arr(j);
+	for (uint32_t k = 0; k < shown(d, nr); k++) {
+		const struct cwasm_func *f = &m->funcs[r[k].func];
+
+		json_begin_obj(j);
+		json_key(j, "local_func"); json_u64(j, r[k].func);
+		json_key(j, "wasm_func"); json_u64(j, cwasm__wasm_index(m, r[k].func));
+		json_key(j, "name"); json_str(j, f->name);
+		json_key(j, "samples"); json_u64(j, r[k].samples);
+		json_key(j, "percent_of_run"); json_dbl(j, pct(r[k].samples, d->total), 4);
+		json_key(j, "code_bytes"); json_u64(j, f->size);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+}
+
+static void json_classified(struct json_out *j, const struct dlf *d, const struct classified *c)
+{
+	const struct cwasm_module *m = d->cores[c->core].mod;
+	uint64_t n = d->cores[c->core].func_samples[c->func];
+
+	json_key(j, "classified_function");
+	json_begin_obj(j);
+	json_key(j, "local_func"); json_u64(j, c->func);
+	json_key(j, "wasm_func"); json_u64(j, cwasm__wasm_index(m, c->func));
+	json_key(j, "name"); json_str(j, m->funcs[c->func].name);
+	json_key(j, "core"); json_str(j, core_name(m));
+	json_key(j, "samples"); json_u64(j, n);
+	json_key(j, "percent_of_run"); json_dbl(j, pct(n, d->total), 4);
+	json_key(j, "instruction_count"); json_u64(j, cls__insn_count(&c->f));
+	json_key(j, "code_bytes"); json_u64(j, m->funcs[c->func].size);
+	json_key(j, "classes"); cls__json(j, &c->t, d->total);
+	cls__json_levers(j, &c->t);
+	json_key(j, "hottest_instructions");
+	cls__json_hottest(j, &c->f, c->insn_samples, DLF_HOTTEST, d->total);
+	json_end_obj(j);
+}
+
+/* One core: its block at the top level; several: under "cores". */
+static int write_json(const struct dlf *d, struct ranked **r, const uint32_t *nr,
+		      const struct classified *c, struct ap_err *err)
+{
+	struct outfile out;
+	struct json_out j;
+
+	if (outfile__open(&out, d->json_path, err))
+		return -1;
+	json_init(&j, out.f);
+	json_begin_obj(&j);
+	json_key(&j, "schema_version"); json_u64(&j, 1);
+	json_key(&j, "tool"); json_str(&j, "aotperf dlfilter");
+	json_key(&j, "event"); json_str(&j, d->event);
+	if (d->ncores == 1) {
+		json_core(&j, d, 0, r[0], nr[0]);
+	} else {
+		json_key(&j, "total_samples"); json_u64(&j, d->total);
+		json_key(&j, "attributed_samples"); json_u64(&j, d->attributed);
+		json_key(&j, "attribution_coverage_pct");
+		json_dbl(&j, pct(d->attributed, d->total), 4);
+		json_key(&j, "cores");
+		json_begin_arr(&j);
+		for (uint32_t i = 0; i < d->ncores; i++) {
+			json_begin_obj(&j);
+			json_core(&j, d, i, r[i], nr[i]);
+			json_end_obj(&j);
+		}
+		json_end_arr(&j);
+	}
+	if (c->core >= 0)
+		json_classified(&j, d, c);
+	json_key(&j, "func_filter"); json_str(&j, d->func_spec);
+	json_key(&j, "kept_samples"); json_u64(&j, d->kept);
+	json_key(&j, "probes"); json_u64(&j, d->rg.probes);
+	json_key(&j, "complete"); json_bool(&j, !d->oom);
+	json_end_obj(&j);
+	json_finish(&j);
+	return outfile__commit(&out, err);
+}
+
+static int emit(const struct dlf *d, struct ranked **r, const uint32_t *nr,
+		const struct classified *c, struct ap_err *err)
+{
+	FILE *out = d->out ? d->out : stderr;
+
+	if (d->json_path && write_json(d, r, nr, c, err))
+		return -1;
+	if (!d->quiet)
+		print_notes(stderr, d);
+	print_text(out, d, r, nr, c);
+	if (fflush(out) || ferror(out))
+		return ap_errf(err, "%s: write failed: %s", d->out_path ? d->out_path : "stderr",
+			       strerror(errno));
+	return 0;
+}
+
+int dlf__summary(struct dlf *d, struct ap_err *err)
+{
+	struct ranked **r = calloc(d->ncores, sizeof(*r));
+	uint32_t *nr = calloc(d->ncores, sizeof(*nr));
+	struct classified c = { .core = -1 };
+	int ret = -1;
+
+	if (!r || !nr) {
+		ap_errf(err, "out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; i < d->ncores; i++) {
+		r[i] = rank_functions(&d->cores[i], &nr[i]);
+		if (!r[i]) {
+			ap_errf(err, "out of memory");
+			goto out;
+		}
+	}
+	if (classify(d, &c, err)) {
+		/* The table is still worth having; say why the mix is not. */
+		if (!d->quiet)
+			fprintf(stderr, DLF_NAME ": note: no class mix: %s\n", err->msg);
+		classified_free(&c);
+		c.core = -1;
+		c.insn_samples = NULL;
+		err->msg[0] = 0;
+	}
+	ret = emit(d, r, nr, &c, err);
+out:
+	classified_free(&c);
+	for (uint32_t i = 0; r && i < d->ncores; i++)
+		free(r[i]);
+	free(r);
+	free(nr);
+	return ret;
+}
