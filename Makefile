@@ -95,6 +95,7 @@ $(B)/tests/mkfixture: $(wildcard tests/fixtures/mkfixture*.c) $(B)/libaotperf.a
 # Fixtures are generated from sources in tests/fixtures at build time.
 include tests/fixtures/fixtures.mk
 include tests/classify/classify.mk
+include tests/loader/loader.mk
 
 fixtures: $(FIXTURES)
 

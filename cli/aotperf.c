@@ -22,6 +22,7 @@ static const struct subcommand subcommands[] = {
 	{ "perfmap", cmd_perfmap, "write /tmp/perf-<pid>.map so perf report names the functions" },
 	{ "jitdump", cmd_jitdump, "write jitdumps and a marked perf.data for perf inject --jit" },
 	{ "inject", cmd_inject, "one step to a symbolized perf.jit.data" },
+	{ "record", cmd_record, "perf record -k mono, then a symbolized perf.jit.data at once" },
 	{ "spills", cmd_spills, "rank compile-time spillers, joined with runtime heat" },
 	{ "classify", cmd_classify, "instruction classes of perf annotate output" },
 	{ "annotate", cmd_annotate, "run perf annotate on a symbol and classify it" },

@@ -40,6 +40,7 @@ int cmd_doctor(int argc, char **argv);
 int cmd_perfmap(int argc, char **argv);
 int cmd_jitdump(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 int cmd_spills(int argc, char **argv);
 
 #endif

@@ -4,7 +4,8 @@
  * kernels from it, so perf records a real anonymous code mapping.
  *
  *   loader [--ms MILLIS] [--twice] [--remap] [--adjacent]
- *          [--mix NAME:W,NAME:W,...] [--manifest M.json | FILE.cwasm ...]
+ *          [--mix NAME:W,NAME:W,...] [--jitdump] [--fork] [--threads N]
+ *          [--manifest M.json | FILE.cwasm ...]
  *
  * --ms      run the mix for about MILLIS ms of wall time (default 1000)
  * --mix     kernels and weights, weights are shares of run time
@@ -14,6 +15,15 @@
  *           again (a second MMAP2 record for it)
  * --adjacent  map code regions back to back, so the kernel merges them
  *           (see map_core())
+ * --jitdump after each mprotect, register the core with the embeddable
+ *           jitdump writer (jitdump/jitdump.h), exactly as a runtime would:
+ *           one aotjit_register_cwasm() call, errors only warned about.
+ *           Names get "mod<idx>:" in a manifest of several cores, as
+ *           `aotperf inject` names them. LOADER_TIMING=1 prints each
+ *           call's cost.
+ * --fork    map and run in a forked child; the parent only waits
+ * --threads N  N threads each map (and register) their own copy of every
+ *           core, at the same time, then run the mix
  *
  * Prints "loader: pid P core PATH mapped at 0xADDR len N" per mapping, N
  * being the page-rounded length perf records. Exit 0, or 2 on any error.
@@ -26,19 +36,23 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cwasm/cwasm.h"
+#include "jitdump/jitdump.h"
 
 #define MAX_MIX 16
 #define MAX_MAPS 2
+#define MAX_THREADS 64
 #define MEM_SIZE (64 * 1024)
 /* One call should last long enough to amortize the loop, short enough to
  * keep the weighted mix fine-grained. */
@@ -60,8 +74,17 @@ struct mix_ent {
 	uint64_t chunk; /* trips per call, from calibration */
 };
 
+/* A core as the runtime holds it: parsed, plus the file bytes it registers. */
+struct core_src {
+	const struct cwasm_module *mod;
+	uint8_t *bytes;
+	size_t len;
+	char prefix[32]; /* "mod<idx>:" or "" */
+};
+
 struct core {
 	const struct cwasm_module *mod;
+	const struct core_src *src;
 	uint32_t entry_off[MAX_MIX];
 	void *map[MAX_MAPS];
 	void *data[MAX_MAPS]; /* per-mapping "instance data" page, see map_core() */
@@ -72,6 +95,8 @@ struct core {
 struct run {
 	long ms;
 	int twice, remap, adjacent;
+	int jitdump, timing, fork, nthreads;
+	struct core_src *srcs;
 	struct mix_ent mix[MAX_MIX];
 	int nmix;
 	struct core *cores;
@@ -99,7 +124,8 @@ static void fail(const char *fmt, ...)
 static void usage(void)
 {
 	fail("usage: loader [--ms MILLIS] [--twice] [--remap] [--adjacent] "
-	     "[--mix NAME:W,...] [--manifest M.json | FILE.cwasm ...]");
+	     "[--mix NAME:W,...] [--jitdump] [--fork] [--threads N] "
+	     "[--manifest M.json | FILE.cwasm ...]");
 }
 
 static double now_ns(void)
@@ -185,7 +211,7 @@ static void *map_text(const struct cwasm_module *mod)
  * never touch. Touching anonymous r-x regions get merged by the kernel
  * into one VMA, and the MMAP2 record of the second then covers both.
  */
-static void map_core(struct run *r, struct core *c, int slot)
+static void map_core_locked(struct run *r, struct core *c, int slot)
 {
 	long page = sysconf(_SC_PAGESIZE);
 
@@ -202,8 +228,51 @@ static void map_core(struct run *r, struct core *c, int slot)
 	memset(c->data[slot], 0, page);
 }
 
-static void setup_core(struct run *r, struct core *c, const struct cwasm_module *mod)
+/*
+ * What a runtime adds right after its mprotect: one call; a failure costs
+ * the names, never the run.
+ */
+static void register_jit(struct run *r, struct core *c, void *text)
 {
+	const struct core_src *s = c->src;
+	double t0 = now_ns(), dt;
+	int err;
+
+	err = aotjit_register_cwasm(NULL, (uintptr_t)text, s->bytes, s->len,
+				    s->prefix[0] ? s->prefix : NULL, 0);
+	dt = now_ns() - t0;
+	if (err) {
+		fprintf(stderr, "loader: warning: jitdump: registering %s: %s\n",
+			c->mod->path, strerror(-err));
+		return;
+	}
+	fprintf(stderr, "loader: pid %d jitdump %s\n", (int)getpid(), aotjit_path(NULL));
+	if (r->timing)
+		fprintf(stderr, "loader: jitdump register %s: %" PRIu32 " functions in %.0f us"
+			" (%.0f ns per function)\n", c->mod->path, c->mod->nfuncs, dt / 1e3,
+			c->mod->nfuncs ? dt / c->mod->nfuncs : 0.0);
+}
+
+/*
+ * Threads map under one lock (a runtime's mmap path is serialized by the
+ * kernel anyway): two text regions mapped back to back before their data
+ * pages would merge into one VMA. Registration runs outside it, truly
+ * concurrently.
+ */
+static pthread_mutex_t map_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void map_core(struct run *r, struct core *c, int slot)
+{
+	pthread_mutex_lock(&map_lock);
+	map_core_locked(r, c, slot);
+	pthread_mutex_unlock(&map_lock);
+	if (r->jitdump)
+		register_jit(r, c, c->map[slot]);
+}
+
+static void setup_core(struct run *r, struct core *c, const struct core_src *src)
+{
+	const struct cwasm_module *mod = src->mod;
 	long page = sysconf(_SC_PAGESIZE);
 
 	if (mod->arch != CWASM_ARCH_X86_64)
@@ -211,6 +280,7 @@ static void setup_core(struct run *r, struct core *c, const struct cwasm_module 
 	if (mod->text_size == 0)
 		fail("%s: empty text", mod->path);
 	c->mod = mod;
+	c->src = src;
 	c->map_len = ((size_t)mod->text_size + page - 1) / page * page;
 	for (int k = 0; k < r->nmix; k++)
 		c->entry_off[k] = find_entry(mod, r->mix[k].name);
@@ -324,6 +394,151 @@ static void setup_memory(struct run *r)
 	r->vm.mem_size = MEM_SIZE;
 }
 
+/* Map every core and run the mix: one process's, or one thread's, work. */
+static void run_all(struct run *r)
+{
+	setup_memory(r);
+	r->cores = calloc((size_t)r->ncores, sizeof(*r->cores));
+	if (!r->cores)
+		fail("out of memory");
+	for (int c = 0; c < r->ncores; c++)
+		setup_core(r, &r->cores[c], &r->srcs[c]);
+	run_mix(r);
+}
+
+static void print_done(const struct run *r)
+{
+	fprintf(stderr, "loader: pid %d done: %" PRIu64 " calls, %" PRIu64
+		" trips, checksum 0x%08" PRIx32 "\n", (int)getpid(), r->calls,
+		r->vm.trips, r->checksum);
+}
+
+static void teardown(struct run *r)
+{
+	for (int c = 0; r->cores && c < r->ncores; c++)
+		for (int m = 0; m < r->cores[c].nmaps; m++) {
+			munmap(r->cores[c].map[m], r->cores[c].mod->text_size);
+			if (r->cores[c].data[m])
+				munmap(r->cores[c].data[m], sysconf(_SC_PAGESIZE));
+		}
+	if (r->mem)
+		munmap(r->mem, MEM_SIZE + sysconf(_SC_PAGESIZE));
+	free(r->cores);
+	r->cores = NULL;
+}
+
+static void *thread_main(void *arg)
+{
+	run_all(arg);
+	return NULL;
+}
+
+/* --threads: each thread runs a private copy of the run on its own mappings;
+ * the done line sums them. */
+static void run_threads(struct run *r)
+{
+	struct run *t = calloc((size_t)r->nthreads, sizeof(*t));
+	pthread_t *tids = calloc((size_t)r->nthreads, sizeof(*tids));
+	int i, err;
+
+	if (!t || !tids)
+		fail("out of memory");
+	for (i = 0; i < r->nthreads; i++) {
+		t[i] = *r;
+		err = pthread_create(&tids[i], NULL, thread_main, &t[i]);
+		if (err)
+			fail("pthread_create: %s", strerror(err));
+	}
+	for (i = 0; i < r->nthreads; i++) {
+		pthread_join(tids[i], NULL);
+		r->calls += t[i].calls;
+		r->vm.trips += t[i].vm.trips;
+		r->checksum ^= t[i].checksum;
+	}
+	print_done(r);
+	for (i = 0; i < r->nthreads; i++)
+		teardown(&t[i]);
+	free(tids);
+	free(t);
+}
+
+static int run_process(struct run *r)
+{
+	int err;
+
+	if (r->nthreads) {
+		run_threads(r);
+	} else {
+		run_all(r);
+		print_done(r);
+		teardown(r);
+	}
+	/* a runtime may ignore this too; the dump stays usable without it */
+	if (r->jitdump && (err = aotjit_close(NULL)))
+		fprintf(stderr, "loader: warning: jitdump close: %s\n", strerror(-err));
+	return 0;
+}
+
+/* --fork: the child maps, registers and runs; the parent only waits. */
+static int run_forked(struct run *r)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		fail("fork: %s", strerror(errno));
+	if (pid == 0)
+		return run_process(r);
+	fprintf(stderr, "loader: pid %d forked child %d\n", (int)getpid(), (int)pid);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			fail("waitpid: %s", strerror(errno));
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	fprintf(stderr, "loader: child %d killed by signal %d\n", (int)pid, WTERMSIG(status));
+	return 2;
+}
+
+static uint8_t *read_bytes(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	long n;
+
+	if (!f)
+		fail("%s: %s", path, strerror(errno));
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+		fail("%s: cannot size it", path);
+	buf = malloc(n ? (size_t)n : 1);
+	if (!buf)
+		fail("out of memory");
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
+		fail("%s: short read", path);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* The runtime's view of each core; with --jitdump, the bytes it registers. */
+static void setup_srcs(struct run *r, struct cwasm_module **mods)
+{
+	r->srcs = calloc((size_t)r->ncores, sizeof(*r->srcs));
+	if (!r->srcs)
+		fail("out of memory");
+	for (int c = 0; c < r->ncores; c++) {
+		struct core_src *s = &r->srcs[c];
+
+		s->mod = mods[c];
+		/* prefix as `aotperf inject` does: only when several cores */
+		if (s->mod->core_label && r->ncores > 1)
+			snprintf(s->prefix, sizeof(s->prefix), "%s:", s->mod->core_label);
+		if (r->jitdump)
+			s->bytes = read_bytes(s->mod->path, &s->len);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const char *default_mix =
@@ -332,12 +547,13 @@ int main(int argc, char **argv)
 	struct ap_err err;
 	struct cwasm_manifest *man = NULL;
 	struct cwasm_module **mods = NULL;
-	const char *manifest = NULL;
-	int i;
+	const char *manifest = NULL, *timing = getenv("LOADER_TIMING");
+	int i, ret;
 	size_t nfiles;
 
 	memset(&r, 0, sizeof(r));
 	r.ms = 1000;
+	r.timing = timing && *timing && strcmp(timing, "0");
 	parse_mix(&r, default_mix);
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
@@ -348,6 +564,17 @@ int main(int argc, char **argv)
 			r.adjacent = 1;
 		} else if (!strcmp(a, "--remap")) {
 			r.remap = 1;
+		} else if (!strcmp(a, "--jitdump")) {
+			r.jitdump = 1;
+		} else if (!strcmp(a, "--fork")) {
+			r.fork = 1;
+		} else if (!strcmp(a, "--threads") && i + 1 < argc) {
+			char *end;
+			long n = strtol(argv[++i], &end, 10);
+
+			if (*end || n < 1 || n > MAX_THREADS)
+				fail("--threads: bad value '%s' (1..%d)", argv[i], MAX_THREADS);
+			r.nthreads = (int)n;
 		} else if (!strcmp(a, "--ms") && i + 1 < argc) {
 			char *end;
 
@@ -383,31 +610,17 @@ int main(int argc, char **argv)
 			if (cwasm__read(argv[i + (int)f], &mods[f], &err) < 0)
 				fail("%s", err.msg);
 	}
+	setup_srcs(&r, man ? man->cores : mods);
 
-	setup_memory(&r);
-	r.cores = calloc((size_t)r.ncores, sizeof(*r.cores));
-	if (!r.cores)
-		fail("out of memory");
-	for (int c = 0; c < r.ncores; c++)
-		setup_core(&r, &r.cores[c], man ? man->cores[c] : mods[c]);
-
-	run_mix(&r);
-	fprintf(stderr, "loader: pid %d done: %" PRIu64 " calls, %" PRIu64
-		" trips, checksum 0x%08" PRIx32 "\n", (int)getpid(), r.calls,
-		r.vm.trips, r.checksum);
+	ret = r.fork ? run_forked(&r) : run_process(&r);
 
 	for (int c = 0; c < r.ncores; c++)
-		for (int m = 0; m < r.cores[c].nmaps; m++) {
-			munmap(r.cores[c].map[m], r.cores[c].mod->text_size);
-			if (r.cores[c].data[m])
-				munmap(r.cores[c].data[m], sysconf(_SC_PAGESIZE));
-		}
-	munmap(r.mem, MEM_SIZE + sysconf(_SC_PAGESIZE));
-	free(r.cores);
+		free(r.srcs[c].bytes);
+	free(r.srcs);
 	if (man)
 		cwasm_manifest__free(man);
 	for (size_t f = 0; mods && f < nfiles; f++)
 		cwasm__free(mods[f]);
 	free(mods);
-	return 0;
+	return ret;
 }

@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: MIT
+/*
+ * aotperf record: stock `perf record -k mono` on a command, then at once the
+ * symbolized perf.jit.data of `aotperf inject`, and the commands to read it.
+ *
+ * It needs nothing from the recorded process (the mappings come from
+ * perf's own MMAP2 records), so it works on static executables and on
+ * runtimes that make raw mmap/mprotect system calls.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "attr-args.h"
+#include "../symbolize/symbolize.h"
+
+extern char **environ;
+
+#define REC_MAX_PERF_ARGS 64
+
+enum { R_JIT_OUT = 256, R_PERF_ARG, R_NO_INJECT, R_DIRECT, R_DIR, R_NAMES };
+
+static const char record_usage[] =
+	"usage: aotperf record [-o perf.data] (--cwasm F | --manifest M)... [--jit-out FILE]\n"
+	"                      [-g] [-F HZ] [-e EVENT] [--perf-arg ARG]... [--no-inject]\n"
+	"                      [--direct] [--dir DIR] [--names MODE] [-q] -- CMD [ARGS...]\n"
+	"\n"
+	"Run CMD under stock `perf record -k mono` (perf from PATH), then at once write\n"
+	"the symbolized perf.jit.data as `aotperf inject` does, and print the commands\n"
+	"that read it. Nothing is needed from the process: static executables and\n"
+	"runtimes without libc work the same.\n"
+	"\n"
+	"  -o, --output FILE       the recording (default perf.data; perf keeps an older\n"
+	"                          one as FILE.old)\n"
+	"      --cwasm FILE        a core (.cwasm) the command maps; repeat for several\n"
+	"      --manifest FILE     a component manifest (.cwasm.json): all its cores\n"
+	"      --jit-out FILE      the symbolized copy (default: the recording's name with\n"
+	"                          .data replaced by .jit.data, so perf.jit.data); images\n"
+	"                          and jitted-*.so files stay in --dir (default FILE.d)\n"
+	"  -g                      record call graphs (perf record -g)\n"
+	"  -F, --freq HZ           sampling frequency (default 999, or max)\n"
+	"  -e, --event EVENT       event (default cycles where hardware cycles count,\n"
+	"                          else cpu-clock)\n"
+	"      --perf-arg ARG      one more argument for perf record, repeatable\n"
+	"                          (e.g. --perf-arg --call-graph=dwarf)\n"
+	"      --no-inject         record only, and print the aotperf inject command\n"
+	"      --direct            (inject) ELF images instead of jitdump + perf inject --jit\n"
+	"      --dir DIR           (inject) folder for images and jitted-*.so files\n"
+	"      --names MODE        (inject) local (default), wasm or wasmtime\n"
+	"  -q, --quiet             perf record -q, and no warnings\n"
+	"\n"
+	"Ctrl-C (SIGINT) or SIGTERM is passed to perf record, which stops the command;\n"
+	"the recording is then symbolized as usual.\n"
+	"\n"
+	"Exit status: the command's own status when it failed (128+N after signal N;\n"
+	"the recording is kept and still symbolized); otherwise 0, or 2 on bad usage,\n"
+	"when perf recorded nothing, or when symbolizing failed (the recording is\n"
+	"kept: rerun the printed aotperf inject command).\n";
+
+struct rec_args {
+	const char *out;
+	const char *jit_out;
+	const char *event;
+	const char *freq;
+	const char *dir;
+	const char *names;
+	int callgraph, no_inject, direct;
+	enum symname_mode mode;
+	const char *perf_args[REC_MAX_PERF_ARGS];
+	int nperf_args;
+	const char **core_args;	/* "--cwasm" F / "--manifest" M pairs, in order */
+	int ncore_args;
+	char **cmd;
+	char jit_buf[4096];
+	struct attr_args a;
+};
+
+static int add_core_arg(struct rec_args *r, const char *opt, const char *path)
+{
+	const char **l = realloc(r->core_args, (r->ncore_args + 2) * sizeof(*l));
+
+	if (!l)
+		return -1;
+	r->core_args = l;
+	l[r->ncore_args++] = opt;
+	l[r->ncore_args++] = path;
+	return 0;
+}
+
+static int check_freq(const char *s)
+{
+	uint64_t v;
+
+	return !strcmp(s, "max") || (!cli_parse_u64(s, 10, &v) && v > 0 && v <= 10000000)
+		       ? 0 : -1;
+}
+
+/* perf.data -> perf.jit.data, X -> X.jit.data */
+static int default_jit_out(struct rec_args *r, struct ap_err *err)
+{
+	size_t n = strlen(r->out);
+
+	if (n > 5 && !strcmp(r->out + n - 5, ".data"))
+		n -= 5;
+	if ((size_t)snprintf(r->jit_buf, sizeof(r->jit_buf), "%.*s.jit.data", (int)n,
+			     r->out) >= sizeof(r->jit_buf))
+		return ap_errf(err, "%s: path too long", r->out);
+	r->jit_out = r->jit_buf;
+	return 0;
+}
+
+static int parse_opt(struct rec_args *r, int c, const char *arg, struct ap_err *err)
+{
+	switch (c) {
+	case 'o': r->out = arg; break;
+	case 'g': r->callgraph = 1; break;
+	case 'e': r->event = arg; break;
+	case 'F':
+		if (check_freq(arg))
+			return ap_errf(err, "-F: '%s' is not a frequency", arg);
+		r->freq = arg;
+		break;
+	case R_JIT_OUT: r->jit_out = arg; break;
+	case R_PERF_ARG:
+		if (r->nperf_args == REC_MAX_PERF_ARGS)
+			return ap_errf(err, "--perf-arg: at most %d", REC_MAX_PERF_ARGS);
+		r->perf_args[r->nperf_args++] = arg;
+		break;
+	case R_NO_INJECT: r->no_inject = 1; break;
+	case R_DIRECT: r->direct = 1; break;
+	case R_DIR: r->dir = arg; break;
+	case R_NAMES:
+		if (symname__parse_mode(arg, &r->mode))
+			return ap_errf(err, "--names: '%s' is not local, wasm or wasmtime", arg);
+		r->names = arg;
+		break;
+	default:
+		return ap_errf(err, "unknown or incomplete option; see --help");
+	}
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct rec_args *r, struct ap_err *err)
+{
+	static const struct option longopts[] = {
+		ATTR_LONGOPTS,
+		{ "output", required_argument, NULL, 'o' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "jit-out", required_argument, NULL, R_JIT_OUT },
+		{ "perf-arg", required_argument, NULL, R_PERF_ARG },
+		{ "no-inject", no_argument, NULL, R_NO_INJECT },
+		{ "direct", no_argument, NULL, R_DIRECT },
+		{ "dir", required_argument, NULL, R_DIR },
+		{ "names", required_argument, NULL, R_NAMES },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, ret;
+
+	opterr = 0;
+	optind = 1;
+	/* '+': stop at the command, whose own options are not ours */
+	while ((c = getopt_long(argc, argv, "+o:gF:e:qh", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(record_usage, stdout);
+			exit(EXIT_OK);
+		}
+		if (c == ATTR_OPT_EVENT)	/* --event: what perf samples */
+			c = 'e';
+		/* -i, --pid and --base make no sense before the run */
+		if (c == 'i' || c == ATTR_OPT_PID || c == ATTR_OPT_BASE || c == ATTR_OPT_REQ)
+			return ap_errf(err, "'%s' is not a record option; see --help",
+				       argv[optind - 1]);
+		ret = attr_args__option(&r->a, c, optarg, err);
+		if (ret < 0)
+			return -1;
+		if (ret) {
+			if (c != 'q' && add_core_arg(r, c == ATTR_OPT_CWASM ? "--cwasm" :
+						     "--manifest", optarg))
+				return ap_errf(err, "out of memory");
+			continue;
+		}
+		if (c == '?' || c == ':')
+			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
+				       argv[optind - 1]);
+		if (parse_opt(r, c, optarg, err))
+			return -1;
+	}
+	if (optind >= argc)
+		return ap_errf(err, "no command to record: aotperf record ... -- CMD [ARGS...]");
+	r->cmd = argv + optind;
+	if (attr_args__check(&r->a, err))
+		return -1;
+	if (!r->jit_out && default_jit_out(r, err))
+		return -1;
+	if (!strcmp(r->jit_out, r->out))
+		return ap_errf(err, "%s: --jit-out would overwrite the recording", r->jit_out);
+	return 0;
+}
+
+/* ---- running perf ---- */
+
+static volatile sig_atomic_t child_pid;
+static volatile sig_atomic_t pending_sig;
+
+/* Like perf record's users expect: the signal goes to perf, which stops
+ * the workload and still writes the recording; we carry on afterwards. */
+static void forward_signal(int sig)
+{
+	pending_sig = sig;
+	if (child_pid > 0)
+		kill((pid_t)child_pid, sig);
+}
+
+static int wait_status(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+/*
+ * Spawn ARGV (perf, from PATH) with stdout and stderr as given (-1: keep),
+ * wait for it, return its status as a shell would show it, -1 if it could
+ * not run (err set).
+ */
+static int run_perf(char **argv, int out_fd, int err_fd, int forward, struct ap_err *err)
+{
+	struct sigaction sa, old_int, old_term;
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int rc, status;
+
+	posix_spawn_file_actions_init(&fa);
+	if (out_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
+	if (err_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, err_fd, STDERR_FILENO);
+	if (forward) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = forward_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, &old_int);
+		sigaction(SIGTERM, &sa, &old_term);
+	}
+	pending_sig = 0;
+	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (!rc) {
+		child_pid = pid;
+		if (pending_sig)	/* arrived before we knew the pid */
+			kill(pid, pending_sig);
+		status = wait_status(pid);
+		child_pid = 0;
+	}
+	if (forward) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+	}
+	if (rc)
+		return ap_errf(err, "cannot run %s: %s (is perf installed? see 'aotperf doctor')",
+			       argv[0], strerror(rc));
+	if (status < 0)
+		return ap_errf(err, "waitpid: %s", strerror(errno));
+	return status;
+}
+
+/*
+ * Whether hardware cycles count here: `perf stat -e cycles -x, true`
+ * exits 0 even when they do not, printing "<not supported>" (or
+ * "<not counted>") where the count would be.
+ */
+static int have_cycles(void)
+{
+	char *argv[] = { "perf", "stat", "-e", "cycles", "-x,", "true", NULL };
+	char tmpl[] = "/tmp/aotperf-stat.XXXXXX", buf[512];
+	struct ap_err err;
+	int fd = mkstemp(tmpl), null_fd, ok = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	unlink(tmpl);
+	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (run_perf(argv, null_fd, fd, 0, &err) == 0) {
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+		buf[n > 0 ? n : 0] = '\0';
+		ok = n > 0 && buf[0] >= '0' && buf[0] <= '9';
+	}
+	if (null_fd >= 0)
+		close(null_fd);
+	close(fd);
+	return ok;
+}
+
+static int record_argv(struct rec_args *r, char ***out)
+{
+	int ncmd = 0, k = 0;
+	char **v;
+
+	while (r->cmd[ncmd])
+		ncmd++;
+	v = calloc((size_t)(16 + r->nperf_args + ncmd), sizeof(*v));
+	if (!v)
+		return -1;
+	v[k++] = "perf";
+	v[k++] = "record";
+	v[k++] = "-k";
+	v[k++] = "mono";	/* what perf inject --jit needs */
+	v[k++] = "-F";
+	v[k++] = (char *)r->freq;
+	v[k++] = "-e";
+	v[k++] = (char *)r->event;
+	if (r->callgraph)
+		v[k++] = "-g";
+	if (r->a.opts.quiet)
+		v[k++] = "-q";
+	v[k++] = "-o";
+	v[k++] = (char *)r->out;
+	for (int i = 0; i < r->nperf_args; i++)
+		v[k++] = (char *)r->perf_args[i];
+	v[k++] = "--";
+	for (int i = 0; i < ncmd; i++)
+		v[k++] = r->cmd[i];
+	*out = v;
+	return 0;
+}
+
+/* ---- symbolizing ---- */
+
+/* The same code path as `aotperf inject`, with its stdout (our next steps
+ * replace it) silenced; its warnings and errors still reach stderr. */
+static int inject(struct rec_args *r)
+{
+	const char **argv = calloc((size_t)(16 + r->ncore_args), sizeof(*argv));
+	int k = 0, saved, null_fd, ret;
+
+	if (!argv)
+		return EXIT_BAD;
+	argv[k++] = "inject";
+	argv[k++] = "-i";
+	argv[k++] = r->out;
+	argv[k++] = "-o";
+	argv[k++] = r->jit_out;
+	for (int i = 0; i < r->ncore_args; i++)
+		argv[k++] = r->core_args[i];
+	if (r->dir) {
+		argv[k++] = "--dir";
+		argv[k++] = r->dir;
+	}
+	if (r->names) {
+		argv[k++] = "--names";
+		argv[k++] = r->names;
+	}
+	if (r->direct)
+		argv[k++] = "--direct";
+	if (r->a.opts.quiet)
+		argv[k++] = "-q";
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (saved >= 0 && null_fd >= 0)
+		dup2(null_fd, STDOUT_FILENO);
+	ret = cmd_inject(k, (char **)argv);
+	fflush(stdout);
+	if (saved >= 0 && null_fd >= 0)
+		dup2(saved, STDOUT_FILENO);
+	if (saved >= 0)
+		close(saved);
+	if (null_fd >= 0)
+		close(null_fd);
+	free(argv);
+	return ret;
+}
+
+/* ---- the next commands ---- */
+
+/* " ARG", quoted so that a POSIX shell reads it back. */
+static void put_arg(FILE *f, const char *s)
+{
+	const char *p;
+
+	fputc(' ', f);
+	for (p = s; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_-+./:=,@%", *p))
+			break;
+	if (*s && !*p) {
+		fputs(s, f);
+		return;
+	}
+	fputc('\'', f);
+	for (p = s; *p; p++)
+		if (*p == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*p, f);
+	fputc('\'', f);
+}
+
+static void put_cores(FILE *f, const struct rec_args *r)
+{
+	for (int i = 0; i < r->ncore_args; i++)
+		put_arg(f, r->core_args[i]);
+}
+
+/* "  aotperf inject -i OUT CORES -o JIT_OUT" */
+static void put_inject(FILE *f, const struct rec_args *r)
+{
+	fputs("  aotperf inject -i", f);
+	put_arg(f, r->out);
+	put_cores(f, r);
+	fputs(" -o", f);
+	put_arg(f, r->jit_out);
+	fputc('\n', f);
+}
+
+struct hottest {
+	int core;		/* -1: no sample in wasm code */
+	uint32_t func;
+	uint64_t samples;
+};
+
+static struct hottest find_hottest(const struct attr_result *res)
+{
+	struct hottest h = { -1, 0, 0 };
+
+	for (uint32_t c = 0; c < res->ncores; c++)
+		for (uint32_t f = 0; f < res->cores[c].mod->nfuncs; f++)
+			if (res->cores[c].func_samples[f] > h.samples)
+				h = (struct hottest){ (int)c, f, res->cores[c].func_samples[f] };
+	return h;
+}
+
+static void print_next(struct rec_args *r, int injected)
+{
+	const struct attr_result *res = &r->a.res;
+	struct hottest h = find_hottest(res);
+	const struct cwasm_module *m;
+	char sym[512], func[64];
+
+	printf("aotperf record: %s: %llu samples, %llu in wasm code\n", r->out,
+	       (unsigned long long)res->total_samples,
+	       (unsigned long long)res->attributed_samples);
+	if (injected)
+		printf("aotperf record: wrote %s\n", r->jit_out);
+	printf("next:\n");
+	if (!injected)
+		put_inject(stdout, r);
+	printf("  perf report -i");
+	put_arg(stdout, r->jit_out);
+	printf(" --sort sym\n  aotperf report -i");
+	put_arg(stdout, r->out);
+	put_cores(stdout, r);
+	putchar('\n');
+	if (h.core < 0)
+		return;
+	m = res->cores[h.core].mod;
+	symname__format(sym, sizeof(sym), m, h.func, r->mode, symbolize__want_prefix(res));
+	if (m->manifest_idx >= 0)
+		snprintf(func, sizeof(func), "mod%d:%u", m->manifest_idx, h.func);
+	else
+		snprintf(func, sizeof(func), "%u", h.func);
+	printf("  aotperf report -i");
+	put_arg(stdout, r->out);
+	put_cores(stdout, r);
+	printf(" --func %s   # the hottest: %.1f%% of the wasm samples\n", func,
+	       100.0 * (double)h.samples / (double)res->attributed_samples);
+	printf("  perf annotate -i");
+	put_arg(stdout, r->jit_out);
+	printf(" --stdio -M intel");
+	put_arg(stdout, sym);
+	printf("\n  aotperf annotate -i");
+	put_arg(stdout, r->jit_out);
+	put_arg(stdout, sym);
+	printf("\n  perf annotate -i");
+	put_arg(stdout, r->jit_out);
+	printf(" --stdio --asm-raw -M intel");
+	put_arg(stdout, sym);
+	printf(" | aotperf classify\n");
+}
+
+/* ---- the command ---- */
+
+struct file_id {
+	int exists;
+	dev_t dev;
+	ino_t ino;
+	struct timespec mtime;
+};
+
+static struct file_id file_id(const char *path)
+{
+	struct file_id id = { 0 };
+	struct stat st;
+
+	if (!stat(path, &st))
+		id = (struct file_id){ 1, st.st_dev, st.st_ino, st.st_mtim };
+	return id;
+}
+
+/* perf renames an older recording away, so a new one is a new file. */
+static int is_new(const struct file_id *before, const struct file_id *after)
+{
+	return after->exists && (!before->exists || before->ino != after->ino ||
+				 before->dev != after->dev ||
+				 before->mtime.tv_sec != after->mtime.tv_sec ||
+				 before->mtime.tv_nsec != after->mtime.tv_nsec);
+}
+
+/* perf record on the command: its status, or -1 when perf recorded nothing. */
+static int record(struct rec_args *r, struct ap_err *err)
+{
+	struct file_id before = file_id(r->out), after;
+	char **argv;
+	int status;
+
+	if (!r->event) {
+		r->event = have_cycles() ? "cycles" : "cpu-clock";
+		if (!r->a.opts.quiet && strcmp(r->event, "cycles"))
+			cli_warn("record", "hardware cycles do not count here: sampling cpu-clock");
+	}
+	if (record_argv(r, &argv))
+		return ap_errf(err, "out of memory");
+	status = run_perf(argv, -1, -1, 1, err);
+	free(argv);
+	if (status < 0)
+		return -1;
+	after = file_id(r->out);
+	if (!is_new(&before, &after))
+		return ap_errf(err, "perf record wrote no %s (status %d)", r->out, status);
+	return status;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct rec_args r = { .out = "perf.data", .freq = "999", .mode = SYMNAME_LOCAL };
+	struct ap_err err = { "" };
+	int status, ret = EXIT_OK, injected = 0;
+
+	attr_args__init(&r.a, "record");
+	if (parse(argc, argv, &r, &err)) {
+		ret = cli_fail("record", &err);
+		goto out;
+	}
+	status = record(&r, &err);
+	if (status < 0) {
+		ret = cli_fail("record", &err);
+		goto out;
+	}
+	if (status && !r.a.opts.quiet)
+		cli_warn("record", "the command failed (status %d); symbolizing the recording"
+			 " anyway", status);
+	r.a.input = r.out;
+	if (!r.no_inject) {
+		injected = inject(&r) == EXIT_OK;
+		if (!injected) {
+			ret = EXIT_BAD;
+			fprintf(stderr, "aotperf record: %s is kept; once fixed, run:\n", r.out);
+			put_inject(stderr, &r);
+		}
+	}
+	/* our own pass, for the summary and the hottest function; quiet, as
+	 * inject has said what there was to say */
+	r.a.opts.quiet = 1;
+	if ((injected || r.no_inject) && attr_args__run(&r.a) == EXIT_OK)
+		print_next(&r, injected);
+	if (status)
+		ret = status;
+out:
+	free(r.core_args);
+	attr_args__free(&r.a);
+	return ret;
+}
