@@ -18,32 +18,6 @@ uint64_t attr__page_round(uint64_t len)
 	return (len + page - 1) & ~(page - 1);
 }
 
-static int group_add(struct maptable *mt, uint64_t len, int core)
-{
-	struct mt_group *g = NULL;
-	int *cores;
-
-	for (uint32_t i = 0; i < mt->ngroups; i++)
-		if (mt->groups[i].len == len)
-			g = &mt->groups[i];
-	if (!g) {
-		struct mt_group *groups = realloc(mt->groups, (mt->ngroups + 1) * sizeof(*groups));
-
-		if (!groups)
-			return -1;
-		mt->groups = groups;
-		g = &groups[mt->ngroups++];
-		memset(g, 0, sizeof(*g));
-		g->len = len;
-	}
-	cores = realloc(g->cores, (g->ncores + 1) * sizeof(*cores));
-	if (!cores)
-		return -1;
-	g->cores = cores;
-	cores[g->ncores++] = core;
-	return 0;
-}
-
 int maptable__init(struct maptable *mt, const struct attr_core *cores, uint32_t ncores)
 {
 	memset(mt, 0, sizeof(*mt));
@@ -52,7 +26,8 @@ int maptable__init(struct maptable *mt, const struct attr_core *cores, uint32_t 
 	for (uint32_t i = 0; i < ncores; i++) {
 		if (cores[i].base_override)
 			continue;
-		if (group_add(mt, attr__page_round(cores[i].mod->text_size), (int)i)) {
+		if (size_groups__add(&mt->groups, &mt->ngroups,
+				     attr__page_round(cores[i].mod->text_size), (int)i)) {
 			maptable__exit(mt);
 			return -1;
 		}
@@ -67,9 +42,7 @@ void maptable__exit(struct maptable *mt)
 		free(mt->procs[i].len_seen);
 	}
 	free(mt->procs);
-	for (uint32_t i = 0; i < mt->ngroups; i++)
-		free(mt->groups[i].cores);
-	free(mt->groups);
+	size_groups__free(mt->groups, mt->ngroups);
 	memset(mt, 0, sizeof(*mt));
 }
 
@@ -161,7 +134,7 @@ static int core_for(struct maptable *mt, struct mt_proc *p, const struct mt_even
 	if (!ev->anon)
 		return -1;
 	for (uint32_t g = 0; g < mt->ngroups; g++) {
-		const struct mt_group *grp = &mt->groups[g];
+		const struct size_group *grp = &mt->groups[g];
 
 		if (grp->len == ev->len)
 			return grp->cores[p->len_seen[g]++ % grp->ncores];

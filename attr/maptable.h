@@ -7,6 +7,7 @@
  */
 #include <stdint.h>
 #include "attr.h"
+#include "sizegroups.h"
 
 /* An executable mapping kept because it is a core or may hide one. */
 struct mt_map {
@@ -31,17 +32,10 @@ struct mt_proc {
 	uint32_t *len_seen;     /* per core-length group: candidates met so far */
 };
 
-/* One group of cores sharing a page-rounded text length. */
-struct mt_group {
-	uint64_t len;
-	uint32_t ncores;
-	int *cores;             /* core indices in command-line order */
-};
-
 struct maptable {
 	struct mt_proc *procs;  /* sorted by pid */
 	uint32_t nprocs, cap;
-	struct mt_group *groups;
+	struct size_group *groups;
 	uint32_t ngroups;
 	const struct attr_core *cores;
 	uint32_t ncores;

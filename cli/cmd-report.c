@@ -7,6 +7,7 @@
 #include "attr-args.h"
 #include "func-report.h"
 #include "../attr/attr.h"
+#include "../attr/rank.h"
 #include "../util/json_out.h"
 #include "../util/outfile.h"
 #include "../util/sha256.h"
@@ -100,36 +101,6 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 	return attr_args__check(&o->a, err);
 }
 
-struct ranked {
-	uint32_t func;
-	uint64_t samples;
-};
-
-static int rank_cmp(const void *a, const void *b)
-{
-	const struct ranked *x = a, *y = b;
-
-	if (x->samples != y->samples)
-		return x->samples > y->samples ? -1 : 1;
-	return x->func < y->func ? -1 : x->func > y->func;
-}
-
-/* The core's functions with samples, hottest first (ties: lower index). */
-static struct ranked *rank_functions(const struct attr_core *c, uint32_t *n)
-{
-	struct ranked *r = malloc((c->mod->nfuncs + 1) * sizeof(*r));
-	uint32_t k = 0;
-
-	if (!r)
-		return NULL;
-	for (uint32_t i = 0; i < c->mod->nfuncs; i++)
-		if (c->func_samples[i])
-			r[k++] = (struct ranked){ i, c->func_samples[i] };
-	qsort(r, k, sizeof(*r), rank_cmp);
-	*n = k;
-	return r;
-}
-
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
@@ -141,7 +112,7 @@ static const char *core_name(const struct cwasm_module *m)
 }
 
 static void print_core(const struct attr_result *res, const struct attr_core *c,
-		       const struct ranked *r, uint32_t nr, uint64_t top)
+		       const struct attr_ranked *r, uint32_t nr, uint64_t top)
 {
 	const struct cwasm_module *m = c->mod;
 	char name[32];
@@ -173,7 +144,7 @@ static void print_core(const struct attr_result *res, const struct attr_core *c,
 
 static void json_core(struct json_out *j, const struct report_opts *o,
 		      const struct attr_result *res, const struct attr_core *c, uint32_t idx,
-		      const struct ranked *r, uint32_t nr)
+		      const struct attr_ranked *r, uint32_t nr)
 {
 	const struct cwasm_module *m = c->mod;
 	char hex[65];
@@ -235,7 +206,7 @@ static void json_core(struct json_out *j, const struct report_opts *o,
  * cores (a manifest): the same block per core under "cores".
  */
 static int write_json(const struct report_opts *o, const struct attr_result *res,
-		      struct ranked **r, const uint32_t *nr, struct ap_err *err)
+		      struct attr_ranked **r, const uint32_t *nr, struct ap_err *err)
 {
 	struct outfile out;
 	struct json_out j;
@@ -282,7 +253,7 @@ static int write_json(const struct report_opts *o, const struct attr_result *res
 static int print_report(const struct report_opts *o, const struct attr_result *res,
 			struct ap_err *err)
 {
-	struct ranked **r = calloc(res->ncores, sizeof(*r));
+	struct attr_ranked **r = calloc(res->ncores, sizeof(*r));
 	uint32_t *nr = calloc(res->ncores, sizeof(*nr));
 	int ret = -1;
 
@@ -291,7 +262,7 @@ static int print_report(const struct report_opts *o, const struct attr_result *r
 		goto out;
 	}
 	for (uint32_t i = 0; i < res->ncores; i++) {
-		r[i] = rank_functions(&res->cores[i], &nr[i]);
+		r[i] = attr__rank(res->cores[i].func_samples, res->cores[i].mod->nfuncs, &nr[i]);
 		if (!r[i]) {
 			ap_errf(err, "out of memory");
 			goto out;

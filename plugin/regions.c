@@ -12,32 +12,6 @@
 
 #define RG_MAX_PIECES 64
 
-static int group_add(struct rg_table *t, uint64_t len, int core)
-{
-	struct rg_group *g = NULL;
-	int *cores;
-
-	for (uint32_t i = 0; i < t->ngroups; i++)
-		if (t->groups[i].len == len)
-			g = &t->groups[i];
-	if (!g) {
-		struct rg_group *groups = realloc(t->groups, (t->ngroups + 1) * sizeof(*groups));
-
-		if (!groups)
-			return -1;
-		t->groups = groups;
-		g = &groups[t->ngroups++];
-		memset(g, 0, sizeof(*g));
-		g->len = len;
-	}
-	cores = realloc(g->cores, (g->ncores + 1) * sizeof(*cores));
-	if (!cores)
-		return -1;
-	g->cores = cores;
-	cores[g->ncores++] = core;
-	return 0;
-}
-
 int rg__init(struct rg_table *t, const uint64_t *lens, const uint64_t *bases, uint32_t ncores)
 {
 	memset(t, 0, sizeof(*t));
@@ -54,7 +28,7 @@ int rg__init(struct rg_table *t, const uint64_t *lens, const uint64_t *bases, ui
 		/* A pinned core takes its pinned region only, as with --base. */
 		if (bases[i] || !lens[i])
 			continue;
-		if (group_add(t, lens[i], (int)i)) {
+		if (size_groups__add(&t->groups, &t->ngroups, lens[i], (int)i)) {
 			rg__exit(t);
 			return -1;
 		}
@@ -69,9 +43,7 @@ void rg__exit(struct rg_table *t)
 		free(t->procs[i].len_seen);
 	}
 	free(t->procs);
-	for (uint32_t i = 0; i < t->ngroups; i++)
-		free(t->groups[i].cores);
-	free(t->groups);
+	size_groups__free(t->groups, t->ngroups);
 	free(t->core_regions);
 	free(t->core_first);
 	free(t->core_first_len);
@@ -266,7 +238,7 @@ static int tile(struct rg_table *t, struct rg_proc *p, uint64_t s, uint64_t e)
 		int best = -1, best_core = INT_MAX;
 
 		for (uint32_t g = 0; g < t->ngroups; g++) {
-			const struct rg_group *grp = &t->groups[g];
+			const struct size_group *grp = &t->groups[g];
 			uint64_t rem;
 			int c;
 
@@ -292,7 +264,7 @@ static int tile(struct rg_table *t, struct rg_proc *p, uint64_t s, uint64_t e)
 		return 0;
 	top = e;
 	for (uint32_t i = 0; i < n; i++) {
-		const struct rg_group *grp = &t->groups[piece_g[i]];
+		const struct size_group *grp = &t->groups[piece_g[i]];
 		int core = grp->cores[p->len_seen[piece_g[i]]++ % grp->ncores];
 
 		if (region_push(t, p, top - grp->len, top, core, 1))
@@ -318,7 +290,7 @@ static int assign_gap(struct rg_table *t, struct rg_proc *p, uint64_t s, uint64_
 		return region_push(t, p, s, e, core, 0);
 	g = group_of(t, e - s);
 	if (g >= 0) {
-		const struct rg_group *grp = &t->groups[g];
+		const struct size_group *grp = &t->groups[g];
 
 		core = grp->cores[p->len_seen[g]++ % grp->ncores];
 		return region_push(t, p, s, e, core, 0);

@@ -13,6 +13,7 @@
  * their record time. No perf types here, so it can be tested alone.
  */
 #include <stdint.h>
+#include "../attr/sizegroups.h"
 
 #define RG_PAGE 4096ull
 /* A probe walk stops here (1 GiB each way): no core is that large. */
@@ -32,17 +33,11 @@ struct rg_proc {
 	uint32_t *len_seen;	/* per length group: regions met so far */
 };
 
-struct rg_group {
-	uint64_t len;
-	uint32_t ncores;
-	int *cores;		/* in argument order */
-};
-
 struct rg_table {
 	struct rg_proc *procs;	/* sorted by pid */
 	uint32_t nprocs, cap;
 	uint32_t last;		/* index of the last process hit */
-	struct rg_group *groups;
+	struct size_group *groups;
 	uint32_t ngroups;
 	const uint64_t *bases;	/* per core: base= pin, 0 = none */
 	uint32_t ncores;

@@ -11,15 +11,11 @@
 #include <string.h>
 #include "dlf.h"
 #include "../attr/attr.h"
+#include "../attr/rank.h"
 #include "../classify/classify.h"
 #include "../util/json_out.h"
 #include "../util/outfile.h"
 #include "../util/sha256.h"
-
-struct ranked {
-	uint32_t func;
-	uint64_t samples;
-};
 
 struct classified {
 	int core;		/* -1: nothing to classify */
@@ -32,31 +28,6 @@ struct classified {
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
-static int rank_cmp(const void *a, const void *b)
-{
-	const struct ranked *x = a, *y = b;
-
-	if (x->samples != y->samples)
-		return x->samples > y->samples ? -1 : 1;
-	return x->func < y->func ? -1 : x->func > y->func;
-}
-
-/* The core's functions with samples, hottest first (ties: lower index). */
-static struct ranked *rank_functions(const struct dlf_core *c, uint32_t *n)
-{
-	struct ranked *r = malloc((c->mod->nfuncs + 1) * sizeof(*r));
-	uint32_t k = 0;
-
-	if (!r)
-		return NULL;
-	for (uint32_t i = 0; i < c->mod->nfuncs; i++)
-		if (c->func_samples[i])
-			r[k++] = (struct ranked){ i, c->func_samples[i] };
-	qsort(r, k, sizeof(*r), rank_cmp);
-	*n = k;
-	return r;
 }
 
 static const char *core_name(const struct cwasm_module *m)
@@ -85,7 +56,7 @@ static uint64_t shown(const struct dlf *d, uint32_t nr)
 	return d->top && d->top < nr ? d->top : nr;
 }
 
-static void print_core(FILE *out, const struct dlf *d, uint32_t i, const struct ranked *r,
+static void print_core(FILE *out, const struct dlf *d, uint32_t i, const struct attr_ranked *r,
 		       uint32_t nr)
 {
 	const struct dlf_core *c = &d->cores[i];
@@ -224,7 +195,7 @@ static void print_notes(FILE *out, const struct dlf *d)
 		fprintf(out, DLF_NAME ": warning: out of memory: some samples were not counted\n");
 }
 
-static void print_text(FILE *out, const struct dlf *d, struct ranked **r, const uint32_t *nr,
+static void print_text(FILE *out, const struct dlf *d, struct attr_ranked **r, const uint32_t *nr,
 		       const struct classified *c)
 {
 	fprintf(out, "%s: %" PRIu64 " samples seen%s%s\n", DLF_NAME, d->total,
@@ -242,7 +213,7 @@ static void print_text(FILE *out, const struct dlf *d, struct ranked **r, const 
 }
 
 static void json_core(struct json_out *j, const struct dlf *d, uint32_t i,
-		      const struct ranked *r, uint32_t nr)
+		      const struct attr_ranked *r, uint32_t nr)
 {
 	const struct dlf_core *c = &d->cores[i];
 	const struct cwasm_module *m = c->mod;
@@ -322,7 +293,7 @@ static void json_classified(struct json_out *j, const struct dlf *d, const struc
 }
 
 /* One core: its block at the top level; several: under "cores". */
-static int write_json(const struct dlf *d, struct ranked **r, const uint32_t *nr,
+static int write_json(const struct dlf *d, struct attr_ranked **r, const uint32_t *nr,
 		      const struct classified *c, struct ap_err *err)
 {
 	struct outfile out;
@@ -362,7 +333,7 @@ static int write_json(const struct dlf *d, struct ranked **r, const uint32_t *nr
 	return outfile__commit(&out, err);
 }
 
-static int emit(const struct dlf *d, struct ranked **r, const uint32_t *nr,
+static int emit(const struct dlf *d, struct attr_ranked **r, const uint32_t *nr,
 		const struct classified *c, struct ap_err *err)
 {
 	FILE *out = d->out ? d->out : stderr;
@@ -380,7 +351,7 @@ static int emit(const struct dlf *d, struct ranked **r, const uint32_t *nr,
 
 int dlf__summary(struct dlf *d, struct ap_err *err)
 {
-	struct ranked **r = calloc(d->ncores, sizeof(*r));
+	struct attr_ranked **r = calloc(d->ncores, sizeof(*r));
 	uint32_t *nr = calloc(d->ncores, sizeof(*nr));
 	struct classified c = { .core = -1 };
 	int ret = -1;
@@ -390,7 +361,7 @@ int dlf__summary(struct dlf *d, struct ap_err *err)
 		goto out;
 	}
 	for (uint32_t i = 0; i < d->ncores; i++) {
-		r[i] = rank_functions(&d->cores[i], &nr[i]);
+		r[i] = attr__rank(d->cores[i].func_samples, d->cores[i].mod->nfuncs, &nr[i]);
 		if (!r[i]) {
 			ap_errf(err, "out of memory");
 			goto out;
