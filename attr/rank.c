@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <stdlib.h>
 #include "rank.h"
+#include "../cwasm/cwasm.h"
+#include "../util/json_out.h"
 
 static int rank_cmp(const void *a, const void *b)
 {
@@ -24,4 +26,25 @@ struct attr_ranked *attr__rank(const uint64_t *func_samples, uint32_t nfuncs, ui
 	qsort(r, k, sizeof(*r), rank_cmp);
 	*n = k;
 	return r;
+}
+
+void attr__json_top_functions(struct json_out *j, const struct cwasm_module *m,
+			      const struct attr_ranked *r, uint32_t n, uint64_t top,
+			      uint64_t run_total)
+{
+	json_begin_arr(j);
+	for (uint32_t i = 0; i < n && i < top; i++) {
+		const struct cwasm_func *f = &m->funcs[r[i].func];
+
+		json_begin_obj(j);
+		json_key(j, "local_func"); json_u64(j, r[i].func);
+		json_key(j, "wasm_func"); json_u64(j, cwasm__wasm_index(m, r[i].func));
+		json_key(j, "name"); json_str(j, f->name);
+		json_key(j, "samples"); json_u64(j, r[i].samples);
+		json_key(j, "percent_of_run");
+		json_dbl(j, run_total ? 100.0 * (double)r[i].samples / (double)run_total : 0.0, 4);
+		json_key(j, "code_bytes"); json_u64(j, f->size);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
 }

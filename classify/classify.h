@@ -133,4 +133,14 @@ void cls__json_levers(struct json_out *j, const struct cls_table *t);
 void cls__json_hottest(struct json_out *j, const struct cls_func *f,
 		       const uint64_t *insn_samples, uint32_t n, uint64_t run_total);
 
+/*
+ * The members of a FORMATS.md section 6 "classified_function" object (the
+ * caller opens and closes it, and may add more): local_func, wasm_func, name,
+ * core, samples, percent_of_run, instruction_count, code_bytes, classes,
+ * stack_traffic, levers, hottest_instructions (the nhot hottest).
+ */
+void cls__json_function(struct json_out *j, const struct cwasm_module *m, uint32_t func,
+			uint64_t samples, uint64_t run_total, const struct cls_func *f,
+			const struct cls_table *t, const uint64_t *insn_samples, uint32_t nhot);
+
 #endif

@@ -244,3 +244,21 @@ void cls__json_hottest(struct json_out *j, const struct cls_func *f,
 	json_end_arr(j);
 	free(idx);
 }
+
+void cls__json_function(struct json_out *j, const struct cwasm_module *m, uint32_t func,
+			uint64_t samples, uint64_t run_total, const struct cls_func *f,
+			const struct cls_table *t, const uint64_t *insn_samples, uint32_t nhot)
+{
+	json_key(j, "local_func"); json_u64(j, func);
+	json_key(j, "wasm_func"); json_u64(j, cwasm__wasm_index(m, func));
+	json_key(j, "name"); json_str(j, m->funcs[func].name);
+	json_key(j, "core"); json_str(j, m->core_label ? m->core_label : m->path);
+	json_key(j, "samples"); json_u64(j, samples);
+	json_key(j, "percent_of_run"); json_dbl(j, pct(samples, run_total), 4);
+	json_key(j, "instruction_count"); json_u64(j, cls__insn_count(f));
+	json_key(j, "code_bytes"); json_u64(j, m->funcs[func].size);
+	json_key(j, "classes"); cls__json(j, t, run_total);
+	cls__json_levers(j, t);
+	json_key(j, "hottest_instructions");
+	cls__json_hottest(j, f, insn_samples, nhot, run_total);
+}

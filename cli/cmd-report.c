@@ -185,20 +185,7 @@ static void json_core(struct json_out *j, const struct report_opts *o,
 	json_key(j, "count"); json_u64(j, c->nmappings);
 	json_end_obj(j);
 	json_key(j, "top_functions");
-	json_begin_arr(j);
-	for (uint32_t i = 0; i < nr && i < o->top; i++) {
-		const struct cwasm_func *f = &m->funcs[r[i].func];
-
-		json_begin_obj(j);
-		json_key(j, "local_func"); json_u64(j, r[i].func);
-		json_key(j, "wasm_func"); json_u64(j, cwasm__wasm_index(m, r[i].func));
-		json_key(j, "name"); json_str(j, f->name);
-		json_key(j, "samples"); json_u64(j, r[i].samples);
-		json_key(j, "percent_of_run"); json_dbl(j, pct(r[i].samples, res->total_samples), 4);
-		json_key(j, "code_bytes"); json_u64(j, f->size);
-		json_end_obj(j);
-	}
-	json_end_arr(j);
+	attr__json_top_functions(j, m, r, nr, o->top, res->total_samples);
 }
 
 /*

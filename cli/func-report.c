@@ -331,18 +331,8 @@ static int json_one(struct func_report *fr, const struct func_pick *p,
 	if (classify_pick(fr, p, res, &c, err))
 		return -1;
 	json_begin_obj(j);
-	json_key(j, "local_func"); json_u64(j, p->func);
-	json_key(j, "wasm_func"); json_u64(j, cwasm__wasm_index(m, p->func));
-	json_key(j, "name"); json_str(j, m->funcs[p->func].name);
-	json_key(j, "core"); json_str(j, m->core_label ? m->core_label : m->path);
-	json_key(j, "samples"); json_u64(j, c.samples);
-	json_key(j, "percent_of_run"); json_dbl(j, pct(c.samples, res->total_samples), 4);
-	json_key(j, "instruction_count"); json_u64(j, cls__insn_count(&c.f));
-	json_key(j, "code_bytes"); json_u64(j, m->funcs[p->func].size);
-	json_key(j, "classes"); cls__json(j, &c.t, res->total_samples);
-	cls__json_levers(j, &c.t);
-	json_key(j, "hottest_instructions");
-	cls__json_hottest(j, &c.f, c.insn_samples, HOTTEST, res->total_samples);
+	cls__json_function(j, m, p->func, c.samples, res->total_samples, &c.f, &c.t,
+			   c.insn_samples, HOTTEST);
 	if (c.fj.sc) {
 		json_key(j, "frame_attribution");
 		fa__json(j, &c.fj, &c.f, c.insn_samples, FA_LISTED);

@@ -254,20 +254,7 @@ static void json_core(struct json_out *j, const struct dlf *d, uint32_t i,
 	json_key(j, "count"); json_u64(j, d->rg.core_regions[i]);
 	json_end_obj(j);
 	json_key(j, "top_functions");
-	json_begin_arr(j);
-	for (uint32_t k = 0; k < shown(d, nr); k++) {
-		const struct cwasm_func *f = &m->funcs[r[k].func];
-
-		json_begin_obj(j);
-		json_key(j, "local_func"); json_u64(j, r[k].func);
-		json_key(j, "wasm_func"); json_u64(j, cwasm__wasm_index(m, r[k].func));
-		json_key(j, "name"); json_str(j, f->name);
-		json_key(j, "samples"); json_u64(j, r[k].samples);
-		json_key(j, "percent_of_run"); json_dbl(j, pct(r[k].samples, d->total), 4);
-		json_key(j, "code_bytes"); json_u64(j, f->size);
-		json_end_obj(j);
-	}
-	json_end_arr(j);
+	attr__json_top_functions(j, m, r, nr, shown(d, nr), d->total);
 }
 
 static void json_classified(struct json_out *j, const struct dlf *d, const struct classified *c)
@@ -277,18 +264,8 @@ static void json_classified(struct json_out *j, const struct dlf *d, const struc
 
 	json_key(j, "classified_function");
 	json_begin_obj(j);
-	json_key(j, "local_func"); json_u64(j, c->func);
-	json_key(j, "wasm_func"); json_u64(j, cwasm__wasm_index(m, c->func));
-	json_key(j, "name"); json_str(j, m->funcs[c->func].name);
-	json_key(j, "core"); json_str(j, core_name(m));
-	json_key(j, "samples"); json_u64(j, n);
-	json_key(j, "percent_of_run"); json_dbl(j, pct(n, d->total), 4);
-	json_key(j, "instruction_count"); json_u64(j, cls__insn_count(&c->f));
-	json_key(j, "code_bytes"); json_u64(j, m->funcs[c->func].size);
-	json_key(j, "classes"); cls__json(j, &c->t, d->total);
-	cls__json_levers(j, &c->t);
-	json_key(j, "hottest_instructions");
-	cls__json_hottest(j, &c->f, c->insn_samples, DLF_HOTTEST, d->total);
+	cls__json_function(j, m, c->func, n, d->total, &c->f, &c->t, c->insn_samples,
+			   DLF_HOTTEST);
 	json_end_obj(j);
 }
 
