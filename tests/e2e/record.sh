@@ -18,28 +18,6 @@ S=$FIX/sample.cwasm
 M=$FIX/comp.cwasm.json
 STATIC=$B/tests/loader-static
 
-perf_counts() {
-	perf report -i "$1" --stdio --no-children --sort sym -n 2>/dev/null |
-		gawk '$3 == "[.]" && $4 ~ /local_func_[0-9]+/ {
-			name = $4; core = ""
-			if (match(name, /^mod([0-9]+):/, m)) { core = m[1] " "; sub(/^mod[0-9]+:/, "", name) }
-			sub(/^local_func_/, "", name); sub(/:.*/, "", name)
-			n["FUNC " core name] += $2
-		}
-		END { for (k in n) print k " " n[k] }' | sort
-}
-ours() { jq -r '.top_functions[] | "FUNC \(.local_func) \(.samples)"' "$1" | sort; }
-ours_cores() {
-	jq -r '.cores | to_entries[] | .key as $c | .value.top_functions[] |
-	       "FUNC \($c) \(.local_func) \(.samples)"' "$1" | sort
-}
-same_counts() { # same_counts DESC GOT_FILE WANT_FILE
-	if [ -s "$3" ] && diff -u "$3" "$2" >"$WORK/diff"; then
-		ok "$1 ($(wc -l <"$2") functions)"
-	else
-		bad "$1"; head -20 "$WORK/diff"
-	fi
-}
 # compare DESC DATA JIT_DATA CORE_OPTS...: stock perf report on JIT_DATA
 # against aotperf report on DATA
 compare() {

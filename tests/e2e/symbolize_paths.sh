@@ -9,29 +9,6 @@
 S=$FIX/sample.cwasm
 M=$FIX/comp.cwasm.json
 
-# perf_counts FILE [PREFIX]: "FUNC [core] index samples" from stock perf report
-perf_counts() {
-	perf report -i "$1" --stdio --sort sym -n 2>/dev/null |
-		gawk '$3 == "[.]" && $4 ~ /local_func_[0-9]+/ {
-			name = $4; core = ""
-			if (match(name, /^mod([0-9]+):/, m)) { core = m[1] " "; sub(/^mod[0-9]+:/, "", name) }
-			sub(/^local_func_/, "", name); sub(/:.*/, "", name)
-			print "FUNC " core name " " $2
-		}' | sort
-}
-# aotperf's counts in the same form (single core)
-ours() { jq -r '.top_functions[] | "FUNC \(.local_func) \(.samples)"' "$1" | sort; }
-ours_cores() {
-	jq -r '.cores | to_entries[] | .key as $c | .value.top_functions[] |
-	       "FUNC \($c) \(.local_func) \(.samples)"' "$1" | sort
-}
-same_counts() { # same_counts DESC GOT_FILE WANT_FILE
-	if diff -u "$3" "$2" >"$WORK/diff"; then
-		ok "$1 ($(wc -l <"$2") functions)"
-	else
-		bad "$1"; head -20 "$WORK/diff"
-	fi
-}
 # annotate_bytes DATA SYMBOL: the raw bytes perf annotate shows, as hex words
 annotate_bytes() {
 	perf annotate -i "$1" --stdio --asm-raw "$2" 2>/dev/null |

@@ -55,3 +55,30 @@ aotperf_counts() {
 	jq -r '"TOTAL \(.total_samples)", "CORE \(.attributed_samples)",
 	       (.top_functions[] | "FUNC \(.local_func) \(.samples)")' "$1" | sort
 }
+
+# perf_counts FILE: "FUNC [core] index samples" from stock perf report's self
+# counts, summed over rows of one name (with several copies of a core, each
+# copy is its own DSO); mod<M>: prefixes become the core column.
+perf_counts() {
+	perf report -i "$1" --stdio --no-children --sort sym -n 2>/dev/null |
+		gawk '$3 == "[.]" && $4 ~ /local_func_[0-9]+/ {
+			name = $4; core = ""
+			if (match(name, /^mod([0-9]+):/, m)) { core = m[1] " "; sub(/^mod[0-9]+:/, "", name) }
+			sub(/^local_func_/, "", name); sub(/:.*/, "", name)
+			n["FUNC " core name] += $2
+		}
+		END { for (k in n) print k " " n[k] }' | sort
+}
+# ours JSON / ours_cores JSON: the same lines from aotperf report --json
+ours() { jq -r '.top_functions[] | "FUNC \(.local_func) \(.samples)"' "$1" | sort; }
+ours_cores() {
+	jq -r '.cores | to_entries[] | .key as $c | .value.top_functions[] |
+	       "FUNC \($c) \(.local_func) \(.samples)"' "$1" | sort
+}
+same_counts() { # same_counts DESC GOT_FILE WANT_FILE
+	if [ -s "$3" ] && diff -u "$3" "$2" >"$WORK/diff"; then
+		ok "$1 ($(wc -l <"$2") functions)"
+	else
+		bad "$1"; head -20 "$WORK/diff"
+	fi
+}
