@@ -3,6 +3,8 @@
 #include "rank.h"
 #include "../cwasm/cwasm.h"
 #include "../util/json_out.h"
+#include "../util/sha256.h"
+#include "attr.h"
 
 static int rank_cmp(const void *a, const void *b)
 {
@@ -47,4 +49,48 @@ void attr__json_top_functions(struct json_out *j, const struct cwasm_module *m,
 		json_end_obj(j);
 	}
 	json_end_arr(j);
+}
+
+void attr__json_core(struct json_out *j, const struct attr_json_core *c)
+{
+	const struct cwasm_module *m = c->mod;
+	char hex[65];
+
+	json_key(j, "cwasm"); json_str(j, m->path);
+	json_key(j, "core"); json_str(j, m->core_label ? m->core_label : m->path);
+	if (m->manifest_idx >= 0) {
+		json_key(j, "module_idx"); json_i64(j, m->manifest_idx);
+	}
+	ap_sha256_hex(m->sha256, hex);
+	json_key(j, "cwasm_sha256"); json_str(j, hex);
+	json_key(j, "text_base");
+	if (c->nmappings)
+		json_hex(j, c->first_base);
+	else
+		json_null(j);
+	json_key(j, "text_size"); json_u64(j, m->text_size);
+	json_key(j, "function_count"); json_u64(j, m->nfuncs);
+	json_key(j, "import_function_count"); json_u64(j, m->import_func_count);
+	json_key(j, "total_samples"); json_u64(j, c->run_total);
+	json_key(j, "attributed_samples"); json_u64(j, c->samples);
+	json_key(j, "attribution_coverage_pct");
+	json_dbl(j, c->run_total ? 100.0 * (double)c->samples / (double)c->run_total : 0.0, 4);
+	json_key(j, "mapping");
+	json_begin_obj(j);
+	json_key(j, "authoritative"); json_bool(j, c->authoritative);
+	json_key(j, "override");
+	if (c->override)
+		json_hex(j, c->override);
+	else
+		json_null(j);
+	json_key(j, "size");
+	if (c->nmappings)
+		json_u64(j, c->first_len);
+	else
+		json_null(j);
+	json_key(j, "expected_size"); json_u64(j, attr__page_round(m->text_size));
+	json_key(j, "count"); json_u64(j, c->nmappings);
+	json_end_obj(j);
+	json_key(j, "top_functions");
+	attr__json_top_functions(j, m, c->ranked, c->nranked, c->top, c->run_total);
 }

@@ -146,46 +146,15 @@ static void json_core(struct json_out *j, const struct report_opts *o,
 		      const struct attr_result *res, const struct attr_core *c, uint32_t idx,
 		      const struct attr_ranked *r, uint32_t nr)
 {
-	const struct cwasm_module *m = c->mod;
-	char hex[65];
+	struct attr_json_core jc = {
+		.mod = c->mod, .run_total = res->total_samples, .samples = c->samples,
+		.nmappings = c->nmappings, .first_base = c->first_base,
+		.first_len = c->first_len, .authoritative = c->authoritative,
+		.override = idx < o->a.nbases ? o->a.bases[idx] : 0,
+		.ranked = r, .nranked = nr, .top = o->top,
+	};
 
-	json_key(j, "cwasm"); json_str(j, m->path);
-	json_key(j, "core"); json_str(j, core_name(m));
-	if (m->manifest_idx >= 0) {
-		json_key(j, "module_idx"); json_i64(j, m->manifest_idx);
-	}
-	ap_sha256_hex(m->sha256, hex);
-	json_key(j, "cwasm_sha256"); json_str(j, hex);
-	json_key(j, "text_base");
-	if (c->nmappings)
-		json_hex(j, c->first_base);
-	else
-		json_null(j);
-	json_key(j, "text_size"); json_u64(j, m->text_size);
-	json_key(j, "function_count"); json_u64(j, m->nfuncs);
-	json_key(j, "import_function_count"); json_u64(j, m->import_func_count);
-	json_key(j, "total_samples"); json_u64(j, res->total_samples);
-	json_key(j, "attributed_samples"); json_u64(j, c->samples);
-	json_key(j, "attribution_coverage_pct");
-	json_dbl(j, pct(c->samples, res->total_samples), 4);
-	json_key(j, "mapping");
-	json_begin_obj(j);
-	json_key(j, "authoritative"); json_bool(j, c->authoritative);
-	json_key(j, "override");
-	if (idx < o->a.nbases)
-		json_hex(j, o->a.bases[idx]);
-	else
-		json_null(j);
-	json_key(j, "size");
-	if (c->nmappings)
-		json_u64(j, c->first_len);
-	else
-		json_null(j);
-	json_key(j, "expected_size"); json_u64(j, attr__page_round(m->text_size));
-	json_key(j, "count"); json_u64(j, c->nmappings);
-	json_end_obj(j);
-	json_key(j, "top_functions");
-	attr__json_top_functions(j, m, r, nr, o->top, res->total_samples);
+	attr__json_core(j, &jc);
 }
 
 /*

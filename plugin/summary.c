@@ -216,45 +216,14 @@ static void json_core(struct json_out *j, const struct dlf *d, uint32_t i,
 		      const struct attr_ranked *r, uint32_t nr)
 {
 	const struct dlf_core *c = &d->cores[i];
-	const struct cwasm_module *m = c->mod;
-	char hex[65];
+	struct attr_json_core jc = {
+		.mod = c->mod, .run_total = d->total, .samples = c->samples,
+		.nmappings = d->rg.core_regions[i], .first_base = d->rg.core_first[i],
+		.first_len = d->rg.core_first_len[i], .authoritative = unique_region(d, i),
+		.override = c->base, .ranked = r, .nranked = nr, .top = shown(d, nr),
+	};
 
-	json_key(j, "cwasm"); json_str(j, m->path);
-	json_key(j, "core"); json_str(j, core_name(m));
-	if (m->manifest_idx >= 0) {
-		json_key(j, "module_idx"); json_i64(j, m->manifest_idx);
-	}
-	ap_sha256_hex(m->sha256, hex);
-	json_key(j, "cwasm_sha256"); json_str(j, hex);
-	json_key(j, "text_base");
-	if (d->rg.core_regions[i])
-		json_hex(j, d->rg.core_first[i]);
-	else
-		json_null(j);
-	json_key(j, "text_size"); json_u64(j, m->text_size);
-	json_key(j, "function_count"); json_u64(j, m->nfuncs);
-	json_key(j, "import_function_count"); json_u64(j, m->import_func_count);
-	json_key(j, "total_samples"); json_u64(j, d->total);
-	json_key(j, "attributed_samples"); json_u64(j, c->samples);
-	json_key(j, "attribution_coverage_pct"); json_dbl(j, pct(c->samples, d->total), 4);
-	json_key(j, "mapping");
-	json_begin_obj(j);
-	json_key(j, "authoritative"); json_bool(j, unique_region(d, i));
-	json_key(j, "override");
-	if (c->base)
-		json_hex(j, c->base);
-	else
-		json_null(j);
-	json_key(j, "size");
-	if (d->rg.core_regions[i])
-		json_u64(j, d->rg.core_first_len[i]);
-	else
-		json_null(j);
-	json_key(j, "expected_size"); json_u64(j, d->lens[i]);
-	json_key(j, "count"); json_u64(j, d->rg.core_regions[i]);
-	json_end_obj(j);
-	json_key(j, "top_functions");
-	attr__json_top_functions(j, m, r, nr, shown(d, nr), d->total);
+	attr__json_core(j, &jc);
 }
 
 static void json_classified(struct json_out *j, const struct dlf *d, const struct classified *c)
