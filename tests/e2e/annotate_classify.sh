@@ -67,7 +67,7 @@ EOF
 cc -O1 -o "$WORK/hot" "$WORK/hot.c" && cc -O1 -o "$WORK/kprog" "$WORK/kmain.c" "$WORK/kwrap.S" ||
 	{ bad "build the test programs"; finish; exit; }
 perf record -q -e cpu-clock -F 2000 -o "$WORK/h.data" "$WORK/hot" 20000 >/dev/null 2>&1
-perf record -q -e cpu-clock -F 4000 -o "$WORK/k.data" "$WORK/kprog" 6000000 >/dev/null 2>&1
+perf record -q -e cpu-clock -F 4000 -o "$WORK/k.data" "$WORK/kprog" 60000000 >/dev/null 2>&1
 
 # annotate: raw bytes through capstone
 "$AOTPERF" annotate -i "$WORK/h.data" --json "$WORK/h.json" --save "$WORK/h.txt" hot \
