@@ -30,13 +30,14 @@ CAPSTONE_CFLAGS := $(shell pkg-config --cflags capstone 2>/dev/null)
 CAPSTONE_LIBS   := $(shell pkg-config --libs capstone 2>/dev/null || echo -lcapstone)
 
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+# override: flags given on the command line (make CFLAGS=-O0) add to these.
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	   -Wmissing-prototypes -fno-strict-aliasing $(SANFLAGS) \
 	   $(LIBPERF_INC) $(CAPSTONE_CFLAGS) -I.
-LDFLAGS += $(SANFLAGS)
+override LDFLAGS += $(SANFLAGS)
 LDLIBS  += -lzstd $(CAPSTONE_LIBS) -lelf
 
-LIB_DIRS := util cwasm perfdata attr jitdump classify symbolize spills
+LIB_DIRS := util cwasm perfdata attr jitdump decode classify symbolize spills
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)
 CLI_SRCS := $(wildcard cli/*.c)
@@ -46,6 +47,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 TEST_HELPERS := $(B)/tests/loader $(B)/tests/mkfixture
 
+.DEFAULT_GOAL := all
 .PHONY: all test test-plain test-san unit e2e demo bench install clean deps fixtures lint
 
 # the perf script --dlfilter plugin (defines DLFILTER_SO)

@@ -321,13 +321,13 @@ static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 static int resolve_event(struct run *r, struct perfdata *pd, struct ap_err *err)
 {
 	char names[512] = "";
-	size_t n = perfdata__nattrs(pd);
+	size_t n = perfdata__nevsels(pd);
 
 	r->event_attr = EVENT_ALL;
 	if (!r->opts->event)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct pd_attr *a = perfdata__attr(pd, i);
+		const struct pd_evsel *a = perfdata__evsel(pd, i);
 
 		if (a->name && strcmp(a->name, r->opts->event) == 0) {
 			r->event_attr = (int)i;
@@ -367,12 +367,12 @@ static int start_over(struct run *r)
 /* Does every record carry a time? Then order by it, as perf does. */
 static int times_usable(struct perfdata *pd)
 {
-	size_t n = perfdata__nattrs(pd);
+	size_t n = perfdata__nevsels(pd);
 
 	if (!n)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct perf_event_attr *a = &perfdata__attr(pd, i)->attr;
+		const struct perf_event_attr *a = &perfdata__evsel(pd, i)->attr;
 
 		if (!(a->sample_type & PERF_SAMPLE_TIME) || !a->sample_id_all)
 			return 0;
@@ -417,7 +417,7 @@ static int summarize(struct run *r, struct ap_err *err)
 			if (add_warning(res, "%s: no //anon r-x mapping of %" PRIu64
 					" bytes (its page-rounded text) in %s",
 					c->mod->path, want, r->path))
-				return ap_errf(err, "out of memory");
+				return ap_err_nomem(err);
 		} else if (!c->base_override && !c->authoritative) {
 			if (add_warning(res, "%s: %u mappings of %" PRIu64 " bytes in %u process(es)"
 					" and %u core(s) of that size: mapping j of a process goes to"
@@ -425,7 +425,7 @@ static int summarize(struct run *r, struct ap_err *err)
 					"); pass --base to choose",
 					c->mod->path, c->nmappings, want, pids, sharing, sharing,
 					c->first_base))
-				return ap_errf(err, "out of memory");
+				return ap_err_nomem(err);
 		}
 		if (r->opts->require_size_match && !c->base_override && !c->authoritative)
 			return ap_errf(err, "%s: --require-size-match: %u exact-size mapping(s) of %"
@@ -459,10 +459,10 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 	for (uint32_t i = 0; i < ncores; i++) {
 		cores[i].func_samples = calloc(cores[i].mod->nfuncs + 1, sizeof(uint64_t));
 		if (!cores[i].func_samples)
-			return ap_errf(err, "out of memory");
+			return ap_err_nomem(err);
 	}
 	if (maptable__init(&r.mt, cores, ncores))
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	if (perfdata__open(perf_path, 0, &pd, err))
 		goto out;
 	r.single_pass = !perfdata__seekable(pd);
@@ -507,7 +507,7 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 	ret = summarize(&r, err);
 	goto out;
 oom:
-	ret = ap_errf(err, "out of memory");
+	ret = ap_err_nomem(err);
 out:
 	perfdata__close(pd);
 	maptable__exit(&r.mt);
@@ -515,7 +515,7 @@ out:
 	return ret;
 }
 
-void attr__result_free(struct attr_result *res)
+void attr_result__exit(struct attr_result *res)
 {
 	for (uint32_t i = 0; i < res->ncores; i++) {
 		free(res->cores[i].func_samples);

@@ -99,7 +99,7 @@ struct attr_result {
  */
 int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 	      const struct attr_opts *opts, struct attr_result *res, struct ap_err *err);
-void attr__result_free(struct attr_result *res);
+void attr_result__exit(struct attr_result *res);
 
 uint64_t attr__page_round(uint64_t len);
 

@@ -42,7 +42,7 @@ void maptable__exit(struct maptable *mt)
 		free(mt->procs[i].len_seen);
 	}
 	free(mt->procs);
-	size_groups__free(mt->groups, mt->ngroups);
+	size_groups__delete(mt->groups, mt->ngroups);
 	memset(mt, 0, sizeof(*mt));
 }
 

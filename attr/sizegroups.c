@@ -29,7 +29,7 @@ int size_groups__add(struct size_group **groups, uint32_t *ngroups, uint64_t len
 	return 0;
 }
 
-void size_groups__free(struct size_group *groups, uint32_t ngroups)
+void size_groups__delete(struct size_group *groups, uint32_t ngroups)
 {
 	for (uint32_t i = 0; i < ngroups; i++)
 		free(groups[i].cores);

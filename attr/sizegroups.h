@@ -15,6 +15,6 @@ struct size_group {
 
 /* Add core to the group of len (made on first use); -1 when out of memory. */
 int size_groups__add(struct size_group **groups, uint32_t *ngroups, uint64_t len, int core);
-void size_groups__free(struct size_group *groups, uint32_t ngroups);
+void size_groups__delete(struct size_group *groups, uint32_t ngroups);
 
 #endif

@@ -150,7 +150,7 @@ static int block_push(struct block *b, const struct aline *l)
 /* ---- turning a block into a classified function ---- */
 
 /* Raw mode: the bytes of each contiguous run of lines, decoded by capstone. */
-static int decode_raw(const struct block *b, enum cwasm_arch arch, struct ni_vec *nv,
+static int decode_raw(const struct block *b, enum cwasm_arch arch, struct dc_vec *nv,
 		      struct ap_err *err)
 {
 	uint32_t i = 0;
@@ -163,14 +163,14 @@ static int decode_raw(const struct block *b, enum cwasm_arch arch, struct ni_vec
 
 		buf = malloc(cap);
 		if (!buf)
-			return ap_errf(err, "out of memory");
+			return ap_err_nomem(err);
 		while (i < b->n && b->l[i].addr == next && b->l[i].nbytes) {
 			if (len + b->l[i].nbytes > cap) {
 				uint8_t *nb = realloc(buf, cap * 2);
 
 				if (!nb) {
 					free(buf);
-					return ap_errf(err, "out of memory");
+					return ap_err_nomem(err);
 				}
 				buf = nb;
 				cap *= 2;
@@ -180,7 +180,7 @@ static int decode_raw(const struct block *b, enum cwasm_arch arch, struct ni_vec
 			next += b->l[i].nbytes;
 			i++;
 		}
-		ret = len ? cls_decode_append(arch, buf, len, start, nv, err) : 0;
+		ret = len ? dc__decode(arch, buf, len, start, nv, err) : 0;
 		free(buf);
 		if (ret)
 			return -1;
@@ -190,10 +190,10 @@ static int decode_raw(const struct block *b, enum cwasm_arch arch, struct ni_vec
 	return 0;
 }
 
-static int is_branch_target(const struct ni_vec *nv, uint64_t addr)
+static int is_branch_target(const struct dc_vec *nv, uint64_t addr)
 {
 	for (uint32_t i = 0; i < nv->n; i++)
-		if ((nv->v[i].kind == NI_JMP || nv->v[i].kind == NI_JCC) && nv->v[i].has_target &&
+		if ((nv->v[i].kind == DC_JMP || nv->v[i].kind == DC_JCC) && nv->v[i].has_target &&
 		    nv->v[i].target == addr)
 			return 1;
 	return 0;
@@ -204,20 +204,20 @@ static int is_branch_target(const struct ni_vec *nv, uint64_t addr)
  * estimated: from the jump to the first later line that is a branch
  * target or has samples (table data never executes).
  */
-static void text_tables(struct ni_vec *nv, const double *w)
+static void text_tables(struct dc_vec *nv, const double *w)
 {
 	for (uint32_t j = 0; j < nv->n; j++) {
-		uint64_t tb = cls_table_base(nv, j);
+		uint64_t tb = dc__table_base(nv, j);
 		uint32_t k;
 
 		if (!tb)
 			continue;
 		for (k = j + 1; k < nv->n; k++) {
-			struct cls_ni *ni = &nv->v[k];
+			struct dc_insn *ni = &nv->v[k];
 
 			if (ni->addr >= tb + 4 && (w[k] > 0 || is_branch_target(nv, ni->addr)))
 				break;
-			ni->kind = NI_DATA;
+			ni->kind = DC_DATA;
 			ni->nops = 0;
 			ni->ndata = ni->addr >= tb;
 		}
@@ -225,25 +225,25 @@ static void text_tables(struct ni_vec *nv, const double *w)
 	}
 }
 
-static int parse_text(const struct block *b, enum cwasm_arch arch, int att, struct ni_vec *nv,
+static int parse_text(const struct block *b, enum cwasm_arch arch, int att, struct dc_vec *nv,
 		      struct ap_err *err)
 {
 	double *w = calloc(b->n + 1, sizeof(*w));
 
 	if (!w)
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	for (uint32_t i = 0; i < b->n; i++) {
-		struct cls_ni *ni;
+		struct dc_insn *ni;
 
 		if (!b->l[i].insn[0])
 			continue;
-		ni = ni_vec__push(nv);
+		ni = dc_vec__push(nv);
 		if (!ni) {
 			free(w);
-			return ap_errf(err, "out of memory");
+			return ap_err_nomem(err);
 		}
 		ni->addr = b->l[i].addr;
-		cls_text_parse(arch, att, b->l[i].insn, ni);
+		dc__parse_text(arch, att, b->l[i].insn, ni);
 		w[nv->n - 1] = b->l[i].w;
 	}
 	/* sizes from the next address; the last instruction's is unknown */
@@ -261,7 +261,7 @@ static int place_samples(const struct block *b, struct cls_annot_func *fn, struc
 
 	fn->samples = calloc(fn->func.ninsns ? fn->func.ninsns : 1, sizeof(*fn->samples));
 	if (!fn->samples)
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	for (uint32_t i = 0; i < b->n; i++)
 		sum += b->l[i].w;
 	if (!fn->weights)
@@ -288,7 +288,7 @@ static int finish_block(struct block *b, const struct cls_annot_opts *o, int wor
 			struct ap_err *err)
 {
 	struct cls_annot_func *fn = b->fn;
-	struct ni_vec nv = { 0 };
+	struct dc_vec nv = { 0 };
 	uint64_t lo;
 	int raw = 0, ret;
 
@@ -311,7 +311,7 @@ static int finish_block(struct block *b, const struct cls_annot_opts *o, int wor
 		      : parse_text(b, fn->arch, fn->att, &nv, err);
 	if (!ret)
 		ret = cls_classify(&fn->roles, &nv, lo, &fn->func, err);
-	ni_vec__free(&nv);
+	dc_vec__exit(&nv);
 	if (!ret)
 		ret = place_samples(b, fn, err);
 	return ret;
@@ -337,7 +337,7 @@ int cls__annot_parse(const char *buf, size_t len, const char *name,
 
 	memset(out, 0, sizeof(*out));
 	if (!text)
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	memcpy(text, buf, len);
 	text[len] = '\0';
 	for (line = text; line && !ret; line = next) {
@@ -353,7 +353,7 @@ int cls__annot_parse(const char *buf, size_t len, const char *name,
 			words = 0;
 			b.fn = ret ? NULL : new_func(out);
 			if (!ret && !b.fn)
-				ret = ap_errf(err, "out of memory");
+				ret = ap_err_nomem(err);
 			if (!ret)
 				parse_header(line, b.fn);
 			continue;
@@ -362,7 +362,7 @@ int cls__annot_parse(const char *buf, size_t len, const char *name,
 			continue;
 		if (parse_line(line, &l, &words)) {
 			if (block_push(&b, &l))
-				ret = ap_errf(err, "out of memory");
+				ret = ap_err_nomem(err);
 		} else {
 			char *colon = strchr(line, ':');
 
@@ -384,14 +384,14 @@ int cls__annot_parse(const char *buf, size_t len, const char *name,
 		ap_errf(err, "%s: %s", name, msg);
 	}
 	if (ret)
-		cls__annot_free(out);
+		cls_annot__exit(out);
 	return ret;
 }
 
-void cls__annot_free(struct cls_annot *a)
+void cls_annot__exit(struct cls_annot *a)
 {
 	for (uint32_t i = 0; i < a->n; i++) {
-		cls__free(&a->funcs[i].func);
+		cls_func__exit(&a->funcs[i].func);
 		free(a->funcs[i].samples);
 	}
 	free(a->funcs);

@@ -43,7 +43,7 @@ struct cls_annot_opts {
  */
 int cls__annot_parse(const char *buf, size_t len, const char *name,
 		     const struct cls_annot_opts *o, struct cls_annot *out, struct ap_err *err);
-void cls__annot_free(struct cls_annot *a);
+void cls_annot__exit(struct cls_annot *a);
 
 /* The table of every symbol, as `aotperf classify` prints it; top hottest each. */
 void cls__annot_print(FILE *out, const struct cls_annot *a, uint32_t top);

@@ -111,7 +111,7 @@ int cls__roles_parse(struct cls_roles *r, const char *spec, struct ap_err *err)
 			return ap_errf(err, "roles: unknown role '%.*s' (vmctx, membase, frame)",
 				       (int)klen, p);
 		if (!(vlen == 4 && !strncmp(eq + 1, "none", 4)) &&
-		    (!cls_reg_parse(r->arch, eq + 1, vlen, &fam, &width) || !gpr_ok(r->arch, fam)))
+		    (!dc__reg_parse(r->arch, eq + 1, vlen, &fam, &width) || !gpr_ok(r->arch, fam)))
 			return ap_errf(err, "roles: '%.*s' is not a general-purpose register",
 				       (int)vlen, eq + 1);
 		*slot = fam;
@@ -124,8 +124,8 @@ int cls__roles_parse(struct cls_roles *r, const char *spec, struct ap_err *err)
 
 void cls__roles_str(const struct cls_roles *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "vmctx=%s,membase=%s,frame=%s", cls_reg_name(r->arch, r->vmctx),
-		 cls_reg_name(r->arch, r->membase), cls_reg_name(r->arch, r->frame));
+	snprintf(buf, len, "vmctx=%s,membase=%s,frame=%s", dc__reg_name(r->arch, r->vmctx),
+		 dc__reg_name(r->arch, r->membase), dc__reg_name(r->arch, r->frame));
 }
 
 /* ---- per-instruction classes ---- */
@@ -135,20 +135,20 @@ static uint8_t sp_fam(const struct cls_roles *r)
 	return r->arch == CWASM_ARCH_AARCH64 ? A64_SP : X86_RSP;
 }
 
-static const struct ni_op *mem_op(const struct cls_ni *ni)
+static const struct dc_op *mem_op(const struct dc_insn *ni)
 {
 	for (int i = 0; i < ni->nops; i++)
-		if (ni->op[i].type == OP_MEM)
+		if (ni->op[i].type == DC_OP_MEM)
 			return &ni->op[i];
 	return NULL;
 }
 
-static int is_frame(const struct cls_roles *r, const struct ni_op *m)
+static int is_frame(const struct cls_roles *r, const struct dc_op *m)
 {
 	return m->base && (m->base == r->frame || m->base == sp_fam(r));
 }
 
-static int is_linear(const struct cls_roles *r, const struct ni_op *m)
+static int is_linear(const struct cls_roles *r, const struct dc_op *m)
 {
 	if (r->membase)
 		return m->base == r->membase || m->index == r->membase;
@@ -157,38 +157,38 @@ static int is_linear(const struct cls_roles *r, const struct ni_op *m)
 	       m->base != r->vmctx && m->base != X86_RIP;
 }
 
-static int is_gpr32_self(const struct ni_op *a, const struct ni_op *b)
+static int is_gpr32_self(const struct dc_op *a, const struct dc_op *b)
 {
-	return a->type == OP_REG && b->type == OP_REG && a->reg == b->reg && a->reg < REG_VEC &&
+	return a->type == DC_OP_REG && b->type == DC_OP_REG && a->reg == b->reg && a->reg < REG_VEC &&
 	       a->width == 4 && b->width == 4;
 }
 
-static enum cls_class move_class(const struct cls_ni *ni)
+static enum cls_class move_class(const struct dc_insn *ni)
 {
 	if (ni->nops < 2)
 		return CLS_OTHER;
-	if (ni->op[1].type == OP_IMM)
+	if (ni->op[1].type == DC_OP_IMM)
 		return CLS_ALU;
 	if (is_gpr32_self(&ni->op[0], &ni->op[1]))
 		return CLS_ZEXT_MOVE;
 	/* any other move of a register to itself does nothing: xchg ax,ax padding */
-	if (ni->op[0].type == OP_REG && ni->op[1].type == OP_REG && ni->op[0].reg == ni->op[1].reg &&
+	if (ni->op[0].type == DC_OP_REG && ni->op[1].type == DC_OP_REG && ni->op[0].reg == ni->op[1].reg &&
 	    ni->op[0].width == ni->op[1].width)
 		return CLS_OTHER;
 	return CLS_REG_MOVE;
 }
 
-static enum cls_class base_class(const struct cls_roles *r, const struct cls_ni *ni)
+static enum cls_class base_class(const struct cls_roles *r, const struct dc_insn *ni)
 {
-	const struct ni_op *m;
+	const struct dc_op *m;
 
 	switch (ni->kind) {
-	case NI_DATA: return CLS_DATA;
-	case NI_JMP: return ni->indirect ? CLS_DISPATCH : CLS_BRANCH;
-	case NI_JCC: return CLS_COND_BRANCH;
-	case NI_CALL: return ni->indirect ? CLS_CALL_INDIRECT : CLS_CALL_DIRECT;
-	case NI_RET: case NI_TRAP: case NI_NOP: case NI_STACK: return CLS_OTHER;
-	case NI_LEA: return CLS_LEA;
+	case DC_DATA: return CLS_DATA;
+	case DC_JMP: return ni->indirect ? CLS_DISPATCH : CLS_BRANCH;
+	case DC_JCC: return CLS_COND_BRANCH;
+	case DC_CALL: return ni->indirect ? CLS_CALL_INDIRECT : CLS_CALL_DIRECT;
+	case DC_RET: case DC_TRAP: case DC_NOP: case DC_STACK: return CLS_OTHER;
+	case DC_LEA: return CLS_LEA;
 	default: break;
 	}
 	m = mem_op(ni);
@@ -202,17 +202,17 @@ static enum cls_class base_class(const struct cls_roles *r, const struct cls_ni 
 		}
 		return CLS_OTHER_MEM;
 	}
-	if (ni->kind == NI_MOVE)
+	if (ni->kind == DC_MOVE)
 		return move_class(ni);
 	if (ni->zext_form)
 		return CLS_ZEXT_MOVE;
-	if (ni->kind == NI_OTHER && !ni->nops)
+	if (ni->kind == DC_OTHER && !ni->nops)
 		return CLS_OTHER;
 	return CLS_ALU;
 }
 
 /* Index of the instruction starting at addr, or -1. */
-static int64_t find_addr(const struct cls_ni *v, uint32_t n, uint64_t addr)
+static int64_t find_addr(const struct dc_insn *v, uint32_t n, uint64_t addr)
 {
 	uint32_t lo = 0, hi = n;
 
@@ -231,19 +231,19 @@ static int64_t find_addr(const struct cls_ni *v, uint32_t n, uint64_t addr)
  * A trap stub: a short block that ends in a trap instruction, or in a
  * call that never returns (the function ends, or a trap follows it).
  */
-static int is_trap_block(const struct cls_ni *v, uint32_t n, uint64_t addr)
+static int is_trap_block(const struct dc_insn *v, uint32_t n, uint64_t addr)
 {
 	int64_t i = find_addr(v, n, addr);
 
 	for (int k = 0; i >= 0 && (uint32_t)i < n && k < 8; i++, k++) {
 		switch (v[i].kind) {
-		case NI_TRAP:
+		case DC_TRAP:
 			return 1;
-		case NI_CALL:
+		case DC_CALL:
 			if ((uint32_t)i + 1 == n)
 				return 1;
 			break;
-		case NI_JMP: case NI_JCC: case NI_RET: case NI_DATA:
+		case DC_JMP: case DC_JCC: case DC_RET: case DC_DATA:
 			return 0;
 		default:
 			break;
@@ -253,15 +253,15 @@ static int is_trap_block(const struct cls_ni *v, uint32_t n, uint64_t addr)
 }
 
 /* Walking back for what feeds an instruction stops at control flow and data. */
-static int ends_walk(const struct cls_ni *ni)
+static int ends_walk(const struct dc_insn *ni)
 {
-	return ni->kind == NI_JMP || ni->kind == NI_JCC || ni->kind == NI_CALL ||
-	       ni->kind == NI_RET || ni->kind == NI_TRAP || ni->kind == NI_DATA;
+	return ni->kind == DC_JMP || ni->kind == DC_JCC || ni->kind == DC_CALL ||
+	       ni->kind == DC_RET || ni->kind == DC_TRAP || ni->kind == DC_DATA;
 }
 
-static int writes_reg(const struct cls_ni *ni, uint8_t *reg)
+static int writes_reg(const struct dc_insn *ni, uint8_t *reg)
 {
-	if (!ni->nops || ni->op[0].type != OP_REG || ni->mem_write || ni->kind == NI_CMP)
+	if (!ni->nops || ni->op[0].type != DC_OP_REG || ni->mem_write || ni->kind == DC_CMP)
 		return 0;
 	*reg = ni->op[0].reg;
 	return 1;
@@ -291,17 +291,17 @@ static int set_del(uint8_t *set, int n, uint8_t r)
  * register of the set (its base joins), the pc-relative address of the
  * table.
  */
-static void mark_feeders(const struct cls_ni *v, uint32_t j, uint8_t *cls)
+static void mark_feeders(const struct dc_insn *v, uint32_t j, uint8_t *cls)
 {
 	uint8_t set[8];
 	int nset = 0;
 
-	if (!v[j].nops || v[j].op[0].type != OP_REG)
+	if (!v[j].nops || v[j].op[0].type != DC_OP_REG)
 		return;
 	set[nset++] = v[j].op[0].reg;
 	for (uint32_t k = j; k-- > 0 && j - k <= 6 && nset;) {
-		const struct cls_ni *p = &v[k];
-		const struct ni_op *m = mem_op(p);
+		const struct dc_insn *p = &v[k];
+		const struct dc_op *m = mem_op(p);
 		uint8_t dst;
 		int hit = 0;
 
@@ -309,18 +309,18 @@ static void mark_feeders(const struct cls_ni *v, uint32_t j, uint8_t *cls)
 			break;
 		if (!writes_reg(p, &dst) || !in_set(set, nset, dst))
 			continue;
-		if (p->kind == NI_LEA && p->has_target) {
+		if (p->kind == DC_LEA && p->has_target) {
 			hit = 1;
 			nset = set_del(set, nset, dst);
-		} else if ((p->kind == NI_EXT || p->kind == NI_MOVE) && m && m->index) {
+		} else if ((p->kind == DC_EXT || p->kind == DC_MOVE) && m && m->index) {
 			hit = 1;
 			nset = set_del(set, nset, dst);
 			if (nset < 8)
 				set[nset++] = m->base;
-		} else if ((p->kind == NI_ALU || p->kind == NI_OTHER) && !m && p->nops >= 2) {
+		} else if ((p->kind == DC_ALU || p->kind == DC_OTHER) && !m && p->nops >= 2) {
 			hit = 1;
 			for (int i = 1; i < p->nops && nset < 8; i++)
-				if (p->op[i].type == OP_REG)
+				if (p->op[i].type == DC_OP_REG)
 					set[nset++] = p->op[i].reg;
 		}
 		if (hit)
@@ -329,9 +329,9 @@ static void mark_feeders(const struct cls_ni *v, uint32_t j, uint8_t *cls)
 }
 
 /* Does the compare read a memory operand based on the vmctx register? */
-static int cmp_vmctx(const struct cls_roles *r, const struct cls_ni *ni)
+static int cmp_vmctx(const struct cls_roles *r, const struct dc_insn *ni)
 {
-	const struct ni_op *m = mem_op(ni);
+	const struct dc_op *m = mem_op(ni);
 
 	return r->vmctx && m && m->base == r->vmctx;
 }
@@ -341,23 +341,23 @@ static int cmp_vmctx(const struct cls_roles *r, const struct cls_ni *ni)
  * operand (aarch64 cannot compare against memory): the latest write of
  * that register a few instructions back. Index or -1.
  */
-static int64_t size_load(const struct cls_roles *r, const struct cls_ni *v, uint32_t i)
+static int64_t size_load(const struct cls_roles *r, const struct dc_insn *v, uint32_t i)
 {
 	if (!r->vmctx)
 		return -1;
 	for (int o = 0; o < v[i].nops; o++) {
 		uint8_t reg = v[i].op[o].reg, dst;
 
-		if (v[i].op[o].type != OP_REG)
+		if (v[i].op[o].type != DC_OP_REG)
 			continue;
 		for (uint32_t k = i; k-- > 0 && i - k <= 4;) {
-			const struct ni_op *m = mem_op(&v[k]);
+			const struct dc_op *m = mem_op(&v[k]);
 
 			if (ends_walk(&v[k]))
 				break;
 			if (!writes_reg(&v[k], &dst) || dst != reg)
 				continue;
-			if (m && m->base == r->vmctx && (v[k].kind == NI_MOVE || v[k].kind == NI_EXT))
+			if (m && m->base == r->vmctx && (v[k].kind == DC_MOVE || v[k].kind == DC_EXT))
 				return k;
 			break;
 		}
@@ -365,15 +365,15 @@ static int64_t size_load(const struct cls_roles *r, const struct cls_ni *v, uint
 	return -1;
 }
 
-static void mark_bounds(const struct cls_roles *r, const struct cls_ni *v, uint32_t n,
+static void mark_bounds(const struct cls_roles *r, const struct dc_insn *v, uint32_t n,
 			uint8_t *cls)
 {
 	for (uint32_t i = 0; i + 1 < n; i++) {
-		const struct cls_ni *c = &v[i], *b = &v[i + 1];
+		const struct dc_insn *c = &v[i], *b = &v[i + 1];
 		int64_t ld;
 		int trap;
 
-		if (c->kind != NI_CMP || b->kind != NI_JCC)
+		if (c->kind != DC_CMP || b->kind != DC_JCC)
 			continue;
 		trap = b->cc_unsigned && b->has_target && is_trap_block(v, n, b->target);
 		if (!trap && !cmp_vmctx(r, c))
@@ -385,10 +385,10 @@ static void mark_bounds(const struct cls_roles *r, const struct cls_ni *v, uint3
 	}
 }
 
-int cls_classify(const struct cls_roles *roles, const struct ni_vec *nv, uint64_t lo,
+int cls_classify(const struct cls_roles *roles, const struct dc_vec *nv, uint64_t lo,
 		 struct cls_func *out, struct ap_err *err)
 {
-	const struct cls_ni *v = nv->v;
+	const struct dc_insn *v = nv->v;
 	uint32_t n = nv->n;
 	uint8_t *cls;
 
@@ -399,12 +399,12 @@ int cls_classify(const struct cls_roles *roles, const struct ni_vec *nv, uint64_
 		free(cls);
 		free(out->insns);
 		out->insns = NULL;
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	}
 	for (uint32_t i = 0; i < n; i++)
 		cls[i] = (uint8_t)base_class(roles, &v[i]);
 	for (uint32_t i = 0; i < n; i++)
-		if (v[i].kind == NI_JMP && v[i].indirect)
+		if (v[i].kind == DC_JMP && v[i].indirect)
 			mark_feeders(v, i, cls);
 	mark_bounds(roles, v, n, cls);
 	for (uint32_t i = 0; i < n; i++) {
@@ -427,7 +427,7 @@ int cls_classify(const struct cls_roles *roles, const struct ni_vec *nv, uint64_
 int cls__decode(enum cwasm_arch arch, const struct cls_roles *roles, const uint8_t *code,
 		size_t len, uint64_t addr, struct cls_func *out, struct ap_err *err)
 {
-	struct ni_vec nv = { 0 };
+	struct dc_vec nv = { 0 };
 	struct cls_roles def;
 	int ret;
 
@@ -436,16 +436,16 @@ int cls__decode(enum cwasm_arch arch, const struct cls_roles *roles, const uint8
 		roles = &def;
 	}
 	memset(out, 0, sizeof(*out));
-	if (cls_decode_append(arch, code, len, addr, &nv, err)) {
-		ni_vec__free(&nv);
+	if (dc__decode(arch, code, len, addr, &nv, err)) {
+		dc_vec__exit(&nv);
 		return -1;
 	}
 	ret = cls_classify(roles, &nv, addr, out, err);
-	ni_vec__free(&nv);
+	dc_vec__exit(&nv);
 	return ret;
 }
 
-void cls__free(struct cls_func *f)
+void cls_func__exit(struct cls_func *f)
 {
 	free(f->insns);
 	memset(f, 0, sizeof(*f));

@@ -83,7 +83,7 @@ struct cls_func {
  */
 int cls__decode(enum cwasm_arch arch, const struct cls_roles *roles, const uint8_t *code,
 		size_t len, uint64_t addr, struct cls_func *out, struct ap_err *err);
-void cls__free(struct cls_func *f);
+void cls_func__exit(struct cls_func *f);
 /* Index of the entry holding addr, or -1. */
 int64_t cls__insn_at(const struct cls_func *f, uint64_t addr);
 /* Instructions proper (entries that are not data). */

@@ -338,17 +338,17 @@ int fa__parse(const char *text, size_t len, const char *name, int64_t mod, int64
 	}
 	out->norigins = FA__KNOWN;
 	if (oom) {
-		fa__free(out);
+		fa__exit(out);
 		return ap_errf(err, "%s: out of memory", name);
 	}
 	if (jr__parse(text, len, &root, msg, sizeof(msg))) {
-		fa__free(out);
+		fa__exit(out);
 		return ap_errf(err, "%s: invalid JSON: %s", name, msg);
 	}
 	ret = parse_root(out, root, mod, local_func, func_size, err);
-	jr__free(root);
+	jr__delete(root);
 	if (ret)
-		fa__free(out);
+		fa__exit(out);
 	return ret;
 }
 
@@ -405,7 +405,7 @@ int fa__load(const char *path, int64_t mod, int64_t local_func, uint32_t func_si
 	return ret;
 }
 
-void fa__free(struct fa_sidecar *sc)
+void fa__exit(struct fa_sidecar *sc)
 {
 	for (uint32_t o = 0; o < FA_MAX_ORIGINS; o++)
 		free(sc->origins[o]);
@@ -470,7 +470,7 @@ int fa__join(const struct fa_sidecar *sc, const struct cls_func *f, const uint64
 	used = calloc(sc->nacc + 1, 1);
 	if (!out->insn_access || !used) {
 		free(used);
-		fa__join_free(out);
+		fa_join__exit(out);
 		return ap_errf(err, "%s: out of memory", sc->path);
 	}
 	for (uint32_t a = 0; a < sc->nacc; a++)
@@ -511,7 +511,7 @@ int fa__join(const struct fa_sidecar *sc, const struct cls_func *f, const uint64
 	return 0;
 }
 
-void fa__join_free(struct fa_join *jn)
+void fa_join__exit(struct fa_join *jn)
 {
 	free(jn->insn_access);
 	jn->insn_access = NULL;

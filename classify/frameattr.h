@@ -73,7 +73,7 @@ int fa__load(const char *path, int64_t mod, int64_t local_func, uint32_t func_si
 /* The same from a buffer; name stands for the path in messages. */
 int fa__parse(const char *text, size_t len, const char *name, int64_t mod, int64_t local_func,
 	      uint32_t func_size, struct fa_sidecar *out, struct ap_err *err);
-void fa__free(struct fa_sidecar *sc);
+void fa__exit(struct fa_sidecar *sc);
 
 /* "PREFIX.mod<M>.func<N>.json" into buf; -1 if it does not fit. */
 int fa__path(char *buf, size_t len, const char *prefix, uint32_t mod, uint32_t local_func);
@@ -113,7 +113,7 @@ struct fa_join {
  */
 int fa__join(const struct fa_sidecar *sc, const struct cls_func *f, const uint64_t *insn_samples,
 	     struct fa_join *out, struct ap_err *err);
-void fa__join_free(struct fa_join *jn);
+void fa_join__exit(struct fa_join *jn);
 enum fa_disagree fa__disagreement(const struct fa_join *jn, const struct cls_func *f, uint32_t i);
 const char *fa__disagree_name(enum fa_disagree d);
 /* Origin name of instruction i, or NULL. */

@@ -52,7 +52,7 @@ int attr_args__check(struct attr_args *a, struct ap_err *err)
 
 int attr_args__run(struct attr_args *a)
 {
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 
 	a->cores = calloc(a->cs.n, sizeof(*a->cores));
 	if (!a->cores) {
@@ -84,9 +84,9 @@ int attr_args__run(struct attr_args *a)
 	return EXIT_OK;
 }
 
-void attr_args__free(struct attr_args *a)
+void attr_args__exit(struct attr_args *a)
 {
-	attr__result_free(&a->res);
+	attr_result__exit(&a->res);
 	free(a->cores);
-	core_set__free(&a->cs);
+	core_set__exit(&a->cs);
 }

@@ -61,6 +61,6 @@ int attr_args__check(struct attr_args *a, struct ap_err *err);
  * (--require-size-match) or EXIT_BAD, with the message already printed.
  */
 int attr_args__run(struct attr_args *a);
-void attr_args__free(struct attr_args *a);
+void attr_args__exit(struct attr_args *a);
 
 #endif

@@ -25,7 +25,7 @@ struct core_set {
 
 int core_set__add_cwasm(struct core_set *cs, const char *path, struct ap_err *err);
 int core_set__add_manifest(struct core_set *cs, const char *path, struct ap_err *err);
-void core_set__free(struct core_set *cs);
+void core_set__exit(struct core_set *cs);
 
 /* Print "aotperf <cmd>: <msg>" to stderr; returns EXIT_BAD. */
 int cli_fail(const char *cmd, const struct ap_err *err);

@@ -219,7 +219,7 @@ static int run_perf(const char *perf, const struct annotate_opts *o, FILE *errf,
 	if (slurp(fds[0], out, len)) {
 		close(fds[0]);
 		waitpid(pid, status, 0);
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	}
 	close(fds[0]);
 	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
@@ -287,7 +287,7 @@ int cmd_annotate(int argc, char **argv)
 {
 	struct annotate_opts o = { 0 };
 	struct cls_annot a = { 0 };
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	int ret = EXIT_BAD;
 
 	if (parse_args(argc, argv, &o, &err) || annotate(&o, &a, &err))
@@ -302,6 +302,6 @@ int cmd_annotate(int argc, char **argv)
 fail:
 	ret = cli_fail("annotate", &err);
 out:
-	cls__annot_free(&a);
+	cls_annot__exit(&a);
 	return ret;
 }

@@ -121,7 +121,7 @@ static int read_all(const char *path, char **buf, size_t *len, struct ap_err *er
 	if (f != stdin)
 		fclose(f);
 	if (!b)
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	*buf = b;
 	*len = n;
 	return 0;
@@ -131,7 +131,7 @@ int cmd_classify(int argc, char **argv)
 {
 	struct classify_opts o = { 0 };
 	struct cls_annot a = { 0 };
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	const char *name;
 	char *buf = NULL;
 	size_t len = 0;
@@ -153,7 +153,7 @@ int cmd_classify(int argc, char **argv)
 fail:
 	ret = cli_fail("classify", &err);
 out:
-	cls__annot_free(&a);
+	cls_annot__exit(&a);
 	free(buf);
 	return ret;
 }

@@ -184,7 +184,7 @@ static int parse(int argc, char **argv, struct rec_args *r, struct ap_err *err)
 		if (ret) {
 			if (c != 'q' && add_core_arg(r, c == ATTR_OPT_CWASM ? "--cwasm" :
 						     "--manifest", optarg))
-				return ap_errf(err, "out of memory");
+				return ap_err_nomem(err);
 			continue;
 		}
 		if (c == '?' || c == ':')
@@ -533,7 +533,7 @@ static int record(struct rec_args *r, struct ap_err *err)
 			cli_warn("record", "hardware cycles do not count here: sampling cpu-clock");
 	}
 	if (record_argv(r, &argv))
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	status = run_perf(argv, -1, -1, 1, err);
 	free(argv);
 	if (status < 0)
@@ -547,7 +547,7 @@ static int record(struct rec_args *r, struct ap_err *err)
 int cmd_record(int argc, char **argv)
 {
 	struct rec_args r = { .out = "perf.data", .freq = "999", .mode = SYMNAME_LOCAL };
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	int status, ret = EXIT_OK, injected = 0;
 
 	attr_args__init(&r.a, "record");
@@ -581,6 +581,6 @@ int cmd_record(int argc, char **argv)
 		ret = status;
 out:
 	free(r.core_args);
-	attr_args__free(&r.a);
+	attr_args__exit(&r.a);
 	return ret;
 }

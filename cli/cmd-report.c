@@ -214,13 +214,13 @@ static int print_report(const struct report_opts *o, const struct attr_result *r
 	int ret = -1;
 
 	if (!r || !nr) {
-		ap_errf(err, "out of memory");
+		ap_err_nomem(err);
 		goto out;
 	}
 	for (uint32_t i = 0; i < res->ncores; i++) {
 		r[i] = attr__rank(res->cores[i].func_samples, res->cores[i].mod->nfuncs, &nr[i]);
 		if (!r[i]) {
-			ap_errf(err, "out of memory");
+			ap_err_nomem(err);
 			goto out;
 		}
 	}
@@ -248,7 +248,7 @@ out:
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	int ret;
 
 	attr_args__init(&o.a, "report");
@@ -273,7 +273,7 @@ int cmd_report(int argc, char **argv)
 	if (print_report(&o, &o.a.res, &err))
 		ret = cli_fail("report", &err);
 out:
-	func_report__free(&o.fr);
-	attr_args__free(&o.a);
+	func_report__exit(&o.fr);
+	attr_args__exit(&o.a);
 	return ret;
 }

@@ -230,7 +230,7 @@ static int assign_mods(struct spills *s, struct ap_err *err)
 
 	s->core_mod = calloc(cs->n + 1, sizeof(*s->core_mod));
 	if (!s->core_mod)
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	for (uint32_t i = 0; i < cs->n; i++) {
 		const struct cwasm_module *m = cs->mods[i];
 
@@ -321,14 +321,14 @@ static void decode_static(struct spills *s, uint32_t ri, const struct cls_roles 
 	fn = &m->funcs[r->func];
 	if ((uint64_t)fn->offset + fn->size > m->text_size)
 		return;
-	if (cls__decode(m->arch, m->arch == CWASM_ARCH_AARCH64 ? roles_a64 : roles_x86,
+	if (cls__decode(m->target.arch, m->target.arch == CWASM_ARCH_AARCH64 ? roles_a64 : roles_x86,
 			m->text + fn->offset, fn->size, fn->offset, &f, &err)) {
 		if (!s->o->a.opts.quiet)
 			cli_warn("spills", "%s: local_func_%u: %s", m->path, r->func, err.msg);
 		return;
 	}
 	s->static_ld[ri] = f.static_count[CLS_SPILL_RELOAD];
-	cls__free(&f);
+	cls_func__exit(&f);
 }
 
 static int cross_check(struct spills *s, struct ap_err *err)
@@ -382,7 +382,7 @@ static int compute_hot(struct spills *s, struct ap_err *err)
 			n += res->cores[c].func_samples[f] != 0;
 	all = calloc(n + 1, sizeof(*all));
 	if (!all)
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	n = 0;
 	for (uint32_t c = 0; c < res->ncores; c++)
 		for (uint32_t f = 0; f < res->cores[c].mod->nfuncs; f++)
@@ -496,7 +496,7 @@ static int build_diff(struct spills *s, struct ap_err *err)
 
 	s->diff = calloc((size_t)A->n + B->n + 1, sizeof(*s->diff));
 	if (!s->diff)
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	while (i < A->n || j < B->n) {
 		const struct spill_rec *a = i < A->n ? &A->recs[A->by_key[i]] : NULL;
 		const struct spill_rec *b = j < B->n ? &B->recs[B->by_key[j]] : NULL;
@@ -1032,8 +1032,8 @@ static int write_json(const struct spills *s, struct ap_err *err)
 
 static void spills_free(struct spills *s)
 {
-	spill_log__free(&s->log);
-	spill_log__free(&s->other);
+	spill_log__exit(&s->log);
+	spill_log__exit(&s->other);
 	free(s->order);
 	free(s->sp_order);
 	free(s->spill_rank);
@@ -1070,7 +1070,7 @@ static int prepare(struct spills *s, struct ap_err *err)
 	if (!s->rec_core || !s->static_ld || !s->spill_rank || !s->order || !s->sp_order ||
 	    (o->vs_path && !other_core)) {
 		free(other_core);
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	}
 	for (uint32_t i = 0; i < s->log.n; i++) {
 		s->static_ld[i] = -1;
@@ -1124,7 +1124,7 @@ int cmd_spills(int argc, char **argv)
 {
 	struct spills_opts o = { 0 };
 	struct spills s = { 0 };
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	int ret = EXIT_BAD;
 
 	attr_args__init(&o.a, "spills");
@@ -1157,6 +1157,6 @@ int cmd_spills(int argc, char **argv)
 	ret = EXIT_OK;
 out:
 	spills_free(&s);
-	attr_args__free(&o.a);
+	attr_args__exit(&o.a);
 	return ret;
 }

@@ -206,7 +206,7 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 {
 	struct sym_args s = { .route = route, .cmd = cmd };
 	struct sym_opts so = { .names = SYMNAME_LOCAL };
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	char dir[PATH_MAX], **files = NULL;
 	uint32_t nfiles = 0;
 	int ret;
@@ -257,7 +257,7 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		ret = cli_fail(cmd, &err);
 out:
 	symbolize__free_list(files, nfiles);
-	attr_args__free(&s.a);
+	attr_args__exit(&s.a);
 	return ret;
 }
 

@@ -21,12 +21,12 @@ int core_set__add_cwasm(struct core_set *cs, const char *path, struct ap_err *er
 		return -1;
 	files = realloc(cs->files, (cs->nfiles + 1) * sizeof(*files));
 	if (!files) {
-		cwasm__free(m);
+		cwasm__delete(m);
 		return ap_errf(err, "%s: out of memory", path);
 	}
 	cs->files = files;
 	if (push_mod(cs, m)) {
-		cwasm__free(m);
+		cwasm__delete(m);
 		return ap_errf(err, "%s: out of memory", path);
 	}
 	files[cs->nfiles++] = m;
@@ -41,7 +41,7 @@ int core_set__add_manifest(struct core_set *cs, const char *path, struct ap_err 
 		return -1;
 	mans = realloc(cs->mans, (cs->nmans + 1) * sizeof(*mans));
 	if (!mans) {
-		cwasm_manifest__free(man);
+		cwasm_manifest__delete(man);
 		return ap_errf(err, "%s: out of memory", path);
 	}
 	cs->mans = mans;
@@ -52,12 +52,12 @@ int core_set__add_manifest(struct core_set *cs, const char *path, struct ap_err 
 	return 0;
 }
 
-void core_set__free(struct core_set *cs)
+void core_set__exit(struct core_set *cs)
 {
 	for (uint32_t i = 0; i < cs->nfiles; i++)
-		cwasm__free(cs->files[i]);
+		cwasm__delete(cs->files[i]);
 	for (uint32_t i = 0; i < cs->nmans; i++)
-		cwasm_manifest__free(cs->mans[i]);
+		cwasm_manifest__delete(cs->mans[i]);
 	free(cs->files);
 	free(cs->mans);
 	free(cs->mods);

@@ -165,12 +165,12 @@ static int load_sidecar(const struct func_report *fr, struct func_pick *p,
 
 	p->fa_path = malloc(len);
 	if (!p->fa_path || fa__path(p->fa_path, len, fr->frame_attr, mod, p->func))
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	if (stat(p->fa_path, &st) && errno == ENOENT)
 		return 0;
 	p->fa = calloc(1, sizeof(*p->fa));
 	if (!p->fa)
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	if (fa__load(p->fa_path, mod, p->func, m->funcs[p->func].size, p->fa, err)) {
 		free(p->fa);
 		p->fa = NULL;
@@ -196,7 +196,7 @@ int func_report__resolve(struct func_report *fr, const struct attr_result *res,
 			 struct ap_err *err)
 {
 	if (fr->oom)
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	for (uint32_t i = 0; i < fr->npicks; i++)
 		if (resolve_pick(&fr->picks[i], res, err))
 			return -1;
@@ -246,17 +246,17 @@ static int classify_pick(const struct func_report *fr, const struct func_pick *p
 	struct cls_roles roles;
 
 	memset(out, 0, sizeof(*out));
-	cls__roles_default(m->arch, &roles);
+	cls__roles_default(m->target.arch, &roles);
 	if (fr->roles && cls__roles_parse(&roles, fr->roles, err))
 		return -1;
 	out->base = c->first_base;
-	if (cls__decode(m->arch, &roles, m->text + fn->offset, fn->size, out->base + fn->offset,
+	if (cls__decode(m->target.arch, &roles, m->text + fn->offset, fn->size, out->base + fn->offset,
 			&out->f, err))
 		return -1;
 	out->insn_samples = calloc(out->f.ninsns + 1, sizeof(uint64_t));
 	if (!out->insn_samples) {
-		cls__free(&out->f);
-		return ap_errf(err, "out of memory");
+		cls_func__exit(&out->f);
+		return ap_err_nomem(err);
 	}
 	for (uint32_t i = 0; i < out->f.ninsns; i++) {
 		const struct cls_insn *in = &out->f.insns[i];
@@ -268,7 +268,7 @@ static int classify_pick(const struct func_report *fr, const struct func_pick *p
 	out->samples = c->func_samples[p->func];
 	cls__tabulate(&out->f, out->insn_samples, &out->t);
 	if (p->fa && fa__join(p->fa, &out->f, out->insn_samples, &out->fj, err)) {
-		cls__free(&out->f);
+		cls_func__exit(&out->f);
 		free(out->insn_samples);
 		return -1;
 	}
@@ -277,9 +277,9 @@ static int classify_pick(const struct func_report *fr, const struct func_pick *p
 
 static void classified_free(struct classified *c)
 {
-	cls__free(&c->f);
+	cls_func__exit(&c->f);
 	free(c->insn_samples);
-	fa__join_free(&c->fj);
+	fa_join__exit(&c->fj);
 }
 
 static double pct(uint64_t a, uint64_t b)
@@ -365,11 +365,11 @@ int func_report__json(struct func_report *fr, const struct attr_result *res,
 	return 0;
 }
 
-void func_report__free(struct func_report *fr)
+void func_report__exit(struct func_report *fr)
 {
 	for (uint32_t i = 0; i < fr->npicks; i++) {
 		if (fr->picks[i].fa)
-			fa__free(fr->picks[i].fa);
+			fa__exit(fr->picks[i].fa);
 		free(fr->picks[i].fa);
 		free(fr->picks[i].fa_path);
 	}

@@ -48,6 +48,6 @@ int func_report__print(struct func_report *fr, const struct attr_result *res, FI
 /* "classified_function" (the first) and "classified_functions" (all). */
 int func_report__json(struct func_report *fr, const struct attr_result *res,
 		      struct json_out *j, struct ap_err *err);
-void func_report__free(struct func_report *fr);
+void func_report__exit(struct func_report *fr);
 
 #endif

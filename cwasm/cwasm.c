@@ -19,7 +19,6 @@
 
 #define CWASM_VERSION_MIN_KNOWN 6
 #define CWASM_VERSION_MAX_KNOWN 11
-#define CWASM_TARGET_INFO_SIZE 40
 #define CWASM_NAME_MAX 256
 /* No real .cwasm comes near this; it stops `cwasm__read /dev/zero` early. */
 #define CWASM_FILE_MAX ((uint64_t)4 << 30)
@@ -98,20 +97,10 @@ static int cur_bytes(struct cur *c, uint64_t n, const uint8_t **out, const char 
 	return 0;
 }
 
-static uint16_t get_le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
 static uint32_t get_le32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
 	       (uint32_t)p[3] << 24;
-}
-
-static uint64_t get_le64(const uint8_t *p)
-{
-	return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
 }
 
 static int cur_u8(struct cur *c, uint8_t *v, const char *what)
@@ -239,46 +228,17 @@ static int oom(const struct parse *ps)
 	return ap_errf(ps->err, "%s: out of memory", ps->file);
 }
 
-static void arch_from_target(struct cwasm_module *m)
-{
-	if (m->e_machine == 0x3e || m->e_machine == 0x8664)
-		m->arch = CWASM_ARCH_X86_64;
-	else if (m->e_machine == 0xb7)
-		m->arch = CWASM_ARCH_AARCH64;
-	else if (!strncmp(m->arch_name, "x86_64", 6))
-		m->arch = CWASM_ARCH_X86_64;
-	else if (!strncmp(m->arch_name, "aarch64", 7))
-		m->arch = CWASM_ARCH_AARCH64;
-	else
-		m->arch = CWASM_ARCH_UNKNOWN;
-}
-
 static int parse_target_info(struct parse *ps, struct cur *c)
 {
 	struct cwasm_module *m = ps->m;
 	const uint8_t *p;
-	size_t i;
+	size_t len = c->len;
 
-	if (c->len < CWASM_TARGET_INFO_SIZE)
-		return ap_errf(ps->err, "%s: target info section is %zu bytes, expected %d",
-			       ps->file, c->len, CWASM_TARGET_INFO_SIZE);
-	if (cur_bytes(c, CWASM_TARGET_INFO_SIZE, &p, "target info"))
+	if (cur_bytes(c, len, &p, "target info"))
+		return -1;
+	if (cwasm_target__parse(p, len, ps->file, &m->ti, &m->target, ps->err))
 		return -1;
 	m->has_target_info = 1;
-	m->bin_type = get_le16(p);
-	m->abi_type = get_le16(p + 2);
-	m->e_type = get_le16(p + 4);
-	m->e_machine = get_le16(p + 6);
-	m->e_flags = get_le32(p + 8);
-	/* p + 12: reserved */
-	for (i = 0; i < 16 && p[16 + i]; i++) {
-		uint8_t b = p[16 + i];
-
-		m->arch_name[i] = (b < 0x20 || b >= 0x7f) ? '_' : (char)b;
-	}
-	m->arch_name[i] = '\0';
-	m->features = get_le64(p + 32);
-	arch_from_target(m);
 	return 0;
 }
 
@@ -667,7 +627,7 @@ int cwasm__parse(const uint8_t *buf, size_t len, const char *name,
 	ps.file = name;
 	ps.err = err;
 	if (parse_all(&ps, buf, len)) {
-		cwasm__free(m);
+		cwasm__delete(m);
 		return -1;
 	}
 	*out = m;
@@ -745,7 +705,7 @@ int cwasm__read(const char *path, struct cwasm_module **out, struct ap_err *err)
 	return ret;
 }
 
-void cwasm__free(struct cwasm_module *mod)
+void cwasm__delete(struct cwasm_module *mod)
 {
 	uint32_t i;
 

@@ -31,6 +31,58 @@ enum cwasm_arch {
 	CWASM_ARCH_AARCH64,
 };
 
+enum cwasm_abi {
+	CWASM_ABI_UNSPECIFIED = 0,	/* legacy target info records none */
+	CWASM_ABI_SYSV,
+	CWASM_ABI_WIN64,
+	CWASM_ABI_AAPCS64,
+};
+
+enum cwasm_format {
+	CWASM_FMT_NONE = 0,		/* no target info section */
+	CWASM_FMT_LEGACY,		/* bin_type 1, all else 0: "legacy-unspecified" */
+	CWASM_FMT_ELF64,		/* "elf64-little" */
+	CWASM_FMT_COFF64,		/* "coff64" */
+};
+
+#define CWASM_TARGET_INFO_SIZE 40
+
+/* Section 0 as written: 40 bytes. */
+struct cwasm_target_info {
+	uint16_t bin_type, abi_type, e_type, e_machine;
+	uint32_t e_flags, reserved;
+	char arch[16];			/* NUL-padded, not terminated when 16 long */
+	uint64_t features;
+};
+
+/* What the target info says, checked. */
+struct cwasm_target {
+	enum cwasm_arch arch;
+	enum cwasm_abi abi;		/* UNSPECIFIED unless verified */
+	enum cwasm_format format;
+	int verified;			/* a current form, every field consistent */
+};
+
+/* "x86_64", "aarch64"; NULL for unknown. */
+const char *cwasm_arch__name(enum cwasm_arch arch);
+/* x86_64, x86-64, amd64, x64, aarch64, arm64 (any case); 0 or -1. */
+int cwasm_arch__parse(const char *s, size_t len, enum cwasm_arch *out);
+/* "sysv", "win64", "aapcs64"; NULL when unspecified. */
+const char *cwasm_abi__name(enum cwasm_abi abi);
+/* "legacy-unspecified", "elf64-little", "coff64"; NULL for none. */
+const char *cwasm_format__name(enum cwasm_format fmt);
+/*
+ * Check a 40-byte target info payload: the legacy form, or one of the
+ * current forms (x86_64/SysV ELF64 0x3e, x86_64/Win64 COFF64 0x8664,
+ * aarch64/AAPCS64 ELF64 0xb7). Anything else is -1 with err naming the
+ * file and the field.
+ */
+int cwasm_target__parse(const uint8_t *p, size_t len, const char *file,
+			struct cwasm_target_info *ti, struct cwasm_target *t, struct ap_err *err);
+/* The raw fields the compiler writes for a form (writer and tests); 0 or -1. */
+int cwasm_target__spec(struct cwasm_target_info *ti, enum cwasm_arch arch,
+		       enum cwasm_format format, enum cwasm_abi abi);
+
 #define CWASM_NO_TYPE UINT32_MAX
 
 struct cwasm_func {
@@ -51,18 +103,15 @@ struct cwasm_type {
 	uint8_t *params, *results;
 };
 
-/* A parsed core. All memory is owned by the module; free with cwasm__free(). */
+/* A parsed core. All memory is owned by the module; free with cwasm__delete(). */
 struct cwasm_module {
 	char *path;             /* as given by the caller */
 	uint32_t version;
 	int version_known;      /* 0 when the version is outside what we have seen */
 	/* target info; has_target_info is 0 when section 0 is absent */
 	int has_target_info;
-	uint16_t bin_type, abi_type, e_type, e_machine;
-	uint32_t e_flags;
-	char arch_name[17];     /* NUL-terminated copy of the 16-byte field */
-	uint64_t features;
-	enum cwasm_arch arch;
+	struct cwasm_target_info ti;
+	struct cwasm_target target;
 
 	uint8_t *text;          /* owned copy */
 	uint32_t text_size;
@@ -95,7 +144,7 @@ int cwasm__parse(const uint8_t *buf, size_t len, const char *name,
 		 struct cwasm_module **out, struct ap_err *err);
 /* Read and parse a file (read-only). */
 int cwasm__read(const char *path, struct cwasm_module **out, struct ap_err *err);
-void cwasm__free(struct cwasm_module *mod);
+void cwasm__delete(struct cwasm_module *mod);
 
 /* Index of the function whose [offset, offset+size) holds text_off, or -1. */
 int64_t cwasm__func_at(const struct cwasm_module *mod, uint64_t text_off);
@@ -119,7 +168,7 @@ struct cwasm_manifest {
 
 int cwasm_manifest__read(const char *path, struct cwasm_manifest **out,
 			 struct ap_err *err);
-void cwasm_manifest__free(struct cwasm_manifest *man);
+void cwasm_manifest__delete(struct cwasm_manifest *man);
 
 /* ---- writer (fixtures and tests) ---- */
 struct cwasm_import_spec {
@@ -135,8 +184,8 @@ struct cwasm_name_spec {
 
 struct cwasm_spec {
 	uint32_t version;        /* 6 writes offsets only, >= 7 pairs */
-	uint16_t e_machine;      /* 0x3e, 0xb7 */
-	const char *arch;        /* "x86_64", "aarch64" */
+	struct cwasm_target_info ti; /* written as is (cwasm_target__spec fills real forms) */
+	int no_target_info;      /* leave section 0 out */
 	const uint8_t *text;
 	uint32_t text_size;
 	uint32_t nfuncs;

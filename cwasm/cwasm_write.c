@@ -126,19 +126,16 @@ static int sec_end(struct wbuf *w, size_t at)
 static int write_target_info(struct wbuf *w, const struct cwasm_spec *s)
 {
 	size_t at = sec_begin(w, CWASM_SEC_TARGET_INFO);
-	char arch[16];
-	size_t n = s->arch ? strlen(s->arch) : 0;
+	const struct cwasm_target_info *ti = &s->ti;
 
-	memset(arch, 0, sizeof(arch));
-	memcpy(arch, s->arch ? s->arch : "", n < 16 ? n : 16);
-	wb_u16(w, 0);		/* bin_type */
-	wb_u16(w, 0);		/* abi_type */
-	wb_u16(w, 0);		/* e_type */
-	wb_u16(w, s->e_machine);
-	wb_u32(w, 0);		/* e_flags */
-	wb_u32(w, 0);		/* reserved */
-	wb_bytes(w, arch, sizeof(arch));
-	wb_u64(w, 0);		/* features */
+	wb_u16(w, ti->bin_type);
+	wb_u16(w, ti->abi_type);
+	wb_u16(w, ti->e_type);
+	wb_u16(w, ti->e_machine);
+	wb_u32(w, ti->e_flags);
+	wb_u32(w, ti->reserved);
+	wb_bytes(w, ti->arch, sizeof(ti->arch));
+	wb_u64(w, ti->features);
 	return sec_end(w, at);
 }
 
@@ -254,7 +251,8 @@ int cwasm__build(const struct cwasm_spec *spec, uint8_t **buf, size_t *len,
 		return -1;
 	wb_u32(&w, CWASM_MAGIC);
 	wb_u32(&w, spec->version);
-	ret |= write_target_info(&w, spec);
+	if (!spec->no_target_info)
+		ret |= write_target_info(&w, spec);
 	if (spec->ntypes)
 		ret |= write_types(&w, spec);
 	if (spec->nimports)

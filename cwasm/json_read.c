@@ -467,7 +467,7 @@ static void jr_free_inner(struct jr_node *n)
 	free(n->str);
 }
 
-void jr__free(struct jr_node *node)
+void jr__delete(struct jr_node *node)
 {
 	if (!node)
 		return;
@@ -496,7 +496,7 @@ int jr__parse(const char *text, size_t len, struct jr_node **out, char *msg, siz
 	*out = root;
 	return 0;
 fail:
-	jr__free(root);
+	jr__delete(root);
 	return -1;
 }
 

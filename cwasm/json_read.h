@@ -33,7 +33,7 @@ struct jr_node {
 int jr__parse(const char *text, size_t len, struct jr_node **out, char *msg, size_t msglen);
 /* Read and parse a file of at most max bytes; errors name the file. */
 int jr__parse_file(const char *path, size_t max, struct jr_node **out, struct ap_err *err);
-void jr__free(struct jr_node *node);
+void jr__delete(struct jr_node *node);
 
 /* Member `key` of an object (the first if repeated), or NULL; *count gets the number of matches. */
 const struct jr_node *jr__get(const struct jr_node *obj, const char *key, size_t *count);

@@ -252,27 +252,27 @@ int cwasm_manifest__read(const char *path, struct cwasm_manifest **out,
 		man->path = strdup(path);
 	if (!man || !man->path) {
 		free(man);
-		jr__free(root);
+		jr__delete(root);
 		return ap_errf(err, "%s: out of memory", path);
 	}
 	ret = parse_manifest(man, root, err);
-	jr__free(root);
+	jr__delete(root);
 	if (ret) {
-		cwasm_manifest__free(man);
+		cwasm_manifest__delete(man);
 		return -1;
 	}
 	*out = man;
 	return 0;
 }
 
-void cwasm_manifest__free(struct cwasm_manifest *man)
+void cwasm_manifest__delete(struct cwasm_manifest *man)
 {
 	uint32_t i;
 
 	if (!man)
 		return;
 	for (i = 0; i < man->ncores; i++)
-		cwasm__free(man->cores[i]);
+		cwasm__delete(man->cores[i]);
 	free(man->cores);
 	free(man->component_sha256);
 	free(man->wamr_build_id);

@@ -19,7 +19,7 @@ void pd__decomp_reset(struct pd_decomp *d)
 	d->active = 0;
 }
 
-void pd__decomp_free(struct pd_decomp *d)
+void pd_decomp__exit(struct pd_decomp *d)
 {
 	ZSTD_freeDCtx(d->ctx);
 	free(d->buf);

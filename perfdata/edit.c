@@ -116,7 +116,7 @@ static int copy_features(int fd, FILE *out, const struct pd_file_header *h, uint
 		return ap_errf(err, "%s: feature table past the end of the file", path);
 	secs = calloc(nfeat ? nfeat : 1, sizeof(*secs));
 	if (!secs)
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	if (read_at(fd, secs, nfeat * sizeof(*secs), table, path, err))
 		goto fail;
 	for (uint64_t i = 0; i < nfeat; i++) {
@@ -176,7 +176,7 @@ int perfdata__write_edited(const char *in, const char *out, const struct pd_edit
 	e = malloc((nedits ? nedits : 1) * sizeof(*e));
 	buf = malloc(COPY_CHUNK);
 	if (!e || !buf) {
-		ap_errf(err, "out of memory");
+		ap_err_nomem(err);
 		goto out_close;
 	}
 	memcpy(e, edits, nedits * sizeof(*e));

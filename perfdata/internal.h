@@ -88,7 +88,7 @@ struct perfdata {
 	struct pd_layout layout;
 	uint64_t start;		/* stream offset of the first record */
 
-	struct pd_attr *attrs;
+	struct pd_evsel *attrs;
 	size_t nattrs, cattrs;
 	size_t nheader_attrs;	/* attrs from the file header (kept on rewind) */
 	struct pd_idmap ids;
@@ -131,7 +131,7 @@ int pd__event_update(struct perfdata *pd, const union perf_event *ev);
 
 /* decompress.c */
 void pd__decomp_reset(struct pd_decomp *d);
-void pd__decomp_free(struct pd_decomp *d);
+void pd_decomp__exit(struct pd_decomp *d);
 int pd__decomp_feed(struct perfdata *pd, const char *rec, size_t size,
 		    uint64_t off, struct ap_err *err);
 int pd__decomp_next(struct perfdata *pd, const char **out, struct ap_err *err);

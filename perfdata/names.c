@@ -154,7 +154,7 @@ static int desc_one(struct perfdata *pd, struct pd_cur *c, uint32_t attr_sz,
 	/* Match by the first id, as perf does; by position when there are none. */
 	if (nids) {
 		memcpy(&id, c->p, sizeof(id));
-		idx = perfdata__attr_of_id(pd, id);
+		idx = perfdata__evsel_of_id(pd, id);
 	} else {
 		idx = nre == pd->nattrs ? (int)i : -1;
 	}
@@ -197,7 +197,7 @@ int pd__event_update(struct perfdata *pd, const union perf_event *ev)
 
 	if (ev->header.size <= off || u->type != PERF_EVENT_UPDATE__NAME)
 		return 0;
-	idx = perfdata__attr_of_id(pd, u->id);
+	idx = perfdata__evsel_of_id(pd, u->id);
 	if (idx < 0)
 		return 0;
 	return pd__set_name(pd, (size_t)idx, u->name, ev->header.size - off);

@@ -19,7 +19,7 @@
 
 struct perfdata;
 
-struct pd_attr {
+struct pd_evsel {
 	struct perf_event_attr attr; /* copied, zero-extended to our size */
 	uint64_t *ids;               /* sample ids belonging to this attr */
 	uint32_t nids;
@@ -87,10 +87,10 @@ int perfdata__seekable(const struct perfdata *pd);
 
 int perfdata__is_pipe(const struct perfdata *pd);
 /* Attrs known so far (pipe mode learns them from HEADER_ATTR records). */
-size_t perfdata__nattrs(const struct perfdata *pd);
-const struct pd_attr *perfdata__attr(const struct perfdata *pd, size_t idx);
+size_t perfdata__nevsels(const struct perfdata *pd);
+const struct pd_evsel *perfdata__evsel(const struct perfdata *pd, size_t idx);
 /* Index of the attr owning a sample id, -1 if none (one attr: always 0). */
-int perfdata__attr_of_id(const struct perfdata *pd, uint64_t id);
+int perfdata__evsel_of_id(const struct perfdata *pd, uint64_t id);
 
 /* 1 when the data ended early; how many data bytes were read and expected. */
 int perfdata__truncated(const struct perfdata *pd, uint64_t *read, uint64_t *expected);

@@ -489,7 +489,7 @@ void perfdata__close(struct perfdata *pd)
 	if (pd->own_fd)
 		close(pd->fd);
 	pd__free_attrs(pd);
-	pd__decomp_free(&pd->dec);
+	pd_decomp__exit(&pd->dec);
 	free(pd->win.buf);
 	free(pd->scratch);
 	free(pd->path);
@@ -643,12 +643,12 @@ int perfdata__is_pipe(const struct perfdata *pd)
 	return pd->pipe;
 }
 
-size_t perfdata__nattrs(const struct perfdata *pd)
+size_t perfdata__nevsels(const struct perfdata *pd)
 {
 	return pd->nattrs;
 }
 
-const struct pd_attr *perfdata__attr(const struct perfdata *pd, size_t idx)
+const struct pd_evsel *perfdata__evsel(const struct perfdata *pd, size_t idx)
 {
 	return idx < pd->nattrs ? &pd->attrs[idx] : NULL;
 }

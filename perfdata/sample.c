@@ -123,14 +123,14 @@ static void update_id_pos(struct perfdata *pd)
 int pd__add_attr(struct perfdata *pd, const void *attr, size_t attr_size,
 		 const uint64_t *ids, size_t nids)
 {
-	struct pd_attr *a;
+	struct pd_evsel *a;
 	size_t i;
 
 	if (nids > UINT32_MAX || pd->nattrs >= PD_MAX_ATTRS)
 		return -1;
 	if (pd->nattrs == pd->cattrs) {
 		size_t n = pd->cattrs ? pd->cattrs * 2 : 4;
-		struct pd_attr *na = realloc(pd->attrs, n * sizeof(*na));
+		struct pd_evsel *na = realloc(pd->attrs, n * sizeof(*na));
 
 		if (!na)
 			return -1;
@@ -174,7 +174,7 @@ void pd__drop_attrs(struct perfdata *pd, size_t keep)
 	pd->nattrs = keep;
 	idmap_free(&pd->ids);
 	for (i = 0; i < keep; i++) {
-		const struct pd_attr *a = &pd->attrs[i];
+		const struct pd_evsel *a = &pd->attrs[i];
 
 		/* Shrinking cannot need more room than before. */
 		if (idmap_grow(&pd->ids, pd->ids.n + a->nids))
@@ -193,7 +193,7 @@ void pd__free_attrs(struct perfdata *pd)
 	pd->cattrs = 0;
 }
 
-int perfdata__attr_of_id(const struct perfdata *pd, uint64_t id)
+int perfdata__evsel_of_id(const struct perfdata *pd, uint64_t id)
 {
 	if (pd->nattrs == 1)
 		return 0;

@@ -70,7 +70,7 @@ static int add_cwasm(struct dlf *d, const char *path, struct ap_err *err)
 		return -1;
 	files = realloc(d->files, (d->nfiles + 1) * sizeof(*files));
 	if (!files) {
-		cwasm__free(m);
+		cwasm__delete(m);
 		return ap_errf(err, "%s: out of memory", path);
 	}
 	d->files = files;
@@ -86,7 +86,7 @@ static int add_manifest(struct dlf *d, const char *path, struct ap_err *err)
 		return -1;
 	mans = realloc(d->mans, (d->nmans + 1) * sizeof(*mans));
 	if (!mans) {
-		cwasm_manifest__free(man);
+		cwasm_manifest__delete(man);
 		return ap_errf(err, "%s: out of memory", path);
 	}
 	d->mans = mans;
@@ -111,7 +111,7 @@ static int set_str(char **dst, const char *key, const char *v, struct ap_err *er
 		return ap_errf(err, "%s=: empty value", key);
 	free(*dst);
 	*dst = strdup(v);
-	return *dst ? 0 : ap_errf(err, "out of memory");
+	return *dst ? 0 : ap_err_nomem(err);
 }
 
 static int parse_u64(const char *s, int base, uint64_t *v)
@@ -252,16 +252,16 @@ static int setup(struct dlf *d, const struct dlf_args *a, struct ap_err *err)
 	d->lens = calloc(d->ncores, sizeof(*d->lens));
 	d->bases = calloc(d->ncores, sizeof(*d->bases));
 	if (!d->lens || !d->bases)
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	for (uint32_t i = 0; i < d->ncores; i++) {
 		d->lens[i] = attr__page_round(d->cores[i].mod->text_size);
 		d->bases[i] = i < a->npins ? a->pins[i] : 0;
 		d->cores[i].base = d->bases[i];
 	}
 	if (rg__init(&d->rg, d->lens, d->bases, d->ncores))
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	/* A bad roles= should stop perf now, not after the whole run. */
-	cls__roles_default(d->cores[0].mod->arch, &roles);
+	cls__roles_default(d->cores[0].mod->target.arch, &roles);
 	if (d->roles && cls__roles_parse(&roles, d->roles, err))
 		return -1;
 	if (d->func_spec && resolve_func(d, err))
@@ -277,13 +277,13 @@ static void dlf_free(struct dlf *d)
 		free(d->cores[i].func_samples);
 	free(d->cores);
 	for (uint32_t i = 0; i < d->nfiles; i++)
-		cwasm__free(d->files[i]);
+		cwasm__delete(d->files[i]);
 	free(d->files);
 	for (uint32_t i = 0; i < d->nmans; i++)
-		cwasm_manifest__free(d->mans[i]);
+		cwasm_manifest__delete(d->mans[i]);
 	free(d->mans);
 	rg__exit(&d->rg);
-	hist__free(&d->hist);
+	hist__exit(&d->hist);
 	free(d->lens);
 	free(d->bases);
 	free(d->func_spec);
@@ -299,7 +299,7 @@ static void dlf_free(struct dlf *d)
 DLF_API int start(void **data, void *ctx)
 {
 	struct dlf_args a = { .npins = 0 };
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	struct dlf *d;
 	char **argv = NULL;
 	int argc = 0;
@@ -447,7 +447,7 @@ DLF_API int filter_event(void *data, const struct perf_dlfilter_sample *s, void 
 DLF_API int stop(void *data, void *ctx)
 {
 	struct dlf *d = data;
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	int ret = 0;
 
 	(void)ctx;

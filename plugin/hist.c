@@ -75,7 +75,7 @@ uint64_t hist__get(const struct hist *h, uint32_t core, uint64_t off)
 	return 0;
 }
 
-void hist__free(struct hist *h)
+void hist__exit(struct hist *h)
 {
 	free(h->keys);
 	free(h->counts);

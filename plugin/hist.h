@@ -17,6 +17,6 @@ struct hist {
 /* 0, or -1 when out of memory (the count is lost, the table stays valid). */
 int hist__add(struct hist *h, uint32_t core, uint64_t off);
 uint64_t hist__get(const struct hist *h, uint32_t core, uint64_t off);
-void hist__free(struct hist *h);
+void hist__exit(struct hist *h);
 
 #endif

@@ -13,7 +13,7 @@ DLF_HAVE_HEADER := $(shell printf '\043include <perf/perf_dlfilter.h>\n' | \
 
 # plugin/ holds other things too (the LD_PRELOAD agent): name ours.
 DLF_SRCS := plugin/aotperf-dlfilter.c plugin/regions.c plugin/hist.c plugin/summary.c \
-	    $(wildcard util/*.c) $(wildcard cwasm/*.c) $(wildcard classify/*.c) \
+	    $(wildcard util/*.c) $(wildcard cwasm/*.c) $(wildcard decode/*.c) $(wildcard classify/*.c) \
 	    attr/maptable.c attr/rank.c attr/sizegroups.c
 DLF_OBJS := $(DLF_SRCS:%.c=$(B)/dlf/%.o)
 DLF_CFLAGS = $(filter-out $(SANFLAGS),$(CFLAGS)) -fPIC -fvisibility=hidden

@@ -43,7 +43,7 @@ void rg__exit(struct rg_table *t)
 		free(t->procs[i].len_seen);
 	}
 	free(t->procs);
-	size_groups__free(t->groups, t->ngroups);
+	size_groups__delete(t->groups, t->ngroups);
 	free(t->core_regions);
 	free(t->core_first);
 	free(t->core_first_len);

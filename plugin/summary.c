@@ -119,15 +119,15 @@ static int classify(const struct dlf *d, struct classified *out, struct ap_err *
 	m = d->cores[out->core].mod;
 	fn = &m->funcs[out->func];
 	base = d->rg.core_first[out->core];
-	cls__roles_default(m->arch, &roles);
+	cls__roles_default(m->target.arch, &roles);
 	if (d->roles && cls__roles_parse(&roles, d->roles, err))
 		return -1;
-	if (cls__decode(m->arch, &roles, m->text + fn->offset, fn->size, base + fn->offset,
+	if (cls__decode(m->target.arch, &roles, m->text + fn->offset, fn->size, base + fn->offset,
 			&out->f, err))
 		return -1;
 	out->insn_samples = calloc(out->f.ninsns + 1, sizeof(uint64_t));
 	if (!out->insn_samples)
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	for (uint32_t i = 0; i < out->f.ninsns; i++) {
 		const struct cls_insn *in = &out->f.insns[i];
 
@@ -143,7 +143,7 @@ static int classify(const struct dlf *d, struct classified *out, struct ap_err *
 static void classified_free(struct classified *c)
 {
 	if (c->core >= 0)
-		cls__free(&c->f);
+		cls_func__exit(&c->f);
 	free(c->insn_samples);
 }
 
@@ -303,13 +303,13 @@ int dlf__summary(struct dlf *d, struct ap_err *err)
 	int ret = -1;
 
 	if (!r || !nr) {
-		ap_errf(err, "out of memory");
+		ap_err_nomem(err);
 		goto out;
 	}
 	for (uint32_t i = 0; i < d->ncores; i++) {
 		r[i] = attr__rank(d->cores[i].func_samples, d->cores[i].mod->nfuncs, &nr[i]);
 		if (!r[i]) {
-			ap_errf(err, "out of memory");
+			ap_err_nomem(err);
 			goto out;
 		}
 	}

@@ -42,17 +42,17 @@ void spill_log__init(struct spill_log *log, const char *path)
 	log->nfields = SPILL_F__KNOWN;
 }
 
-void spill_rec__free(struct spill_rec *r)
+void spill_rec__exit(struct spill_rec *r)
 {
 	free(r->name);
 	free(r->extra);
 	memset(r, 0, sizeof(*r));
 }
 
-void spill_log__free(struct spill_log *log)
+void spill_log__exit(struct spill_log *log)
 {
 	for (uint32_t i = 0; i < log->n; i++)
-		spill_rec__free(&log->recs[i]);
+		spill_rec__exit(&log->recs[i]);
 	free(log->recs);
 	free(log->by_key);
 	for (uint32_t i = SPILL_F__KNOWN; i < log->nfields; i++)
@@ -307,7 +307,7 @@ int spill_log__parse_line(struct spill_log *log, const char *line, struct spill_
 	r->mod = (uint32_t)r->v[SPILL_F_MOD]; /* 0 when absent: a core module */
 	return 1;
 bad:
-	spill_rec__free(r);
+	spill_rec__exit(r);
 	return -1;
 }
 
@@ -416,7 +416,7 @@ int spill_log__read_file(struct spill_log *log, FILE *f, int lenient, struct ap_
 		}
 		r.line = log->lines > UINT32_MAX ? UINT32_MAX : (uint32_t)log->lines;
 		if (push_rec(log, &r, &rcap)) {
-			spill_rec__free(&r);
+			spill_rec__exit(&r);
 			ap_errf(err, "%s: out of memory", log->path);
 			goto out;
 		}
@@ -444,7 +444,7 @@ int spill_log__read(struct spill_log *log, const char *path, int lenient, struct
 
 	spill_log__init(log, path);
 	if (!log->path)
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	if (!strcmp(path, "-"))
 		return spill_log__read_file(log, stdin, lenient, err);
 	f = fopen(path, "r");

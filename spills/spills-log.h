@@ -69,7 +69,7 @@ struct spill_rec {
 };
 
 /* Free what one record owns (its name and extra fields). */
-void spill_rec__free(struct spill_rec *r);
+void spill_rec__exit(struct spill_rec *r);
 
 
 struct spill_log {
@@ -106,7 +106,7 @@ int spill_log__parse_line(struct spill_log *log, const char *line, struct spill_
 int spill_log__read_file(struct spill_log *log, FILE *f, int lenient, struct ap_err *err);
 /* Open path ("-" = stdin) and read it. */
 int spill_log__read(struct spill_log *log, const char *path, int lenient, struct ap_err *err);
-void spill_log__free(struct spill_log *log);
+void spill_log__exit(struct spill_log *log);
 
 /* Field id by name (known or extra seen in this log), or -1. */
 int spill_log__field(const struct spill_log *log, const char *name);

@@ -11,9 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "symbolize.h"
-#include "../jitdump/elfimage.h"
+#include "elfimage.h"
 #include "../jitdump/jitdump.h"
-#include "../jitdump/perfmap.h"
+#include "perfmap.h"
 #include "../perfdata/edit.h"
 #include "../perfdata/perfdata.h"
 
@@ -79,7 +79,7 @@ static struct core_syms *all_core_syms(const struct attr_result *res, const stru
 	return cs;
 oom:
 	core_syms_free(cs, res->ncores);
-	ap_errf(err, "out of memory");
+	ap_err_nomem(err);
 	return NULL;
 }
 
@@ -149,7 +149,7 @@ static int perfmap_for_pid(const struct attr_result *res, const struct core_syms
 			cap += res->cores[res->mappings[i].core].mod->nfuncs;
 	ents = calloc(cap + 1, sizeof(*ents));
 	if (!ents)
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	for (uint32_t i = 0; i < res->nmappings; i++) {
 		const struct attr_mapping *am = &res->mappings[i];
 		const struct cwasm_module *m;
@@ -178,7 +178,7 @@ int symbolize__perfmaps(const struct attr_result *res, const struct sym_opts *o,
 	int ret = -1;
 
 	if (!pids)
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	if (out && npids > 1) {
 		free(pids);
 		return ap_errf(err, "-o names one file but %u processes mapped a core; leave -o out"
@@ -197,7 +197,7 @@ int symbolize__perfmaps(const struct attr_result *res, const struct sym_opts *o,
 		if (perfmap_for_pid(res, cs, pids[i], out ? out : NULL, o, err))
 			goto out;
 		if (list_push(written, nwritten, path)) {
-			ap_errf(err, "out of memory");
+			ap_err_nomem(err);
 			goto out;
 		}
 	}
@@ -217,10 +217,10 @@ int symbolize__clock_is_mono(const char *perf_path, int *mono, struct ap_err *er
 
 	if (perfdata__open(perf_path, 0, &pd, err))
 		return -1;
-	n = perfdata__nattrs(pd);
+	n = perfdata__nevsels(pd);
 	*mono = n > 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct perf_event_attr *a = &perfdata__attr(pd, i)->attr;
+		const struct perf_event_attr *a = &perfdata__evsel(pd, i)->attr;
 
 		if (!a->use_clockid || a->clockid != CLOCK_MONOTONIC)
 			*mono = 0;
@@ -361,7 +361,7 @@ static int abs_dir(const char *dir, char *buf, size_t len, struct ap_err *err)
 
 static uint16_t elf_machine(const struct cwasm_module *m)
 {
-	if (m->arch == CWASM_ARCH_AARCH64)
+	if (m->target.arch == CWASM_ARCH_AARCH64)
 		return 183; /* EM_AARCH64 */
 	return 62;          /* EM_X86_64, also for the COFF 0x8664 tag */
 }
@@ -420,7 +420,7 @@ static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 		return ap_errf(err, "%s: %s", path, strerror(-e));
 	}
 	if (list_push(written, nwritten, path))
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	/* the marker perf inject --jit looks for, right after the first mapping */
 	orig = read_record(perf_in, first, err);
 	if (!orig)
@@ -431,7 +431,7 @@ static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 	if (!marker || edits_push(ed, first->file_offset + first->rec_size, 0, marker,
 				  marker_size)) {
 		free(marker);
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	}
 	return 0;
 }
@@ -451,7 +451,7 @@ int symbolize__jitdump(const char *perf_in, const struct attr_result *res,
 	cs = all_core_syms(res, o, err);
 	pids = mapped_pids(res, &npids);
 	if (!cs || !pids) {
-		ap_errf(err, "out of memory");
+		ap_err_nomem(err);
 		goto out;
 	}
 	for (uint32_t i = 0; i < npids; i++)
@@ -495,7 +495,7 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 	cs = all_core_syms(res, o, err);
 	paths = calloc(res->ncores, sizeof(*paths));
 	if (!cs || !paths) {
-		ap_errf(err, "out of memory");
+		ap_err_nomem(err);
 		goto out;
 	}
 	for (uint32_t c = 0; c < res->ncores; c++) {
@@ -513,7 +513,7 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 			goto out;
 		paths[c] = strdup(path);
 		if (!paths[c] || list_push(written, nwritten, path)) {
-			ap_errf(err, "out of memory");
+			ap_err_nomem(err);
 			goto out;
 		}
 	}
@@ -537,7 +537,7 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 				old_size = 0;
 		if (!rec || edits_push(&ed, am->file_offset, old_size, rec, size)) {
 			free(rec);
-			ap_errf(err, "out of memory");
+			ap_err_nomem(err);
 			goto out;
 		}
 	}

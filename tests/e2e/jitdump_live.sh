@@ -108,7 +108,7 @@ d=$WORK/fork
 check "fork: the child's dump is not the parent's" \
 	bash -c "[ \$(ls '$d/jit'/jit-*.dump | wc -l) -eq 2 ]"
 
-# A perf map led by aotperf's marker line (jitdump/perfmap.h) symbolizes
+# A perf map led by aotperf's marker line (symbolize/perfmap.h) symbolizes
 # the original recording, with no inject: perf reads the marker as a
 # zero-size symbol at 0, which no sample can hit.
 d=$WORK/plain

@@ -275,7 +275,7 @@ static void setup_core(struct run *r, struct core *c, const struct core_src *src
 	const struct cwasm_module *mod = src->mod;
 	long page = sysconf(_SC_PAGESIZE);
 
-	if (mod->arch != CWASM_ARCH_X86_64)
+	if (mod->target.arch != CWASM_ARCH_X86_64)
 		fail("%s: not x86_64 code", mod->path);
 	if (mod->text_size == 0)
 		fail("%s: empty text", mod->path);
@@ -618,9 +618,9 @@ int main(int argc, char **argv)
 		free(r.srcs[c].bytes);
 	free(r.srcs);
 	if (man)
-		cwasm_manifest__free(man);
+		cwasm_manifest__delete(man);
 	for (size_t f = 0; mods && f < nfiles; f++)
-		cwasm__free(mods[f]);
+		cwasm__delete(mods[f]);
 	free(mods);
 	return ret;
 }

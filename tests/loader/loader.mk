@@ -12,7 +12,7 @@
 # zstd or libelf, and always without the sanitizers (ASan cannot link
 # -static), also under SAN=1.
 
-LOADER_STATIC_SRCS := tests/loader/loader.c cwasm/cwasm.c cwasm/manifest.c \
+LOADER_STATIC_SRCS := tests/loader/loader.c cwasm/cwasm.c cwasm/target.c cwasm/manifest.c \
 		      cwasm/json_read.c util/err.c util/sha256.c jitdump/jitdump.c
 LOADER_STATIC_CFLAGS := $(filter-out $(SANFLAGS),$(CFLAGS)) \
 			-ffunction-sections -fdata-sections
@@ -27,9 +27,9 @@ $(B)/tests/loader-static: $(LOADER_STATIC_SRCS) $(wildcard tests/loader/*.h) \
 		$(filter %.c,$^) -lpthread
 
 # Optional, out of the default build: the LD_PRELOAD agent
-# (plugin/aotperf-preload.c) on the same writer, for runtimes that call
+# (tests/preload/aotperf-preload.c) on the same writer, for runtimes that call
 # libc's mprotect. Not sanitized: it is preloaded into other programs.
-PRELOAD_SRCS := plugin/aotperf-preload.c jitdump/jitdump.c
+PRELOAD_SRCS := tests/preload/aotperf-preload.c jitdump/jitdump.c
 
 TEST_HELPERS += $(B)/aotperf-preload.so
 

@@ -105,7 +105,7 @@ static void test_names(void)
 static void test_roles(void)
 {
 	struct cls_roles r;
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	char buf[96];
 
 	cls__roles_default(CWASM_ARCH_X86_64, &r);
@@ -133,7 +133,7 @@ static int decode_file(const char *name, enum cwasm_arch arch, const char *roles
 		       struct cls_func *f)
 {
 	struct cls_roles r;
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	size_t len = 0;
 	char *buf = slurp(name, &len);
 	int ret;
@@ -191,7 +191,7 @@ static void test_x86(void)
 	CHECK(cls__insn_at(&f, 0xffff) == -1);
 	CHECK_EQ_U64(f.insns[0].offset, 0);
 	CHECK_EQ_U64(f.insns[0].addr, 0x10000);
-	cls__free(&f);
+	cls_func__exit(&f);
 
 	/* v6-style roles: no pinned memory base, vmctx elsewhere; the
 	 * structural evidence keeps bounds checks, [base+index] stays linear */
@@ -200,14 +200,14 @@ static void test_x86(void)
 	CHECK_EQ_U64(f.static_count[CLS_BOUNDS_CHECK], 4);
 	CHECK_EQ_U64(f.static_count[CLS_LINEAR_MEM], 3);
 	CHECK_EQ_U64(f.static_count[CLS_DISPATCH], 4);
-	cls__free(&f);
+	cls_func__exit(&f);
 
 	/* a frame role the code does not use: rbp slots become other memory */
 	if (decode_file("wamr_x86.bin", CWASM_ARCH_X86_64, "frame=none", &f))
 		return;
 	CHECK_EQ_U64(f.static_count[CLS_FRAME_STORE], 1); /* [rsp+8] is still the frame */
 	CHECK_EQ_U64(f.static_count[CLS_SPILL_RELOAD], 0);
-	cls__free(&f);
+	cls_func__exit(&f);
 }
 
 static void test_a64(void)
@@ -222,7 +222,7 @@ static void test_a64(void)
 		dump(&f);
 	CHECK_EQ_U64(f.ninsns, 52);
 	CHECK_EQ_U64(f.ndata_bytes, 16);
-	cls__free(&f);
+	cls_func__exit(&f);
 }
 
 /* Samples on a decoded function: the table, its text and JSON. */
@@ -291,12 +291,12 @@ static void test_table(void)
 	cls__levers(&t, &l);
 	CHECK(l.stack > 14.99 && l.stack < 15.01); /* 9 of 60 */
 	free(s);
-	cls__free(&f);
+	cls_func__exit(&f);
 }
 
 static int annot(const char *name, const struct cls_annot_opts *o, struct cls_annot *a)
 {
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	size_t len = 0;
 	char *buf = slurp(name, &len);
 	int ret;
@@ -324,7 +324,7 @@ static void same_table(const char *x, const struct cls_annot_opts *ox, const cha
 	if (annot(x, ox ? ox : &def, &a))
 		return;
 	if (annot(y, oy ? oy : &def, &b)) {
-		cls__annot_free(&a);
+		cls_annot__exit(&a);
 		return;
 	}
 	CHECK_EQ_U64(a.n, 1);
@@ -343,8 +343,8 @@ static void same_table(const char *x, const struct cls_annot_opts *ox, const cha
 		if (check_failed != fails)
 			fprintf(stderr, "  (%s vs %s; verdict %s)\n", x, y, l.verdict);
 	}
-	cls__annot_free(&a);
-	cls__annot_free(&b);
+	cls_annot__exit(&a);
+	cls_annot__exit(&b);
 }
 
 static void test_annotate_captures(void)
@@ -371,7 +371,7 @@ static void test_annotate_captures(void)
 		CHECK(a.funcs[0].raw);
 		check_counts("aarch64 annotate", a.funcs[0].table.static_count, a64_want);
 		CHECK(!strcmp(a.funcs[0].symbol, "wamr_a64"));
-		cls__annot_free(&a);
+		cls_annot__exit(&a);
 	}
 
 	/* br_table kernel: raw bytes find the exact table; the text estimate
@@ -402,7 +402,7 @@ static void test_annotate_captures(void)
 			CHECK_EQ_U64(tb->samples[CLS_SPILL_RELOAD], fa->table.samples[CLS_SPILL_RELOAD]);
 			CHECK_EQ_U64(tb->static_count[CLS_DISPATCH], 4);
 			CHECK_EQ_U64(tb->total, fa->table.total);
-			cls__annot_free(&b);
+			cls_annot__exit(&b);
 		}
 		/* -n counts: exact samples, same classes as the raw Intel reading */
 		if (!annot("annot-brtable-att-raw-n.txt", &(struct cls_annot_opts){ 0 }, &c)) {
@@ -411,9 +411,9 @@ static void test_annotate_captures(void)
 			CHECK_EQ_U64(c.funcs[0].table.total, c.funcs[0].header_samples);
 			check_counts("brtable -n", c.funcs[0].table.static_count,
 				     fa->table.static_count);
-			cls__annot_free(&c);
+			cls_annot__exit(&c);
 		}
-		cls__annot_free(&a);
+		cls_annot__exit(&a);
 	}
 }
 
@@ -435,7 +435,7 @@ static void test_annotate_multi(void)
 		CHECK(a.funcs[3].table.samples[CLS_SPILL_RELOAD] > 0);
 		CHECK_EQ_U64(a.funcs[2].table.static_count[CLS_BOUNDS_CHECK], 12);
 	}
-	cls__annot_free(&a);
+	cls_annot__exit(&a);
 }
 
 /* Single instructions through the text front end, both syntaxes. */
@@ -488,7 +488,7 @@ static void test_text_lines(void)
 	buf = malloc(cap);
 	for (int syn = 0; syn < 2 && buf; syn++) {
 		struct cls_annot a;
-		struct ap_err err = { "" };
+		struct ap_err err = { 0 };
 
 		len = (size_t)snprintf(buf, cap, " Percent |\tSource code & Disassembly of t for cpu-clock (%zu samples, percent: local period)\n"
 				       "---------\n         : 5      0000000000001000 <t>:\n",
@@ -510,7 +510,7 @@ static void test_text_lines(void)
 					cls__name(a.funcs[0].func.insns[i].cls));
 			CHECK_EQ_U64(a.funcs[0].samples[i], 1);
 		}
-		cls__annot_free(&a);
+		cls_annot__exit(&a);
 	}
 	free(buf);
 }
@@ -522,7 +522,7 @@ static void test_percent_only(void)
 			"         : 5      0000000000001000 <f>:\n"
 			"   75.00 :   1000:       mov    -0x8(%rbp),%rax\n"
 			"   25.00 :   1004:       mov    %eax,%eax\n";
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	struct cls_annot a;
 	char *out = NULL;
 	size_t outlen = 0;
@@ -543,7 +543,7 @@ static void test_percent_only(void)
 	CHECK_STR_CONTAINS(out, "percentages only (no total in the header)");
 	CHECK_STR_CONTAINS(out, "spill_reload + frame_store: 75.00% of function");
 	free(out);
-	cls__annot_free(&a);
+	cls_annot__exit(&a);
 }
 
 static void test_garbage(void)
@@ -553,7 +553,7 @@ static void test_garbage(void)
 		"Percent | but nothing else\n",
 		"    0.00 :   401136: push   %rbx\n", /* lines without a header */
 	};
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	struct cls_annot a;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -570,7 +570,7 @@ static void test_garbage(void)
 		CHECK_EQ_U64(a.n, 1);
 		CHECK_EQ_U64(a.funcs[0].func.ninsns, 0);
 		CHECK(!strcmp(a.funcs[0].symbol, "x"));
-		cls__annot_free(&a);
+		cls_annot__exit(&a);
 	}
 	/* a bad role is an error naming the input */
 	{
@@ -601,7 +601,7 @@ static void test_garbage(void)
 				bytes += f.insns[i].size;
 			CHECK_EQ_U64(bytes, sizeof(junk));
 			sum += f.ninsns;
-			cls__free(&f);
+			cls_func__exit(&f);
 		}
 		CHECK(sum > 0);
 	}

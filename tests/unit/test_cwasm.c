@@ -48,8 +48,7 @@ static struct cwasm_spec base_spec(uint32_t version)
 		text[i] = (uint8_t)(i * 7 + 3);
 	memset(&s, 0, sizeof(s));
 	s.version = version;
-	s.e_machine = 0x3e;
-	s.arch = "x86_64";
+	cwasm_target__spec(&s.ti, CWASM_ARCH_X86_64, CWASM_FMT_ELF64, CWASM_ABI_SYSV);
 	s.text = text;
 	s.text_size = sizeof(text);
 	s.nfuncs = 3;
@@ -84,7 +83,7 @@ static void test_roundtrip_v7(void)
 {
 	struct cwasm_spec s = base_spec(7);
 	struct cwasm_module *m = NULL;
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	uint8_t *buf, digest[32];
 	size_t len;
 
@@ -99,9 +98,11 @@ static void test_roundtrip_v7(void)
 	CHECK_EQ_U64(m->version, 7);
 	CHECK(m->version_known);
 	CHECK(m->has_target_info);
-	CHECK_EQ_U64(m->e_machine, 0x3e);
-	CHECK_EQ_U64(m->arch, CWASM_ARCH_X86_64);
-	CHECK(!strcmp(m->arch_name, "x86_64"));
+	CHECK_EQ_U64(m->ti.e_machine, 0x3e);
+	CHECK_EQ_U64(m->target.arch, CWASM_ARCH_X86_64);
+	CHECK_EQ_U64(m->target.abi, CWASM_ABI_SYSV);
+	CHECK(m->target.verified);
+	CHECK(!strncmp(m->ti.arch, "x86_64", 16));
 	CHECK_EQ_U64(m->text_size, sizeof(text));
 	CHECK(m->text && !memcmp(m->text, text, sizeof(text)));
 	CHECK_EQ_U64(m->nfuncs, 3);
@@ -148,7 +149,7 @@ static void test_roundtrip_v7(void)
 	CHECK_EQ_U64(cwasm__func_at(m, 0xff), 2);
 	CHECK(cwasm__func_at(m, 0x100) == -1);
 	CHECK(cwasm__func_at(m, UINT64_MAX) == -1);
-	cwasm__free(m);
+	cwasm__delete(m);
 	free(buf);
 }
 
@@ -156,13 +157,12 @@ static void test_roundtrip_v6(void)
 {
 	struct cwasm_spec s = base_spec(6);
 	struct cwasm_module *m = NULL;
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	uint32_t i;
 	uint8_t *buf;
 	size_t len;
 
-	s.e_machine = 0xb7;
-	s.arch = "aarch64";
+	cwasm_target__spec(&s.ti, CWASM_ARCH_AARCH64, CWASM_FMT_LEGACY, CWASM_ABI_UNSPECIFIED);
 	s.nnames = 0;	/* names fall back to exports */
 	CHECK(cwasm__build(&s, &buf, &len, &err) == 0);
 	CHECK(parse_copy(buf, len, &m, &err) == 0);
@@ -173,8 +173,10 @@ static void test_roundtrip_v6(void)
 	}
 	CHECK_EQ_U64(m->version, 6);
 	CHECK(m->version_known);
-	CHECK_EQ_U64(m->arch, CWASM_ARCH_AARCH64);
-	CHECK(!strcmp(m->arch_name, "aarch64"));
+	CHECK_EQ_U64(m->target.arch, CWASM_ARCH_AARCH64);
+	CHECK_EQ_U64(m->target.format, CWASM_FMT_LEGACY);
+	CHECK(!m->target.verified);
+	CHECK(!strncmp(m->ti.arch, "aarch64", 16));
 	CHECK(!m->has_type_idx);
 	CHECK_EQ_U64(m->nfuncs, 3);
 	for (i = 0; i < 3; i++) {
@@ -185,7 +187,7 @@ static void test_roundtrip_v6(void)
 	CHECK(m->funcs[0].name == NULL);
 	CHECK(m->funcs[1].name && !strcmp(m->funcs[1].name, "exp_b"));
 	CHECK_EQ_U64(m->import_func_count, 2);
-	cwasm__free(m);
+	cwasm__delete(m);
 	free(buf);
 }
 
@@ -194,13 +196,12 @@ static void test_variants(void)
 {
 	struct cwasm_spec s = base_spec(12);
 	struct cwasm_module *m = NULL;
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	static const uint32_t off1[2] = { 0x10, 0x20 };
 	uint8_t *buf;
 	size_t len;
 
-	s.e_machine = 0;
-	s.arch = "aarch64_v8";
+	s.ti = (struct cwasm_target_info){ .bin_type = 1, .arch = "arm64" };
 	s.nimports = 0;
 	s.nfuncs = 2;
 	s.offsets = off1;
@@ -209,7 +210,7 @@ static void test_variants(void)
 	if (m) {
 		CHECK_EQ_U64(m->version, 12);
 		CHECK(!m->version_known);
-		CHECK_EQ_U64(m->arch, CWASM_ARCH_AARCH64);
+		CHECK_EQ_U64(m->target.arch, CWASM_ARCH_AARCH64);
 		CHECK_EQ_U64(m->import_func_count, 0);
 		/* without imports wasm indices are local ones: wasm 2 is out of range */
 		CHECK(m->funcs[0].name && !strcmp(m->funcs[0].name, "imported_again"));
@@ -221,19 +222,15 @@ static void test_variants(void)
 		CHECK_EQ_U64(cwasm__func_at(m, 0x20), 1);
 		CHECK_EQ_U64(m->funcs[1].size, 0xe0);
 	}
-	cwasm__free(m);
+	cwasm__delete(m);
 	free(buf);
 
 	s = base_spec(7);
-	s.e_machine = 0x28;
-	s.arch = "arm";
+	s.ti = (struct cwasm_target_info){ .bin_type = 2, .e_type = 1, .e_machine = 0x28, .arch = "arm" };
 	CHECK(cwasm__build(&s, &buf, &len, &err) == 0);
-	CHECK(parse_copy(buf, len, &m, &err) == 0);
-	if (m) {
-		CHECK_EQ_U64(m->arch, CWASM_ARCH_UNKNOWN);
-		CHECK(!strcmp(m->arch_name, "arm"));
-	}
-	cwasm__free(m);
+	CHECK(parse_copy(buf, len, &m, &err) == -1);
+	CHECK(strstr(err.msg, "'arm' is not x86_64 or aarch64") != NULL);
+	m = NULL;
 	free(buf);
 
 	/* zero functions are allowed */
@@ -246,7 +243,7 @@ static void test_variants(void)
 		CHECK_EQ_U64(m->nfuncs, 0);
 		CHECK(cwasm__func_at(m, 0) == -1);
 	}
-	cwasm__free(m);
+	cwasm__delete(m);
 	free(buf);
 }
 
@@ -311,7 +308,7 @@ static void tb_funcs(struct tb *t, uint32_t count, const uint32_t *offs)
 static void expect_fail(const struct tb *t, const char *phrase, int line)
 {
 	struct cwasm_module *m = (struct cwasm_module *)1;
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	int ret = parse_copy(t->b, t->n, &m, &err);
 
 	if (ret != -1 || m != NULL || strncmp(err.msg, BAD ": ", strlen(BAD) + 2) ||
@@ -322,7 +319,7 @@ static void expect_fail(const struct tb *t, const char *phrase, int line)
 	CHECK(!strncmp(err.msg, BAD ": ", strlen(BAD) + 2));
 	CHECK_STR_CONTAINS(err.msg, phrase);
 	if (ret == 0)
-		cwasm__free(m);
+		cwasm__delete(m);
 	CHECK(strchr(err.msg, '\n') == NULL);
 }
 
@@ -468,7 +465,7 @@ static void test_hostile(void)
 
 	tb_head(t, 7);
 	tb_sec(t, CWASM_SEC_TARGET_INFO, pay, 20);
-	EXPECT_FAIL(t, "target info section is 20 bytes, expected 40");
+	EXPECT_FAIL(t, "target info is 20 bytes, expected 40");
 
 	/*
 	 * An import of a kind whose payload we cannot size (after one function
@@ -494,7 +491,7 @@ static void test_hostile(void)
 	tb_funcs(t, 2, ok_offs);
 	{
 		struct cwasm_module *m = NULL;
-		struct ap_err err = { "" };
+		struct ap_err err = { 0 };
 
 		CHECK(parse_copy(t->b, t->n, &m, &err) == 0);
 		if (m) {
@@ -502,7 +499,7 @@ static void test_hostile(void)
 			CHECK_EQ_U64(m->import_func_count, 1);
 			CHECK_EQ_U64(m->nfuncs, 2);
 		}
-		cwasm__free(m);
+		cwasm__delete(m);
 	}
 
 	/* an unknown and a skipped section are fine; repeated data sections too */
@@ -514,16 +511,16 @@ static void test_hostile(void)
 	tb_funcs(t, 2, ok_offs);
 	{
 		struct cwasm_module *m = NULL;
-		struct ap_err err = { "" };
+		struct ap_err err = { 0 };
 
 		CHECK(parse_copy(t->b, t->n, &m, &err) == 0);
 		if (m) {
 			CHECK(!m->has_target_info);
-			CHECK_EQ_U64(m->arch, CWASM_ARCH_UNKNOWN);
+			CHECK_EQ_U64(m->target.arch, CWASM_ARCH_UNKNOWN);
 			CHECK_EQ_U64(m->nfuncs, 2);
 			CHECK_EQ_U64(m->funcs[1].size, 0x10);
 		}
-		cwasm__free(m);
+		cwasm__delete(m);
 	}
 	free(t);
 }
@@ -533,7 +530,7 @@ static void check_name(const char *in, size_t inlen, const char *want, int line)
 	static const uint32_t one[1] = { 0 };
 	struct cwasm_name_spec nm = { 0, NULL };
 	struct cwasm_module *m = NULL;
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	struct cwasm_spec s = base_spec(7);
 	char *copy = calloc(1, inlen + 1);
 	uint8_t *buf;
@@ -553,7 +550,7 @@ static void check_name(const char *in, size_t inlen, const char *want, int line)
 		fprintf(stderr, "  (name case at line %d: got \"%s\")\n", line,
 			m->funcs[0].name ? m->funcs[0].name : "(null)");
 	CHECK(m && m->funcs[0].name && !strcmp(m->funcs[0].name, want));
-	cwasm__free(m);
+	cwasm__delete(m);
 	free(buf);
 	free(copy);
 }
@@ -584,7 +581,7 @@ static void test_names(void)
 		static const uint32_t one[1] = { 0 };
 		struct cwasm_name_spec nm = { 0, "" };
 		struct cwasm_module *m = NULL;
-		struct ap_err err = { "" };
+		struct ap_err err = { 0 };
 		struct cwasm_spec s = base_spec(7);
 		uint8_t *buf;
 		size_t len;
@@ -598,7 +595,7 @@ static void test_names(void)
 		CHECK(cwasm__build(&s, &buf, &len, &err) == 0);
 		CHECK(parse_copy(buf, len, &m, &err) == 0);
 		CHECK(m && m->funcs[0].name == NULL);
-		cwasm__free(m);
+		cwasm__delete(m);
 		free(buf);
 	}
 }
@@ -647,7 +644,7 @@ static void test_files(void)
 {
 	struct cwasm_spec s = base_spec(7);
 	struct cwasm_module *m = NULL;
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	char *dir = scratch_dir(), path[4200], missing[4200];
 	uint8_t *buf, digest[32];
 	size_t len;
@@ -667,7 +664,7 @@ static void test_files(void)
 		CHECK(!memcmp(m->sha256, digest, 32));
 		free(buf);
 	}
-	cwasm__free(m);
+	cwasm__delete(m);
 
 	snprintf(missing, sizeof(missing), "%s/nope.cwasm", dir);
 	m = (struct cwasm_module *)1;
@@ -718,7 +715,7 @@ static void test_robustness(void)
 		runs++;
 		if (ret == 0) {
 			parsed++;
-			cwasm__free(m);
+			cwasm__delete(m);
 		} else if (m || strncmp(err.msg, BAD ": ", strlen(BAD) + 2)) {
 			bad++;
 		}
@@ -731,7 +728,7 @@ static void test_robustness(void)
 			mut[i] ^= masks[k];
 			runs++;
 			if (parse_copy(mut, len, &m, &err) == 0)
-				cwasm__free(m);
+				cwasm__delete(m);
 			else if (m || strncmp(err.msg, BAD ": ", strlen(BAD) + 2))
 				bad++;
 		}
@@ -743,7 +740,7 @@ static void test_robustness(void)
 			mut[i + 3] = (uint8_t)(words[k] >> 24);
 			runs++;
 			if (parse_copy(mut, len, &m, &err) == 0)
-				cwasm__free(m);
+				cwasm__delete(m);
 			else if (m || strncmp(err.msg, BAD ": ", strlen(BAD) + 2))
 				bad++;
 		}

@@ -50,7 +50,7 @@ static const uint8_t code[] = {
 static int decode(struct cls_func *f)
 {
 	struct cls_roles r;
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 
 	cls__roles_default(CWASM_ARCH_X86_64, &r);
 	if (cls__decode(CWASM_ARCH_X86_64, &r, code, sizeof(code), 0x1000, f, &err)) {
@@ -88,7 +88,7 @@ static const char liberal[] =
 static void test_liberal(void)
 {
 	struct fa_sidecar sc;
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	const char *p = write_file("ok.mod0.func7.json", liberal);
 
 	if (fa__load(p, 0, 7, CODE_SIZE, &sc, &err)) {
@@ -111,13 +111,13 @@ static void test_liberal(void)
 	CHECK_EQ_U64(sc.acc[2].start, 17);
 	CHECK_EQ_U64(sc.acc[2].kind, FA_KIND_ANY);	/* unknown kind: no kind check */
 	CHECK(!sc.acc[3].has_slot);
-	fa__free(&sc);
+	fa__exit(&sc);
 	/* no mod/local_func in the file: nothing to compare */
 	p = write_file("bare.json", "{\"schema\":\"wamr-aot-frame-attribution\",\"accesses\":[]}");
 	CHECK(!fa__load(p, 4, 9, 10, &sc, &err));
 	CHECK_EQ_U64(sc.nacc, 0);
 	CHECK(sc.mod == -1 && sc.local_func == -1);
-	fa__free(&sc);
+	fa__exit(&sc);
 }
 
 static void test_join(void)
@@ -136,7 +136,7 @@ static void test_join(void)
 	struct fa_sidecar sc;
 	struct fa_join jn;
 	struct cls_func f;
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	const char *p = write_file("join.json", side);
 
 	if (decode(&f)) {
@@ -217,19 +217,19 @@ static void test_join(void)
 		CHECK(o && o->type == JR_ARRAY && o->n == 4);
 		v = o && o->n ? jr__get(&o->items[0], "type", NULL) : NULL;
 		CHECK(v && v->type == JR_STRING && !strcmp(v->str, "kind_mismatch"));
-		jr__free(root);
+		jr__delete(root);
 		free(buf);
 	}
-	fa__join_free(&jn);
+	fa_join__exit(&jn);
 
 	/* static only: no samples, shares by instruction count */
 	CHECK(!fa__join(&sc, &f, NULL, &jn, &err));
 	CHECK_EQ_U64(jn.func_samples, 0);
 	CHECK_EQ_U64(jn.stack.insns, 3);
 	CHECK_EQ_U64(jn.dis[FA_SIDECAR_ONLY].insns, 2);
-	fa__join_free(&jn);
-	fa__free(&sc);
-	cls__free(&f);
+	fa_join__exit(&jn);
+	fa__exit(&sc);
+	cls_func__exit(&f);
 }
 
 /* An access over bytes the decoder set aside as data covers no instruction. */
@@ -242,7 +242,7 @@ static void test_unplaced(void)
 	struct cls_func f = { .insns = insns, .ninsns = 2 };
 	struct fa_sidecar sc;
 	struct fa_join jn;
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	static const char side[] =
 		"{\"schema\": \"wamr-aot-frame-attribution\", \"accesses\": [\n"
 		" {\"start\": 0, \"end\": 2, \"origin\": \"allocator_spill\"},\n"
@@ -257,8 +257,8 @@ static void test_unplaced(void)
 	CHECK_EQ_U64(jn.insn_access[0], 0);
 	CHECK_EQ_U64(jn.unplaced, 1);
 	CHECK_EQ_U64(jn.dis[FA_HEURISTIC_ONLY].insns, 0);
-	fa__join_free(&jn);
-	fa__free(&sc);
+	fa_join__exit(&jn);
+	fa__exit(&sc);
 }
 
 #define HDR "{\"schema\": \"wamr-aot-frame-attribution\", "
@@ -328,7 +328,7 @@ static void test_hostile(void)
 	struct fa_sidecar sc;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct ap_err err = { "" };
+		struct ap_err err = { 0 };
 		const char *p;
 
 		snprintf(name, sizeof(name), "bad%zu.json", i);
@@ -340,7 +340,7 @@ static void test_hostile(void)
 	}
 	/* a long origin, too many distinct origins, deep nesting */
 	{
-		struct ap_err err = { "" };
+		struct ap_err err = { 0 };
 		size_t n = 0;
 
 		n += (size_t)snprintf(text + n, sizeof(text) - n, ACC("{\"start\": 0, \"end\": 1, "
@@ -361,7 +361,7 @@ static void test_hostile(void)
 	}
 	/* files that cannot be read */
 	{
-		struct ap_err err = { "" };
+		struct ap_err err = { 0 };
 
 		snprintf(text, sizeof(text), "%s/none.json", dir);
 		CHECK(fa__load(text, -1, -1, 10, &sc, &err) == -1);

@@ -19,9 +19,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "jitdump/elfimage.h"
+#include "symbolize/elfimage.h"
 #include "jitdump/jitdump.h"
-#include "jitdump/perfmap.h"
+#include "symbolize/perfmap.h"
 
 static char scratch[1024];
 
@@ -810,7 +810,7 @@ static void test_perfmap(void)
 		{ 0x7f00000012b0ull, 0x8, NULL },
 	};
 	char path[4200], target[4200], dpath[64];
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	struct stat st;
 	char *s;
 
@@ -895,7 +895,7 @@ static void test_elfimage(void)
 	const char *dir = subdir("elf");
 	uint8_t *text = pattern(0x90, 8);
 	uint8_t id1[20], id2[20], id3[20];
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	char path[4200];
 	GElf_Ehdr eh;
 	GElf_Phdr ph;

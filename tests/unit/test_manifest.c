@@ -71,7 +71,7 @@ static void json_bad(const char *s, const char *phrase, int line)
 		fprintf(stderr, "  (json case at line %d: \"%s\")\n", line, msg);
 	CHECK(n == NULL);
 	CHECK_STR_CONTAINS(msg, phrase);
-	jr__free(n);
+	jr__delete(n);
 }
 
 static void test_json(void)
@@ -109,11 +109,11 @@ static void test_json(void)
 		CHECK(v && v->is_int && v->integer == INT64_MIN);
 		CHECK(jr__get(n, "nope", &count) == NULL && count == 0);
 	}
-	jr__free(n);
+	jr__delete(n);
 
 	n = jparse("\"nul\\u0000in\"", msg, sizeof(msg));
 	CHECK(n && n->str_len == 6 && strlen(n->str) == 3);
-	jr__free(n);
+	jr__delete(n);
 
 	json_bad("", "unexpected end of input", __LINE__);
 	json_bad("{\"a\": 1", "expected ',' or '}'", __LINE__);
@@ -154,7 +154,7 @@ static void test_json(void)
 			memcpy(cut, doc, i);
 			if (jr__parse(cut, i, &n, msg, sizeof(msg)) == 0) {
 				ok++;
-				jr__free(n);
+				jr__delete(n);
 			}
 			free(cut);
 		}
@@ -192,8 +192,7 @@ static void write_core(struct ctx *c, const char *name, uint32_t version, char h
 
 	memset(&s, 0, sizeof(s));
 	s.version = version;
-	s.e_machine = 0x3e;
-	s.arch = "x86_64";
+	cwasm_target__spec(&s.ti, CWASM_ARCH_X86_64, CWASM_FMT_ELF64, CWASM_ABI_SYSV);
 	s.text = text;
 	s.text_size = sizeof(text);
 	s.nfuncs = 2;
@@ -228,7 +227,7 @@ static void write_manifest(const struct ctx *c, const char *json)
 static void expect_bad(const struct ctx *c, const char *json, const char *phrase, int line)
 {
 	struct cwasm_manifest *m = (struct cwasm_manifest *)1;
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	int ret;
 
 	write_manifest(c, json);
@@ -239,7 +238,7 @@ static void expect_bad(const struct ctx *c, const char *json, const char *phrase
 	CHECK(m == NULL);
 	CHECK_STR_CONTAINS(err.msg, phrase);
 	if (ret == 0)
-		cwasm_manifest__free(m);
+		cwasm_manifest__delete(m);
 }
 
 #define EXPECT_BAD(c, json, phrase) expect_bad(c, json, phrase, __LINE__)
@@ -247,7 +246,7 @@ static void expect_bad(const struct ctx *c, const char *json, const char *phrase
 static void test_manifest_ok(struct ctx *c)
 {
 	struct cwasm_manifest *m = NULL;
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	char json[8192], want[4200], upper[65];
 	size_t i;
 
@@ -278,7 +277,7 @@ static void test_manifest_ok(struct ctx *c)
 	CHECK(!strcmp(m->cores[1]->core_label, "mod7"));
 	CHECK_EQ_U64(m->cores[1]->version, 7);
 	CHECK_EQ_U64(m->cores[1]->nfuncs, 2);
-	cwasm_manifest__free(m);
+	cwasm_manifest__delete(m);
 
 	/* absolute paths, upper-case hex, optional keys absent or null */
 	for (i = 0; i < 65; i++)
@@ -297,13 +296,13 @@ static void test_manifest_ok(struct ctx *c)
 	} else {
 		fprintf(stderr, "manifest: %s\n", err.msg);
 	}
-	cwasm_manifest__free(m);
+	cwasm_manifest__delete(m);
 }
 
 static void test_manifest_bad(struct ctx *c)
 {
 	struct cwasm_manifest *m = NULL;
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	char json[2048], phrase[300], missing[4200];
 
 	/* the hash of the .cwasm bytes does not match */

@@ -392,7 +392,7 @@ static long drain(struct perfdata *pd, struct ap_err *err)
 static void check_same_records(struct perfdata *pd, const struct wbuf *data,
 			       const struct reclog *l, size_t data_off)
 {
-	struct ap_err err = { { 0 } };
+	struct ap_err err = { 0 };
 	struct pd_event ev;
 	size_t i = 0, bad = 0;
 	int r;
@@ -428,7 +428,7 @@ static void test_one_attr(void)
 	struct reclog *l = reclog_new();
 	struct tsample s = { .pid = 100, .tid = 101, .time = 5000, .cpu = 3,
 			     .ip = 0x401000, .period = 250000 };
-	struct ap_err err = { { 0 } };
+	struct ap_err err = { 0 };
 	struct perfdata *pd;
 	struct pd_event ev;
 	struct tattr a;
@@ -460,13 +460,13 @@ static void test_one_attr(void)
 		fprintf(stderr, "%s\n", err.msg);
 		return;
 	}
-	CHECK_EQ_U64(perfdata__nattrs(pd), 1);
-	CHECK(!strcmp(perfdata__attr(pd, 0)->name, "cpu-clock"));
-	CHECK_EQ_U64(perfdata__attr(pd, 0)->nids, 1);
-	CHECK_EQ_U64(perfdata__attr(pd, 0)->ids[0], 7);
-	CHECK_EQ_U64(perfdata__attr(pd, 0)->attr.sample_type, ST_ONE);
-	CHECK(perfdata__attr(pd, 1) == NULL);
-	CHECK_EQ_U64(perfdata__attr_of_id(pd, 12345), 0);
+	CHECK_EQ_U64(perfdata__nevsels(pd), 1);
+	CHECK(!strcmp(perfdata__evsel(pd, 0)->name, "cpu-clock"));
+	CHECK_EQ_U64(perfdata__evsel(pd, 0)->nids, 1);
+	CHECK_EQ_U64(perfdata__evsel(pd, 0)->ids[0], 7);
+	CHECK_EQ_U64(perfdata__evsel(pd, 0)->attr.sample_type, ST_ONE);
+	CHECK(perfdata__evsel(pd, 1) == NULL);
+	CHECK_EQ_U64(perfdata__evsel_of_id(pd, 12345), 0);
 	CHECK(!perfdata__is_pipe(pd));
 	CHECK(perfdata__seekable(pd));
 	perfdata__layout(pd, &lay);
@@ -621,7 +621,7 @@ static void test_two_attrs(void)
 	struct reclog *l = reclog_new();
 	struct tsample s = { .pid = 1, .tid = 2, .time = 10, .cpu = 1, .ip = 0x10,
 			     .period = 1000 };
-	struct ap_err err = { { 0 } };
+	struct ap_err err = { 0 };
 	struct perfdata *pd;
 	struct pd_event ev;
 	struct tattr a[2];
@@ -656,14 +656,14 @@ static void test_two_attrs(void)
 	write_file(tpath("two.data"), file.p, file.len);
 
 	CHECK_EQ_U64(perfdata__open(tpath("two.data"), 0, &pd, &err), 0);
-	CHECK_EQ_U64(perfdata__nattrs(pd), 2);
-	CHECK(!strcmp(perfdata__attr(pd, 0)->name, "cpu-clock:u"));
-	CHECK(!strcmp(perfdata__attr(pd, 1)->name, "task-clock"));
-	CHECK_EQ_U64(perfdata__attr_of_id(pd, 10), 0);
-	CHECK_EQ_U64(perfdata__attr_of_id(pd, 11), 0);
-	CHECK_EQ_U64(perfdata__attr_of_id(pd, 20), 1);
-	CHECK_EQ_U64(perfdata__attr_of_id(pd, 21), 1);
-	CHECK_EQ_U64(perfdata__attr_of_id(pd, 22), (uint64_t)-1);
+	CHECK_EQ_U64(perfdata__nevsels(pd), 2);
+	CHECK(!strcmp(perfdata__evsel(pd, 0)->name, "cpu-clock:u"));
+	CHECK(!strcmp(perfdata__evsel(pd, 1)->name, "task-clock"));
+	CHECK_EQ_U64(perfdata__evsel_of_id(pd, 10), 0);
+	CHECK_EQ_U64(perfdata__evsel_of_id(pd, 11), 0);
+	CHECK_EQ_U64(perfdata__evsel_of_id(pd, 20), 1);
+	CHECK_EQ_U64(perfdata__evsel_of_id(pd, 21), 1);
+	CHECK_EQ_U64(perfdata__evsel_of_id(pd, 22), (uint64_t)-1);
 
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
 	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_MMAP2);
@@ -710,7 +710,7 @@ static void test_id_pos(void)
 			    PERF_SAMPLE_PERIOD;
 	struct wbuf data = { 0 }, file = { 0 };
 	struct tsample s = { .pid = 5, .tid = 6, .ip = 0x99, .period = 3 };
-	struct ap_err err = { { 0 } };
+	struct ap_err err = { 0 };
 	struct perfdata *pd;
 	struct pd_event ev;
 	struct tattr a[2];
@@ -730,8 +730,8 @@ static void test_id_pos(void)
 	build_file(&file, a, 2, &data, &(struct fopts){ .no_desc = 1 });
 	write_file(tpath("idpos.data"), file.p, file.len);
 	CHECK_EQ_U64(perfdata__open(tpath("idpos.data"), 0, &pd, &err), 0);
-	CHECK(!strcmp(perfdata__attr(pd, 0)->name, "cycles"));
-	CHECK(!strcmp(perfdata__attr(pd, 1)->name, "instructions"));
+	CHECK(!strcmp(perfdata__evsel(pd, 0)->name, "cycles"));
+	CHECK(!strcmp(perfdata__evsel(pd, 1)->name, "instructions"));
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
 	CHECK_EQ_U64(ev.sample.attr_idx, 1);
 	CHECK_EQ_U64(ev.sample.sid.id, 2);
@@ -753,7 +753,7 @@ static void test_hostile_records(void)
 {
 	struct tsample s = { .pid = 1, .tid = 1, .ip = 0x42, .time = 9, .cpu = 2,
 			     .period = 1 };
-	struct ap_err err = { { 0 } };
+	struct ap_err err = { 0 };
 	struct wbuf data = { 0 }, file = { 0 };
 	struct perfdata *pd;
 	struct pd_event ev;
@@ -841,7 +841,7 @@ static void test_hostile_records(void)
 		memcpy(f2.p, &h, sizeof(h));
 		write_file(tpath("past.data"), f2.p, f2.len);
 		CHECK_EQ_U64(perfdata__open(tpath("past.data"), 0, &pd, &err), 0);
-		CHECK(!strcmp(perfdata__attr(pd, 0)->name, "cpu-clock"));
+		CHECK(!strcmp(perfdata__evsel(pd, 0)->name, "cpu-clock"));
 		CHECK_EQ_U64(drain(pd, &err), 2);
 		CHECK_EQ_U64(perfdata__truncated(pd, NULL, NULL), 0);
 		perfdata__close(pd);
@@ -857,7 +857,7 @@ static void test_hostile_records(void)
 			memset(f2.p + sec[0], 0xff, 8);	/* nr and attr_size huge */
 			write_file(tpath("past.data"), f2.p, f2.len);
 			CHECK_EQ_U64(perfdata__open(tpath("past.data"), 0, &pd, &err), 0);
-			CHECK(!strcmp(perfdata__attr(pd, 0)->name, "cpu-clock"));
+			CHECK(!strcmp(perfdata__evsel(pd, 0)->name, "cpu-clock"));
 			CHECK_EQ_U64(drain(pd, &err), 2);
 			perfdata__close(pd);
 		}
@@ -870,7 +870,7 @@ static void test_hostile_records(void)
 
 static void expect_open_fail(const char *name, const void *p, size_t n, const char *what)
 {
-	struct ap_err err = { { 0 } };
+	struct ap_err err = { 0 };
 	struct perfdata *pd = (void *)1;
 	const char *path = tpath(name);
 
@@ -903,7 +903,7 @@ static void test_garbage(void)
 	expect_open_fail("short.data", buf, 12, "cut short");
 	expect_open_fail("nonexistent.data", NULL, 0, "No such file");
 	{
-		struct ap_err err = { { 0 } };
+		struct ap_err err = { 0 };
 		struct perfdata *pd;
 
 		CHECK_EQ_U64(perfdata__open(tmpdir, 0, &pd, &err), (uint64_t)-1);
@@ -1026,27 +1026,27 @@ static void build_pipe(struct wbuf *out, struct reclog *l, int nsamples)
 
 static void check_pipe_stream(struct perfdata *pd, int nsamples)
 {
-	struct ap_err err = { { 0 } };
+	struct ap_err err = { 0 };
 	struct pd_event ev;
 	int i, bad = 0;
 
 	CHECK(perfdata__is_pipe(pd));
-	CHECK_EQ_U64(perfdata__nattrs(pd), 0);
+	CHECK_EQ_U64(perfdata__nevsels(pd), 0);
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
 	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_HEADER_ATTR);
 	CHECK_EQ_U64(ev.file_offset, 16);
-	CHECK_EQ_U64(perfdata__nattrs(pd), 1);
-	CHECK_EQ_U64(perfdata__attr(pd, 0)->nids, 2);
-	CHECK_EQ_U64(perfdata__attr(pd, 0)->ids[1], 34);
-	CHECK(!strcmp(perfdata__attr(pd, 0)->name, "task-clock"));
+	CHECK_EQ_U64(perfdata__nevsels(pd), 1);
+	CHECK_EQ_U64(perfdata__evsel(pd, 0)->nids, 2);
+	CHECK_EQ_U64(perfdata__evsel(pd, 0)->ids[1], 34);
+	CHECK(!strcmp(perfdata__evsel(pd, 0)->name, "task-clock"));
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
 	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_HEADER_FEATURE);
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
 	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_HEADER_FEATURE);
-	CHECK(!strcmp(perfdata__attr(pd, 0)->name, "desc-clock"));
+	CHECK(!strcmp(perfdata__evsel(pd, 0)->name, "desc-clock"));
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
 	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_EVENT_UPDATE);
-	CHECK(!strcmp(perfdata__attr(pd, 0)->name, "my-clock"));
+	CHECK(!strcmp(perfdata__evsel(pd, 0)->name, "my-clock"));
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
 	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_COMM);
 	CHECK_EQ_U64((uintptr_t)ev.hdr & 7, 0);
@@ -1069,7 +1069,7 @@ static void check_pipe_stream(struct perfdata *pd, int nsamples)
 static void test_pipe(void)
 {
 	struct wbuf p = { 0 };
-	struct ap_err err = { { 0 } };
+	struct ap_err err = { 0 };
 	struct perfdata *pd;
 	struct pd_layout lay;
 	const int ns = 100000;	/* several windows' worth through a real pipe */
@@ -1181,7 +1181,7 @@ static struct wbuf comp_feature(uint32_t type)
 static void check_compressed(const char *path, const struct wbuf *plain,
 			     const struct reclog *pl, const struct reclog *cl, size_t doff)
 {
-	struct ap_err err = { { 0 } };
+	struct ap_err err = { 0 };
 	struct perfdata *pd;
 	struct pd_event ev;
 	uint64_t last_off = 0;
@@ -1228,7 +1228,7 @@ static void check_compressed(const char *path, const struct wbuf *plain,
 static void test_compressed(void)
 {
 	struct tsample s = { .pid = 8, .tid = 9, .cpu = 1, .period = 5 };
-	struct ap_err err = { { 0 } };
+	struct ap_err err = { 0 };
 	struct wbuf plain = { 0 }, data = { 0 }, file = { 0 };
 	struct wbuf feat = comp_feature(1);
 	struct reclog *pl = reclog_new(), *cl = reclog_new();
@@ -1335,7 +1335,7 @@ static void test_big(void)
 {
 	struct wbuf data = { 0 }, file = { 0 };
 	struct reclog *l = reclog_new();
-	struct ap_err err = { { 0 } };
+	struct ap_err err = { 0 };
 	struct perfdata *pd;
 	struct tattr a;
 	char *body = malloc(65536);
@@ -1393,7 +1393,7 @@ static void test_names(void)
 
 static int count_file(const char *path, unsigned flags)
 {
-	struct ap_err err = { { 0 } };
+	struct ap_err err = { 0 };
 	struct perfdata *pd;
 	struct pd_event ev;
 	uint64_t types[256] = { 0 }, total = 0, rd, exp;
@@ -1438,18 +1438,18 @@ static int count_file(const char *path, unsigned flags)
 			       perfdata__record_name((uint32_t)i));
 	}
 	/* Several attrs can share a name (perf merges them when printing too). */
-	for (i = 0; i < perfdata__nattrs(pd); i++) {
-		const char *name = perfdata__attr(pd, i)->name;
+	for (i = 0; i < perfdata__nevsels(pd); i++) {
+		const char *name = perfdata__evsel(pd, i)->name;
 		uint64_t sum = 0;
 		size_t j;
 		int first = 1;
 
 		for (j = 0; j < i; j++)
-			first &= strcmp(perfdata__attr(pd, j)->name, name) != 0;
+			first &= strcmp(perfdata__evsel(pd, j)->name, name) != 0;
 		if (!first)
 			continue;
-		for (j = i; j < perfdata__nattrs(pd); j++) {
-			if (j < n && !strcmp(perfdata__attr(pd, j)->name, name))
+		for (j = i; j < perfdata__nevsels(pd); j++) {
+			if (j < n && !strcmp(perfdata__evsel(pd, j)->name, name))
 				sum += per_attr[j];
 		}
 		if (sum)
@@ -1468,7 +1468,7 @@ static int count_file(const char *path, unsigned flags)
 /* Raw walk speed: records and bytes per second, best of a few passes. */
 static int walk_file(const char *path)
 {
-	struct ap_err err = { { 0 } };
+	struct ap_err err = { 0 };
 	struct perfdata *pd;
 	struct pd_event ev;
 	uint64_t n = 0, bytes = 0, ips = 0;

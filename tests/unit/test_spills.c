@@ -57,13 +57,13 @@ static void test_full_line(void)
 	CHECK_EQ_U64(r.v[SPILL_F_CALLEE_SAVED], 5);
 	CHECK_EQ_U64(r.v[SPILL_F_SLOTS_V128], 7);
 	CHECK_EQ_U64(r.have, (1ULL << SPILL_F__KNOWN) - 1);
-	spill_rec__free(&r);
+	spill_rec__exit(&r);
 
 	/* not a metric line */
 	CHECK_EQ_U64(spill_log__parse_line(&log, "[aot-codegen-timing] local_func=1 spill_ld=3",
 					   &r, why, sizeof(why)), 0);
 	CHECK_EQ_U64(spill_log__parse_line(&log, "", &r, why, sizeof(why)), 0);
-	spill_log__free(&log);
+	spill_log__exit(&log);
 }
 
 static void test_order_and_trailing(void)
@@ -82,13 +82,13 @@ static void test_order_and_trailing(void)
 	CHECK_EQ_U64(r.v[SPILL_F_SPILL_LD], 9);
 	CHECK_EQ_U64(r.v[SPILL_F_SPILL_ST], 4);
 	CHECK(!r.name);
-	spill_rec__free(&r);
+	spill_rec__exit(&r);
 	/* the seed's trap: text glued after spill_ld with no blank */
 	CHECK_EQ_U64(spill_log__parse_line(&log, "[aot-spill-metric] local_func=1 spill_ld=77(emitted)",
 					   &r, why, sizeof(why)), 1);
 	CHECK_EQ_U64(r.v[SPILL_F_SPILL_LD], 77);
-	spill_rec__free(&r);
-	spill_log__free(&log);
+	spill_rec__exit(&r);
+	spill_log__exit(&log);
 }
 
 static void test_names(void)
@@ -104,31 +104,31 @@ static void test_names(void)
 					   &r, why, sizeof(why)), 1);
 	CHECK(r.name && !strcmp(r.name, "<T as core::Foo>::bar"));
 	CHECK_EQ_U64(r.v[SPILL_F_INSTS], 5);
-	spill_rec__free(&r);
+	spill_rec__exit(&r);
 	/* '=' inside a name does not end it: only a blank then key= does */
 	CHECK_EQ_U64(spill_log__parse_line(&log, "[aot-spill-metric] name=operator=(A const&) local_func=2"
 					   " spill_ld=1", &r, why, sizeof(why)), 1);
 	CHECK(r.name && !strcmp(r.name, "operator=(A const&)"));
-	spill_rec__free(&r);
+	spill_rec__exit(&r);
 	/* quoted, with an escaped quote and something key-like inside */
 	CHECK_EQ_U64(spill_log__parse_line(&log, "[aot-spill-metric] local_func=3 name=\"a \\\"b\\\" x=1\""
 					   " spill_ld=4", &r, why, sizeof(why)), 1);
 	CHECK(r.name && !strcmp(r.name, "a \"b\" x=1"));
 	CHECK_EQ_U64(r.v[SPILL_F_SPILL_LD], 4);
-	spill_rec__free(&r);
+	spill_rec__exit(&r);
 	/* empty name, and a name last on the line */
 	CHECK_EQ_U64(spill_log__parse_line(&log, "[aot-spill-metric] local_func=4 name= spill_ld=4",
 					   &r, why, sizeof(why)), 1);
 	CHECK(!r.name);
-	spill_rec__free(&r);
+	spill_rec__exit(&r);
 	CHECK_EQ_U64(spill_log__parse_line(&log, "[aot-spill-metric] local_func=4 spill_ld=4 name=tail end ",
 					   &r, why, sizeof(why)), 1);
 	CHECK(r.name && !strcmp(r.name, "tail end"));
-	spill_rec__free(&r);
+	spill_rec__exit(&r);
 	CHECK_EQ_U64(spill_log__parse_line(&log, "[aot-spill-metric] local_func=4 spill_ld=4 name=\"open",
 					   &r, why, sizeof(why)), -1);
 	CHECK_STR_CONTAINS(why, "quote");
-	spill_log__free(&log);
+	spill_log__exit(&log);
 }
 
 static void test_extra_keys(void)
@@ -145,8 +145,8 @@ static void test_extra_keys(void)
 	/* a text-valued unknown key is free text, not a field */
 	CHECK(spill_log__field(&log, "note") < 0);
 	CHECK(spill_log__field(&log, "nonesuch") < 0);
-	spill_rec__free(&r);
-	spill_log__free(&log);
+	spill_rec__exit(&r);
+	spill_log__exit(&log);
 }
 
 static void test_malformed(void)
@@ -177,13 +177,13 @@ static void test_malformed(void)
 			     (uint64_t)-1);
 		CHECK_STR_CONTAINS(why, bad[i].why);
 	}
-	spill_log__free(&log);
+	spill_log__exit(&log);
 }
 
 static void test_log(void)
 {
 	struct spill_log log;
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 	const char *text =
 		"wamrc: compiling\n"
 		"[aot-codegen-timing] func=0 ms=1.5\n"
@@ -222,19 +222,19 @@ static void test_log(void)
 		CHECK_EQ_U64(log.recs[order[3]].line, 7);
 	}
 	free(order);
-	spill_log__free(&log);
+	spill_log__exit(&log);
 }
 
 static void test_log_errors(void)
 {
 	struct spill_log log;
-	struct ap_err err = { "" };
+	struct ap_err err = { 0 };
 
 	CHECK_EQ_U64(parse_text(&log, "a\n[aot-spill-metric] local_func=1 spill_ld=2\n"
 				"[aot-spill-metric] local_func=2 spill_ld=z\n", 0, &err), (uint64_t)-1);
 	CHECK_STR_CONTAINS(err.msg, "t.log:3: malformed");
 	CHECK_STR_CONTAINS(err.msg, "spill_ld: 'z'");
-	spill_log__free(&log);
+	spill_log__exit(&log);
 
 	/* lenient: skipped and counted, the rest is read */
 	CHECK_EQ_U64(parse_text(&log, "[aot-spill-metric] local_func=1 spill_ld=2\n"
@@ -244,7 +244,7 @@ static void test_log_errors(void)
 	CHECK_EQ_U64(log.skipped, 2);
 	CHECK_EQ_U64(log.nwarnings, 2);
 	CHECK(log.nwarnings && strstr(log.warnings[0], "t.log:2:"));
-	spill_log__free(&log);
+	spill_log__exit(&log);
 
 	/* a repeated pair names both lines (the earliest repeat) */
 	CHECK_EQ_U64(parse_text(&log, "[aot-spill-metric] local_func=7 mod=2 spill_ld=1\n"
@@ -255,18 +255,18 @@ static void test_log_errors(void)
 				"[aot-spill-metric] local_func=7 mod=3 spill_ld=1\n", 1, &err),
 		     (uint64_t)-1);
 	CHECK_STR_CONTAINS(err.msg, "t.log:4: mod 2 local_func 8 repeats line 2");
-	spill_log__free(&log);
+	spill_log__exit(&log);
 
 	/* nothing to rank */
 	CHECK_EQ_U64(parse_text(&log, "[aot-codegen-timing] x=1\nhello\n", 0, &err), (uint64_t)-1);
 	CHECK_STR_CONTAINS(err.msg, "no usable [aot-spill-metric] lines in 2 line(s)");
-	spill_log__free(&log);
+	spill_log__exit(&log);
 	CHECK_EQ_U64(parse_text(&log, "", 0, &err), (uint64_t)-1);
-	spill_log__free(&log);
+	spill_log__exit(&log);
 
 	CHECK_EQ_U64(spill_log__read(&log, "/nonexistent/spill.log", 0, &err), (uint64_t)-1);
 	CHECK_STR_CONTAINS(err.msg, "/nonexistent/spill.log: No such file");
-	spill_log__free(&log);
+	spill_log__exit(&log);
 }
 
 /* Many distinct extra keys: the table stops growing, the line still parses. */
@@ -285,8 +285,8 @@ static void test_field_cap(void)
 	CHECK_EQ_U64(log.nfields, SPILL_MAX_FIELDS);
 	CHECK_EQ_U64(log.ignored_keys, 80 - (SPILL_MAX_FIELDS - SPILL_F__KNOWN));
 	CHECK_EQ_U64(get(&log, &r, "k3"), 3);
-	spill_rec__free(&r);
-	spill_log__free(&log);
+	spill_rec__exit(&r);
+	spill_log__exit(&log);
 }
 
 int main(void)

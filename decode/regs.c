@@ -3,7 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "decode.h"
 
 static const char *const x86_q[] = { "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi" };
 static const char *const x86_d[] = { "eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi" };
@@ -123,7 +123,7 @@ static int a64_reg(const char *s, size_t len, uint8_t *fam, uint8_t *width)
 	}
 }
 
-int cls_reg_parse(enum cwasm_arch arch, const char *name, size_t len, uint8_t *fam,
+int dc__reg_parse(enum cwasm_arch arch, const char *name, size_t len, uint8_t *fam,
 		  uint8_t *width)
 {
 	char low[16];
@@ -138,7 +138,7 @@ int cls_reg_parse(enum cwasm_arch arch, const char *name, size_t len, uint8_t *f
 	return x86_reg(low, len, fam, width);
 }
 
-const char *cls_reg_name(enum cwasm_arch arch, uint8_t fam)
+const char *dc__reg_name(enum cwasm_arch arch, uint8_t fam)
 {
 	static const char *const x86_hi[] = { "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15" };
 	static const char *const a64[] = {

@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
  * The capstone front end: a linear sweep over the code that turns each
- * instruction's detail into a struct cls_ni. Bytes capstone cannot decode,
+ * instruction's detail into a struct dc_insn. Bytes capstone cannot decode,
  * and br_table jump tables that follow an indirect jump, become data.
  */
 #include <capstone/capstone.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "decode.h"
 
 /* Undecodable bytes are reported in runs of at most this many. */
 #define BAD_RUN_MAX 4096
 
-struct cls_ni *ni_vec__push(struct ni_vec *nv)
+struct dc_insn *dc_vec__push(struct dc_vec *nv)
 {
 	if (nv->n == nv->cap) {
 		uint32_t cap = nv->cap ? nv->cap * 2 : 256;
-		struct cls_ni *v = realloc(nv->v, cap * sizeof(*v));
+		struct dc_insn *v = realloc(nv->v, cap * sizeof(*v));
 
 		if (!v)
 			return NULL;
@@ -28,7 +28,7 @@ struct cls_ni *ni_vec__push(struct ni_vec *nv)
 	return &nv->v[nv->n++];
 }
 
-void ni_vec__free(struct ni_vec *nv)
+void dc_vec__exit(struct dc_vec *nv)
 {
 	free(nv->v);
 	memset(nv, 0, sizeof(*nv));
@@ -39,36 +39,37 @@ static uint8_t reg_fam(csh h, enum cwasm_arch arch, unsigned int reg, uint8_t *w
 	const char *name = reg ? cs_reg_name(h, reg) : NULL;
 	uint8_t fam = REG_NONE, w = 0;
 
-	if (name && !cls_reg_parse(arch, name, strlen(name), &fam, &w))
+	if (name && !dc__reg_parse(arch, name, strlen(name), &fam, &w))
 		fam = REG_OTHER;
 	if (width)
 		*width = w;
 	return fam;
 }
 
-static void x86_ops(csh h, const cs_insn *in, struct cls_ni *ni)
+static void x86_ops(csh h, const cs_insn *in, struct dc_insn *ni)
 {
 	const cs_x86 *x = &in->detail->x86;
 
-	for (int i = 0; i < x->op_count && ni->nops < NI_MAX_OPS; i++) {
+	for (int i = 0; i < x->op_count && ni->nops < DC_MAX_OPS; i++) {
 		const cs_x86_op *o = &x->operands[i];
-		struct ni_op *d = &ni->op[ni->nops];
+		struct dc_op *d = &ni->op[ni->nops];
 
 		switch (o->type) {
 		case X86_OP_REG:
-			d->type = OP_REG;
+			d->type = DC_OP_REG;
 			d->reg = reg_fam(h, CWASM_ARCH_X86_64, o->reg, &d->width);
 			break;
 		case X86_OP_IMM:
-			d->type = OP_IMM;
+			d->type = DC_OP_IMM;
 			d->val = o->imm;
 			break;
 		case X86_OP_MEM:
-			d->type = OP_MEM;
+			d->type = DC_OP_MEM;
 			d->base = reg_fam(h, CWASM_ARCH_X86_64, o->mem.base, NULL);
 			d->index = reg_fam(h, CWASM_ARCH_X86_64, o->mem.index, NULL);
 			d->scale = (uint8_t)o->mem.scale;
 			d->val = o->mem.disp;
+			d->width = o->size;
 			break;
 		default:
 			continue;
@@ -77,29 +78,29 @@ static void x86_ops(csh h, const cs_insn *in, struct cls_ni *ni)
 	}
 }
 
-static void a64_ops(csh h, const cs_insn *in, struct cls_ni *ni)
+static void a64_ops(csh h, const cs_insn *in, struct dc_insn *ni)
 {
 	const cs_arm64 *a = &in->detail->arm64;
 
-	for (int i = 0; i < a->op_count && ni->nops < NI_MAX_OPS; i++) {
+	for (int i = 0; i < a->op_count && ni->nops < DC_MAX_OPS; i++) {
 		const cs_arm64_op *o = &a->operands[i];
-		struct ni_op *d = &ni->op[ni->nops];
+		struct dc_op *d = &ni->op[ni->nops];
 
 		switch (o->type) {
 		case ARM64_OP_REG:
-			d->type = OP_REG;
+			d->type = DC_OP_REG;
 			d->reg = reg_fam(h, CWASM_ARCH_AARCH64, o->reg, &d->width);
 			break;
 		case ARM64_OP_IMM:
 		case ARM64_OP_CIMM:
-			d->type = OP_IMM;
+			d->type = DC_OP_IMM;
 			d->val = o->imm;
 			break;
 		case ARM64_OP_FP:
-			d->type = OP_IMM;
+			d->type = DC_OP_IMM;
 			break;
 		case ARM64_OP_MEM:
-			d->type = OP_MEM;
+			d->type = DC_OP_MEM;
 			d->base = reg_fam(h, CWASM_ARCH_AARCH64, o->mem.base, NULL);
 			d->index = reg_fam(h, CWASM_ARCH_AARCH64, o->mem.index, NULL);
 			d->scale = 1;
@@ -113,7 +114,7 @@ static void a64_ops(csh h, const cs_insn *in, struct cls_ni *ni)
 	ni->writeback = a->writeback;
 }
 
-static void fill(csh h, enum cwasm_arch arch, const cs_insn *in, struct cls_ni *ni)
+static void fill(csh h, enum cwasm_arch arch, const cs_insn *in, struct dc_insn *ni)
 {
 	ni->addr = in->address;
 	ni->size = in->size;
@@ -123,25 +124,25 @@ static void fill(csh h, enum cwasm_arch arch, const cs_insn *in, struct cls_ni *
 		a64_ops(h, in, ni);
 	else
 		x86_ops(h, in, ni);
-	cls_ni_finish(arch, in->mnemonic, 0, ni);
+	dc__finish(arch, in->mnemonic, 0, ni);
 	/* rip-relative address generation: the table base of a br_table */
-	if (arch != CWASM_ARCH_AARCH64 && ni->kind == NI_LEA && ni->nops == 2 &&
-	    ni->op[1].type == OP_MEM && ni->op[1].base == X86_RIP && !ni->op[1].index) {
+	if (arch != CWASM_ARCH_AARCH64 && ni->kind == DC_LEA && ni->nops == 2 &&
+	    ni->op[1].type == DC_OP_MEM && ni->op[1].base == X86_RIP && !ni->op[1].index) {
 		ni->has_target = 1;
 		ni->target = in->address + in->size + (uint64_t)ni->op[1].val;
 	}
 }
 
-static int push_data(struct ni_vec *nv, uint64_t addr, uint32_t size, uint32_t nentries,
+static int push_data(struct dc_vec *nv, uint64_t addr, uint32_t size, uint32_t nentries,
 		     const char *text)
 {
-	struct cls_ni *ni = ni_vec__push(nv);
+	struct dc_insn *ni = dc_vec__push(nv);
 
 	if (!ni)
 		return -1;
 	ni->addr = addr;
 	ni->size = size;
-	ni->kind = NI_DATA;
+	ni->kind = DC_DATA;
 	ni->ndata = nentries;
 	snprintf(ni->text, sizeof(ni->text), "%s", text);
 	return 0;
@@ -152,19 +153,19 @@ static int push_data(struct ni_vec *nv, uint64_t addr, uint32_t size, uint32_t n
  * pc-relative address generated a few instructions before, landing just
  * after the jump (alignment padding allowed). 0 if none.
  */
-uint64_t cls_table_base(const struct ni_vec *nv, uint32_t j)
+uint64_t dc__table_base(const struct dc_vec *nv, uint32_t j)
 {
-	const struct cls_ni *jmp = &nv->v[j];
+	const struct dc_insn *jmp = &nv->v[j];
 	uint64_t end = jmp->addr + jmp->size;
 
-	if (jmp->kind != NI_JMP || !jmp->indirect || !jmp->nops || jmp->op[0].type != OP_REG)
+	if (jmp->kind != DC_JMP || !jmp->indirect || !jmp->nops || jmp->op[0].type != DC_OP_REG)
 		return 0;
 	for (uint32_t k = j; k-- > 0 && j - k <= 6;) {
-		const struct cls_ni *p = &nv->v[k];
+		const struct dc_insn *p = &nv->v[k];
 
-		if (p->kind == NI_LEA && p->has_target && p->target >= end && p->target < end + 16)
+		if (p->kind == DC_LEA && p->has_target && p->target >= end && p->target < end + 16)
 			return p->target;
-		if (p->kind == NI_JMP || p->kind == NI_CALL || p->kind == NI_RET || p->kind == NI_DATA)
+		if (p->kind == DC_JMP || p->kind == DC_CALL || p->kind == DC_RET || p->kind == DC_DATA)
 			break;
 	}
 	return 0;
@@ -177,7 +178,7 @@ uint64_t cls_table_base(const struct ni_vec *nv, uint32_t j)
  * code the table jumps into follows it). Returns the bytes consumed.
  */
 static size_t take_table(const uint8_t *code, size_t len, size_t off, uint64_t base,
-			 uint64_t lo, uint64_t hi, struct ni_vec *nv, int *err)
+			 uint64_t lo, uint64_t hi, struct dc_vec *nv, int *err)
 {
 	uint64_t limit = hi;
 	size_t p = off;
@@ -218,8 +219,8 @@ static int open_cs(enum cwasm_arch arch, csh *h, struct ap_err *err)
 	return 0;
 }
 
-int cls_decode_append(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t addr,
-		      struct ni_vec *nv, struct ap_err *err)
+int dc__decode(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t addr,
+		      struct dc_vec *nv, struct ap_err *err)
 {
 	uint64_t hi = addr + len;
 	size_t off = 0;
@@ -232,13 +233,13 @@ int cls_decode_append(enum cwasm_arch arch, const uint8_t *code, size_t len, uin
 	in = cs_malloc(h);
 	if (!in) {
 		cs_close(&h);
-		return ap_errf(err, "out of memory");
+		return ap_err_nomem(err);
 	}
 	while (off < len && !oom) {
 		const uint8_t *p = code + off;
 		size_t left = len - off;
 		uint64_t a = addr + off;
-		struct cls_ni *ni;
+		struct dc_insn *ni;
 		uint64_t tb;
 
 		if (!cs_disasm_iter(h, &p, &left, &a, in)) {
@@ -257,14 +258,14 @@ int cls_decode_append(enum cwasm_arch arch, const uint8_t *code, size_t len, uin
 			oom = push_data(nv, addr + start, (uint32_t)(off - start), 0, "(bad)");
 			continue;
 		}
-		ni = ni_vec__push(nv);
+		ni = dc_vec__push(nv);
 		if (!ni) {
 			oom = 1;
 			break;
 		}
 		fill(h, arch, in, ni);
 		off += in->size;
-		tb = cls_table_base(nv, nv->n - 1);
+		tb = dc__table_base(nv, nv->n - 1);
 		if (!tb || tb >= hi)
 			continue;
 		if (tb > addr + off) {
@@ -275,5 +276,5 @@ int cls_decode_append(enum cwasm_arch arch, const uint8_t *code, size_t len, uin
 	}
 	cs_free(in, 1);
 	cs_close(&h);
-	return oom ? ap_errf(err, "out of memory") : 0;
+	return oom ? ap_err_nomem(err) : 0;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef AOTPERF_JITDUMP_PERFMAP_H
-#define AOTPERF_JITDUMP_PERFMAP_H
+#ifndef AOTPERF_SYMBOLIZE_PERFMAP_H
+#define AOTPERF_SYMBOLIZE_PERFMAP_H
 /*
  * perf maps: /tmp/perf-<pid>.map, one "START SIZE name" line per symbol
  * (hex, no 0x). `perf report` reads it at report time for the anonymous

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "elfimage.h"
-#include "jitdump.h"
+#include "../jitdump/jitdump.h"
 #include "../util/outfile.h"
 #include "../util/sha256.h"
 

@@ -2,13 +2,13 @@
 /*
  * The text front end: one instruction as objdump (through perf annotate)
  * prints it, in Intel or AT&T syntax, or aarch64, reduced to the same
- * struct cls_ni the capstone front end builds.
+ * struct dc_insn the capstone front end builds.
  */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "internal.h"
+#include "decode.h"
 
 struct tok {
 	const char *s;
@@ -49,7 +49,7 @@ static int parse_num(struct tok t, int bare_hex, int64_t *v)
 	return 1;
 }
 
-static int parse_reg(enum cwasm_arch arch, struct tok t, struct ni_op *o)
+static int parse_reg(enum cwasm_arch arch, struct tok t, struct dc_op *o)
 {
 	if (t.len && t.s[0] == '%')
 		t.s++, t.len--;
@@ -59,19 +59,19 @@ static int parse_reg(enum cwasm_arch arch, struct tok t, struct ni_op *o)
 		if (dot)
 			t.len = (size_t)(dot - t.s);
 	}
-	if (!cls_reg_parse(arch, t.s, t.len, &o->reg, &o->width))
+	if (!dc__reg_parse(arch, t.s, t.len, &o->reg, &o->width))
 		return 0;
-	o->type = OP_REG;
+	o->type = DC_OP_REG;
 	return 1;
 }
 
 /* Intel "[base+index*scale+disp]" (objdump or capstone spacing). */
-static int intel_mem(struct tok t, struct ni_op *o)
+static int intel_mem(struct tok t, struct dc_op *o)
 {
 	size_t i = 1, end = t.len - 1;
 	int sign = 1;
 
-	o->type = OP_MEM;
+	o->type = DC_OP_MEM;
 	while (i < end) {
 		size_t j = i;
 		struct tok term;
@@ -82,7 +82,7 @@ static int intel_mem(struct tok t, struct ni_op *o)
 		term = trim(t.s + i, j - i);
 		star = memchr(term.s, '*', term.len);
 		if (star) {
-			struct ni_op r = { 0 };
+			struct dc_op r = { 0 };
 			int64_t sc = 1;
 
 			if (parse_reg(CWASM_ARCH_X86_64, (struct tok){ term.s, (size_t)(star - term.s) }, &r))
@@ -90,7 +90,7 @@ static int intel_mem(struct tok t, struct ni_op *o)
 			if (parse_num(trim(star + 1, term.len - (size_t)(star - term.s) - 1), 0, &sc))
 				o->scale = (uint8_t)sc;
 		} else if (term.len) {
-			struct ni_op r = { 0 };
+			struct dc_op r = { 0 };
 			int64_t d;
 
 			if (parse_reg(CWASM_ARCH_X86_64, term, &r)) {
@@ -111,7 +111,7 @@ static int intel_mem(struct tok t, struct ni_op *o)
 	return 1;
 }
 
-static int intel_op(struct tok t, int control, struct ni_op *o)
+static int intel_op(struct tok t, int control, struct dc_op *o)
 {
 	const char *ptr;
 	int64_t v;
@@ -126,7 +126,7 @@ static int intel_op(struct tok t, int control, struct ni_op *o)
 	if (t.len > 3 && t.s[2] == ':' && t.s[1] == 's') {
 		t.s += 3, t.len -= 3;
 		if (!t.len || t.s[0] != '[') {
-			o->type = OP_MEM;
+			o->type = DC_OP_MEM;
 			return parse_num(t, 0, &o->val) || 1;
 		}
 	}
@@ -135,7 +135,7 @@ static int intel_op(struct tok t, int control, struct ni_op *o)
 	if (parse_reg(CWASM_ARCH_X86_64, t, o))
 		return 1;
 	if (parse_num(t, control, &v) || parse_num(t, 1, &v)) {
-		o->type = OP_IMM;
+		o->type = DC_OP_IMM;
 		o->val = v;
 		return 1;
 	}
@@ -143,12 +143,12 @@ static int intel_op(struct tok t, int control, struct ni_op *o)
 }
 
 /* AT&T "disp(base,index,scale)", "%fs:0x28", "(%rdi)". */
-static int att_mem(struct tok t, struct ni_op *o)
+static int att_mem(struct tok t, struct dc_op *o)
 {
 	const char *open = memchr(t.s, '(', t.len);
 	struct tok disp = open ? trim(t.s, (size_t)(open - t.s)) : t;
 
-	o->type = OP_MEM;
+	o->type = DC_OP_MEM;
 	if (disp.len && disp.s[0] == '%') { /* segment override */
 		const char *colon = memchr(disp.s, ':', disp.len);
 
@@ -166,7 +166,7 @@ static int att_mem(struct tok t, struct ni_op *o)
 			return 0;
 		while (p <= close && field < 3) {
 			const char *q = p;
-			struct ni_op r = { 0 };
+			struct dc_op r = { 0 };
 			struct tok f;
 			int64_t sc;
 
@@ -186,14 +186,14 @@ static int att_mem(struct tok t, struct ni_op *o)
 	return 1;
 }
 
-static int att_op(struct tok t, int control, struct ni_op *o)
+static int att_op(struct tok t, int control, struct dc_op *o)
 {
 	int64_t v;
 
 	if (t.len && t.s[0] == '*')
 		t.s++, t.len--;
 	if (t.len && t.s[0] == '$') {
-		o->type = OP_IMM;
+		o->type = DC_OP_IMM;
 		return parse_num(trim(t.s + 1, t.len - 1), 0, &o->val);
 	}
 	if (memchr(t.s, '(', t.len) || memchr(t.s, ':', t.len))
@@ -201,7 +201,7 @@ static int att_op(struct tok t, int control, struct ni_op *o)
 	if (t.len && t.s[0] == '%')
 		return parse_reg(CWASM_ARCH_X86_64, t, o);
 	if (control && parse_num(t, 1, &v)) {
-		o->type = OP_IMM;
+		o->type = DC_OP_IMM;
 		o->val = v;
 		return 1;
 	}
@@ -210,7 +210,7 @@ static int att_op(struct tok t, int control, struct ni_op *o)
 }
 
 /* aarch64 "[x29, #-8]", "[x28, x0]", "[x16, w0, uxtw #2]", "[sp, #-16]!" */
-static int a64_mem(struct tok t, struct ni_op *o, uint8_t *writeback)
+static int a64_mem(struct tok t, struct dc_op *o, uint8_t *writeback)
 {
 	const char *close = memchr(t.s, ']', t.len);
 	const char *p = t.s + 1;
@@ -218,14 +218,14 @@ static int a64_mem(struct tok t, struct ni_op *o, uint8_t *writeback)
 
 	if (!close)
 		return 0;
-	o->type = OP_MEM;
+	o->type = DC_OP_MEM;
 	o->scale = 1;
 	if (close + 1 < t.s + t.len && close[1] == '!')
 		*writeback = 1;
 	while (p < close) {
 		const char *q = memchr(p, ',', (size_t)(close - p));
 		struct tok f = trim(p, (size_t)((q ? q : close) - p));
-		struct ni_op r = { 0 };
+		struct dc_op r = { 0 };
 
 		if (f.len && f.s[0] == '#')
 			parse_num(trim(f.s + 1, f.len - 1), 0, &o->val);
@@ -239,7 +239,7 @@ static int a64_mem(struct tok t, struct ni_op *o, uint8_t *writeback)
 	return 1;
 }
 
-static int a64_op(struct tok t, struct ni_op *o, uint8_t *writeback)
+static int a64_op(struct tok t, struct dc_op *o, uint8_t *writeback)
 {
 	static const char *const mods[] = { "lsl", "lsr", "asr", "ror", "msl", "uxtb", "uxth",
 					    "uxtw", "uxtx", "sxtb", "sxth", "sxtw", "sxtx" };
@@ -248,7 +248,7 @@ static int a64_op(struct tok t, struct ni_op *o, uint8_t *writeback)
 	if (t.len && t.s[0] == '[')
 		return a64_mem(t, o, writeback);
 	if (t.len && t.s[0] == '#') {
-		o->type = OP_IMM;
+		o->type = DC_OP_IMM;
 		return parse_num(trim(t.s + 1, t.len - 1), 0, &o->val);
 	}
 	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
@@ -260,7 +260,7 @@ static int a64_op(struct tok t, struct ni_op *o, uint8_t *writeback)
 	if (parse_reg(CWASM_ARCH_AARCH64, t, o))
 		return 1;
 	if (parse_num(t, 1, &v)) {
-		o->type = OP_IMM;
+		o->type = DC_OP_IMM;
 		o->val = v;
 		return 1;
 	}
@@ -276,14 +276,14 @@ static struct tok strip_sym(struct tok t)
 }
 
 static void parse_ops(enum cwasm_arch arch, int att, int control, const char *s, size_t len,
-		      struct cls_ni *ni)
+		      struct dc_insn *ni)
 {
 	size_t i = 0;
 
-	while (i < len && ni->nops < NI_MAX_OPS) {
+	while (i < len && ni->nops < DC_MAX_OPS) {
 		size_t j = i;
 		int depth = 0;
-		struct ni_op o = { 0 };
+		struct dc_op o = { 0 };
 		struct tok t;
 		int ok;
 
@@ -299,13 +299,13 @@ static void parse_ops(enum cwasm_arch arch, int att, int control, const char *s,
 			ok = a64_op(t, &o, &ni->writeback);
 		else
 			ok = att ? att_op(t, control, &o) : intel_op(t, control, &o);
-		if (ok && o.type != OP_NONE)
+		if (ok && o.type != DC_OP_NONE)
 			ni->op[ni->nops++] = o;
 		i = j + 1;
 	}
 	if (att) /* Intel order: destination first */
 		for (int a = 0, b = ni->nops - 1; a < b; a++, b--) {
-			struct ni_op tmp = ni->op[a];
+			struct dc_op tmp = ni->op[a];
 
 			ni->op[a] = ni->op[b];
 			ni->op[b] = tmp;
@@ -327,12 +327,12 @@ static int comment_addr(const char *c, uint64_t *addr)
 	return 1;
 }
 
-void cls_text_parse(enum cwasm_arch arch, int att, const char *text, struct cls_ni *ni)
+void dc__parse_text(enum cwasm_arch arch, int att, const char *text, struct dc_insn *ni)
 {
-	const char *s = cls_skip_prefixes(text), *comment, *ops;
+	const char *s = dc__skip_prefixes(text), *comment, *ops;
 	char mnem[32];
 	size_t mlen, olen;
-	struct mnem_info mi;
+	struct dc_mnem_info mi;
 	uint64_t caddr = 0;
 	int has_caddr = 0;
 
@@ -364,21 +364,21 @@ void cls_text_parse(enum cwasm_arch arch, int att, const char *text, struct cls_
 	mnem[mlen] = '\0';
 	if (!strcmp(mnem, "(bad)") || !strncmp(mnem, ".byte", 5) || !strncmp(mnem, ".word", 5) ||
 	    !strncmp(mnem, ".inst", 5)) {
-		ni->kind = NI_DATA;
+		ni->kind = DC_DATA;
 		return;
 	}
 	ops = s + mlen;
 	olen = comment ? (size_t)(comment - ops) : strlen(ops);
-	cls_mnem(arch, mnem, att, &mi);
-	parse_ops(arch, att, mi.kind == NI_JMP || mi.kind == NI_JCC || mi.kind == NI_CALL, ops,
+	dc__mnem(arch, mnem, att, &mi);
+	parse_ops(arch, att, mi.kind == DC_JMP || mi.kind == DC_JCC || mi.kind == DC_CALL, ops,
 		  olen, ni);
 	/* aarch64 post-index "[sp], #16": a memory operand followed by an immediate */
 	if (arch == CWASM_ARCH_AARCH64)
 		for (int i = 0; i + 1 < ni->nops; i++)
-			if (ni->op[i].type == OP_MEM && ni->op[i + 1].type == OP_IMM)
+			if (ni->op[i].type == DC_OP_MEM && ni->op[i + 1].type == DC_OP_IMM)
 				ni->writeback = 1;
-	cls_ni_finish(arch, mnem, att, ni);
-	if (ni->kind == NI_LEA && has_caddr && ni->nops == 2 && ni->op[1].type == OP_MEM &&
+	dc__finish(arch, mnem, att, ni);
+	if (ni->kind == DC_LEA && has_caddr && ni->nops == 2 && ni->op[1].type == DC_OP_MEM &&
 	    ni->op[1].base == X86_RIP) {
 		ni->has_target = 1;
 		ni->target = caddr;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef AOTPERF_JITDUMP_ELFIMAGE_H
-#define AOTPERF_JITDUMP_ELFIMAGE_H
+#ifndef AOTPERF_SYMBOLIZE_ELFIMAGE_H
+#define AOTPERF_SYMBOLIZE_ELFIMAGE_H
 /*
  * One ELF image per core, for the direct path (FORMATS.md section 3): a
  * copy of perf.data whose //anon MMAP2 of the core names this file with

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 #include <strings.h>
-#include "internal.h"
+#include "decode.h"
 
 struct mnem_ent {
 	const char *name;
@@ -14,42 +14,42 @@ struct mnem_ent {
 };
 
 static const struct mnem_ent x86_tab[] = {
-	{ "jmp", NI_JMP }, { "ljmp", NI_JMP },
-	{ "call", NI_CALL }, { "lcall", NI_CALL },
-	{ "ret", NI_RET }, { "retn", NI_RET }, { "retf", NI_RET }, { "lret", NI_RET },
-	{ "iret", NI_RET }, { "iretq", NI_RET }, { "iretd", NI_RET },
-	{ "ud2", NI_TRAP }, { "ud1", NI_TRAP }, { "ud0", NI_TRAP }, { "int3", NI_TRAP },
-	{ "int", NI_TRAP }, { "int1", NI_TRAP }, { "hlt", NI_TRAP },
-	{ "nop", NI_NOP }, { "endbr64", NI_NOP }, { "endbr32", NI_NOP }, { "pause", NI_NOP },
-	{ "fnop", NI_NOP },
-	{ "push", NI_STACK }, { "pop", NI_STACK }, { "pushf", NI_STACK }, { "popf", NI_STACK },
-	{ "pushfq", NI_STACK }, { "popfq", NI_STACK }, { "enter", NI_STACK },
-	{ "leave", NI_STACK },
-	{ "lea", NI_LEA },
-	{ "cmp", NI_CMP }, { "test", NI_CMP },
-	{ "mov", NI_MOVE }, { "movabs", NI_MOVE }, { "movq", NI_MOVE }, { "movd", NI_MOVE },
-	{ "movaps", NI_MOVE }, { "movapd", NI_MOVE }, { "movups", NI_MOVE },
-	{ "movupd", NI_MOVE }, { "movdqa", NI_MOVE }, { "movdqu", NI_MOVE },
-	{ "movss", NI_MOVE }, { "movsd", NI_MOVE }, { "movhps", NI_MOVE },
-	{ "movlps", NI_MOVE }, { "movhpd", NI_MOVE }, { "movlpd", NI_MOVE },
-	{ "movnti", NI_MOVE }, { "movntdq", NI_MOVE }, { "movntps", NI_MOVE },
-	{ "xchg", NI_MOVE },
-	{ "vmovaps", NI_MOVE }, { "vmovapd", NI_MOVE }, { "vmovups", NI_MOVE },
-	{ "vmovupd", NI_MOVE }, { "vmovdqa", NI_MOVE }, { "vmovdqu", NI_MOVE },
-	{ "vmovdqa64", NI_MOVE }, { "vmovdqu64", NI_MOVE }, { "vmovdqu8", NI_MOVE },
-	{ "vmovss", NI_MOVE }, { "vmovsd", NI_MOVE }, { "vmovq", NI_MOVE }, { "vmovd", NI_MOVE },
-	{ "movzx", NI_EXT }, { "movsx", NI_EXT }, { "movsxd", NI_EXT },
+	{ "jmp", DC_JMP }, { "ljmp", DC_JMP },
+	{ "call", DC_CALL }, { "lcall", DC_CALL },
+	{ "ret", DC_RET }, { "retn", DC_RET }, { "retf", DC_RET }, { "lret", DC_RET },
+	{ "iret", DC_RET }, { "iretq", DC_RET }, { "iretd", DC_RET },
+	{ "ud2", DC_TRAP }, { "ud1", DC_TRAP }, { "ud0", DC_TRAP }, { "int3", DC_TRAP },
+	{ "int", DC_TRAP }, { "int1", DC_TRAP }, { "hlt", DC_TRAP },
+	{ "nop", DC_NOP }, { "endbr64", DC_NOP }, { "endbr32", DC_NOP }, { "pause", DC_NOP },
+	{ "fnop", DC_NOP },
+	{ "push", DC_STACK }, { "pop", DC_STACK }, { "pushf", DC_STACK }, { "popf", DC_STACK },
+	{ "pushfq", DC_STACK }, { "popfq", DC_STACK }, { "enter", DC_STACK },
+	{ "leave", DC_STACK },
+	{ "lea", DC_LEA },
+	{ "cmp", DC_CMP }, { "test", DC_CMP },
+	{ "mov", DC_MOVE }, { "movabs", DC_MOVE }, { "movq", DC_MOVE }, { "movd", DC_MOVE },
+	{ "movaps", DC_MOVE }, { "movapd", DC_MOVE }, { "movups", DC_MOVE },
+	{ "movupd", DC_MOVE }, { "movdqa", DC_MOVE }, { "movdqu", DC_MOVE },
+	{ "movss", DC_MOVE }, { "movsd", DC_MOVE }, { "movhps", DC_MOVE },
+	{ "movlps", DC_MOVE }, { "movhpd", DC_MOVE }, { "movlpd", DC_MOVE },
+	{ "movnti", DC_MOVE }, { "movntdq", DC_MOVE }, { "movntps", DC_MOVE },
+	{ "xchg", DC_MOVE },
+	{ "vmovaps", DC_MOVE }, { "vmovapd", DC_MOVE }, { "vmovups", DC_MOVE },
+	{ "vmovupd", DC_MOVE }, { "vmovdqa", DC_MOVE }, { "vmovdqu", DC_MOVE },
+	{ "vmovdqa64", DC_MOVE }, { "vmovdqu64", DC_MOVE }, { "vmovdqu8", DC_MOVE },
+	{ "vmovss", DC_MOVE }, { "vmovsd", DC_MOVE }, { "vmovq", DC_MOVE }, { "vmovd", DC_MOVE },
+	{ "movzx", DC_EXT }, { "movsx", DC_EXT }, { "movsxd", DC_EXT },
 	/* AT&T spellings of the extending moves */
-	{ "movzbl", NI_EXT }, { "movzwl", NI_EXT }, { "movzbw", NI_EXT }, { "movzbq", NI_EXT },
-	{ "movzwq", NI_EXT }, { "movsbl", NI_EXT }, { "movswl", NI_EXT }, { "movsbw", NI_EXT },
-	{ "movsbq", NI_EXT }, { "movswq", NI_EXT }, { "movslq", NI_EXT },
+	{ "movzbl", DC_EXT }, { "movzwl", DC_EXT }, { "movzbw", DC_EXT }, { "movzbq", DC_EXT },
+	{ "movzwq", DC_EXT }, { "movsbl", DC_EXT }, { "movswl", DC_EXT }, { "movsbw", DC_EXT },
+	{ "movsbq", DC_EXT }, { "movswq", DC_EXT }, { "movslq", DC_EXT },
 	/* operand-less sign extensions */
-	{ "cdq", NI_ALU }, { "cqo", NI_ALU }, { "cdqe", NI_ALU }, { "cwde", NI_ALU },
-	{ "cbw", NI_ALU }, { "cwd", NI_ALU }, { "cltq", NI_ALU }, { "cltd", NI_ALU },
-	{ "cqto", NI_ALU }, { "cwtl", NI_ALU }, { "cbtw", NI_ALU }, { "cwtd", NI_ALU },
+	{ "cdq", DC_ALU }, { "cqo", DC_ALU }, { "cdqe", DC_ALU }, { "cwde", DC_ALU },
+	{ "cbw", DC_ALU }, { "cwd", DC_ALU }, { "cltq", DC_ALU }, { "cltd", DC_ALU },
+	{ "cqto", DC_ALU }, { "cwtl", DC_ALU }, { "cbtw", DC_ALU }, { "cwtd", DC_ALU },
 	/* string moves are not register moves */
-	{ "movsb", NI_OTHER }, { "movsw", NI_OTHER }, { "movsl", NI_OTHER },
-	{ "movsq", NI_OTHER },
+	{ "movsb", DC_OTHER }, { "movsw", DC_OTHER }, { "movsl", DC_OTHER },
+	{ "movsq", DC_OTHER },
 };
 
 /* Jcc and loop mnemonics without the 'j'; unsigned conditions flagged. */
@@ -72,24 +72,24 @@ static int lookup(const struct mnem_ent *t, size_t n, const char *m, uint8_t *ki
 	return 0;
 }
 
-static int x86_jcc(const char *m, struct mnem_info *mi)
+static int x86_jcc(const char *m, struct dc_mnem_info *mi)
 {
 	if (m[0] == 'j') {
 		for (size_t i = 0; i < sizeof(x86_cc) / sizeof(x86_cc[0]); i++)
 			if (!strcmp(m + 1, x86_cc[i].cc)) {
-				mi->kind = NI_JCC;
+				mi->kind = DC_JCC;
 				mi->cc_unsigned = x86_cc[i].uns;
 				return 1;
 			}
 	}
 	if (!strncmp(m, "loop", 4)) {
-		mi->kind = NI_JCC;
+		mi->kind = DC_JCC;
 		return 1;
 	}
 	return 0;
 }
 
-static void x86_mnem(const char *m, int att, struct mnem_info *mi)
+static void x86_mnem(const char *m, int att, struct dc_mnem_info *mi)
 {
 	size_t len = strlen(m);
 	char base[32];
@@ -107,35 +107,35 @@ static void x86_mnem(const char *m, int att, struct mnem_info *mi)
 		m = base;
 	}
 	if (!strncmp(m, "cmov", 4) || !strncmp(m, "set", 3))
-		mi->kind = NI_ALU;
+		mi->kind = DC_ALU;
 	else if (!strncmp(m, "prefetch", 8) || !strncmp(m, "clflush", 7) ||
 		 !strcmp(m, "lfence") || !strcmp(m, "mfence") || !strcmp(m, "sfence"))
-		mi->kind = NI_OTHER;
+		mi->kind = DC_OTHER;
 	else if (!strncmp(m, "nop", 3))
-		mi->kind = NI_NOP;
+		mi->kind = DC_NOP;
 	else
-		mi->kind = NI_OTHER; /* with operands, the classifier treats it as ALU */
+		mi->kind = DC_OTHER; /* with operands, the classifier treats it as ALU */
 }
 
 static const struct mnem_ent a64_tab[] = {
-	{ "b", NI_JMP }, { "br", NI_JMP }, { "braa", NI_JMP }, { "brab", NI_JMP },
-	{ "braaz", NI_JMP }, { "brabz", NI_JMP },
-	{ "cbz", NI_JCC }, { "cbnz", NI_JCC }, { "tbz", NI_JCC }, { "tbnz", NI_JCC },
-	{ "bl", NI_CALL }, { "blr", NI_CALL }, { "blraa", NI_CALL }, { "blrab", NI_CALL },
-	{ "blraaz", NI_CALL }, { "blrabz", NI_CALL },
-	{ "ret", NI_RET }, { "retaa", NI_RET }, { "retab", NI_RET }, { "eret", NI_RET },
-	{ "brk", NI_TRAP }, { "udf", NI_TRAP }, { "hlt", NI_TRAP },
-	{ "nop", NI_NOP }, { "hint", NI_NOP }, { "bti", NI_NOP }, { "paciasp", NI_NOP },
-	{ "autiasp", NI_NOP }, { "pacibsp", NI_NOP }, { "autibsp", NI_NOP },
-	{ "yield", NI_NOP },
-	{ "adr", NI_LEA }, { "adrp", NI_LEA },
-	{ "cmp", NI_CMP }, { "cmn", NI_CMP }, { "tst", NI_CMP }, { "ccmp", NI_CMP },
-	{ "ccmn", NI_CMP }, { "fcmp", NI_CMP }, { "fcmpe", NI_CMP },
-	{ "mov", NI_MOVE }, { "fmov", NI_MOVE },
-	{ "sxtw", NI_EXT }, { "sxth", NI_EXT }, { "sxtb", NI_EXT }, { "uxth", NI_EXT },
-	{ "uxtb", NI_EXT },
-	{ "prfm", NI_OTHER }, { "prfum", NI_OTHER }, { "dmb", NI_OTHER }, { "dsb", NI_OTHER },
-	{ "isb", NI_OTHER }, { "svc", NI_OTHER },
+	{ "b", DC_JMP }, { "br", DC_JMP }, { "braa", DC_JMP }, { "brab", DC_JMP },
+	{ "braaz", DC_JMP }, { "brabz", DC_JMP },
+	{ "cbz", DC_JCC }, { "cbnz", DC_JCC }, { "tbz", DC_JCC }, { "tbnz", DC_JCC },
+	{ "bl", DC_CALL }, { "blr", DC_CALL }, { "blraa", DC_CALL }, { "blrab", DC_CALL },
+	{ "blraaz", DC_CALL }, { "blrabz", DC_CALL },
+	{ "ret", DC_RET }, { "retaa", DC_RET }, { "retab", DC_RET }, { "eret", DC_RET },
+	{ "brk", DC_TRAP }, { "udf", DC_TRAP }, { "hlt", DC_TRAP },
+	{ "nop", DC_NOP }, { "hint", DC_NOP }, { "bti", DC_NOP }, { "paciasp", DC_NOP },
+	{ "autiasp", DC_NOP }, { "pacibsp", DC_NOP }, { "autibsp", DC_NOP },
+	{ "yield", DC_NOP },
+	{ "adr", DC_LEA }, { "adrp", DC_LEA },
+	{ "cmp", DC_CMP }, { "cmn", DC_CMP }, { "tst", DC_CMP }, { "ccmp", DC_CMP },
+	{ "ccmn", DC_CMP }, { "fcmp", DC_CMP }, { "fcmpe", DC_CMP },
+	{ "mov", DC_MOVE }, { "fmov", DC_MOVE },
+	{ "sxtw", DC_EXT }, { "sxth", DC_EXT }, { "sxtb", DC_EXT }, { "uxth", DC_EXT },
+	{ "uxtb", DC_EXT },
+	{ "prfm", DC_OTHER }, { "prfum", DC_OTHER }, { "dmb", DC_OTHER }, { "dsb", DC_OTHER },
+	{ "isb", DC_OTHER }, { "svc", DC_OTHER },
 };
 
 /* b.hi / b.hs / b.cs / b.lo / b.cc / b.ls: unsigned compares */
@@ -149,26 +149,26 @@ static int a64_unsigned_cc(const char *cc)
 	return 0;
 }
 
-static void a64_mnem(const char *m, struct mnem_info *mi)
+static void a64_mnem(const char *m, struct dc_mnem_info *mi)
 {
 	if (m[0] == 'b' && m[1] == '.') {
-		mi->kind = NI_JCC;
+		mi->kind = DC_JCC;
 		mi->cc_unsigned = (uint8_t)a64_unsigned_cc(m + 2);
 		return;
 	}
 	if (lookup(a64_tab, sizeof(a64_tab) / sizeof(a64_tab[0]), m, &mi->kind))
 		return;
 	if (!strncmp(m, "ld", 2)) {
-		mi->kind = NI_MOVE;
+		mi->kind = DC_MOVE;
 	} else if (!strncmp(m, "st", 2)) {
-		mi->kind = NI_MOVE;
+		mi->kind = DC_MOVE;
 		mi->mem_store = 1;
 	} else {
-		mi->kind = NI_OTHER;
+		mi->kind = DC_OTHER;
 	}
 }
 
-void cls_mnem(enum cwasm_arch arch, const char *mnem, int att, struct mnem_info *mi)
+void dc__mnem(enum cwasm_arch arch, const char *mnem, int att, struct dc_mnem_info *mi)
 {
 	char low[32];
 	size_t i;
@@ -191,7 +191,7 @@ static const char *const prefixes[] = {
 	"rex.wrb", "rex.wrxb", "rex.xb", "rex.wxb", "rex.rx", "rex.rxb", "rex.wrx",
 };
 
-const char *cls_skip_prefixes(const char *s)
+const char *dc__skip_prefixes(const char *s)
 {
 	for (;;) {
 		size_t len;
@@ -211,10 +211,10 @@ const char *cls_skip_prefixes(const char *s)
 	}
 }
 
-static int first_mem(const struct cls_ni *ni)
+static int first_mem(const struct dc_insn *ni)
 {
 	for (int i = 0; i < ni->nops; i++)
-		if (ni->op[i].type == OP_MEM)
+		if (ni->op[i].type == DC_OP_MEM)
 			return i;
 	return -1;
 }
@@ -227,26 +227,26 @@ static int x86_unary_rmw(const char *m)
 }
 
 /* aarch64 zero-extends spelled as bitfield ops: ubfx xN, xN, #0, #32 / and xN, xN, #0xffffffff */
-static int a64_zext_form(const char *m, const struct cls_ni *ni)
+static int a64_zext_form(const char *m, const struct dc_insn *ni)
 {
-	const struct ni_op *o = ni->op;
+	const struct dc_op *o = ni->op;
 
-	if (ni->nops < 3 || o[0].type != OP_REG || o[1].type != OP_REG || o[0].reg != o[1].reg)
+	if (ni->nops < 3 || o[0].type != DC_OP_REG || o[1].type != DC_OP_REG || o[0].reg != o[1].reg)
 		return 0;
 	if (!strcmp(m, "ubfx"))
-		return ni->nops == 4 && o[2].type == OP_IMM && o[2].val == 0 &&
-		       o[3].type == OP_IMM && o[3].val == 32;
+		return ni->nops == 4 && o[2].type == DC_OP_IMM && o[2].val == 0 &&
+		       o[3].type == DC_OP_IMM && o[3].val == 32;
 	if (!strcmp(m, "and"))
-		return ni->nops == 3 && o[2].type == OP_IMM && o[2].val == 0xffffffffLL;
+		return ni->nops == 3 && o[2].type == DC_OP_IMM && o[2].val == 0xffffffffLL;
 	return 0;
 }
 
-void cls_ni_finish(enum cwasm_arch arch, const char *mnem, int att, struct cls_ni *ni)
+void dc__finish(enum cwasm_arch arch, const char *mnem, int att, struct dc_insn *ni)
 {
-	struct mnem_info mi;
+	struct dc_mnem_info mi;
 	int mem;
 
-	cls_mnem(arch, mnem, att, &mi);
+	dc__mnem(arch, mnem, att, &mi);
 	ni->kind = mi.kind;
 	ni->cc_unsigned = mi.cc_unsigned;
 	mem = first_mem(ni);
@@ -256,21 +256,21 @@ void cls_ni_finish(enum cwasm_arch arch, const char *mnem, int att, struct cls_n
 		else if (ni->nops == 1)
 			ni->mem_write = x86_unary_rmw(mnem);
 		else
-			ni->mem_write = mem == 0 && mi.kind != NI_CMP;
+			ni->mem_write = mem == 0 && mi.kind != DC_CMP;
 	}
 	switch (mi.kind) {
-	case NI_JMP:
-	case NI_CALL:
-	case NI_JCC:
-		if (ni->nops && ni->op[ni->nops - 1].type == OP_IMM) {
+	case DC_JMP:
+	case DC_CALL:
+	case DC_JCC:
+		if (ni->nops && ni->op[ni->nops - 1].type == DC_OP_IMM) {
 			ni->has_target = 1;
 			ni->target = (uint64_t)ni->op[ni->nops - 1].val;
-		} else if (mi.kind != NI_JCC) {
+		} else if (mi.kind != DC_JCC) {
 			ni->indirect = 1;
 		}
 		break;
-	case NI_LEA:
-		if (arch == CWASM_ARCH_AARCH64 && ni->nops == 2 && ni->op[1].type == OP_IMM) {
+	case DC_LEA:
+		if (arch == CWASM_ARCH_AARCH64 && ni->nops == 2 && ni->op[1].type == DC_OP_IMM) {
 			ni->has_target = 1;
 			ni->target = (uint64_t)ni->op[1].val;
 		}

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "jitdump.h"
+#include "../jitdump/jitdump.h"
 #include "perfmap.h"
 #include "../util/outfile.h"
 
