@@ -131,6 +131,7 @@ test-san: all unit e2e
 # perf and the build dependencies for this distro (Debian: also builds libperf).
 deps:
 	bash kernel-tools-compat/install-perf.sh
+	bash scripts/test-deps.sh
 
 demo: deps
 	$(MAKE) all $(TEST_HELPERS) fixtures
