@@ -85,16 +85,19 @@ static void step(struct track *t, uint32_t w)
 	}
 	if ((w & 0xffe0fc00u) == 0x8b000000u) {	/* add xd, xn, xm (no shift) */
 		/* register 31 here is xzr: no frame address, the constant 0 */
-		struct rel a = rn == 31 ? (struct rel){ 0 } : rel_of(t, rn);
-		struct rel b = rm == 31 ? (struct rel){ 0 } : rel_of(t, rm);
+		struct rel none = { 0, 0, 0 }, r = { 0, 0, 0 };
+		struct rel a = rn == 31 ? none : rel_of(t, rn);
+		struct rel b = rm == 31 ? none : rel_of(t, rm);
 		int ka = rn == 31 || t->cknown[rn], kb = rm == 31 || t->cknown[rm];
 		uint64_t ca = rn == 31 ? 0 : t->cval[rn], cb = rm == 31 ? 0 : t->cval[rm];
-		struct rel r = { 0 };
 
-		if (a.known && kb)
-			r = (struct rel){ 1, a.base, (int64_t)((uint64_t)a.off + cb) };
-		else if (b.known && ka)
-			r = (struct rel){ 1, b.base, (int64_t)((uint64_t)b.off + ca) };
+		if (a.known && kb) {
+			r = a;
+			r.off = (int64_t)((uint64_t)a.off + cb);
+		} else if (b.known && ka) {
+			r = b;
+			r.off = (int64_t)((uint64_t)b.off + ca);
+		}
 		if (rd != 31) {
 			t->rel[rd] = r;
 			t->cknown[rd] = 0;

@@ -570,8 +570,8 @@ int fr__check(struct frames *fr, const struct cwasm_module *mod, uint32_t local_
 	if (check_target(fr, mod, err) || check_identity(fr, mod, local_func, err))
 		return -1;
 	code = fr__code(fr, mod);
-	if (check_rel32(fr, code, err) || check_relocs(fr, code, err) ||
-	    check_reloc_lists(fr, err) || check_code_hash(fr, code, err) || check_data(fr, err) ||
+	if (check_reloc_lists(fr, err) || check_rel32(fr, code, err) ||
+	    check_relocs(fr, code, err) || check_code_hash(fr, code, err) || check_data(fr, err) ||
 	    check_layout(fr, err) || check_regions(fr, err) || check_values(fr, err) ||
 	    check_accesses(fr, err))
 		return -1;

@@ -83,6 +83,8 @@ static int bad(struct rd *r, const char *key, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
+	if (!*r->ctx && !key)
+		return fr_err(r->err, r->fr, r->acc, "%s", what);
 	return fr_err(r->err, r->fr, r->acc, "%s%s%s: %s", r->ctx, *r->ctx && key ? "." : "",
 		      key ? key : "", what);
 }
