@@ -42,7 +42,7 @@ static int x86_operand(const struct dc_insn *ni, struct frames_operand *op)
 		op->kind = ni->mem_write ? FRAMES_STORE : FRAMES_LOAD;
 		/* an ALU op or xchg on memory reads it too */
 		op->rmw = ni->mem_write && (ni->kind != DC_MOVE || mnem_is(ni, "xchg")) &&
-			  ni->kind != DC_EXT && ni->kind != DC_STACK && !mnem_is(ni, "set");
+			  ni->kind != DC_EXT && ni->kind != DC_STACK && strncmp(ni->text, "set", 3);
 		op->base = m->base == X86_RSP ? FRAMES_RSP : FRAMES_RBP;
 		op->complex = m->index != REG_NONE || !base_fp;
 		op->offset = m->val;
