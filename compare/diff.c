@@ -316,6 +316,10 @@ int cmp_diff__new(const struct cmp_side *before, const struct cmp_side *after,
 		if ((p->before >= 0 && p->after >= 0 ? match_pair(&bd, i) : lone_pair(&bd, i)) < 0)
 			goto nomem;
 	}
+	if ((before->ncaptures < 2 || after->ncaptures < 2) &&
+	    warn(&bd, "one recording on a side: its test sees sampling noise only, not the "
+		 "variation between runs; two or more a side use Welch's test") < 0)
+		goto nomem;
 	d->wasm.valid = 1;
 	d->wasm.before = d->before->wasm;
 	d->wasm.after = d->after->wasm;
