@@ -778,7 +778,7 @@ static void test_hostile_records(void)
 
 		put_rec(&data, NULL, PERF_RECORD_SAMPLE, 0, v, sizeof(v), NULL, 0);
 	}
-	/* A record too short for a trailer: no sid, no crash. */
+	/* A record too short for its fixed fields: skipped and counted too. */
 	put_rec(&data, NULL, PERF_RECORD_EXIT, 0, NULL, 0, NULL, 0);
 	put_sample(&data, NULL, ST_ONE, &s, PERF_RECORD_MISC_USER);
 	/* Size 4: the rest is unreadable. */
@@ -804,14 +804,10 @@ static void test_hostile_records(void)
 	CHECK(!strcmp(ev.ev->comm.comm, "odd"));
 	CHECK_EQ_U64(ev.sid.cpu, 2);
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
-	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_EXIT);
-	CHECK_EQ_U64(ev.has_sid, 0);
-	CHECK_EQ_U64(ev.seq, 3);
-	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
 	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_SAMPLE);
-	CHECK_EQ_U64(ev.seq, 4);
+	CHECK_EQ_U64(ev.seq, 3);
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 0);
-	CHECK_EQ_U64(perfdata__malformed(pd), 1);
+	CHECK_EQ_U64(perfdata__malformed(pd), 2);
 	CHECK_EQ_U64(perfdata__truncated(pd, &rd, &exp), 1);
 	CHECK(rd < exp);
 	CHECK_EQ_U64(exp, data.len);
@@ -1024,26 +1020,32 @@ static void build_pipe(struct wbuf *out, struct reclog *l, int nsamples)
 	put_rec(out, l, PERF_RECORD_FINISHED_ROUND, 0, NULL, 0, NULL, 0);
 }
 
-static void check_pipe_stream(struct perfdata *pd, int nsamples)
+/*
+ * learned: a seekable stream, whose attrs and names open read ahead; they
+ * hold from the start and the records do not change them again.
+ */
+static void check_pipe_stream(struct perfdata *pd, int nsamples, int learned)
 {
 	struct ap_err err = { 0 };
 	struct pd_event ev;
 	int i, bad = 0;
 
 	CHECK(perfdata__is_pipe(pd));
-	CHECK_EQ_U64(perfdata__nevsels(pd), 0);
+	CHECK_EQ_U64(perfdata__nevsels(pd), learned ? 1 : 0);
+	if (learned)
+		CHECK(!strcmp(perfdata__evsel(pd, 0)->name, "my-clock"));
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
 	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_HEADER_ATTR);
 	CHECK_EQ_U64(ev.file_offset, 16);
 	CHECK_EQ_U64(perfdata__nevsels(pd), 1);
 	CHECK_EQ_U64(perfdata__evsel(pd, 0)->nids, 2);
 	CHECK_EQ_U64(perfdata__evsel(pd, 0)->ids[1], 34);
-	CHECK(!strcmp(perfdata__evsel(pd, 0)->name, "task-clock"));
+	CHECK(!strcmp(perfdata__evsel(pd, 0)->name, learned ? "my-clock" : "task-clock"));
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
 	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_HEADER_FEATURE);
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
 	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_HEADER_FEATURE);
-	CHECK(!strcmp(perfdata__evsel(pd, 0)->name, "desc-clock"));
+	CHECK(!strcmp(perfdata__evsel(pd, 0)->name, learned ? "my-clock" : "desc-clock"));
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
 	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_EVENT_UPDATE);
 	CHECK(!strcmp(perfdata__evsel(pd, 0)->name, "my-clock"));
@@ -1078,12 +1080,12 @@ static void test_pipe(void)
 	build_pipe(&p, NULL, ns);
 	write_file(tpath("pipe.data"), p.p, p.len);
 	CHECK_EQ_U64(perfdata__open(tpath("pipe.data"), 0, &pd, &err), 0);
-	check_pipe_stream(pd, ns);
+	check_pipe_stream(pd, ns, 1);
 	perfdata__layout(pd, &lay);
 	CHECK_EQ_U64(lay.data_offset, 16);
 	CHECK_EQ_U64(lay.data_size, 0);
 	CHECK_EQ_U64(perfdata__rewind(pd, &err), 0);
-	check_pipe_stream(pd, ns);
+	check_pipe_stream(pd, ns, 1);
 	perfdata__close(pd);
 
 	/* Cut mid-record. */
@@ -1120,7 +1122,7 @@ static void test_pipe(void)
 		close(fds[0]);
 		CHECK_EQ_U64(perfdata__open("-", 0, &pd, &err), 0);
 		CHECK(!perfdata__seekable(pd));
-		check_pipe_stream(pd, ns);
+		check_pipe_stream(pd, ns, 0);
 		CHECK_EQ_U64(perfdata__rewind(pd, &err), (uint64_t)-1);
 		CHECK_STR_CONTAINS(err.msg, "-: cannot rewind");
 		perfdata__close(pd);
@@ -1344,7 +1346,8 @@ static void test_big(void)
 
 	tattr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_ONE, 1);
 	for (i = 0; i < 400; i++) {
-		size_t n = i % 7 == 0 ? 65527 : (x % 9000) + 1;
+		/* the shortest AUXTRACE_ERROR is 112 bytes */
+		size_t n = i % 7 == 0 ? 65527 : (x % 9000) + 104;
 
 		for (k = 0; k < n; k++) {
 			x = x * 1103515245 + 12345;
