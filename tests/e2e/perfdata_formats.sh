@@ -268,7 +268,12 @@ perf_chains() {
 	function flush() { if (line != "") print line; line = "" }
 	END { flush() }'
 }
-ours_chains() { "$T" --chains "$1" | grep -v '^stacksize '; }
+# one line per sample, sorted: perf script -D prints samples in time order,
+# our reader hands them out in file order (perf orders them within rounds)
+by_sample() {
+	grep -v '^stacksize ' | awk '/^@/ { if (l != "") print l; l = $0; next }
+		{ l = l " | " $0 } END { if (l != "") print l }' | sort
+}
 # evlist_field FILE FIELD: an attr field from perf evlist -v (the first event)
 evlist_field() {
 	perf evlist -v -i "$1" 2>/dev/null | head -1 | tr ',' '\n' |
@@ -279,28 +284,27 @@ if [ -x "$LOADER" ] && [ -f "$FIX/sample.cwasm" ] && [ -x "$AOTPERF" ]; then
 	S=$FIX/sample.cwasm
 	# 6. -g: raw callchains, markers included, sample by sample
 	record "$W/lg.data" -g -- --ms 800 "$S"
-	"$T" --chains "$W/lg.data" > "$W/lg.ours" 2>&1
-	perf_chains "$W/lg.data" > "$W/lg.perf"
-	nchain=$(grep -c '^chain ' "$W/lg.perf")
-	nctx=$(grep -c '^chain [0-9]* fffffffffffffe00' "$W/lg.perf")
-	if [ "$nchain" -gt 100 ] && [ "$nctx" -gt 0 ] &&
-	   diff -q <(grep -v '^stacksize ' "$W/lg.ours") "$W/lg.perf" >/dev/null; then
+	"$T" --chains "$W/lg.data" 2>&1 | by_sample > "$W/lg.ours"
+	perf_chains "$W/lg.data" | by_sample > "$W/lg.perf"
+	nchain=$(grep -c ' | chain ' "$W/lg.perf")
+	nctx=$(grep -c ' | chain [0-9]* fffffffffffffe00' "$W/lg.perf")
+	if [ "$nchain" -gt 100 ] && [ "$nctx" -gt 0 ] && diff -q "$W/lg.ours" "$W/lg.perf" >/dev/null; then
 		ok "loader -g: callchains of $nchain samples equal perf script -D ($nctx from user context)"
 	else
 		bad "loader -g: callchains differ from perf script -D ($nchain chains)"
-		diff <(grep -v '^stacksize ' "$W/lg.ours") "$W/lg.perf" | head -10 | sed 's/^/    /'
+		diff "$W/lg.ours" "$W/lg.perf" | head -10 | cut -c1-160 | sed 's/^/    /'
 	fi
 	# 7. --call-graph=dwarf: registers and stacks as perf reads them, sizes as the attr asks
 	record "$W/ld.data" --call-graph=dwarf -- --ms 800 "$S"
 	"$T" --chains "$W/ld.data" > "$W/ld.ours" 2>&1
-	perf_chains "$W/ld.data" > "$W/ld.perf"
-	nregs=$(grep -c '^regs ' "$W/ld.perf")
-	if [ "$nregs" -gt 100 ] &&
-	   diff -q <(grep -v '^stacksize ' "$W/ld.ours") "$W/ld.perf" >/dev/null; then
+	by_sample < "$W/ld.ours" > "$W/ld.ours.1"
+	perf_chains "$W/ld.data" | by_sample > "$W/ld.perf"
+	nregs=$(grep -c ' | regs ' "$W/ld.perf")
+	if [ "$nregs" -gt 100 ] && diff -q "$W/ld.ours.1" "$W/ld.perf" >/dev/null; then
 		ok "loader dwarf: callchains, user regs, stack dyn sizes of $nregs samples equal perf script -D"
 	else
 		bad "loader dwarf: differs from perf script -D ($nregs samples with regs)"
-		diff <(grep -v '^stacksize ' "$W/ld.ours") "$W/ld.perf" | head -10 | cut -c1-160 | sed 's/^/    /'
+		diff "$W/ld.ours.1" "$W/ld.perf" | head -10 | cut -c1-160 | sed 's/^/    /'
 	fi
 	mask=$(evlist_field "$W/ld.data" sample_regs_user)
 	want=$(evlist_field "$W/ld.data" sample_stack_user)

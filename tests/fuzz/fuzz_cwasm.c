@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
+// fuzz-seeds: build/fixtures/sample_v6.cwasm build/fixtures/comp.0.cwasm
 // fuzz-options: -max_len=16384
 /*
  * Fuzz target: the .cwasm reader, cwasm__parse() on the input bytes, then
  * the lookups callers make on what it returns.
  *
  * Seeds: small containers from the writer (v6 and v7, with and without
- * target info, types, imports, exports, names), see fuzz_write_seeds().
+ * target info, types, imports, exports, names), see fuzz_write_seeds(),
+ * and the first 16 KiB (max_len) of two fixture cores.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// fuzz-seeds: build/fixtures/comp.cwasm.json
 // fuzz-options: -max_len=4096
 /*
  * Fuzz target: the component manifest reader. cwasm_manifest__read() takes

@@ -243,7 +243,8 @@ static void put(struct sbuf *s, const void *p, size_t n)
 {
 	if (s->n + n > sizeof(s->b))
 		abort();
-	memcpy(s->b + s->n, p, n);
+	if (n)
+		memcpy(s->b + s->n, p, n);
 	s->n += n;
 }
 

@@ -1757,7 +1757,6 @@ static void test_short_user_records(void)
 			struct perfdata *pd;
 			struct tattr a;
 			char want[128];
-
 			size_t doff;
 
 			tattr_init(&a, PERF_TYPE_SOFTWARE, 0, ST_ONE, 1);
