@@ -342,6 +342,14 @@ if [ -x "$LOADER" ] && [ -f "$FIX/sample.cwasm" ] && [ -x "$AOTPERF" ]; then
 		check_eq "pipe-mode stdin: --event $e counts what perf script counts" \
 			"$(jq -r .total_samples "$W/lps.$e.json" 2>/dev/null)" "$want"
 	done
+	# attribution of a pipe-mode file, whose attrs are now known at open
+	perf record -q -e cpu-clock -k mono -F 2000 -o - -- "$LOADER" --ms 800 "$S" \
+		> "$W/lp1.data" 2>/dev/null
+	"$AOTPERF" report -q -i "$W/lp1.data" --cwasm "$S" --top 1000000 --json "$W/lp1.json" \
+		> /dev/null 2>&1
+	reference "$W/lp1.data" "$S.syms" > "$W/lp1.ref"
+	aotperf_counts "$W/lp1.json" > "$W/lp1.got"
+	same_counts "pipe-mode file: per-function counts equal perf script's" "$W/lp1.got" "$W/lp1.ref"
 	"$AOTPERF" report -q -i "$W/lp.data" --cwasm "$S" --event cycles > "$W/lp.none" 2>&1
 	check_eq "pipe-mode file: --event of an absent event is exit 2" "$?" 2
 	check "pipe-mode file: ... naming the events it has" \
