@@ -138,23 +138,26 @@ for name in "$@"; do
 	speed=?
 	[ -n "$execs" ] && [ -n "$secs" ] && [ "$secs" -gt 0 ] && speed=$((execs / secs))
 	corp=$(ls "$corpus" | wc -l)
-	new=0 known=0 sigs=""
+	new=0 known=0 ksigs="" nsigs=""
 	for art in $(find "$crashes" -type f -newer "$stamp" 2>/dev/null); do
 		sig=$(signature "$bin" "$art")
 		[ -n "$sig" ] || sig="(does not reproduce) ${art##*/}"
 		if known_open "$regress" "$sig"; then
 			known=$((known + 1))
+			case "$ksigs" in *"[$sig]"*) ;; *) ksigs="$ksigs [$sig]" ;; esac
 		else
 			new=$((new + 1))
 			echo "$sig <- $art" >>"$FB/log/$name.new"
+			case "$nsigs" in *"[$sig]"*) ;; *) nsigs="$nsigs [$sig]" ;; esac
 		fi
-		case " $sigs " in *" [$sig] "*) ;; *) sigs="$sigs [$sig]" ;; esac
 	done
 	result="ok ($nseeds seeds)"
-	[ "$known" -gt 0 ] && result="ok ($nseeds seeds), $known known open crash(es):$sigs"
-	if [ "$new" -gt 0 ] || [ "$rc" -ne 0 ]; then
+	[ "$known" -gt 0 ] && result="$result, $known known open crash(es):$ksigs"
+	# libFuzzer's fork mode exits 1 after any crash: then only new ones count
+	if [ "$new" -gt 0 ] || { [ "$rc" -ne 0 ] && [ "$((new + known))" -eq 0 ]; }; then
 		status=1
-		result="NEW CRASH ($new, rc=$rc):$sigs; inputs in $crashes, log $log"
+		result="NEW CRASH ($new, rc=$rc):$nsigs; inputs: $FB/log/$name.new"
+		[ "$known" -gt 0 ] && result="$result; and $known known:$ksigs"
 	fi
 	printf '%-9s %5s %11s %7s %6s %6s %6s  %s\n' "$name" "${secs:-$SECS}" "${execs:-?}" \
 		"$speed" "${cov:-?}" "${ft:-?}" "$corp" "$result"
