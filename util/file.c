@@ -184,16 +184,25 @@ int ap_file_id__same(const struct ap_file_id *a, const struct ap_file_id *b)
 	return a->valid && b->valid && a->dev == b->dev && a->ino == b->ino;
 }
 
-int ap_file__check_output(const char *out, const struct ap_file_id *ids,
-			  const char *const *names, size_t n, struct ap_err *err)
+int ap_inputs__add(struct ap_input **list, size_t *n, size_t *cap, const char *path)
+{
+	struct ap_input in = { .name = path };
+
+	if (ap_file_id__of(path, &in.id))
+		return 0;	/* nothing there: nothing to protect */
+	return ap_push(list, n, cap, &in, sizeof(in));
+}
+
+int ap_file__check_output(const char *out, const struct ap_input *in, size_t n,
+			  struct ap_err *err)
 {
 	struct ap_file_id o;
 
 	if (ap_file_id__of(out, &o))
 		return 0;	/* does not exist yet: cannot be an input */
 	for (size_t i = 0; i < n; i++)
-		if (ap_file_id__same(&o, &ids[i]))
+		if (ap_file_id__same(&o, &in[i].id))
 			return ap_errf(err, "%s: is the input %s: refusing to overwrite it", out,
-				       names && names[i] ? names[i] : "file");
+				       in[i].name ? in[i].name : "file");
 	return 0;
 }

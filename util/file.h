@@ -66,12 +66,21 @@ int ap_file_id__of(const char *path, struct ap_file_id *id);
 /* 1 when both name the same file. */
 int ap_file_id__same(const struct ap_file_id *a, const struct ap_file_id *b);
 
+/* An input a command read, by identity, with the name it was given as. */
+struct ap_input {
+	struct ap_file_id id;
+	const char *name;
+};
+
+/* Record path (if it exists) in a growing list of inputs; -1 when out of memory. */
+int ap_inputs__add(struct ap_input **list, size_t *n, size_t *cap, const char *path);
+
 /*
  * Refuse writing out when it is one of the n inputs (by device and inode:
  * a hard link or another spelling of the same file counts). Returns 0, or
  * -1 with err "OUT: is the input IN: refusing to overwrite it".
  */
-int ap_file__check_output(const char *out, const struct ap_file_id *ids,
-			  const char *const *names, size_t n, struct ap_err *err);
+int ap_file__check_output(const char *out, const struct ap_input *in, size_t n,
+			  struct ap_err *err);
 
 #endif

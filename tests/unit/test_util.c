@@ -186,15 +186,23 @@ static void test_file(void)
 
 	/* an output that is an input, by identity: a hard link counts */
 	{
-		const char *names[] = { "in.data" };
+		struct ap_input *in = NULL;
+		size_t nin = 0, cap = 0;
+		char *a = strdup(path_in("a.txt"));	/* inputs keep the name pointer */
 
+		CHECK(ap_inputs__add(&in, &nin, &cap, a) == 0 && nin == 1);
+		CHECK(ap_inputs__add(&in, &nin, &cap, path_in("none")) == 0 && nin == 1);
+		CHECK(ap_file_id__same(&in[0].id, &id));
 		CHECK(link(path_in("a.txt"), path_in("hard")) == 0);
-		CHECK(ap_file__check_output(path_in("hard"), &id, names, 1, &err) == -1);
-		CHECK_STR_CONTAINS(err.msg, "is the input in.data");
-		CHECK(ap_file__check_output(path_in("link"), &id, names, 1, &err) == -1);
+		CHECK(ap_file__check_output(path_in("hard"), in, nin, &err) == -1);
+		CHECK_STR_CONTAINS(err.msg, "hard: is the input ");
+		CHECK_STR_CONTAINS(err.msg, "a.txt: refusing to overwrite it");
+		CHECK(ap_file__check_output(path_in("link"), in, nin, &err) == -1);
 		write_file(path_in("b.txt"), "x", 0644);
-		CHECK(ap_file__check_output(path_in("b.txt"), &id, names, 1, &err) == 0);
-		CHECK(ap_file__check_output(path_in("new.out"), &id, names, 1, &err) == 0);
+		CHECK(ap_file__check_output(path_in("b.txt"), in, nin, &err) == 0);
+		CHECK(ap_file__check_output(path_in("new.out"), in, nin, &err) == 0);
+		free(in);
+		free(a);
 		CHECK(ap_file_id__of(path_in("b.txt"), &other) == 0 && !ap_file_id__same(&id, &other));
 	}
 

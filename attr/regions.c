@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Region discovery for the dlfilter (see regions.h). A process has few
+ * Region discovery from samples (see regions.h). A process has few
  * regions, so they live in a short array per process; processes are kept
  * sorted by pid. Every lookup first tries the last hit: samples come in
  * long runs from one region.
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "regions.h"
+#include "../util/array.h"
 
 #define RG_MAX_PIECES 64
 
@@ -89,16 +90,9 @@ static struct rg_proc *proc_get(struct rg_table *t, int32_t pid)
 		if (!seen)
 			return NULL;
 	}
-	if (t->nprocs == t->cap) {
-		uint32_t cap = t->cap ? t->cap * 2 : 8;
-		struct rg_proc *procs = realloc(t->procs, cap * sizeof(*procs));
-
-		if (!procs) {
-			free(seen);
-			return NULL;
-		}
-		t->procs = procs;
-		t->cap = cap;
+	if (ap_grow(&t->procs, &t->cap, (size_t)t->nprocs + 1, sizeof(*t->procs))) {
+		free(seen);
+		return NULL;
 	}
 	memmove(&t->procs[pos + 1], &t->procs[pos], (t->nprocs - pos) * sizeof(*p));
 	t->nprocs++;
@@ -113,15 +107,8 @@ static struct rg_proc *proc_get(struct rg_table *t, int32_t pid)
 static int region_push(struct rg_table *t, struct rg_proc *p, uint64_t start, uint64_t end,
 		       int core, int split)
 {
-	if (p->n == p->cap) {
-		uint32_t cap = p->cap ? p->cap * 2 : 4;
-		struct rg_region *r = realloc(p->r, cap * sizeof(*r));
-
-		if (!r)
-			return -1;
-		p->r = r;
-		p->cap = cap;
-	}
+	if (ap_grow(&p->r, &p->cap, (size_t)p->n + 1, sizeof(*p->r)))
+		return -1;
 	p->r[p->n++] = (struct rg_region){ .start = start, .end = end, .core = core,
 					   .split = split };
 	if (core >= 0 && !t->core_regions[core]++) {
