@@ -13,7 +13,7 @@
 static const char *kind_of(mode_t m)
 {
 	if (S_ISDIR(m))
-		return "is a directory";
+		return strerror(EISDIR);	/* "Is a directory", as open(2) callers know it */
 	if (S_ISFIFO(m))
 		return "is a FIFO or pipe, not a regular file";
 	if (S_ISCHR(m))

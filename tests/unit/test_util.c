@@ -146,7 +146,7 @@ static void test_file(void)
 	CHECK_STR_CONTAINS(err.msg, "none: No such file");
 
 	CHECK(ap_file__open(&f, dir, 0, &err) == -1);
-	CHECK_STR_CONTAINS(err.msg, "is a directory");
+	CHECK_STR_CONTAINS(err.msg, "Is a directory");
 	CHECK(ap_file__open(&f, dir, AP_FILE_STREAM, &err) == -1);
 
 	/* a device is not read, even as a stream of zeros */
