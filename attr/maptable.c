@@ -17,14 +17,9 @@ int maptable__init(struct maptable *mt, const struct attr_core *cores, uint32_t 
 	memset(mt, 0, sizeof(*mt));
 	mt->cores = cores;
 	mt->ncores = ncores;
-	for (uint32_t i = 0; i < ncores; i++) {
-		if (cores[i].base_override)
-			continue;
-		if (size_groups__add(&mt->groups, &mt->ngroups,
-				     attr__page_round(cores[i].mod->text_size), (int)i)) {
-			maptable__exit(mt);
-			return -1;
-		}
+	if (size_groups__of_cores(&mt->groups, &mt->ngroups, cores, ncores)) {
+		maptable__exit(mt);
+		return -1;
 	}
 	return 0;
 }

@@ -8,31 +8,24 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "attr.h"
 #include "regions.h"
 #include "../util/array.h"
 
 #define RG_MAX_PIECES 64
 
-int rg__init(struct rg_table *t, const uint64_t *lens, const uint64_t *bases, uint32_t ncores)
+int rg__init(struct rg_table *t, const struct attr_core *cores, uint32_t ncores)
 {
 	memset(t, 0, sizeof(*t));
-	t->bases = bases;
+	t->cores = cores;
 	t->ncores = ncores;
 	t->core_regions = calloc(ncores + 1, sizeof(*t->core_regions));
 	t->core_first = calloc(ncores + 1, sizeof(*t->core_first));
 	t->core_first_len = calloc(ncores + 1, sizeof(*t->core_first_len));
-	if (!t->core_regions || !t->core_first || !t->core_first_len) {
+	if (!t->core_regions || !t->core_first || !t->core_first_len ||
+	    size_groups__of_cores(&t->groups, &t->ngroups, cores, ncores)) {
 		rg__exit(t);
 		return -1;
-	}
-	for (uint32_t i = 0; i < ncores; i++) {
-		/* A pinned core takes its pinned region only, as with --base. */
-		if (bases[i] || !lens[i])
-			continue;
-		if (size_groups__add(&t->groups, &t->ngroups, lens[i], (int)i)) {
-			rg__exit(t);
-			return -1;
-		}
 	}
 	return 0;
 }
@@ -160,7 +153,7 @@ void rg__forget(struct rg_table *t, int32_t pid, uint64_t ip)
 static int pinned_core(const struct rg_table *t, uint64_t start)
 {
 	for (uint32_t i = 0; i < t->ncores; i++)
-		if (t->bases[i] && t->bases[i] == start)
+		if (t->cores[i].base_override && t->cores[i].base_override == start)
 			return (int)i;
 	return -1;
 }

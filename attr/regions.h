@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include "sizegroups.h"
 
+struct attr_core;
+
 #define RG_PAGE 4096ull
 /* A probe walk stops here (1 GiB each way): no core is that large. */
 #define RG_MAX_PAGES (1u << 18)
@@ -41,7 +43,7 @@ struct rg_table {
 	uint32_t last;		/* index of the last process hit */
 	struct size_group *groups;
 	uint32_t ngroups;
-	const uint64_t *bases;	/* per core: base= pin, 0 = none */
+	const struct attr_core *cores;	/* mod, base_override (the pin); borrowed */
 	uint32_t ncores;
 	uint32_t *core_regions;	/* per core: regions given to it */
 	uint64_t *core_first;	/* per core: start of its first region */
@@ -54,8 +56,8 @@ struct rg_table {
 /* 1 when addr lies in the same kind of map as the sample's ip. */
 typedef int (*rg_probe_fn)(void *ctx, uint64_t addr);
 
-/* lens[i]: core i's page-rounded text size; bases[i]: its pin or 0. */
-int rg__init(struct rg_table *t, const uint64_t *lens, const uint64_t *bases, uint32_t ncores);
+/* The cores regions may hold (their text sizes and pins; attr/attr.h). */
+int rg__init(struct rg_table *t, const struct attr_core *cores, uint32_t ncores);
 void rg__exit(struct rg_table *t);
 
 /* The known region of pid holding ip: 1 and *out, or 0. */

@@ -30,6 +30,21 @@ int size_groups__add(struct size_group **groups, uint32_t *ngroups, uint64_t len
 	return 0;
 }
 
+int size_groups__of_cores(struct size_group **groups, uint32_t *ngroups,
+			  const struct attr_core *cores, uint32_t ncores)
+{
+	for (uint32_t i = 0; i < ncores; i++) {
+		uint64_t len = attr__page_round(cores[i].mod->text_size);
+
+		/* no mapping is empty: a core without text is never a candidate */
+		if (cores[i].base_override || !len)
+			continue;
+		if (size_groups__add(groups, ngroups, len, (int)i))
+			return -1;
+	}
+	return 0;
+}
+
 void size_groups__delete(struct size_group *groups, uint32_t ngroups)
 {
 	for (uint32_t i = 0; i < ngroups; i++)

@@ -29,12 +29,7 @@ int attr_args__option(struct attr_args *a, int c, const char *arg, struct ap_err
 		return 1;
 	case ATTR_OPT_EVENT: a->opts.event = arg; return 1;
 	case ATTR_OPT_BASE:
-		if (cli_parse_u64(arg, 16, &v) || !v)
-			return ap_errf(err, "--base: '%s' is not a hex address", arg);
-		if (a->nbases == ATTR_MAX_BASES)
-			return ap_errf(err, "--base: at most %d", ATTR_MAX_BASES);
-		a->bases[a->nbases++] = v;
-		return 1;
+		return profile_pins__add(&a->pins, arg, err) ? ap_err_prefix(err, "--base: ") : 1;
 	case ATTR_OPT_REQ: a->opts.require_size_match = 1; return 1;
 	/* undocumented: read mappings first, as a file with late records is read */
 	case ATTR_OPT_TWO_PASS: a->opts.two_pass = 1; return 1;
@@ -46,10 +41,10 @@ int attr_args__check(struct attr_args *a, struct ap_err *err)
 {
 	if (!a->cs.n)
 		return ap_errf(err, "no cores: give --cwasm FILE or --manifest FILE");
-	if (a->nbases > a->cs.n)
-		return ap_errf(err, "%u --base for %u core(s)", a->nbases, a->cs.n);
-	a->opts.pins = a->bases;
-	a->opts.npins = a->nbases;
+	if (a->pins.n > a->cs.n)
+		return ap_errf(err, "%u --base for %u core(s)", a->pins.n, a->cs.n);
+	a->opts.pins = a->pins.base;
+	a->opts.npins = a->pins.n;
 	return 0;
 }
 

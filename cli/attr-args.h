@@ -11,7 +11,7 @@
 #include "../cwasm/coreset.h"
 #include "../profile/profile.h"
 
-#define ATTR_MAX_BASES 64
+#define ATTR_MAX_BASES PROFILE_MAX_PINS
 
 enum {
 	ATTR_OPT_CWASM = 1000, ATTR_OPT_MANIFEST, ATTR_OPT_PID, ATTR_OPT_EVENT, ATTR_OPT_BASE,
@@ -46,8 +46,7 @@ struct attr_args {
 	const char *input;
 	int quiet;
 	struct core_set cs;
-	uint64_t bases[ATTR_MAX_BASES];
-	uint32_t nbases;
+	struct profile_pins pins;	/* --base */
 	struct profile_opts opts;
 	struct profile *p;		/* after attr_args__read */
 };

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include "attr-args.h"
 #include "../symbolize/inject.h"
+#include "../util/array.h"
 #include "../util/perf.h"
 #include "../util/run.h"
 
@@ -71,7 +72,7 @@ struct rec_args {
 	const char *perf_args[REC_MAX_PERF_ARGS];
 	int nperf_args;
 	const char **core_args;	/* "--cwasm" F / "--manifest" M pairs, in order */
-	int ncore_args;
+	size_t ncore_args, cap_core_args;
 	char **cmd;
 	char jit_buf[4096];
 	char perf[PATH_MAX];
@@ -80,13 +81,10 @@ struct rec_args {
 
 static int add_core_arg(struct rec_args *r, const char *opt, const char *path)
 {
-	const char **l = realloc(r->core_args, (r->ncore_args + 2) * sizeof(*l));
-
-	if (!l)
+	if (ap_grow(&r->core_args, &r->cap_core_args, r->ncore_args + 2, sizeof(*r->core_args)))
 		return -1;
-	r->core_args = l;
-	l[r->ncore_args++] = opt;
-	l[r->ncore_args++] = path;
+	r->core_args[r->ncore_args++] = opt;
+	r->core_args[r->ncore_args++] = path;
 	return 0;
 }
 
@@ -293,7 +291,7 @@ static void put_arg(FILE *f, const char *s)
 
 static void put_cores(FILE *f, const struct rec_args *r)
 {
-	for (int i = 0; i < r->ncore_args; i++)
+	for (size_t i = 0; i < r->ncore_args; i++)
 		put_arg(f, r->core_args[i]);
 }
 

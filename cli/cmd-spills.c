@@ -143,7 +143,7 @@ static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_er
 	so->mods = o->mods;
 	if (o->have_input)
 		return attr_args__check(&o->a, err);
-	if (o->a.nbases || o->a.opts.pid >= 0 || o->a.opts.event || o->a.opts.require_size_match)
+	if (o->a.pins.n || o->a.opts.pid >= 0 || o->a.opts.event || o->a.opts.require_size_match)
 		return ap_errf(err, "--base, --pid, --event and --require-size-match need -i");
 	return 0;
 }

@@ -28,7 +28,6 @@
 #include "../util/outfile.h"
 
 #define DLF_API __attribute__((visibility("default")))
-#define DLF_MAX_PINS 64
 
 /* Not const: perf writes the function table into it after dlopen(). */
 DLF_API struct perf_dlfilter_fns perf_dlfilter_fns;
@@ -46,8 +45,7 @@ static const char dlf_usage[] =
 	"--dlarg quiet       no notes or warnings\n";
 
 struct dlf_args {
-	uint64_t pins[DLF_MAX_PINS];
-	uint32_t npins;
+	struct profile_pins pins;
 };
 
 /* "key=value": the value, or NULL when a is not that key. */
@@ -97,18 +95,8 @@ static int parse_arg(struct dlf *d, struct dlf_args *a, const char *arg, struct 
 			return ap_errf(err, "top=%s: not a number", v);
 		return 0;
 	}
-	if ((v = opt_val(arg, "base"))) {
-		uint64_t b;
-
-		if (!strncmp(v, "0x", 2) || !strncmp(v, "0X", 2))
-			v += 2;
-		if (ap_parse_u64(v, 16, &b) || !b)
-			return ap_errf(err, "base=%s: not a hex address", v);
-		if (a->npins == DLF_MAX_PINS)
-			return ap_errf(err, "base=: at most %d", DLF_MAX_PINS);
-		a->pins[a->npins++] = b;
-		return 0;
-	}
+	if ((v = opt_val(arg, "base")))
+		return profile_pins__add(&a->pins, v, err) ? ap_err_prefix(err, "base=: ") : 0;
 	if (!strcmp(arg, "help"))
 		return ap_errf(err, "arguments:\n%s", dlf_usage);
 	return core_set__add(&d->cs, arg, err);
@@ -143,20 +131,12 @@ static int setup(struct dlf *d, const struct dlf_args *a, struct ap_err *err)
 	if (!n)
 		return ap_errf(err, "no core given: --dlarg FILE.cwasm or --dlarg M.cwasm.json\n%s",
 			       dlf_usage);
-	if (a->npins > n)
-		return ap_errf(err, "%u base= for %u core(s)", a->npins, n);
-	d->lens = calloc(n, sizeof(*d->lens));
-	d->bases = calloc(n, sizeof(*d->bases));
-	if (!d->lens || !d->bases)
-		return ap_err_nomem(err);
-	for (uint32_t i = 0; i < n; i++) {
-		d->lens[i] = attr__page_round(d->cs.mods[i]->text_size);
-		d->bases[i] = i < a->npins ? a->pins[i] : 0;
-	}
-	if (rg__init(&d->rg, d->lens, d->bases, n))
-		return ap_err_nomem(err);
-	if (profile__new(&d->cs, d->bases, n, d->event, &d->p, err))
+	if (a->pins.n > n)
+		return ap_errf(err, "%u base= for %u core(s)", a->pins.n, n);
+	if (profile__new(&d->cs, a->pins.base, a->pins.n, d->event, &d->p, err))
 		return -1;
+	if (rg__init(&d->rg, d->p->attr.cores, n))
+		return ap_err_nomem(err);
 	/* A bad roles= should stop perf now, not after the whole run. */
 	cls__roles_default(d->cs.mods[0]->target.arch, &roles);
 	if (d->roles && cls__roles_parse(&roles, d->roles, err))
@@ -176,8 +156,6 @@ static void dlf_free(struct dlf *d)
 	profile__delete(d->p);
 	core_set__exit(&d->cs);
 	rg__exit(&d->rg);
-	free(d->lens);
-	free(d->bases);
 	free(d->func_spec);
 	free(d->event);
 	if (d->out)
@@ -190,7 +168,7 @@ static void dlf_free(struct dlf *d)
 
 DLF_API int start(void **data, void *ctx)
 {
-	struct dlf_args a = { .npins = 0 };
+	struct dlf_args a = { .pins = { .n = 0 } };
 	struct ap_err err = { 0 };
 	struct dlf *d;
 	char **argv = NULL;

@@ -19,9 +19,8 @@
 
 struct dlf {
 	struct core_set cs;
-	uint64_t *lens, *bases;		/* per core, for the region table */
+	struct profile *p;		/* its cores carry the pins the regions need */
 	struct rg_table rg;
-	struct profile *p;
 
 	/* dlargs */
 	char *func_spec;		/* func=N | func=modM:N | func=NAME */

@@ -16,34 +16,36 @@
 /* Cores that compete for regions of core i's length. */
 static uint32_t sharing(const struct dlf *d, uint32_t i)
 {
-	uint32_t n = 0;
-
-	for (uint32_t k = 0; k < d->cs.n; k++)
-		if (!d->bases[k] && d->lens[k] == d->lens[i])
-			n++;
-	return n;
+	return attr__sharing(d->p->attr.cores, d->p->attr.ncores, i);
 }
 
+static int pinned(const struct dlf *d, uint32_t i)
+{
+	return d->p->attr.cores[i].base_override != 0;
+}
+
+/* One region of a size no other unpinned core has. */
 static int unique_region(const struct dlf *d, uint32_t i)
 {
-	return !d->bases[i] && sharing(d, i) == 1 && d->rg.core_regions[i] == 1;
+	return !pinned(d, i) && sharing(d, i) == 1 && d->rg.core_regions[i] == 1;
 }
 
 static void print_notes(FILE *out, const struct dlf *d)
 {
 	for (uint32_t i = 0; i < d->cs.n; i++) {
 		const struct cwasm_module *m = d->cs.mods[i];
+		uint64_t len = attr__page_round(m->text_size);
 		uint32_t k = sharing(d, i);
 
 		if (!d->rg.core_regions[i])
 			fprintf(out, DLF_NAME ": note: %s: no sample in an anonymous r-x region of"
-				" %" PRIu64 " bytes (its page-rounded text)\n", m->path, d->lens[i]);
-		else if (!d->bases[i] && !unique_region(d, i))
+				" %" PRIu64 " bytes (its page-rounded text)\n", m->path, len);
+		else if (!pinned(d, i) && !unique_region(d, i))
 			fprintf(out, DLF_NAME ": note: %s: %u region(s) of %" PRIu64 " bytes and"
 				" %u core(s) of that size: region j of a process, in order of"
 				" first sample, goes to core (j mod %u) in argument order (first"
 				" at 0x%" PRIx64 "); pass base=HEX to choose\n", m->path,
-				d->rg.core_regions[i], d->lens[i], k, k, d->rg.core_first[i]);
+				d->rg.core_regions[i], len, k, k, d->rg.core_first[i]);
 	}
 	if (d->anon_other)
 		fprintf(out, DLF_NAME ": note: %" PRIu64 " sample(s) in anonymous r-x maps of no"

@@ -6,6 +6,19 @@
 #include <sys/stat.h>
 #include "internal.h"
 #include "../util/array.h"
+#include "../util/num.h"
+
+int profile_pins__add(struct profile_pins *p, const char *hex, struct ap_err *err)
+{
+	uint64_t v;
+
+	if (ap_parse_u64(hex, 16, &v) || !v)
+		return ap_errf(err, "'%s' is not a hex address", hex);
+	if (p->n == PROFILE_MAX_PINS)
+		return ap_errf(err, "at most %d", PROFILE_MAX_PINS);
+	p->base[p->n++] = v;
+	return 0;
+}
 
 static int alloc_cores(struct profile *p, const uint64_t *pins, uint32_t npins,
 		       struct ap_err *err)

@@ -76,6 +76,21 @@ struct profile {
 	int finished;			/* profile__finish ran */
 };
 
+/* Pins (aotperf's --base, the dlfilter's base=): the i-th pins the i-th core. */
+#define PROFILE_MAX_PINS 64
+
+struct profile_pins {
+	uint64_t base[PROFILE_MAX_PINS];
+	uint32_t n;
+};
+
+/*
+ * Append a pin written in hex ("7f3a0000", "0x7f3a0000"). 0, or -1 with
+ * err "'X' is not a hex address" or "at most 64" (the front end names its
+ * option in front).
+ */
+int profile_pins__add(struct profile_pins *p, const char *hex, struct ap_err *err);
+
 struct profile_opts {
 	const char *event;		/* NULL: every event */
 	int pid;			/* -1: every process */

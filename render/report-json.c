@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report.h"
-#include "../util/outfile.h"
 #include "../util/pct.h"
 #include "../util/sha256.h"
 
@@ -102,29 +101,12 @@ static void json_func(struct json_out *j, const struct profile *p, const struct 
 	json_end_obj(j);
 }
 
-static void json_warning(struct json_out *j, const struct ap_warning *w,
-			 const struct render_opts *o)
-{
-	const char *h = o->hint && w->hint ? o->hint(w->hint) : NULL;
-	char *s;
-
-	if (!h || asprintf(&s, "%s; %s", w->msg, h) < 0) {
-		json_str(j, w->msg);
-		return;
-	}
-	json_str(j, s);
-	free(s);
-}
-
-void render__report_json(struct json_out *j, const struct profile *p,
-			 const struct render_opts *o)
+void render__report_json_members(struct json_out *j, const struct profile *p,
+				 const struct render_opts *o)
 {
 	const struct attr_result *a = &p->attr;
 	uint32_t nclassified = 0;
 
-	json_begin_obj(j);
-	json_key(j, "schema_version"); json_u64(j, 1);
-	json_key(j, "tool"); json_str(j, o->tool);
 	json_key(j, "perf"); json_str(j, p->input);
 	json_key(j, "event"); json_str(j, p->event);
 	if (a->ncores == 1) {
@@ -165,11 +147,19 @@ void render__report_json(struct json_out *j, const struct profile *p,
 	}
 	json_key(j, "warnings");
 	json_begin_arr(j);
-	for (size_t i = 0; i < a->warnings.n; i++)
-		json_warning(j, &a->warnings.w[i], o);
+	render__json_warnings(j, &a->warnings, o->hint);
 	json_end_arr(j);
 	if (o->json_extra)
 		o->json_extra(j, p, o->ctx);
+}
+
+void render__report_json(struct json_out *j, const struct profile *p,
+			 const struct render_opts *o)
+{
+	json_begin_obj(j);
+	json_key(j, "schema_version"); json_u64(j, 1);
+	json_key(j, "tool"); json_str(j, o->tool);
+	render__report_json_members(j, p, o);
 	json_end_obj(j);
 	json_finish(j);
 }
@@ -177,12 +167,10 @@ void render__report_json(struct json_out *j, const struct profile *p,
 int render__report_json_file(const char *path, const struct profile *p,
 			     const struct render_opts *o, struct ap_err *err)
 {
-	struct outfile out;
-	struct json_out j;
+	struct json_doc d;
 
-	if (outfile__open(&out, path, err))
+	if (json_doc__open(&d, path, o->tool, err))
 		return -1;
-	json_init(&j, out.f);
-	render__report_json(&j, p, o);
-	return outfile__commit(&out, err);
+	render__report_json_members(&d.j, p, o);
+	return json_doc__commit(&d, err);
 }

@@ -13,6 +13,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include "warnings.h"
 #include "../profile/profile.h"
 #include "../util/json_out.h"
 
@@ -22,8 +23,7 @@ struct render_opts {
 	uint32_t fa_listed;		/* frame-attribution disagreements listed per function */
 	const char *pin_word;		/* how the front end names a pin: "--base", "base=" */
 	const char *tool;		/* JSON "tool" */
-	/* the front end's words for a hint (util/err.h), NULL: none */
-	const char *(*hint)(enum ap_hint hint);
+	render_hint_fn hint;		/* the front end's words for a hint, NULL: none */
 	/* members the front end adds at the end of the JSON object */
 	void (*json_extra)(struct json_out *j, const struct profile *p, void *ctx);
 	void *ctx;
@@ -53,6 +53,9 @@ void render__report_func(FILE *out, const struct profile *p, const struct profil
  */
 void render__report_json(struct json_out *j, const struct profile *p,
 			 const struct render_opts *o);
+/* The same without the opening (schema_version, tool) and closing: for an object already open. */
+void render__report_json_members(struct json_out *j, const struct profile *p,
+				 const struct render_opts *o);
 /* The same, written atomically to path (util/outfile.h). */
 int render__report_json_file(const char *path, const struct profile *p,
 			     const struct render_opts *o, struct ap_err *err);

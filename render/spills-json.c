@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include "spills.h"
 #include "../util/json_out.h"
-#include "../util/outfile.h"
 #include "../util/pct.h"
 
 static void json_opt_u64(struct json_out *j, int have, uint64_t v)
@@ -177,22 +176,7 @@ static void json_diff(struct json_out *j, const struct spills *s)
 	json_end_obj(j);
 }
 
-static void json_warning(struct json_out *j, const struct ap_warning *w,
-			 const char *(*hint)(enum ap_hint))
-{
-	const char *h = hint && w->hint ? hint(w->hint) : NULL;
-	char *t;
-
-	if (!h || asprintf(&t, "%s; %s", w->msg, h) < 0) {
-		json_str(j, w->msg);
-		return;
-	}
-	json_str(j, t);
-	free(t);
-}
-
-static void json_warnings(struct json_out *j, const struct spills *s,
-			  const char *(*hint)(enum ap_hint))
+static void json_warnings(struct json_out *j, const struct spills *s, render_hint_fn hint)
 {
 	json_key(j, "name_mismatches"); json_u64(j, s->name_mismatch);
 	json_key(j, "warnings");
@@ -203,73 +187,66 @@ static void json_warnings(struct json_out *j, const struct spills *s,
 		json_str(j, s->other.warnings[i]);
 	if (s->name_mismatch)
 		json_str(j, s->first_mismatch);
-	for (size_t i = 0; i < s->warnings.n; i++)
-		json_warning(j, &s->warnings.w[i], hint);
-	for (size_t i = 0; s->p && i < s->p->attr.warnings.n; i++)
-		json_warning(j, &s->p->attr.warnings.w[i], hint);
+	render__json_warnings(j, &s->warnings, hint);
+	if (s->p)
+		render__json_warnings(j, &s->p->attr.warnings, hint);
 	json_end_arr(j);
 }
 
-int render__spills_json_file(const char *path, const struct spills *s,
-			     const char *(*hint)(enum ap_hint), struct ap_err *err)
+int render__spills_json_file(const char *path, const struct spills *s, render_hint_fn hint,
+			     struct ap_err *err)
 {
 	const struct attr_result *res = s->p ? &s->p->attr : NULL;
-	struct outfile out;
-	struct json_out j;
+	struct json_doc d;
+	struct json_out *j = &d.j;
 
-	if (outfile__open(&out, path, err))
+	if (json_doc__open(&d, path, "aotperf spills", err))
 		return -1;
-	json_init(&j, out.f);
-	json_begin_obj(&j);
-	json_key(&j, "schema_version"); json_u64(&j, 1);
-	json_key(&j, "tool"); json_str(&j, "aotperf spills");
-	json_key(&j, "log"); json_str(&j, s->log.path);
-	json_key(&j, "lines"); json_u64(&j, s->log.lines);
-	json_key(&j, "metric_lines"); json_u64(&j, s->log.metric_lines);
-	json_key(&j, "skipped_lines"); json_u64(&j, s->log.skipped);
-	json_key(&j, "function_count"); json_u64(&j, s->log.n);
-	json_key(&j, "sort"); json_str(&j, s->sort);
-	json_key(&j, "top"); json_u64(&j, s->ntop);
-	json_key(&j, "totals");
-	json_begin_obj(&j);
-	json_key(&j, "spill_ld"); json_u64(&j, spills__field_total(&s->log, SPILL_F_SPILL_LD));
-	json_key(&j, "spill_st"); json_u64(&j, spills__field_total(&s->log, SPILL_F_SPILL_ST));
-	json_end_obj(&j);
-	json_key(&j, "perf");
-	json_str(&j, s->p ? s->p->input : NULL);
-	json_key(&j, "total_samples"); json_opt_u64(&j, res != NULL, res ? res->total_samples : 0);
-	json_key(&j, "attributed_samples");
-	json_opt_u64(&j, res != NULL, res ? res->attributed_samples : 0);
-	json_key(&j, "cores");
-	json_begin_arr(&j);
+	json_key(j, "log"); json_str(j, s->log.path);
+	json_key(j, "lines"); json_u64(j, s->log.lines);
+	json_key(j, "metric_lines"); json_u64(j, s->log.metric_lines);
+	json_key(j, "skipped_lines"); json_u64(j, s->log.skipped);
+	json_key(j, "function_count"); json_u64(j, s->log.n);
+	json_key(j, "sort"); json_str(j, s->sort);
+	json_key(j, "top"); json_u64(j, s->ntop);
+	json_key(j, "totals");
+	json_begin_obj(j);
+	json_key(j, "spill_ld"); json_u64(j, spills__field_total(&s->log, SPILL_F_SPILL_LD));
+	json_key(j, "spill_st"); json_u64(j, spills__field_total(&s->log, SPILL_F_SPILL_ST));
+	json_end_obj(j);
+	json_key(j, "perf");
+	json_str(j, s->p ? s->p->input : NULL);
+	json_key(j, "total_samples"); json_opt_u64(j, res != NULL, res ? res->total_samples : 0);
+	json_key(j, "attributed_samples");
+	json_opt_u64(j, res != NULL, res ? res->attributed_samples : 0);
+	json_key(j, "cores");
+	json_begin_arr(j);
 	for (uint32_t i = 0; i < s->cs->n; i++) {
-		json_begin_obj(&j);
-		json_key(&j, "cwasm"); json_str(&j, s->cs->mods[i]->path);
-		json_key(&j, "mod"); json_u64(&j, s->core_mod[i]);
-		json_key(&j, "function_count"); json_u64(&j, s->cs->mods[i]->nfuncs);
-		json_end_obj(&j);
+		json_begin_obj(j);
+		json_key(j, "cwasm"); json_str(j, s->cs->mods[i]->path);
+		json_key(j, "mod"); json_u64(j, s->core_mod[i]);
+		json_key(j, "function_count"); json_u64(j, s->cs->mods[i]->nfuncs);
+		json_end_obj(j);
 	}
-	json_end_arr(&j);
-	json_key(&j, "functions");
-	json_begin_arr(&j);
+	json_end_arr(j);
+	json_key(j, "functions");
+	json_begin_arr(j);
 	for (uint32_t i = 0; i < s->ntop; i++)
-		json_function(&j, s, i + 1, s->order[i]);
-	json_end_arr(&j);
+		json_function(j, s, i + 1, s->order[i]);
+	json_end_arr(j);
 	if ((s->p != NULL)) {
-		json_runtime(&j, s);
+		json_runtime(j, s);
 	} else {
-		json_key(&j, "runtime_cold_spillers"); json_null(&j);
-		json_key(&j, "hot_functions"); json_null(&j);
-		json_key(&j, "hottest"); json_null(&j);
-		json_key(&j, "lesson"); json_null(&j);
+		json_key(j, "runtime_cold_spillers"); json_null(j);
+		json_key(j, "hot_functions"); json_null(j);
+		json_key(j, "hottest"); json_null(j);
+		json_key(j, "lesson"); json_null(j);
 	}
-	json_key(&j, "vs");
+	json_key(j, "vs");
 	if (s->o->vs_path)
-		json_diff(&j, s);
+		json_diff(j, s);
 	else
-		json_null(&j);
-	json_warnings(&j, s, hint);
-	json_end_obj(&j);
-	json_finish(&j);
-	return outfile__commit(&out, err);
+		json_null(j);
+	json_warnings(j, s, hint);
+	return json_doc__commit(&d, err);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "spills-log.h"
+#include "../util/array.h"
 
 #define SPILL_TAG "[aot-spill-metric]"
 
@@ -372,17 +373,10 @@ static void add_warning(struct spill_log *log, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int push_rec(struct spill_log *log, struct spill_rec *r, uint32_t *cap)
+static int push_rec(struct spill_log *log, struct spill_rec *r, size_t *cap)
 {
-	if (log->n == *cap) {
-		uint32_t ncap = *cap ? *cap * 2 : 256;
-		struct spill_rec *n = realloc(log->recs, ncap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		log->recs = n;
-		*cap = ncap;
-	}
+	if (log->n == UINT32_MAX || ap_grow(&log->recs, cap, (size_t)log->n + 1, sizeof(*r)))
+		return -1;
 	log->recs[log->n++] = *r;
 	return 0;
 }
@@ -390,8 +384,7 @@ static int push_rec(struct spill_log *log, struct spill_rec *r, uint32_t *cap)
 int spill_log__read_file(struct spill_log *log, FILE *f, int lenient, struct ap_err *err)
 {
 	char *line = NULL, why[256];
-	size_t cap = 0;
-	uint32_t rcap = 0;
+	size_t cap = 0, rcap = 0;
 	ssize_t len;
 	int ret = -1;
 

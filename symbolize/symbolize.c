@@ -16,6 +16,7 @@
 #include "perfmap.h"
 #include "../perfdata/edit.h"
 #include "../perfdata/perfdata.h"
+#include "../util/array.h"
 #include "../util/file.h"
 
 #define IMAGE_VADDR 0x1000 /* the ELF images' text address and file offset */
@@ -316,24 +317,17 @@ static void *make_mmap2(const void *orig, uint32_t orig_size, uint32_t pid, uint
 struct edits {
 	struct pd_edit *e;
 	void **recs;
-	size_t n;
+	size_t n, cap_e, cap_recs;
 };
 
 static int edits_push(struct edits *ed, uint64_t off, uint32_t old_size, void *rec,
 		      uint32_t size)
 {
-	struct pd_edit *e = realloc(ed->e, (ed->n + 1) * sizeof(*e));
-	void **recs;
-
-	if (!e)
+	if (ap_grow(&ed->e, &ed->cap_e, ed->n + 1, sizeof(*ed->e)) ||
+	    ap_grow(&ed->recs, &ed->cap_recs, ed->n + 1, sizeof(*ed->recs)))
 		return -1;
-	ed->e = e;
-	recs = realloc(ed->recs, (ed->n + 1) * sizeof(*recs));
-	if (!recs)
-		return -1;
-	ed->recs = recs;
-	e[ed->n] = (struct pd_edit){ off, old_size, rec, size };
-	recs[ed->n++] = rec;
+	ed->e[ed->n] = (struct pd_edit){ off, old_size, rec, size };
+	ed->recs[ed->n++] = rec;
 	return 0;
 }
 

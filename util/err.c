@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "array.h"
 #include "err.h"
 
@@ -44,6 +45,25 @@ int ap_err_hint(struct ap_err *err, enum ap_hint hint)
 {
 	if (err)
 		err->hint = hint;
+	return -1;
+}
+
+int ap_err_prefix(struct ap_err *err, const char *fmt, ...)
+{
+	char tail[sizeof(err->msg)];
+	size_t n;
+	va_list ap;
+	int w;
+
+	if (!err)
+		return -1;
+	memcpy(tail, err->msg, sizeof(tail));
+	va_start(ap, fmt);
+	w = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	n = w < 0 ? 0 : (size_t)w < sizeof(err->msg) ? (size_t)w : sizeof(err->msg) - 1;
+	memcpy(err->msg + n, tail, sizeof(err->msg) - n - 1);
+	err->msg[sizeof(err->msg) - 1] = '\0';
 	return -1;
 }
 

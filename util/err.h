@@ -49,6 +49,8 @@ int ap_errk(struct ap_err *err, enum ap_err_kind kind, const char *fmt, ...)
 int ap_err_nomem(struct ap_err *err);
 /* Attach a hint to the error just formatted; returns -1. */
 int ap_err_hint(struct ap_err *err, enum ap_hint hint);
+/* Put context in front of the message ("--base: " + "'x' is not ..."); returns -1. */
+int ap_err_prefix(struct ap_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Warnings a library collects for the front end to print (and the JSON to list). */
 struct ap_warning {

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include "array.h"
 #include "run.h"
 
 #define CAPTURE_MAX_DEFAULT (8u << 20)
@@ -132,18 +133,8 @@ static int sink_read(struct sink *s)
 	keep = (size_t)r;
 	if (s->len + keep > s->max)
 		keep = s->max - s->len;
-	if (s->len + keep + 1 > s->cap) {
-		size_t ncap = s->cap ? s->cap : 4096;
-		char *p;
-
-		while (ncap < s->len + keep + 1)
-			ncap *= 2;
-		p = realloc(s->buf, ncap);
-		if (!p)
-			return 0;	/* keep draining; the output is cut */
-		s->buf = p;
-		s->cap = ncap;
-	}
+	if (ap_grow(&s->buf, &s->cap, s->len + keep + 1, 1))
+		return 0;	/* keep draining; the output is cut */
 	memcpy(s->buf + s->len, tmp, keep);
 	s->len += keep;
 	s->buf[s->len] = '\0';

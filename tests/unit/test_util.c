@@ -112,6 +112,13 @@ static void test_err(void)
 	CHECK(ap_errk(&err, AP_ERR_GATE, "gate") == -1 && err.kind == AP_ERR_GATE);
 	CHECK(ap_err_nomem(&err) == -1 && err.kind == AP_ERR_NOMEM);
 	CHECK(ap_err_hint(&err, AP_HINT_PIN_CORE) == -1 && err.hint == AP_HINT_PIN_CORE);
+	ap_errf(&err, "'%s' is not a hex address", "zz");
+	CHECK(ap_err_prefix(&err, "--%s: ", "base") == -1);
+	CHECK(!strcmp(err.msg, "--base: 'zz' is not a hex address") && err.kind == AP_ERR_INPUT);
+	memset(err.msg, 'x', sizeof(err.msg) - 1);	/* a full message stays terminated */
+	err.msg[sizeof(err.msg) - 1] = '\0';
+	ap_err_prefix(&err, "front: ");
+	CHECK(!strncmp(err.msg, "front: xxx", 10) && strlen(err.msg) == sizeof(err.msg) - 1);
 	CHECK(ap_warnings__add(&ws, AP_HINT_NONE, "one %d", 1) == 0);
 	CHECK(ap_warnings__add(&ws, AP_HINT_PIN_CORE, "two") == 0);
 	CHECK(ws.n == 2 && !strcmp(ws.w[0].msg, "one 1") && ws.w[1].hint == AP_HINT_PIN_CORE);
