@@ -739,6 +739,10 @@ static int finish(struct rd *r, struct ap_err *err)
 	if (!p->nfuncs) {
 		const char *what = r->path ? r->path : r->o->jitdumps[0];
 
+		if (r->nmissing && r->nmissing == r->nelf && !r->o->njitdumps)
+			return ap_errf(err, "%s: none of the %u engine files it maps could be read "
+				       "(the first: %s); were they moved? look in their folder",
+				       what, r->nmissing, r->first_missing);
 		if (!p->sum.nfiles)
 			return ap_errf(err, "%s: no code of another engine: no jitted-<pid>-<k>.so "
 				       "mappings (perf inject --jit output) and no listed ELF file",

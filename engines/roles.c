@@ -185,8 +185,9 @@ static void explain(struct eng_roles *o)
 		break;
 	default:
 		snprintf(o->why, sizeof(o->why), "vmctx %s (live at entry, base of %u loads); "
-			 "membase %s = [%s%+" PRId64 "], %u accesses%s", vm, o->vmctx_loads, mb,
-			 vm, o->membase_field, o->membase_uses,
+			 "membase %s = [%s%s0x%" PRIx64 "], %u accesses%s", vm, o->vmctx_loads, mb,
+			 vm, o->membase_field < 0 ? "-" : "+", o->membase_field < 0 ?
+			 (uint64_t)-o->membase_field : (uint64_t)o->membase_field, o->membase_uses,
 			 o->status == ENG_ROLES_AMBIGUOUS ? "; also loaded into other registers"
 			 : "");
 		break;
