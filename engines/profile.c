@@ -284,7 +284,8 @@ int eng_profile__build_funcs(struct eng_profile *p, struct ap_err *err)
 		if (p->codes[i].pub.wasm_index >= 0)
 			p->func_codes[n++] = i;
 	sort_p = p;
-	qsort(p->func_codes, n, sizeof(uint32_t), code_idx_cmp);
+	if (n)
+		qsort(p->func_codes, n, sizeof(uint32_t), code_idx_cmp);
 	p->funcs = calloc(n ? n : 1, sizeof(*p->funcs));
 	if (!p->funcs)
 		return ap_err_nomem(err);
@@ -299,7 +300,8 @@ int eng_profile__build_funcs(struct eng_profile *p, struct ap_err *err)
 		i = j;
 	}
 	p->nfuncs = nf;
-	qsort(p->funcs, nf, sizeof(*p->funcs), func_cmp);
+	if (nf)
+		qsort(p->funcs, nf, sizeof(*p->funcs), func_cmp);
 	for (uint32_t i = 0; i < nf; i++)
 		for (uint32_t k = 0; k < p->funcs[i].ncodes; k++)
 			p->codes[p->funcs[i].codes[k]].pub.func = (int32_t)i;

@@ -405,6 +405,8 @@ static struct eproc *proc_find(struct rd *r, uint32_t pid)
 {
 	struct eproc key = { .pid = pid };
 
+	if (!r->nprocs)
+		return NULL;
 	return bsearch(&key, r->procs, r->nprocs, sizeof(*r->procs), proc_cmp);
 }
 
@@ -442,16 +444,19 @@ static int find_overrides(struct rd *r, const struct eproc *pr, const struct ema
 
 static int build_index(struct rd *r, struct ap_err *err)
 {
-	qsort(r->maps, r->nmaps, sizeof(*r->maps), map_cmp);
+	if (r->nmaps)
+		qsort(r->maps, r->nmaps, sizeof(*r->maps), map_cmp);
 	r->maxend = malloc((r->nmaps ? r->nmaps : 1) * sizeof(uint64_t));
 	if (!r->maxend)
 		return ap_err_nomem(err);
 	for (uint32_t i = 0; i < r->nmaps; i++)
 		if (!proc_get(r, r->maps[i].pid))
 			return ap_err_nomem(err);
-	qsort(r->procs, r->nprocs, sizeof(*r->procs), proc_cmp);
+	if (r->nprocs)
+		qsort(r->procs, r->nprocs, sizeof(*r->procs), proc_cmp);
 	for (uint32_t i = 0; i < r->nprocs; i++)
-		qsort(r->procs[i].execs, r->procs[i].nexecs, sizeof(uint64_t), u64_cmp);
+		if (r->procs[i].nexecs)
+			qsort(r->procs[i].execs, r->procs[i].nexecs, sizeof(uint64_t), u64_cmp);
 	for (uint32_t i = 0; i < r->nmaps;) {
 		struct eproc *pr = proc_find(r, r->maps[i].pid);
 		uint32_t j = i;
@@ -476,7 +481,8 @@ static int build_index(struct rd *r, struct ap_err *err)
 		if (pr && pr->n && find_overrides(r, pr, o, err))
 			return -1;
 	}
-	qsort(r->ovr, r->novr, sizeof(*r->ovr), ovr_cmp);
+	if (r->novr)
+		qsort(r->ovr, r->novr, sizeof(*r->ovr), ovr_cmp);
 	free(r->others);
 	r->others = NULL;
 	return 0;
