@@ -263,6 +263,27 @@ void engines__headroom(const struct cls_table *wamr, uint64_t wamr_run_total,
 		       const struct eng_classes *other, uint64_t min_samples,
 		       struct eng_headroom *out);
 
+/* ---- JSON (members of an object the caller opens and closes) ---- */
+
+struct json_out;
+
+/*
+ * engine, module, wasm_func, local_func, name, symbol, tier, tier_name,
+ * samples, function_samples, percent_of_run, address, code_bytes,
+ * code_used, instruction_count, roles {status, vmctx, membase,
+ * membase_field, evidence}, unavailable_reason, classes {name: {status
+ * ("measured"/"unavailable"), samples, percent_of_function,
+ * static_instructions}}.
+ */
+void engines__json_classes(struct json_out *j, const struct eng_classes *c);
+/*
+ * estimate (true), basis ("samples"/"static_instructions"),
+ * hot_percent_of_run, levers [{lever, status, wamr_percent_of_function,
+ * other_percent_of_function, reduction, headroom_percent_of_run}],
+ * class_delta_points {name: points}.
+ */
+void engines__json_headroom(struct json_out *j, const struct eng_headroom *h);
+
 /* ---- text output (fits 80 columns) ---- */
 
 /* The top functions: index, local_func, samples, %run, tier, bytes, name. */

@@ -54,6 +54,31 @@ void engines__print_functions(FILE *out, const struct eng_profile *p, uint32_t t
 	}
 }
 
+/* "  label: text", wrapped at spaces to 79 columns, later lines indented. */
+static void wrapped(FILE *out, const char *label, const char *text)
+{
+	size_t indent = strlen(label) + 4, col = indent;
+
+	fprintf(out, "  %s:", label);
+	for (const char *p = text; *p;) {
+		size_t w;
+
+		while (*p == ' ')
+			p++;
+		w = strcspn(p, " ");
+		if (!w)
+			break;
+		if (col > indent && col + 1 + w > 79) {
+			fprintf(out, "\n%*s", (int)indent - 1, "");
+			col = indent;
+		}
+		fprintf(out, " %.*s", (int)w, p);
+		col += 1 + w;
+		p += w;
+	}
+	fputc('\n', out);
+}
+
 void engines__print_classes(FILE *out, const struct eng_classes *c)
 {
 	const struct cls_table *t = &c->table;
@@ -63,9 +88,9 @@ void engines__print_classes(FILE *out, const struct eng_classes *c)
 		tier_word(code), c->samples, c->run_total);
 	fprintf(out, "  code %" PRIu64 " bytes at 0x%" PRIx64 ", %" PRIu64 " reachable "
 		"from the entry and classified\n", c->code_bytes, code->addr, c->code_used);
-	fprintf(out, "  roles: %.70s\n", c->roles.why);
+	wrapped(out, "roles", c->roles.why);
 	if (c->unavailable)
-		fprintf(out, "  unavailable: %.65s\n", c->unavailable_why);
+		wrapped(out, "unavailable", c->unavailable_why);
 	fprintf(out, "  %-15s %9s %8s %7s\n", "class", "samples", "%func", "static");
 	for (int k = 0; k < CLS__COUNT; k++) {
 		if (!t->samples[k] && !t->static_count[k])

@@ -30,6 +30,7 @@
 #include "decode/decode.h"
 #include "jitdump/jitdump.h"
 #include "symbolize/elfimage.h"
+#include "util/json_out.h"
 #include "check.h"
 
 /* ---- --dump ---- */
@@ -495,6 +496,63 @@ static int has_warning(const struct eng_profile *p, const char *needle)
 	return 0;
 }
 
+/* Every line of text output fits 80 columns. */
+static void check_width(const struct eng_profile *p, const struct eng_classes *c)
+{
+	char *text = NULL, *line;
+	size_t len = 0, longest = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	engines__print_classes(f, c);
+	engines__print_functions(f, p, 20);
+	fclose(f);
+	for (line = text; line && *line;) {
+		char *nl = strchr(line, '\n');
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+
+		longest = n > longest ? n : longest;
+		line = nl ? nl + 1 : NULL;
+	}
+	CHECK(longest <= 80);
+	CHECK_STR_CONTAINS(text, "unavailable: no vmctx or memory base");
+	CHECK_STR_CONTAINS(text, "memory (both)");
+	free(text);
+}
+
+/* The JSON members of one classified function and its headroom. */
+static void check_json(const struct eng_classes *c)
+{
+	struct eng_headroom h;
+	struct json_out j;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	engines__headroom(&c->table, 100, c, 1, &h);
+	json_init(&j, f);
+	json_begin_obj(&j);
+	engines__json_classes(&j, c);
+	json_key(&j, "headroom");
+	json_begin_obj(&j);
+	engines__json_headroom(&j, &h);
+	json_end_obj(&j);
+	json_end_obj(&j);
+	json_finish(&j);
+	fclose(f);
+	CHECK_STR_CONTAINS(text, "\"engine\": \"wasmtime\"");
+	CHECK_STR_CONTAINS(text, "\"wasm_func\": 2");
+	CHECK_STR_CONTAINS(text, "\"local_func\": 0");
+	CHECK_STR_CONTAINS(text, "\"membase\": \"r8\"");
+	CHECK_STR_CONTAINS(text, "\"membase_field\": 96");
+	CHECK_STR_CONTAINS(text, "\"estimate\": true");
+	CHECK_STR_CONTAINS(text, "\"lever\": \"bounds\"");
+	free(text);
+}
+
 /*
  * Wasmtime names in an ELF the engine mapped (listed by the caller) and in
  * jitted-<pid>-<k>.so files, mapped over time: re-jitted code at one
@@ -622,6 +680,7 @@ static void test_wasmtime_recording(void)
 		CHECK_EQ_U64(c.table.samples[CLS_LINEAR_MEM], 4); /* all at +0x19 */
 		CHECK_EQ_U64(c.table.total, 4);
 		CHECK_EQ_U64(c.unavailable, 0);
+		check_json(&c);
 		eng_classes__exit(&c);
 
 		CHECK_EQ_U64(engines__classify(p, engines__find(p, 0, 4), &c, &err), 0);
@@ -637,6 +696,7 @@ static void test_wasmtime_recording(void)
 		CHECK(c.unavailable & (1u << CLS_OTHER_MEM));
 		CHECK(c.unavailable & (1u << CLS_BOUNDS_CHECK));
 		CHECK(!(c.unavailable & (1u << CLS_SPILL_RELOAD)));
+		check_width(p, &c);
 		eng_classes__exit(&c);
 	}
 	engines__delete(p);
