@@ -2,7 +2,7 @@
 #ifndef AOTPERF_SYMBOLIZE_ELFIMAGE_H
 #define AOTPERF_SYMBOLIZE_ELFIMAGE_H
 /*
- * One ELF image per core, for the direct path (FORMATS.md section 3): a
+ * One ELF image per core, for the direct path (docs/formats-perf.md): a
  * copy of perf.data whose //anon MMAP2 of the core names this file with
  * pgoff ELFIMAGE_TEXT_OFFSET makes stock perf report/annotate name and
  * disassemble every function, with no -k mono and no perf inject.

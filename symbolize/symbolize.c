@@ -16,6 +16,8 @@
 #include "perfmap.h"
 #include "../perfdata/edit.h"
 #include "../perfdata/perfdata.h"
+#include "../util/array.h"
+#include "../util/file.h"
 
 #define IMAGE_VADDR 0x1000 /* the ELF images' text address and file offset */
 
@@ -181,8 +183,8 @@ int symbolize__perfmaps(const struct attr_result *res, const struct sym_opts *o,
 		return ap_err_nomem(err);
 	if (out && npids > 1) {
 		free(pids);
-		return ap_errf(err, "-o names one file but %u processes mapped a core; leave -o out"
-			       " to write /tmp/perf-<pid>.map for each", npids);
+		ap_errf(err, "%s: one perf map, but %u processes mapped a core", out, npids);
+		return ap_err_hint(err, AP_HINT_MAP_PER_PID);
 	}
 	cs = all_core_syms(res, o, err);
 	if (!cs)
@@ -232,33 +234,30 @@ int symbolize__clock_is_mono(const char *perf_path, int *mono, struct ap_err *er
 /* The original MMAP/MMAP2 record of a mapping, read from the file. */
 static void *read_record(const char *path, const struct attr_mapping *am, struct ap_err *err)
 {
+	struct ap_file f;
 	void *rec;
-	int fd;
-	ssize_t n;
 
 	if (am->in_compressed) {
 		ap_errf(err, "%s: the mapping record of pid %u at 0x%" PRIx64 " sits inside a"
-			" compressed (-z) record, which aotperf cannot edit; record without -z,"
-			" or use 'aotperf perfmap'", path, am->pid, am->start);
+			" compressed (-z) record, which cannot be edited", path, am->pid, am->start);
+		ap_err_hint(err, AP_HINT_PERFMAP);
 		return NULL;
 	}
 	rec = malloc(am->rec_size);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (!rec || fd < 0) {
-		ap_errf(err, "%s: %s", path, rec ? strerror(errno) : "out of memory");
-		free(rec);
-		if (fd >= 0)
-			close(fd);
+	if (!rec) {
+		ap_err_nomem(err);
 		return NULL;
 	}
-	n = pread(fd, rec, am->rec_size, (off_t)am->file_offset);
-	close(fd);
-	if (n != (ssize_t)am->rec_size) {
-		ap_errf(err, "%s: cannot read the mapping record at offset %" PRIu64, path,
-			am->file_offset);
+	if (ap_file__open(&f, path, 0, err)) {
 		free(rec);
 		return NULL;
 	}
+	if (ap_file__pread(&f, rec, am->rec_size, am->file_offset, err)) {
+		ap_file__close(&f);
+		free(rec);
+		return NULL;
+	}
+	ap_file__close(&f);
 	return rec;
 }
 
@@ -318,24 +317,17 @@ static void *make_mmap2(const void *orig, uint32_t orig_size, uint32_t pid, uint
 struct edits {
 	struct pd_edit *e;
 	void **recs;
-	size_t n;
+	size_t n, cap_e, cap_recs;
 };
 
 static int edits_push(struct edits *ed, uint64_t off, uint32_t old_size, void *rec,
 		      uint32_t size)
 {
-	struct pd_edit *e = realloc(ed->e, (ed->n + 1) * sizeof(*e));
-	void **recs;
-
-	if (!e)
+	if (ap_grow(&ed->e, &ed->cap_e, ed->n + 1, sizeof(*ed->e)) ||
+	    ap_grow(&ed->recs, &ed->cap_recs, ed->n + 1, sizeof(*ed->recs)))
 		return -1;
-	ed->e = e;
-	recs = realloc(ed->recs, (ed->n + 1) * sizeof(*recs));
-	if (!recs)
-		return -1;
-	ed->recs = recs;
-	e[ed->n] = (struct pd_edit){ off, old_size, rec, size };
-	recs[ed->n++] = rec;
+	ed->e[ed->n] = (struct pd_edit){ off, old_size, rec, size };
+	ed->recs[ed->n++] = rec;
 	return 0;
 }
 
@@ -401,9 +393,9 @@ static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 		if (am->samples && am->first_sample_time <= am->time + 1) {
 			aotjit_close(j);
 			unlink(path);
-			return ap_errf(err, "%s: pid %u: a sample at the mapping's own time leaves no"
-				       " room for the code-load records; use 'aotperf inject --direct'",
-				       perf_in, pid);
+			ap_errf(err, "%s: pid %u: a sample at the mapping's own time leaves no"
+				" room for the code-load records", perf_in, pid);
+			return ap_err_hint(err, AP_HINT_DIRECT);
 		}
 		e = aotjit_register_core_at(j, am->start, m->text, m->text_size,
 					    cs[am->core].offsets, m->nfuncs,

@@ -13,7 +13,8 @@
 # -static), also under SAN=1.
 
 LOADER_STATIC_SRCS := tests/loader/loader.c cwasm/cwasm.c cwasm/target.c cwasm/manifest.c \
-		      cwasm/json_read.c util/err.c util/sha256.c jitdump/jitdump.c
+		      cwasm/json_read.c util/err.c util/sha256.c jitdump/jitdump.c \
+		      util/file.c util/array.c
 LOADER_STATIC_CFLAGS := $(filter-out $(SANFLAGS),$(CFLAGS)) \
 			-ffunction-sections -fdata-sections
 
