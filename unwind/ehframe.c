@@ -107,11 +107,14 @@ static void uleb(struct buf *b, uint64_t v)
 
 static void sleb(struct buf *b, int64_t v)
 {
-	for (;;) {
-		uint8_t c = (uint8_t)(v & 0x7f);
+	/* an arithmetic shift by 7, spelled out on the unsigned bits */
+	uint64_t u = (uint64_t)v, fill = v < 0 ? ~(UINT64_MAX >> 7) : 0;
 
-		v >>= 7;
-		if ((v == 0 && !(c & 0x40)) || (v == -1 && (c & 0x40))) {
+	for (;;) {
+		uint8_t c = (uint8_t)(u & 0x7f);
+
+		u = (u >> 7) | fill;
+		if ((u == 0 && !(c & 0x40)) || (u == UINT64_MAX && (c & 0x40))) {
 			put8(b, c);
 			return;
 		}
