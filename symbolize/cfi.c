@@ -48,17 +48,30 @@ static int u32vec_push(struct u32vec *u, uint32_t x)
 	return 0;
 }
 
-/* Instruction starts (text offsets) of every function, jump tables left out. */
-static int decode_starts(const struct cwasm_module *m, struct u32vec *out, struct ap_err *err)
+/*
+ * Instruction starts (text offsets) of the functions that need them:
+ * those whose rules from the bytes alone have an unknown window after a
+ * recognised prologue (an x86 jump right after a pop rbp/leave byte, see
+ * unwind/rules_x86.c). Decoding every function would cost capstone's
+ * full decode of the core, ~20x the rest of `inject --direct`, for the
+ * same rules elsewhere (test_unwind checks that on real code).
+ */
+static int decode_starts(const struct cwasm_module *m, const struct unwind_table *bytes,
+			 struct u32vec *out, struct ap_err *err)
 {
 	struct dc_vec nv = { 0 };
 	int ret = 0;
 
 	for (uint32_t f = 0; f < m->nfuncs && !ret; f++) {
 		const struct cwasm_func *fn = &m->funcs[f];
+		const struct unwind_row *rows;
+		uint32_t nrows;
 
-		if (!fn->size)
+		if (!fn->size || unwind_table__func_known(bytes, f))
 			continue;
+		unwind_table__func(bytes, f, &rows, &nrows, NULL, NULL);
+		if (!nrows || !rows[0].known)
+			continue;	/* not the compiler's prologue: nothing to gain */
 		nv.n = 0;
 		ret = dc__decode(m->target.arch, m->text + fn->offset, fn->size, fn->offset, &nv, err);
 		for (uint32_t i = 0; i < nv.n && !ret; i++)
@@ -72,7 +85,7 @@ static int decode_starts(const struct cwasm_module *m, struct u32vec *out, struc
 struct unwind_table *symcfi__table(const struct cwasm_module *m, struct ap_err *err)
 {
 	struct u32vec starts = { 0 };
-	struct unwind_table *t = NULL;
+	struct unwind_table *bytes, *t = NULL;
 	uint32_t *offs;
 	enum unwind_arch arch;
 	int e = 0;
@@ -86,13 +99,20 @@ struct unwind_table *symcfi__table(const struct cwasm_module *m, struct ap_err *
 	}
 	for (uint32_t f = 0; f < m->nfuncs; f++)
 		offs[f] = m->funcs[f].offset;
-	if (!decode_starts(m, &starts, err)) {
-		t = unwind_table__new(arch, m->text, m->text_size, offs, m->nfuncs, starts.v,
-				      starts.n, &e);
-		if (!t)
-			ap_errk(err, e == -ENOMEM ? AP_ERR_NOMEM : AP_ERR_INPUT,
-				"%s: cannot derive unwinding rules", m->path);
+	bytes = unwind_table__new(arch, m->text, m->text_size, offs, m->nfuncs, NULL, 0, &e);
+	if (bytes && !decode_starts(m, bytes, &starts, err)) {
+		if (!starts.n) {
+			t = bytes;
+			bytes = NULL;
+		} else {
+			t = unwind_table__new(arch, m->text, m->text_size, offs, m->nfuncs,
+					      starts.v, starts.n, &e);
+		}
 	}
+	if (!t && e)
+		ap_errk(err, e == -ENOMEM ? AP_ERR_NOMEM : AP_ERR_INPUT,
+			"%s: cannot derive unwinding rules", m->path);
+	unwind_table__delete(bytes);
 	free(starts.v);
 	free(offs);
 	return t;

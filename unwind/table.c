@@ -157,6 +157,8 @@ struct unwind_table *unwind_table__new(enum unwind_arch arch, const uint8_t *tex
 			is.insn = insns + k;
 			while (k + is.n < ninsns && insns[k + is.n] < end)
 				is.n++;
+			if (!is.n)
+				is.insn = NULL;	/* not decoded: from the bytes */
 		}
 		rb.base = rb.n;
 		if (arch == UNWIND_ARCH_X86_64)

@@ -63,6 +63,9 @@ struct unwind_table;
  * bytes alone (the runtime library). The two agree at every instruction
  * start except that, without boundaries, an x86 jump right after a
  * `pop rbp`/`leave` byte gets no rule (unwind/rules_x86.c says why).
+ * A function none of whose instruction starts is listed is read from
+ * its bytes, so a caller may decode only the functions that need it
+ * (those unwind_table__func_known() finds unknown in the bytes run).
  *
  * Returns NULL and sets *err (if not NULL) to -EINVAL (bad arguments or
  * offsets) or -ENOMEM.

@@ -28,46 +28,61 @@ SRC=$(cd "$E2E/../.." && pwd)
 S=$FIX/sample.cwasm
 CALLS=$E2E/unwind_calls.awk
 
-# rows_expected SYMS OBJDUMP BASE: "LOC CFA" rows the frame shape gives
-# (text offset + BASE): rsp+8 at entry, rsp+16 after push rbp, rbp+16
-# after mov rbp, rsp; rsp+8 at a ret or a jmp right after pop rbp/leave,
-# rbp+16 again after it (inside the function).
-rows_expected() {
-	gawk -v base0="$3" '
-	BEGIN { base = strtonum(base0) }
-	FNR == NR { start[NR] = strtonum($2); end[NR] = start[NR] + $3; nf = NR; next }
+# want_cfa SYMS OBJDUMP: "NAME OFFSET CFA" at every instruction objdump
+# finds, from the compiler's frame shape: rsp+8 at entry, rsp+16 after
+# push rbp, rbp+16 from mov rbp, rsp on; rsp+8 at a ret or at a jmp right
+# after pop rbp/leave, and rbp+16 again after it.
+want_cfa() {
+	gawk '
+	FNR == NR { name[NR] = $4; start[NR] = strtonum($2); end[NR] = start[NR] + $3; nf = NR; next }
 	/^ +[0-9a-f]+:\t/ {
-		split($0, a, ":"); gsub(/[ \t]/, "", a[1]); loc = strtonum("0x" a[1])
-		gsub(/^[ \t]+/, "", a[2])
-		ins[++ni] = loc; txt[ni] = a[2]
+		split($0, a, ":"); gsub(/[ \t]/, "", a[1]); ins[++ni] = strtonum("0x" a[1])
+		gsub(/^[ \t]+/, "", a[2]); txt[ni] = a[2]
 	}
-	function fn_end(l,   k) { for (k = 1; k <= nf; k++) if (l >= start[k] && l < end[k]) return end[k]; return 0 }
 	END {
-		for (k = 1; k <= nf; k++) {
-			if (end[k] == start[k]) continue
-			printf "%x rsp+8\n%x rsp+16\n%x rbp+16\n", base + start[k], base + start[k] + 1, base + start[k] + 4
-		}
+		k = 1
 		for (i = 1; i <= ni; i++) {
-			after_pop = i > 1 && txt[i - 1] ~ /^(pop +rbp|leave)/
-			if (txt[i] ~ /^ret/ || (after_pop && txt[i] ~ /^jmp/)) {
-				printf "%x rsp+8\n", base + ins[i]
-				if (i < ni && ins[i + 1] < fn_end(ins[i]))
-					printf "%x rbp+16\n", base + ins[i + 1]
-			}
+			while (k < nf && ins[i] >= end[k]) k++
+			o = ins[i] - start[k]
+			cfa = o == 0 ? "rsp+8" : o < 4 ? "rsp+16" : "rbp+16"
+			if (txt[i] ~ /^ret/ || (i > 1 && txt[i - 1] ~ /^(pop +rbp|leave)/ && txt[i] ~ /^jmp/))
+				cfa = "rsp+8"
+			printf "%s %d %s\n", name[k], o, cfa
 		}
-	}' "$1" "$2" | sort -u
+	}' "$1" "$2"
 }
-# cfa_rows ELF BASE: the "LOC CFA" rows readelf interprets from the FDEs of
-# its .eh_frame (LOC - BASE; CFA "undefined" where the return address is)
-cfa_rows() {
-	readelf --debug-dump=frames-interp "$1" 2>/dev/null | gawk -v base0="$2" '
-		BEGIN { base = strtonum(base0) }
-		/ FDE / { in_fde = 1; next }
-		/ CIE / { in_fde = 0; next }
-		in_fde && /^[0-9a-f]+ +(rsp|rbp)\+[0-9]+/ {
-			printf "%x %s\n", strtonum("0x" $1) - base, $NF == "u" ? "undefined" : $2 }'
+# got_cfa ELF SYMS OBJDUMP BASE [NAME]: "NAME OFFSET CFA" at the same
+# instructions from readelf's interpretation of ELF's .eh_frame, where
+# function offset 0 is at address BASE + the function's text offset, or at
+# BASE for NAME alone (a jitted ELF). CFA "undefined" where the return
+# address has no rule, "none" where no FDE covers the instruction.
+got_cfa() {
+	readelf --debug-dump=frames-interp "$1" 2>/dev/null >"$WORK/interp.txt"
+	gawk -v base0="$4" -v only="${5:-}" '
+	BEGIN { base = strtonum(base0) }
+	FILENAME == ARGV[1] {
+		if (/ FDE /) { f = 1; match($0, /pc=([0-9a-f]+)\.\.([0-9a-f]+)/, m)
+			lo[++nr] = strtonum("0x" m[1]); hi[nr] = strtonum("0x" m[2]); first[nr] = nrows + 1; next }
+		if (/ CIE /) { f = 0; next }
+		if (f && /^[0-9a-f]+ +(rsp|rbp)\+[0-9]+/) {
+			loc[++nrows] = strtonum("0x" $1); cfa[nrows] = $NF == "u" ? "undefined" : $2 }
+		next
+	}
+	FILENAME == ARGV[2] { name[FNR] = $4; start[FNR] = strtonum($2); end[FNR] = start[FNR] + $3; nf = FNR; next }
+	/^ +[0-9a-f]+:\t/ {
+		split($0, a, ":"); gsub(/[ \t]/, "", a[1]); x = strtonum("0x" a[1])
+		while (k < nf && (k == 0 || x >= end[k])) k++
+		if (only != "" && name[k] != only) next
+		addr = base + x - (only != "" ? start[k] : 0)
+		while (r < nr && !(addr >= lo[r] && addr < hi[r]) && (r == 0 || addr >= hi[r])) r++
+		c = "none"
+		if (addr >= lo[r] && addr < hi[r]) {
+			for (j = first[r]; j < (r < nr ? first[r + 1] : nrows + 1) && loc[j] <= addr; j++)
+				c = cfa[j]
+		}
+		printf "%s %d %s\n", name[k], x - start[k], c
+	}' "$WORK/interp.txt" "$2" "$3"
 }
-rows_got() { cfa_rows "$1" 0 | sort -u; }
 # skips SYMS OBJDUMP: "NAME OFFSET" where rbp still holds the caller's frame
 skips() {
 	gawk '
@@ -116,10 +131,10 @@ if command -v llvm-dwarfdump >/dev/null; then
 		"$(llvm-dwarfdump --eh-frame "$img" 2>/dev/null | grep -c ' FDE ')" "$nfunc"
 fi
 objdump -d -M intel --no-show-raw-insn "$FIX/sample.core.o" >"$WORK/s.dis"
-rows_expected "$S.syms" "$WORK/s.dis" 0x1000 >"$WORK/rows.want"
-rows_got "$img" >"$WORK/rows.got"
-same_counts "image: readelf's CFA table is the frame shape at objdump's instructions" \
-	"$WORK/rows.got" "$WORK/rows.want"
+want_cfa "$S.syms" "$WORK/s.dis" >"$WORK/cfa.want"
+got_cfa "$img" "$S.syms" "$WORK/s.dis" 0x1000 >"$WORK/cfa.got"
+same_counts "image: readelf's CFA at every instruction objdump finds is the frame shape's" \
+	"$WORK/cfa.got" "$WORK/cfa.want"
 
 # ---- the call-tree core ----
 CT=$WORK/ct
@@ -205,21 +220,18 @@ check_eq "fp: there the chain skips the immediate caller" "$(val skip_valid "$G/
 check_eq "fp: elsewhere it names the caller" "$(val invalid "$G/calls")" 0
 
 # ---- 4. jitdump + stock perf inject --jit ----
-# jitted_rows DIR: the CFA rows of every jitted ELF of the call-tree core,
-# as "NAME OFFSET CFA" (genelf puts the code at 0x80)
-jitted_rows() {
+# jitted_cfa DIR: got_cfa over every jitted ELF of the call-tree core
+# (genelf puts the code at 0x80)
+jitted_cfa() {
 	local so idx name
 	for so in "$1"/jitted-*.so; do
 		idx=$(nm "$so" 2>/dev/null | gawk 'match($0, /local_func_([0-9]+)/, m) { print m[1]; exit }')
 		name=$(gawk -v i="$idx" '$1 == i { print $4 }' "$C.syms")
 		[ -n "$name" ] || continue
-		cfa_rows "$so" 0x80 | gawk -v n="$name" '{ printf "%s %d %s\n", n, strtonum("0x" $1), $2 }'
+		got_cfa "$so" "$C.syms" "$CT/ct.dis" 0x80 "$name"
 	done | sort
 }
-# the rows of the call-tree core, relative to each function, from the image
-gawk 'FNR == NR { nm[NR] = $4; st[NR] = strtonum($2); en[NR] = st[NR] + $3; n = NR; next }
-	{ l = strtonum("0x" $1) - 0x1000; for (k = 1; k <= n; k++) if (l >= st[k] && l < en[k]) printf "%s %d %s\n", nm[k], l - st[k], $2 }' \
-	"$C.syms" <(rows_expected "$C.syms" "$CT/ct.dis" 0x1000) | sort >"$CT/rows.want"
+want_cfa "$C.syms" "$CT/ct.dis" | sort >"$CT/cfa.want"
 
 J=$WORK/jit
 mkdir -p "$J"
@@ -227,8 +239,8 @@ mkdir -p "$J"
 check_eq "jitdump: aotperf jitdump: exit status" "$?" 0
 perf inject --jit -i "$J/marked.data" -o "$J/perf.jit.data" >/dev/null 2>&1
 check_eq "jitdump: stock perf inject --jit: exit status" "$?" 0
-jitted_rows "$J" >"$J/rows.got"
-same_counts "jitdump: every jitted ELF carries its function's CFI" "$J/rows.got" "$CT/rows.want"
+jitted_cfa "$J" >"$J/cfa.got"
+same_counts "jitdump: every jitted ELF carries its function's CFI" "$J/cfa.got" "$CT/cfa.want"
 
 # the runtime library's own dump (rules from the bytes alone: a tail jump
 # gets no rule, see unwind/rules_x86.c)
@@ -239,13 +251,13 @@ JITDUMPDIR=$L/jit perf record -q -e cpu-clock:u -k mono -F 2000 --call-graph=dwa
 check_eq "live: loader --jitdump under perf record: exit status" "$?" 0
 perf inject --jit -i "$L/perf.data" -o "$L/perf.jit.data" >/dev/null 2>&1
 check_eq "live: stock perf inject --jit: exit status" "$?" 0
-jitted_rows "$(dirname "$(find "$L/jit" -name 'jitted-*.so' | head -n1)")" >"$L/rows.got"
-# the same rows, but the tail jump after ct_a's pop rbp is unknown
+jitted_cfa "$(dirname "$(find "$L/jit" -name 'jitted-*.so' | head -n1)")" >"$L/cfa.got"
+# the same, but the tail jump after ct_a's pop rbp has no rule
 tailjmp=$(gawk '$1 == "ct_a" && $2 != 0 && $2 != 1 { print $2 }' "$CT/skips")
 gawk -v t="$tailjmp" '$1 == "ct_a" && $2 == t { print "ct_a " t " undefined"; next } { print }' \
-	"$CT/rows.want" | sort >"$L/rows.want"
+	"$CT/cfa.want" | sort >"$L/cfa.want"
 same_counts "live: the runtime library's dump carries the same CFI (tail jump: none)" \
-	"$L/rows.got" "$L/rows.want"
+	"$L/cfa.got" "$L/cfa.want"
 
 # Does this perf unwind from the ELF files (libdw) or through the process's
 # mappings (libunwind)? perf's libunwind glue reads .eh_frame_hdr's table

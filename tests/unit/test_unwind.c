@@ -264,6 +264,37 @@ static void test_x86_forms(void)
 	check_every_offset("x86 foreign prologue", t, sizeof(x86_alien), alien, 1);
 	CHECK(!unwind_table__func_known(t, 0));
 	unwind_table__delete(t);
+
+	/* starts listed for the second function only: the first is read
+	 * from its bytes, the second with its boundaries */
+	{
+		uint8_t two[sizeof(x86_tail) + sizeof(x86_tail)];
+		uint32_t offs[2] = { 0, sizeof(x86_tail) }, ins[32], n = 0;
+
+		memcpy(two, x86_tail, sizeof(x86_tail));
+		memcpy(two + offs[1], x86_tail, sizeof(x86_tail));
+		for (size_t i = 0; i < sizeof(x86_tail_insns) / 4; i++)
+			ins[n++] = offs[1] + x86_tail_insns[i];
+		t = unwind_table__new(UNWIND_ARCH_X86_64, two, sizeof(two), offs, 2, ins, n, NULL);
+		CHECK(t != NULL);
+		if (t) {
+			CHECK(!unwind_table__func_known(t, 0));
+			CHECK(unwind_table__func_known(t, 1));
+			for (uint32_t off = 0; off < sizeof(x86_tail); off++) {
+				const struct unwind_row *a = unwind_table__row(t, off, NULL);
+				const struct unwind_row *b = unwind_table__row(t, offs[1] + off, NULL);
+				size_t kb = 0, ki = 0;
+
+				while (kb + 1 < 10 && tail_bytes[kb + 1].off <= off)
+					kb++;
+				while (ki + 1 < 8 && tail_insns[ki + 1].off <= off)
+					ki++;
+				CHECK(a && same_row(a, &tail_bytes[kb].row));
+				CHECK(b && same_row(b, &tail_insns[ki].row));
+			}
+			unwind_table__delete(t);
+		}
+	}
 }
 
 /* ---- aarch64 forms ---- */
