@@ -41,7 +41,7 @@ override LDFLAGS += $(SANFLAGS)
 LDLIBS  += -lzstd $(CAPSTONE_LIBS) -lelf
 
 LIB_DIRS := util cwasm perfdata attr jitdump decode classify symbolize spills frames engines \
-	    profile render
+	    unwind profile render
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)
 CLI_SRCS := $(wildcard cli/*.c)
@@ -102,11 +102,13 @@ $(B)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
-$(B)/libaotperf-jit.a: $(B)/obj/jitdump/jitdump.o
+JIT_SRCS := $(wildcard jitdump/*.c unwind/*.c)
+
+$(B)/libaotperf-jit.a: $(JIT_SRCS:%.c=$(B)/obj/%.o)
 	rm -f $@
 	ar rcs $@ $^
 
-$(B)/libaotperf-jit.so.1: $(B)/pic/jitdump/jitdump.o
+$(B)/libaotperf-jit.so.1: $(JIT_SRCS:%.c=$(B)/pic/%.o)
 	$(CC) -shared -Wl,-soname,libaotperf-jit.so.1 $(LDFLAGS) -o $@ $^ -lpthread
 
 $(B)/libaotperf-jit.so: $(B)/libaotperf-jit.so.1

@@ -11,8 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "symbolize.h"
+#include "cfi.h"
 #include "elfimage.h"
 #include "../jitdump/jitdump.h"
+#include "../jitdump/unwind_info.h"
 #include "perfmap.h"
 #include "../perfdata/edit.h"
 #include "../perfdata/perfdata.h"
@@ -361,8 +363,9 @@ static uint16_t elf_machine(const struct cwasm_module *m)
 /* ---- jitdump ---- */
 
 static int dump_for_pid(const char *perf_in, const struct attr_result *res,
-			const struct core_syms *cs, uint32_t pid, const char *dir,
-			struct edits *ed, char ***written, uint32_t *nwritten, struct ap_err *err)
+			const struct core_syms *cs, struct unwind_table *const *uw, uint32_t pid,
+			const char *dir, struct edits *ed, char ***written, uint32_t *nwritten,
+			struct ap_err *err)
 {
 	const struct attr_mapping *first = NULL;
 	char path[PATH_MAX];
@@ -397,9 +400,10 @@ static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 				" room for the code-load records", perf_in, pid);
 			return ap_err_hint(err, AP_HINT_DIRECT);
 		}
-		e = aotjit_register_core_at(j, am->start, m->text, m->text_size,
-					    cs[am->core].offsets, m->nfuncs,
-					    (const char *const *)cs[am->core].names, NULL, am->time + 1);
+		e = aotjit_register_core_rules(j, am->start, m->text, m->text_size,
+					       cs[am->core].offsets, m->nfuncs,
+					       (const char *const *)cs[am->core].names, NULL,
+					       am->time + 1, uw[am->core]);
 		if (e) {
 			aotjit_close(j);
 			unlink(path);
@@ -434,6 +438,7 @@ int symbolize__jitdump(const char *perf_in, const struct attr_result *res,
 {
 	struct edits ed = { 0 };
 	struct core_syms *cs = NULL;
+	struct unwind_table **uw = NULL;
 	char dir[PATH_MAX];
 	uint32_t npids = 0, *pids = NULL;
 	int ret = -1;
@@ -442,15 +447,19 @@ int symbolize__jitdump(const char *perf_in, const struct attr_result *res,
 		return -1;
 	cs = all_core_syms(res, o, err);
 	pids = mapped_pids(res, &npids);
-	if (!cs || !pids) {
+	uw = symcfi__tables(res, err);
+	if (!cs || !pids || !uw) {
+		if (cs && pids)
+			goto out;	/* err says why */
 		ap_err_nomem(err);
 		goto out;
 	}
 	for (uint32_t i = 0; i < npids; i++)
-		if (dump_for_pid(perf_in, res, cs, pids[i], dir, &ed, written, nwritten, err))
+		if (dump_for_pid(perf_in, res, cs, uw, pids[i], dir, &ed, written, nwritten, err))
 			goto out;
 	ret = perfdata__write_edited(perf_in, perf_out, ed.e, ed.n, err);
 out:
+	symcfi__tables_delete(uw, res->ncores);
 	edits_free(&ed);
 	core_syms_free(cs, res->ncores);
 	free(pids);
@@ -473,12 +482,36 @@ static int core_image_path(const struct attr_result *res, uint32_t core, const c
 		       ? -1 : 0;
 }
 
+/* Core C's image, its CFI placed where all of its mappings find room. */
+static int write_core_image(const char *path, const struct attr_result *res, uint32_t c,
+			    const uint32_t *offsets, const char *const *names,
+			    const struct symcfi_maps *maps, struct symcfi_place *place,
+			    struct ap_err *err)
+{
+	const struct cwasm_module *m = res->cores[c].mod;
+	uint64_t *starts = calloc(res->nmappings + 1, sizeof(*starts));
+	uint32_t n = 0;
+	int ret;
+
+	if (!starts)
+		return ap_err_nomem(err);
+	for (uint32_t i = 0; i < res->nmappings; i++)
+		if (res->mappings[i].core == (int)c)
+			starts[n++] = res->mappings[i].start;
+	ret = symcfi__write_image(path, m, elf_machine(m), offsets, names, maps, starts, n,
+				  place, err);
+	free(starts);
+	return ret;
+}
+
 int symbolize__elf(const char *perf_in, const struct attr_result *res,
 		   const struct sym_opts *o, const char *perf_out, char ***written,
 		   uint32_t *nwritten, struct ap_err *err)
 {
 	struct edits ed = { 0 };
 	struct core_syms *cs = NULL;
+	struct symcfi_maps *maps = NULL;
+	struct symcfi_place *place = NULL;
 	char dir[PATH_MAX], **paths = NULL;
 	int ret = -1;
 
@@ -486,12 +519,12 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 		return -1;
 	cs = all_core_syms(res, o, err);
 	paths = calloc(res->ncores, sizeof(*paths));
-	if (!cs || !paths) {
+	place = calloc(res->ncores, sizeof(*place));
+	if (!cs || !paths || !place) {
 		ap_err_nomem(err);
 		goto out;
 	}
 	for (uint32_t c = 0; c < res->ncores; c++) {
-		const struct cwasm_module *m = res->cores[c].mod;
 		char path[PATH_MAX];
 
 		if (!res->cores[c].nmappings)
@@ -500,8 +533,10 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 			ap_errf(err, "%s: path too long", dir);
 			goto out;
 		}
-		if (elfimage__write(path, elf_machine(m), m->text, m->text_size, cs[c].offsets,
-				    m->nfuncs, (const char *const *)cs[c].names, err))
+		if (!maps && symcfi__maps_read(perf_in, &maps, err))
+			goto out;
+		if (write_core_image(path, res, c, cs[c].offsets, (const char *const *)cs[c].names,
+				     maps, &place[c], err))
 			goto out;
 		paths[c] = strdup(path);
 		if (!paths[c] || list_push(written, nwritten, path)) {
@@ -511,8 +546,9 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 	}
 	for (uint32_t i = 0; i < res->nmappings; i++) {
 		const struct attr_mapping *am = &res->mappings[i];
-		uint32_t size, old_size = am->rec_size;
-		void *orig, *rec;
+		const struct symcfi_place *pl;
+		uint32_t size, old_size = am->rec_size, cfi_size = 0;
+		void *orig, *rec, *cfi_rec = NULL;
 
 		if (am->core < 0)
 			continue;
@@ -521,7 +557,20 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 			goto out;
 		rec = make_mmap2(orig, am->rec_size, am->pid, am->tid, am->start, am->len,
 				 IMAGE_VADDR, paths[am->core], &size);
+		/* the image's CFI, mapped where perf's unwinder looks for it */
+		pl = &place[am->core];
+		if (pl->map_off)
+			cfi_rec = make_mmap2(orig, am->rec_size, am->pid, am->tid,
+					     am->start + pl->map_off, pl->len, pl->pgoff,
+					     paths[am->core], &cfi_size);
 		free(orig);
+		if (pl->map_off && (!cfi_rec || edits_push(&ed, am->file_offset + am->rec_size, 0,
+							    cfi_rec, cfi_size))) {
+			free(cfi_rec);
+			free(rec);
+			ap_err_nomem(err);
+			goto out;
+		}
 		/* pieces of one kernel-merged record: the first replaces it, the rest join it */
 		for (uint32_t k = 0; k < i; k++)
 			if (res->mappings[k].core >= 0 &&
@@ -538,6 +587,8 @@ out:
 	for (uint32_t c = 0; paths && c < res->ncores; c++)
 		free(paths[c]);
 	free(paths);
+	free(place);
+	symcfi__maps_delete(maps);
 	edits_free(&ed);
 	core_syms_free(cs, res->ncores);
 	return ret;
