@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// fuzz-seeds: tree/tests/fixtures/real/* tree/tests/fixtures/sidecars/*.cwasm
 // fuzz-seeds: build/fixtures/sample_v6.cwasm build/fixtures/comp.0.cwasm
 // fuzz-options: -max_len=16384
 /*
@@ -7,7 +8,8 @@
  *
  * Seeds: small containers from the writer (v6 and v7, with and without
  * target info, types, imports, exports, names), see fuzz_write_seeds(),
- * and the first 16 KiB (max_len) of two fixture cores.
+ * the real compiler outputs in tests/fixtures, and the first 16 KiB
+ * (max_len) of two fixture cores.
  */
 #include <stdio.h>
 #include <stdlib.h>
