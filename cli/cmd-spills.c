@@ -327,7 +327,7 @@ static void decode_static(struct spills *s, uint32_t ri, const struct cls_roles 
 			cli_warn("spills", "%s: local_func_%u: %s", m->path, r->func, err.msg);
 		return;
 	}
-	s->static_ld[ri] = f.static_count[CLS_SPILL_RELOAD];
+	s->static_ld[ri] = f.static_count[CLS_FRAME_LOAD] + f.static_count[CLS_VMCTX_RELOAD];
 	cls_func__exit(&f);
 }
 

@@ -246,7 +246,7 @@ static int classify_pick(const struct func_report *fr, const struct func_pick *p
 	struct cls_roles roles;
 
 	memset(out, 0, sizeof(*out));
-	cls__roles_default(m->target.arch, &roles);
+	cls__roles_target(&m->target, &roles);
 	if (fr->roles && cls__roles_parse(&roles, fr->roles, err))
 		return -1;
 	out->base = c->first_base;

@@ -119,7 +119,7 @@ static int classify(const struct dlf *d, struct classified *out, struct ap_err *
 	m = d->cores[out->core].mod;
 	fn = &m->funcs[out->func];
 	base = d->rg.core_first[out->core];
-	cls__roles_default(m->target.arch, &roles);
+	cls__roles_target(&m->target, &roles);
 	if (d->roles && cls__roles_parse(&roles, d->roles, err))
 		return -1;
 	if (cls__decode(m->target.arch, &roles, m->text + fn->offset, fn->size, base + fn->offset,
