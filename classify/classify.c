@@ -220,7 +220,16 @@ struct ctx {
 
 static uint8_t role_at(const struct ctx *c, uint32_t i, uint8_t fam)
 {
-	return fam < CLS_NREG && c->fl->in[i].r[fam] != R_TOP ? c->fl->in[i].r[fam] : R_UNK;
+	if (fam >= CLS_NREG || !fam)
+		return R_UNK;
+	if (c->fl->in[i].r[fam] != R_TOP)
+		return c->fl->in[i].r[fam];
+	/* unreached code: only the overrides are known */
+	if (fam == c->ovr->vmctx)
+		return R_VMCTX;
+	if (fam == c->ovr->membase)
+		return R_MEMBASE;
+	return R_UNK;
 }
 
 static int is_ptr(uint8_t r)

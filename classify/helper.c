@@ -81,7 +81,8 @@ uint8_t cls_helper__of(enum cwasm_arch arch, const struct dc_insn *ni, uint8_t c
 		return a64 && ni->nops >= 2 && ni->op[1].type == DC_OP_IMM ? HC_ALU : HC_REGMOV;
 	if (cls == CLS_ZEXT_MOVE)
 		return HC_REGMOV;
-	if (cls == CLS_ALU || cls == CLS_LEA || ni->kind == DC_CMP || ni->kind == DC_ALU)
+	if (ni->kind == DC_LEA || ni->kind == DC_CMP || ni->kind == DC_ALU ||
+	    (ni->kind == DC_OTHER && ni->nops))
 		return HC_ALU;
 	return HC_OTHER;
 }

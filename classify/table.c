@@ -160,12 +160,12 @@ void cls__print_table(FILE *out, const struct cls_table *t, uint64_t run_total)
 	print_row(out, "total", t->total, static_total(t), t, run_total);
 	fprintf(out, "  frame traffic   frame_load + frame_store: ");
 	print_amount(out, t, fs);
-	fprintf(out, "\n                  (%u static: %u loads, %u stores)", sum_static(t, is_unattributed),
+	fprintf(out, "\n                  %u static: %u loads, %u stores\n", sum_static(t, is_unattributed),
 		t->static_count[CLS_FRAME_LOAD], t->static_count[CLS_FRAME_STORE]);
-	fprintf(out, "; vmctx slot: ");
+	fprintf(out, "  vmctx slot      ");
 	if (t->total && !t->percent_only)
 		fprintf(out, "%" PRIu64 " samples, ", vs);
-	fprintf(out, "%u static\n", sum_static(t, is_vmctx_slot));
+	fprintf(out, "%u static (runtime state, not spills)\n", sum_static(t, is_vmctx_slot));
 	cls__levers(t, &l);
 	fprintf(out, "  levers%s  frame %.1f%%", t->total ? "         " : " (static)", l.frame);
 	if (t->spills_known)
@@ -203,6 +203,7 @@ static uint32_t hottest(const struct cls_func *f, const uint64_t *s, uint32_t n,
 void cls__print_hottest(FILE *out, const struct cls_func *f, const uint64_t *insn_samples,
 			uint32_t n, const struct cls_table *t, uint64_t run_total)
 {
+	(void)run_total; /* %run per instruction is in the JSON */
 	uint32_t *idx, k;
 
 	if (!insn_samples || !n || !t->total)
@@ -211,21 +212,27 @@ void cls__print_hottest(FILE *out, const struct cls_func *f, const uint64_t *ins
 	if (!idx)
 		return;
 	k = hottest(f, insn_samples, n, idx);
-	fprintf(out, "  %9s %8s %8s  %-18s %-9s  %-14s %s\n", "samples", "%func", "%run",
-		"address", "offset", "class", "instruction");
+	/* 80 columns: the instruction text is cut to what is left (JSON has it whole) */
+	fprintf(out, "  %7s %7s  %-8s %-13s %s\n", "samples", "%func", "offset", "class",
+		"instruction");
 	for (uint32_t i = 0; i < k; i++) {
 		const struct cls_insn *in = &f->insns[idx[i]];
 		uint64_t s = insn_samples[idx[i]];
+		char off[16];
+		int room;
 
-		fprintf(out, "  ");
 		if (t->percent_only)
-			fprintf(out, "%9s", "-");
+			fprintf(out, "  %7s", "-");
 		else
-			fprintf(out, "%9" PRIu64, s);
-		col_pct(out, 1, pct(s, t->total));
-		col_pct(out, run_total && !t->percent_only, pct(s, run_total));
-		fprintf(out, "  0x%-16" PRIx64 " +0x%-6x  %-14s %s\n", in->addr, in->offset,
-			cls__name(in->cls), in->text);
+			fprintf(out, "  %7" PRIu64, s);
+		fprintf(out, " %6.2f%%", pct(s, t->total));
+		snprintf(off, sizeof(off), "+0x%x", in->offset);
+		fprintf(out, "  %-8s %-13s ", off, cls__name(in->cls));
+		room = 80 - (2 + 7 + 1 + 7 + 2 + (int)(strlen(off) > 8 ? strlen(off) : 8) + 1 + 13 + 1);
+		if ((int)strlen(in->text) > room)
+			fprintf(out, "%.*s...\n", room - 3, in->text);
+		else
+			fprintf(out, "%s\n", in->text);
 	}
 	free(idx);
 }

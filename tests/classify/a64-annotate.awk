@@ -23,7 +23,7 @@
 	line[++nl] = sprintf("%8s :   %s:%s%s", w, addr, raw ? "\t" word " \t" : "\t", text)
 }
 END {
-	printf " Percent |\tSource code & Disassembly of wamr_a64.o for cpu-clock (%d samples, percent: local period)\n", n
+	printf " Percent |\tSource code & Disassembly of a64_v11.o for cpu-clock (%d samples, percent: local period)\n", n
 	print "------------------------------------------------------------------------------------"
 	print "         :"
 	printf "         : 5      %s\n", sym
