@@ -165,8 +165,8 @@ int64_t cls__insn_at(const struct cls_func *f, uint64_t addr);
 uint32_t cls__insn_count(const struct cls_func *f);
 
 /*
- * The class the upstream helper's users know (FORMATS of the helper's
- * JSON): frame_load_unattributed, frame_store_unattributed, bounds_cmp,
+ * The class the upstream helper's users know (docs/codegen-idioms.md,
+ * "The helper's names"): frame_load_unattributed, frame_store_unattributed, bounds_cmp,
  * bounds_branch, call, dispatch_jmp, jmp, cond_branch, mem_access,
  * regmov, alu, other; aarch64 also linear_memory, indirect_dispatch,
  * direct_branch; data entries inline_data_or_sample_skid.
