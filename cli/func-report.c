@@ -307,6 +307,7 @@ int func_report__print(struct func_report *fr, const struct attr_result *res, FI
 			m->funcs[p->func].size);
 		if (res->ncores > 1 && m->core_label)
 			fprintf(out, "  core %s\n", m->core_label);
+		cls__print_roles(out, &c.f.roles);
 		cls__print_table(out, &c.t, res->total_samples);
 		if (c.fj.sc)
 			fa__print(out, &c.fj, &c.f, c.insn_samples, FA_LISTED);

@@ -159,6 +159,7 @@ static void print_classified(FILE *out, const struct dlf *d, const struct classi
 		cls__insn_count(&c->f), fn->size);
 	if (d->ncores > 1)
 		fprintf(out, "  core %s\n", core_name(m));
+	cls__print_roles(out, &c->f.roles);
 	cls__print_table(out, &c->t, d->total);
 	if (n) {
 		fprintf(out, "\n  hottest instructions\n");
