@@ -430,13 +430,16 @@ static void entry_state(const struct pass *p, uint8_t param, struct cls_rstate *
 	force(p->ovr, st);
 }
 
-/* One data-flow solution for the current slot sets; 1 if a slot set grew. */
+/*
+ * One data-flow solution; 1 if a slot set grew on the way (states met
+ * before a slot was known may be too pessimistic: solve again).
+ */
 static int solve(struct pass *p, const struct dc_vec *nv, uint64_t lo, uint64_t hi, uint8_t param)
 {
 	const struct dc_insn *v = nv->v;
 	struct cls_flow *fl = p->fl;
 	uint32_t n = nv->n;
-	int changed = 1, rounds = 0;
+	int changed = 1, rounds = 0, grew = 0;
 
 	memset(fl->in, 0, (n ? n : 1) * sizeof(*fl->in));
 	fl->pushed = 0;
@@ -467,13 +470,10 @@ static int solve(struct pass *p, const struct dc_vec *nv, uint64_t lo, uint64_t 
 					if (v[k].has_target && (t = find_addr(v, n, v[k].target)) >= 0)
 						changed |= meet_into(&fl->in[t], &out);
 		}
-		changed |= p->grew;
-		if (p->grew) {
-			p->grew = 0;
-			changed = 1;
-		}
+		grew |= p->grew;
+		p->grew = 0;
 	}
-	return 0;
+	return grew;
 }
 
 /* A slot that also receives other values is not reserved: ban it and solve again. */
@@ -550,7 +550,8 @@ int cls_flow__run(const struct cls_roles *ovr, const struct dc_vec *nv, uint64_t
 	p.fl = fl;
 	for (int round = 0; round < 8; round++) {
 		fl->nvmctx_slot = fl->nsave_slot = 0;
-		solve(&p, nv, lo, hi, out->vmctx_param);
+		for (int again = 0; again < 4 && solve(&p, nv, lo, hi, out->vmctx_param); again++)
+			;
 		if (!bad_slot(&p, nv))
 			break;
 	}
