@@ -70,3 +70,29 @@ a_tail_direct:
 	mov x29, sp				//= reg_move
 	ldp x29, x30, [sp], #16			//= frame_save
 	b a_load_store				//= tail_call
+
+// The other aarch64 vmctx idiom (a generator version with x19..x28
+// allocatable): vmctx spilled to [x29, #16] and reloaded into the scratch
+// x16 at each use; the trap block after the epilogue, branched to.
+a_reload:
+	stp x29, x30, [sp, #-64]!		//= frame_save
+	mov x29, sp				//= reg_move
+	str x0, [x29, #16]			//= vmctx_save
+	str x1, [x29, #24]			//= frame_store
+	str x19, [x29, #48]			//= frame_save
+	ldr w9, [x29, #24]			//= frame_load
+	ldr x16, [x29, #16]			//= vmctx_reload
+	add x17, x9, #4				//= alu
+	ldr x15, [x16, #8]			//= bounds_check
+	cmp x17, x15				//= bounds_check
+	b.hi 1f					//= bounds_check
+	ldr x15, [x16]				//= vmctx_field
+	ldr w19, [x15, x9]			//= linear_mem
+	add w0, w19, #1				//= alu
+	ldr x19, [x29, #48]			//= frame_save
+	ldp x29, x30, [sp], #64			//= frame_save
+	ret					//= other
+1:	mov x0, x16				//= trap
+	ldr x16, [x0, #80]			//= trap
+	blr x16					//= trap
+	brk #0					//= trap
