@@ -706,7 +706,8 @@ static void print_ranking(const struct spills *s)
 	if (s->ntop < log->n)
 		printf("  ... %u more (--top 0 lists all)\n", log->n - s->ntop);
 	if (s->o->a.cs.n)
-		printf("\n  frame_ld: frame-slot reads decoded from the core's code (class spill_reload);"
+		printf("\n  frame_ld: frame-slot reads decoded from the core's code (classes"
+		       "\n  frame_load and vmctx_reload);"
 		       "\n  ratio = frame_ld / spill_ld, about 1 when the metric and the code agree\n");
 	if (s->joined)
 		print_flags(s);
