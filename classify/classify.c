@@ -370,6 +370,34 @@ static int64_t size_load(const struct ctx *c, uint32_t i, uint8_t reg)
 	return -1;
 }
 
+/*
+ * A block of at most a few moves ending in ud2/brk at addr: the trap
+ * stub other engines (and hand-written code) branch to on a failed
+ * check. WAMR's own traps are calls through vmctx (mark_traps).
+ */
+static int ud2_block(const struct ctx *c, uint64_t addr, int known)
+{
+	uint32_t lo = 0, hi = c->n;
+
+	if (!known)
+		return 0;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (c->v[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (uint32_t k = lo; k < c->n && k < lo + 4 && c->v[k].addr >= addr; k++) {
+		if (c->v[k].kind == DC_TRAP)
+			return 1;
+		if (ends_walk(&c->v[k]))
+			return 0;
+	}
+	return 0;
+}
+
 static void mark_bounds(struct ctx *c)
 {
 	for (uint32_t i = 0; i < c->n; i++) {
@@ -393,7 +421,8 @@ static void mark_bounds(struct ctx *c)
 				c->det[ld] = CLS_D_BOUNDS_SIZE;
 			}
 		}
-		if (!hit)
+		if (!hit && !(i + 1 < c->n && c->v[i + 1].kind == DC_JCC && c->v[i + 1].cc_unsigned &&
+			      ud2_block(c, c->v[i + 1].target, c->v[i + 1].has_target)))
 			continue;
 		c->cls[i] = CLS_BOUNDS_CHECK;
 		c->det[i] = CLS_D_BOUNDS_CMP;
