@@ -276,7 +276,9 @@
 				g.appendChild(r);
 				rects++;
 				if (w > 28) {
-					var chars = Math.floor((w - 6) / 6.6), txt = n.name;
+					var chars = Math.floor((w - 6) / 6.6), txt = n.name, sp = txt.indexOf(' ');
+					/* a narrow wasm frame shows its wasm name rather than local_func_N */
+					if (txt.length > chars && n.kind === 'wasm' && sp > 0) txt = txt.slice(sp + 1);
 					if (txt.length > chars) txt = txt.slice(0, Math.max(chars - 1, 1)) + '\u2026';
 					var tx = svg('text', { x: (x + 3).toFixed(1), y: y + FLAME_ROW - 5 });
 					tx.textContent = txt;
@@ -499,13 +501,12 @@
 				add(spacer, el('div', 'empty', rows.length ? 'No function matches the filter.' : 'No functions in this document.'));
 				return;
 			}
-			var cn = m.cores.length > 1 && core >= 0 ? m.cores[core].label : '';
 			for (var i = first; i < last; i++) {
 				var r = view[i], row = el('div', 'vrow');
 				row.style.top = (i * ROW) + 'px';
 				row.setAttribute('data-func', String(r.f));
 				if (state.sel && state.sel.core === core && state.sel.f === r.f) row.classList.add('sel');
-				var fn = el('span', 'mono', (cn ? cn + ':' : '') + funcName(r.f));
+				var fn = el('span', 'mono', funcName(r.f));	/* the core is in the selector */
 				if (m.listings[core + ':' + r.f]) fn.classList.add('has-listing');
 				var heat = el('span', 'heat'), hb = put(heat, el('span'));
 				hb.style.width = (100 * r.s / max).toFixed(1) + '%';

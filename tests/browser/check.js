@@ -79,6 +79,8 @@ async function main() {
 		'the inlined stylesheet applies under the CSP');
 
 	// function table: virtualised rows, the hottest first, the count line
+	// (the table opens on the core of the listed function: pick the first)
+	if (cores.length > 1) await page.selectOption('#fn-core', '0');
 	const n = rows.length;
 	const count = await page.textContent('#fn-count');
 	ok(count === fmt(n) + ' of ' + fmt(n) + ' functions', 'function count line', count);
@@ -136,7 +138,8 @@ async function main() {
 		}
 	} else {
 		const bars = await page.$$eval('.selfbars .track', (r) => r.length);
-		ok(bars === Math.min(25, rows.filter((r) => r.s > 0).length), 'self-sample chart without stacks (' + bars + ' bars)');
+		const hot = cores.reduce((a, c) => a + (c.functions || []).filter((r) => r[1] > 0).length, 0);
+		ok(bars === Math.min(25, hot), 'self-sample chart without stacks (' + bars + ' bars)');
 	}
 
 	// class mix bars
@@ -169,8 +172,10 @@ async function main() {
 		const inData = insns.map((x) => ranges.some((g) => x.offset >= g.start && x.offset < g.end));
 		ok(lrows.every((r, i) => r.indata === inData[i]), 'rows inside data ranges are marked');
 		// another listed function, picked in the table
-		const other = listings.find((l) => l !== hottestListing);
+		const other = listings.find((l) => l !== hottestListing && l.core === hottestListing.core);
 		if (other) {
+			const ci = cores.findIndex((c) => c.core === other.core);
+			if (cores.length > 1 && ci >= 0) await page.selectOption('#fn-core', String(ci));
 			await page.fill('#fn-filter', 'local_func_' + other.local_func);
 			await page.click('#fn-body .vrow[data-func="' + other.local_func + '"]');
 			const h2 = await page.textContent('#listing-box h3');
@@ -178,6 +183,24 @@ async function main() {
 			await page.fill('#fn-filter', '');
 			await page.click('#fn-body .vrow[data-func="' + hottestListing.local_func + '"]');
 		}
+	}
+
+	// several cores: the selector switches the table, a listing of the second core opens
+	if (cores.length > 1) {
+		const rows1 = (cores[1].functions || []).map((r) => ({ f: r[0], s: r[1] }));
+		const hot1 = rows1.slice().sort((a, b) => b.s - a.s || a.f - b.f)[0];
+		await page.selectOption('#fn-core', '1');
+		const c1 = await page.textContent('#fn-count');
+		ok(c1 === fmt(rows1.length) + ' of ' + fmt(rows1.length) + ' functions', 'core selector shows the second core', c1);
+		const f1 = await page.$eval('#fn-body .vrow', (r) => r.children[1].textContent);
+		ok(hot1 && f1 === 'local_func_' + hot1.f, 'second core: its hottest function first', f1);
+		const l1 = listings.find((l) => l.core === cores[1].core);
+		if (l1) {
+			await page.click('#fn-body .vrow[data-func="' + l1.local_func + '"]');
+			const h = await page.textContent('#listing-box h3');
+			ok(h.startsWith(cores[1].core + ':local_func_' + l1.local_func), 'second core: its listing opens', h);
+		}
+		await page.selectOption('#fn-core', '0');
 	}
 
 	// before / after

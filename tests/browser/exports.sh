@@ -14,7 +14,8 @@
 #    perf script's counts per function.
 #
 # Browser checks need chromium and tests/browser/setup.sh; without them they
-# are skipped with a message, except under CI (CI set), where that fails.
+# are skipped with a message, except where AOTPERF_REQUIRE_BROWSER or CI is
+# set (.ci/run sets the first), where that fails.
 # Screenshots go to $ARTIFACTS (default BUILD/tests/artifacts).
 source "$(dirname "$0")/../e2e/lib/common.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -45,8 +46,9 @@ for f in $(jq '.listings[].local_func' "$WORK/extras.json"); do
 		"$(jq --argjson f "$f" '.listings[] | select(.local_func == $f) | [.insns[].samples] | add' "$WORK/extras.json")" \
 		"$(jq --argjson f "$f" '.classified_functions[] | select(.local_func == $f) | .samples' "$WORK/report.json")"
 done
-check "the br_table function's jump table is a data range" \
-	jq -e '[.listings[] | select(.name == "br_table_dispatch") | .data_ranges[]] | length > 0' "$WORK/extras.json"
+check_eq "the br_table function's jump table is a data range" \
+	"$(jq '[.listings[] | select(.name == "br_table_dispatch") | .data_ranges[]] | length > 0' \
+	"$WORK/extras.json")" true
 
 jq -s '.[0] * .[1]' "$WORK/report.json" "$WORK/extras.json" >"$WORK/doc.json"
 "$HTMLDOC" page "$WORK/doc.json" "$WORK/report.html"
@@ -63,6 +65,22 @@ check "bad document: the message names the file and the byte" \
 	grep -q "bad.html: data document, byte 19: mismatched '}'" "$WORK/bad.err"
 check "bad document: no page, no temporary file" \
 	bash -c "! ls '$WORK' | grep -q '^bad.html'"
+
+# a two-core manifest: report --json's cores[], each core's functions[] and listings
+man=$FIX/comp.cwasm.json
+record "$WORK/comp.data" -- --ms 1000 --manifest "$man"
+"$AOTPERF" report -q -i "$WORK/comp.data" --manifest "$man" --hot 4 --top 100000 \
+	--json "$WORK/comp.json" >/dev/null
+perf script -G -i "$WORK/comp.data" -F ip 2>/dev/null >"$WORK/comp.ips"
+for i in 0 1; do
+	"$HTMLDOC" extras --cwasm "$FIX/comp.$i.cwasm" --core "$(jq -r ".cores[$i].core" "$WORK/comp.json")" \
+		--base "$(jq -r ".cores[$i].text_base" "$WORK/comp.json")" --ips "$WORK/comp.ips" --hot 2 \
+		-o "$WORK/comp.e$i.json"
+done
+jq --slurpfile a "$WORK/comp.e0.json" --slurpfile b "$WORK/comp.e1.json" \
+	'.cores[0].functions = $a[0].functions | .cores[1].functions = $b[0].functions
+	 | .listings = $a[0].listings + $b[0].listings' "$WORK/comp.json" >"$WORK/comp.doc.json"
+"$HTMLDOC" page "$WORK/comp.doc.json" "$WORK/comp.html"
 
 # generated: 20,000 functions, stacks and a diff
 "$HTMLDOC" gen "$WORK/gen.html" --functions 20000 --stacks --diff --doc "$WORK/gen.json"
@@ -92,9 +110,10 @@ command -v chromium >/dev/null 2>&1 || why="chromium is not installed"
 	why="playwright-core is not installed (bash tests/browser/setup.sh)"
 if [ -z "$why" ]; then
 	browser_check report "$WORK/report.html" "$WORK/doc.json"
+	browser_check manifest "$WORK/comp.html" "$WORK/comp.doc.json"
 	browser_check generated "$WORK/gen.html" "$WORK/gen.json" --filter local_func_1234
-elif [ -n "${CI:-}" ]; then
-	bad "browser checks cannot run in CI: $why"
+elif [ -n "${AOTPERF_REQUIRE_BROWSER:-}${CI:-}" ]; then
+	bad "browser checks are required here but cannot run: $why"
 else
 	echo "skip: browser checks: $why"
 fi
