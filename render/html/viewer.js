@@ -466,6 +466,8 @@
 			var byS = rows.slice().sort(function (a, b) { return b.s - a.s || a.f - b.f; });
 			for (var i = 0; i < byS.length; i++) byS[i].rank = i + 1;
 			max = byS.length && byS[0].s ? byS[0].s : 1;
+			/* a short table is not padded out to the full height */
+			body.style.height = Math.min(440, Math.max(rows.length, 3) * ROW + 2) + 'px';
 			apply();
 		}
 		function cmp(a, b) {
@@ -536,9 +538,23 @@
 
 	/* ---- annotated listing ---- */
 
+	/* report --json has only the hottest instructions: a partial listing from them */
+	function partialListing(m, ci, f) {
+		for (var i = 0; i < m.classified.length; i++) {
+			var x = m.classified[i], cf = x.cf;
+			if (x.core !== ci || num(cf.local_func) !== f || !Array.isArray(cf.hottest_instructions)) continue;
+			return { local_func: f, name: cf.name, code_bytes: cf.code_bytes, partial: true,
+				instruction_count: cf.instruction_count,
+				insns: cf.hottest_instructions.map(function (h) {
+					return { offset: num(h.offset), bytes: '', text: h.instruction, 'class': h['class'], samples: num(h.samples) };
+				}).sort(function (a, b) { return a.offset - b.offset; }), data_ranges: [] };
+		}
+		return null;
+	}
+
 	function renderListing(box, m, ci, f) {
 		box.textContent = '';
-		var l = m.listings[ci + ':' + f];
+		var l = m.listings[ci + ':' + f] || partialListing(m, ci, f);
 		var ncores = m.cores.length, cl = ci >= 0 && m.cores[ci] ? m.cores[ci].label : '';
 		if (!l) {
 			var avail = Object.keys(m.listings).map(function (k) {
@@ -551,12 +567,17 @@
 		}
 		var insns = l.insns || [], maxs = 0, total = 0, i;
 		for (i = 0; i < insns.length; i++) { maxs = Math.max(maxs, num(insns[i].samples)); total += num(insns[i].samples); }
+		if (l.partial) for (i = 0; i < m.classified.length; i++)
+			if (m.classified[i].core === ci && num(m.classified[i].cf.local_func) === f) total = num(m.classified[i].cf.samples);
 		add(box, el('h3', 'mono', label(cl, num(l.local_func), l.name, ncores)));
-		var ninsn = insns.filter(function (x) { return x['class'] !== 'data'; }).length;
+		var ninsn = l.partial ? num(l.instruction_count) : insns.filter(function (x) { return x['class'] !== 'data'; }).length;
 		add(box, el('p', 'meta', fmt(total) + ' samples (' + pct(total, m.total) + ' of run) \u00b7 ' +
 			fmt(l.code_bytes) + ' bytes \u00b7 ' + fmt(ninsn) + ' instructions' +
 			(l.address ? ' \u00b7 at ' + l.address : '') +
 			((l.data_ranges || []).length ? ' \u00b7 ' + l.data_ranges.length + ' data range(s)' : '')));
+		if (l.partial)
+			add(box, el('p', 'note', 'Only the ' + insns.length + ' hottest instructions are in this document (report --json); ' +
+				'a full listing needs the document\u2019s listings[] (docs/html-data.md).'));
 		var present = {};
 		insns.forEach(function (x) { present[x['class']] = 1; });
 		box.appendChild(legend(present));
@@ -712,6 +733,10 @@
 			var l = m.listings[k], s = num(l.samples);
 			if (!l.samples) (l.insns || []).forEach(function (x) { s += num(x.samples); });
 			if (!best || s > best.s) best = { core: m.coreOf(l.core), f: num(l.local_func), s: s };
+		});
+		m.classified.forEach(function (x) {
+			if (!Object.keys(m.listings).length && x.core >= 0 && (!best || num(x.cf.samples) > best.s))
+				best = { core: x.core, f: num(x.cf.local_func), s: num(x.cf.samples) };
 		});
 		if (!best && first && first.rows.length) {
 			var top = first.rows.slice().sort(function (a, b) { return b.s - a.s; })[0];

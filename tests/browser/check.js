@@ -32,7 +32,10 @@ function fmt(n) {
 // ---- what the document says, computed independently of the viewer ----
 const cores = Array.isArray(doc.cores) ? doc.cores : [doc];
 const core0 = cores[0];
-const rows = (core0.functions || []).map((r) => ({ f: r[0], s: r[1], b: r[2], n: r[3] || '' }));
+// functions[] rows, or (a plain report --json) its top_functions
+const rowsOf = (c) => (c.functions ? c.functions.map((r) => ({ f: r[0], s: r[1], b: r[2], n: r[3] || '' }))
+	: (c.top_functions || []).map((t) => ({ f: t.local_func, s: t.samples, b: t.code_bytes, n: t.name || '' })));
+const rows = rowsOf(core0);
 const bySamples = rows.slice().sort((a, b) => b.s - a.s || a.f - b.f);
 const listings = doc.listings || [];
 const hottestListing = listings.slice().sort((a, b) => b.samples - a.samples)[0];
@@ -85,7 +88,8 @@ async function main() {
 	const count = await page.textContent('#fn-count');
 	ok(count === fmt(n) + ' of ' + fmt(n) + ' functions', 'function count line', count);
 	const nrows = await page.$$eval('#fn-body .vrow', (r) => r.length);
-	ok(nrows > 10 && nrows <= 60, 'function rows drawn, only the visible ones (' + nrows + ' of ' + n + ')');
+	ok(nrows === Math.min(n, nrows) && nrows >= Math.min(n, 10) && nrows <= 60,
+		'function rows drawn, only the visible ones (' + nrows + ' of ' + n + ')');
 	const first = await page.$eval('#fn-body .vrow', (r) => Array.from(r.children).map((c) => c.textContent));
 	const want = bySamples[0];
 	ok(first[1] === 'local_func_' + want.f && first[3] === fmt(want.s), 'hottest function first',
@@ -138,7 +142,7 @@ async function main() {
 		}
 	} else {
 		const bars = await page.$$eval('.selfbars .track', (r) => r.length);
-		const hot = cores.reduce((a, c) => a + (c.functions || []).filter((r) => r[1] > 0).length, 0);
+		const hot = cores.reduce((a, c) => a + rowsOf(c).filter((r) => r.s > 0).length, 0);
 		ok(bars === Math.min(25, hot), 'self-sample chart without stacks (' + bars + ' bars)');
 	}
 
@@ -187,7 +191,7 @@ async function main() {
 
 	// several cores: the selector switches the table, a listing of the second core opens
 	if (cores.length > 1) {
-		const rows1 = (cores[1].functions || []).map((r) => ({ f: r[0], s: r[1] }));
+		const rows1 = rowsOf(cores[1]);
 		const hot1 = rows1.slice().sort((a, b) => b.s - a.s || a.f - b.f)[0];
 		await page.selectOption('#fn-core', '1');
 		const c1 = await page.textContent('#fn-count');
@@ -201,6 +205,18 @@ async function main() {
 			ok(h.startsWith(cores[1].core + ':local_func_' + l1.local_func), 'second core: its listing opens', h);
 		}
 		await page.selectOption('#fn-core', '0');
+	}
+
+	// a plain report --json: the hottest classified function's hottest instructions
+	const cfs = doc.classified_functions || (doc.classified_function ? [doc.classified_function] : []);
+	if (!listings.length && cfs.length) {
+		const cf = cfs.slice().sort((a, b) => b.samples - a.samples)[0];
+		const head = await page.textContent('#listing-box h3');
+		ok(head.includes('local_func_' + cf.local_func), 'partial listing of the hottest classified function', head);
+		const lr = await page.$$eval('#listing-table tbody tr', (r) => r.map((x) => x.getAttribute('data-offset') + ' ' +
+			x.className.split(' ').find((c) => c.startsWith('c-'))));
+		const want = cf.hottest_instructions.slice().sort((a, b) => a.offset - b.offset).map((h) => h.offset + ' c-' + h.class);
+		ok(JSON.stringify(lr) === JSON.stringify(want), 'partial listing = hottest_instructions, in address order (' + want.length + ')');
 	}
 
 	// before / after

@@ -109,6 +109,8 @@ command -v chromium >/dev/null 2>&1 || why="chromium is not installed"
 [ -n "$why" ] || [ -d "$ROOT/tests/browser/node_modules/playwright-core" ] ||
 	why="playwright-core is not installed (bash tests/browser/setup.sh)"
 if [ -z "$why" ]; then
+	"$HTMLDOC" page "$WORK/report.json" "$WORK/report-json.html"
+	browser_check report-json "$WORK/report-json.html" "$WORK/report.json"
 	browser_check report "$WORK/report.html" "$WORK/doc.json"
 	browser_check manifest "$WORK/comp.html" "$WORK/comp.doc.json"
 	browser_check generated "$WORK/gen.html" "$WORK/gen.json" --filter local_func_1234
