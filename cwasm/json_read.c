@@ -547,7 +547,7 @@ static int slurp(const char *path, size_t max, char **out, size_t *out_len, stru
 		if (len > max) {
 			close(fd);
 			free(buf);
-			return ap_errf(err, "%s: larger than %zu bytes, too large for a manifest", path, max);
+			return ap_errf(err, "%s: larger than %zu bytes, too large to read", path, max);
 		}
 	}
 	close(fd);
