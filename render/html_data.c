@@ -19,6 +19,18 @@ void html_data__functions(struct json_out *j, const struct cwasm_module *m,
 	json_end_arr(j);
 }
 
+void html_data__target(struct json_out *j, const struct cwasm_module *m)
+{
+	json_begin_obj(j);
+	json_key(j, "arch");
+	json_str(j, cwasm_arch__name(m->target.arch));
+	json_key(j, "abi");
+	json_str(j, cwasm_abi__name(m->target.abi));
+	json_key(j, "format");
+	json_str(j, cwasm_format__name(m->target.format));
+	json_end_obj(j);
+}
+
 /* "48 8b 45 f8": at most HTML_DATA_MAX_BYTES of them */
 static void hex_bytes(const uint8_t *p, uint32_t n, char *out)
 {

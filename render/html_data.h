@@ -21,6 +21,9 @@ struct cls_func;
 void html_data__functions(struct json_out *j, const struct cwasm_module *m,
 			  const uint64_t *samples);
 
+/* The "target" value: {arch, abi, format} of m's target info (null when unknown). */
+void html_data__target(struct json_out *j, const struct cwasm_module *m);
+
 /*
  * One "listings" element: function func of m (core: its label in the
  * document, as "core" in the report JSON), decoded into f (classify/), with

@@ -23,6 +23,8 @@ HTML_ASSETS := render/html/viewer.js render/html/viewer.css
 
 # One protoc-c run writes both files.
 $(RENDER_GEN)/pprof.pb-c.c: render/pprof.proto
+	@command -v $(PROTOC_C) >/dev/null 2>&1 || { echo "$(PROTOC_C) not found: install" \
+		"protobuf-c-compiler and libprotobuf-c-dev (Fedora: protobuf-c-devel), or run make deps" >&2; exit 1; }
 	@mkdir -p $(RENDER_GEN)
 	$(PROTOC_C) --proto_path=render --c_out=$(RENDER_GEN) $<
 $(RENDER_GEN)/pprof.pb-c.h: $(RENDER_GEN)/pprof.pb-c.c

@@ -203,6 +203,7 @@
 			if (b.cwasm && b.cwasm !== c.label) kv(d, 'file', b.cwasm);
 			kv(d, 'samples', fmt(b.attributed_samples) + ' (' + pct(num(b.attributed_samples), m.total) + ')');
 			kv(d, 'functions', fmt(b.function_count !== undefined ? b.function_count : c.rows.length));
+			if (b.target && b.target.arch) kv(d, 'target', [b.target.arch, b.target.abi, b.target.format].filter(Boolean).join(', '));
 			if (b.text_size !== undefined) kv(d, 'text', bytes(b.text_size));
 			if (b.text_base) kv(d, 'mapped at', b.text_base + (b.mapping ? ' +' + hex(b.mapping.size) : ''));
 			if (b.mapping) kv(d, 'mapping', (b.mapping.authoritative ? 'exact size, unique' : 'guessed (not unique)') +

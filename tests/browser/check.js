@@ -52,7 +52,8 @@ async function main() {
 	const context = await chromium.launchPersistentContext(userDir, {
 		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
 		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-			'--disable-background-networking', '--disable-component-update', '--disable-sync'],
+			'--disable-background-networking', '--disable-component-update', '--disable-sync',
+			'--disable-dev-shm-usage'],
 		viewport: { width: 1280, height: 900 },
 	});
 	const page = context.pages()[0] || await context.newPage();
@@ -80,6 +81,12 @@ async function main() {
 	ok(/^default-src 'none'; script-src 'sha256-[^']+'; style-src 'sha256-[^']+'/.test(csp), 'strict CSP meta tag', csp);
 	ok(await page.evaluate(() => document.styleSheets.length === 1 && document.styleSheets[0].cssRules.length > 50),
 		'the inlined stylesheet applies under the CSP');
+
+	// the summary names each core's target
+	if (core0.target && core0.target.arch) {
+		const card = await page.textContent('#core-0');
+		ok(card.includes(core0.target.arch), 'summary shows the target (' + core0.target.arch + ')', card);
+	}
 
 	// function table: virtualised rows, the hottest first, the count line
 	// (the table opens on the core of the listed function: pick the first)

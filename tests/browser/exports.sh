@@ -78,7 +78,7 @@ for i in 0 1; do
 		-o "$WORK/comp.e$i.json"
 done
 jq --slurpfile a "$WORK/comp.e0.json" --slurpfile b "$WORK/comp.e1.json" \
-	'.cores[0].functions = $a[0].functions | .cores[1].functions = $b[0].functions
+	'.cores[0] += ($a[0] | {functions, target}) | .cores[1] += ($b[0] | {functions, target})
 	 | .listings = $a[0].listings + $b[0].listings' "$WORK/comp.json" >"$WORK/comp.doc.json"
 "$HTMLDOC" page "$WORK/comp.doc.json" "$WORK/comp.html"
 

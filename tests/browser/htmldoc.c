@@ -7,8 +7,8 @@
  *                  -o EXTRAS.json [--counts FILE]
  *       From a recording's sample addresses (`perf script -F ip`, one hex
  *       address a line: computed without aotperf), the document parts the
- *       report JSON lacks: "functions" (every function, samples counted
- *       here) and "listings" of the K hottest; --counts writes
+ *       report JSON lacks: "target", "functions" (every function, samples
+ *       counted here) and "listings" of the K hottest; --counts writes
  *       "FUNC index samples" lines of the same counts.
  *   htmldoc pprof  --cwasm F --core LABEL --base HEX --ips FILE --period NS -o OUT.pb.gz
  *       The same samples as a pprof profile (one frame each).
@@ -192,6 +192,8 @@ static int cmd_extras(int argc, char **argv)
 	json_begin_obj(&j);
 	json_key(&j, "event");
 	json_str(&j, "cpu-clock");
+	json_key(&j, "target");
+	html_data__target(&j, r.m);
 	json_key(&j, "functions");
 	html_data__functions(&j, r.m, r.func_samples);
 	json_key(&j, "listings");
