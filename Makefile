@@ -130,6 +130,7 @@ $(B)/tests/mkfixture: $(wildcard tests/fixtures/mkfixture*.c) $(B)/libaotperf.a
 include tests/fixtures/fixtures.mk
 include tests/classify/classify.mk
 include tests/loader/loader.mk
+include render/render.mk
 include tests/fuzz/fuzz.mk
 
 fixtures: $(FIXTURES)
