@@ -36,8 +36,9 @@ $(RENDER_GEN)/html_assets.c: render/html/bin2c.sh $(HTML_ASSETS)
 		render/html/viewer.css html_viewer_css >$@.tmp
 	mv $@.tmp $@
 
-$(RENDER_SRCS:%.c=$(B)/obj/%.o): override CFLAGS += -I$(RENDER_GEN) $(RENDER_PC_CFLAGS)
-$(B)/obj/render/pprof_encode.o: $(RENDER_GEN)/pprof.pb-c.h
+$(RENDER_SRCS:%.c=$(B)/obj/%.o) $(RENDER_SRCS:%.c=$(B)/dlf/%.o): \
+	override CFLAGS += -I$(RENDER_GEN) $(RENDER_PC_CFLAGS)
+$(B)/obj/render/pprof_encode.o $(B)/dlf/render/pprof_encode.o: $(RENDER_GEN)/pprof.pb-c.h
 
 # Generated code: other protoc-c versions may warn; those warnings are not ours.
 $(B)/obj/gen/%.o: $(RENDER_GEN)/%.c

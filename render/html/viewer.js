@@ -11,9 +11,11 @@
 (function () {
 	'use strict';
 
-	var CLASSES = ['spill_reload', 'frame_store', 'reg_move', 'zext_move', 'alu', 'lea',
-		'bounds_check', 'linear_mem', 'other_mem', 'dispatch', 'call_direct',
-		'call_indirect', 'cond_branch', 'branch', 'other', 'data'];
+	/* classify/classify.c's classes, in its order (README "Instruction classes") */
+	var CLASSES = ['frame_load', 'frame_store', 'frame_save', 'vmctx_save', 'vmctx_reload',
+		'vmctx_field', 'reg_move', 'zext_move', 'alu', 'lea', 'bounds_check', 'linear_mem',
+		'other_mem', 'dispatch', 'call_direct', 'call_indirect', 'tail_call', 'cond_branch',
+		'branch', 'trap', 'other', 'data'];
 	var ROW = 22;		/* function table row height, px (viewer.css --row) */
 	var FLAME_ROW = 18;	/* icicle row height, px */
 	var MAX_RECTS = 4000;	/* icicle: more frames than this are not drawn */

@@ -537,7 +537,7 @@ static void gen_diff(struct json_out *j, const struct gen *g)
 			json_begin_obj(j);
 			for (int c = 0; c < CLS__COUNT; c++) {
 				json_key(j, cls__name((enum cls_class)c));
-				json_u64(j, (uint64_t)((c * 7 + k + 1) % 11) * (side ? (c == CLS_SPILL_RELOAD ? 1 : 3) : 3));
+				json_u64(j, (uint64_t)((c * 7 + k + 1) % 11) * (side ? (c == CLS_FRAME_LOAD ? 1 : 3) : 3));
 			}
 			json_end_obj(j);
 		}

@@ -22,7 +22,7 @@ if [ ${#need[@]} -gt 0 ]; then
 	echo "browser setup: installed ${need[*]}"
 fi
 want=$(sed -n 's/.*"playwright-core": *"\([^"]*\)".*/\1/p' "$here/package.json")
-have=$(sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' "$here/node_modules/playwright-core/package.json" 2>/dev/null | head -n1)
+have=$(sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' "$here/node_modules/playwright-core/package.json" 2>/dev/null | head -n1 || true)
 if [ "$have" != "$want" ]; then
 	(cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 	echo "browser setup: playwright-core $want in $here/node_modules"
