@@ -131,6 +131,7 @@ include tests/fixtures/fixtures.mk
 include tests/classify/classify.mk
 include tests/loader/loader.mk
 include render/render.mk
+include tests/fuzz/fuzz.mk
 
 fixtures: $(FIXTURES)
 
