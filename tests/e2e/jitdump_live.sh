@@ -15,9 +15,9 @@ ROOT=$(cd "$E2E/../.." && pwd)
 
 DEMO=$WORK/live_demo
 cc -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -I"$ROOT" \
-	-o "$DEMO" "$ROOT/tests/jitdump/live_demo.c" "$ROOT/jitdump/jitdump.c" -lpthread \
-	>"$WORK/cc.log" 2>&1
-check "live_demo builds with jitdump.c alone (libc + pthreads)" [ -x "$DEMO" ] ||
+	-o "$DEMO" "$ROOT/tests/jitdump/live_demo.c" "$ROOT"/jitdump/*.c "$ROOT"/unwind/*.c \
+	-lpthread >"$WORK/cc.log" 2>&1
+check "live_demo builds with jitdump/ and unwind/ alone (libc + pthreads)" [ -x "$DEMO" ] ||
 	{ cat "$WORK/cc.log"; finish; exit 1; }
 
 # The blob: two hot loops between cold functions, as raw text + nm listing.

@@ -13,7 +13,9 @@
 # -static), also under SAN=1.
 
 LOADER_STATIC_SRCS := tests/loader/loader.c cwasm/cwasm.c cwasm/target.c cwasm/manifest.c \
-		      cwasm/json_read.c util/err.c util/sha256.c jitdump/jitdump.c
+		      cwasm/json_read.c util/err.c util/sha256.c jitdump/jitdump.c \
+		      util/file.c util/array.c \
+		      jitdump/unwind_info.c $(wildcard unwind/*.c)
 LOADER_STATIC_CFLAGS := $(filter-out $(SANFLAGS),$(CFLAGS)) \
 			-ffunction-sections -fdata-sections
 
@@ -21,7 +23,7 @@ TEST_HELPERS += $(B)/tests/loader-static
 
 $(B)/tests/loader-static: $(LOADER_STATIC_SRCS) $(wildcard tests/loader/*.h) \
 			  cwasm/cwasm.h cwasm/json_read.h util/err.h util/sha256.h \
-			  jitdump/jitdump.h
+			  jitdump/jitdump.h jitdump/unwind_info.h $(wildcard unwind/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(LOADER_STATIC_CFLAGS) -static -Wl,--gc-sections -o $@ \
 		$(filter %.c,$^) -lpthread
@@ -29,11 +31,13 @@ $(B)/tests/loader-static: $(LOADER_STATIC_SRCS) $(wildcard tests/loader/*.h) \
 # Optional, out of the default build: the LD_PRELOAD agent
 # (tests/preload/aotperf-preload.c) on the same writer, for runtimes that call
 # libc's mprotect. Not sanitized: it is preloaded into other programs.
-PRELOAD_SRCS := tests/preload/aotperf-preload.c jitdump/jitdump.c
+PRELOAD_SRCS := tests/preload/aotperf-preload.c jitdump/jitdump.c jitdump/unwind_info.c \
+		$(wildcard unwind/*.c)
 
 TEST_HELPERS += $(B)/aotperf-preload.so
 
-$(B)/aotperf-preload.so: $(PRELOAD_SRCS) jitdump/jitdump.h
+$(B)/aotperf-preload.so: $(PRELOAD_SRCS) jitdump/jitdump.h jitdump/unwind_info.h \
+			 $(wildcard unwind/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out $(SANFLAGS),$(CFLAGS)) -fPIC -fvisibility=hidden -shared \
 		-Wl,-soname,aotperf-preload.so -o $@ $(PRELOAD_SRCS) -lpthread

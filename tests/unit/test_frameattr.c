@@ -33,7 +33,7 @@ static const char *write_file(const char *name, const char *text)
 
 /*
  * A small x86-64 function in WAMR's shape; offsets in the comments.
- * The heuristic: 4 store, 8 reload, 12 reload (rsp), 17 other_mem.
+ * The classes: 4 vmctx_save, 8 vmctx_reload, 12 frame_load (rsp), 17 vmctx_field.
  */
 static const uint8_t code[] = {
 	0x55,				/*  0 push rbp */
@@ -144,9 +144,9 @@ static void test_join(void)
 		return;
 	}
 	CHECK_EQ_U64(f.ninsns, 8);
-	CHECK_EQ_U64(f.insns[2].cls, CLS_FRAME_STORE);
-	CHECK_EQ_U64(f.insns[3].cls, CLS_SPILL_RELOAD);
-	CHECK_EQ_U64(f.insns[4].cls, CLS_SPILL_RELOAD);
+	CHECK_EQ_U64(f.insns[2].cls, CLS_VMCTX_SAVE);
+	CHECK_EQ_U64(f.insns[3].cls, CLS_VMCTX_RELOAD);
+	CHECK_EQ_U64(f.insns[4].cls, CLS_FRAME_LOAD);
 	for (uint32_t i = 0; i < f.ninsns; i++)
 		samples[i] = 10 * (i + 1);	/* 10, 20, ... 80: 360 in all */
 	CHECK(!fa__load(p, -1, -1, CODE_SIZE, &sc, &err));
@@ -186,7 +186,6 @@ static void test_join(void)
 		FILE *m = open_memstream(&buf, &len);
 		struct json_out j;
 		struct jr_node *root = NULL;
-		char msg[200];
 		const struct jr_node *o, *v;
 
 		fa__print(m, &jn, &f, samples, 2);
@@ -201,7 +200,7 @@ static void test_join(void)
 		fa__json(&j, &jn, &f, samples, 20);
 		json_finish(&j);
 		fclose(m);
-		CHECK(!jr__parse(buf, len, &root, msg, sizeof(msg)));
+		CHECK(!jr__parse(buf, len, &root, NULL));
 		o = jr__get(jr__get(root, "origins", NULL), "allocator_spill", NULL);
 		v = jr__get(o, "samples", NULL);
 		CHECK(v && v->is_int && v->integer == 30);
@@ -236,7 +235,7 @@ static void test_join(void)
 static void test_unplaced(void)
 {
 	struct cls_insn insns[2] = {
-		{ .addr = 0x10, .offset = 0, .size = 4, .cls = CLS_SPILL_RELOAD },
+		{ .addr = 0x10, .offset = 0, .size = 4, .cls = CLS_FRAME_LOAD },
 		{ .addr = 0x14, .offset = 4, .size = 8, .cls = CLS_DATA },
 	};
 	struct cls_func f = { .insns = insns, .ninsns = 2 };
