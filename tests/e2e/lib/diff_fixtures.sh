@@ -50,8 +50,9 @@ diff_shifted_cwasm() {
 			if ($3 in at) shift += at[$3]
 			printf "%016x %s %s\n", strtonum("0x" $1) + shift, $2, $3
 		}' "$nm" >"$tmp/nm"
+	# the flags tests/fixtures/fixtures.mk builds sample.cwasm with
 	"$BUILD_MKFIXTURE" --text "$tmp/text" --nm "$tmp/nm" --version 7 \
-		--imports "$DIFF_IMPORTS" -o "$out" && rm -rf "$tmp"
+		--imports "$DIFF_IMPORTS" --target legacy -o "$out" && rm -rf "$tmp"
 }
 BUILD_MKFIXTURE=$B/tests/mkfixture
 
