@@ -69,9 +69,6 @@ int attr_args__run(struct attr_args *a)
 		if (!m->version_known)
 			cli_warn(a->cmd, "%s: .cwasm version %u is newer than aotperf knows",
 				 m->path, m->version);
-		if (m->imports_partial)
-			cli_warn(a->cmd, "%s: a non-function import stopped the import walk;"
-				 " wasm function indices may be too low", m->path);
 	}
 	if (attr__run(a->input, a->cores, a->cs.n, &a->opts, &a->res, &err)) {
 		fprintf(stderr, "aotperf %s: %s\n", a->cmd, err.msg);

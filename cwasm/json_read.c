@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "json_read.h"
 
 struct jp {
@@ -500,78 +501,17 @@ fail:
 	return -1;
 }
 
-static int slurp(const char *path, size_t max, char **out, size_t *out_len, struct ap_err *err)
-{
-	size_t cap = 4096, len = 0;
-	char *buf = NULL, *nb;
-	struct stat st;
-	ssize_t n;
-	int fd, e;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ap_errf(err, "%s: %s", path, strerror(errno));
-	if (fstat(fd, &st))
-		e = errno;
-	else
-		e = S_ISDIR(st.st_mode) ? EISDIR : 0;
-	if (e) {
-		close(fd);
-		return ap_errf(err, "%s: %s", path, strerror(e));
-	}
-	buf = malloc(cap + 1);
-	if (!buf) {
-		e = ENOMEM;
-		goto fail;
-	}
-	for (;;) {
-		if (len == cap) {
-			nb = realloc(buf, cap * 2 + 1);
-			if (!nb) {
-				e = ENOMEM;
-				goto fail;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			e = errno;
-			goto fail;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len > max) {
-			close(fd);
-			free(buf);
-			return ap_errf(err, "%s: larger than %zu bytes, too large for a manifest", path, max);
-		}
-	}
-	close(fd);
-	buf[len] = '\0';
-	*out = buf;
-	*out_len = len;
-	return 0;
-fail:
-	close(fd);
-	free(buf);
-	return ap_errf(err, "%s: %s", path, strerror(e));
-}
-
 int jr__parse_file(const char *path, size_t max, struct jr_node **out, struct ap_err *err)
 {
 	char msg[300];
 	size_t len = 0;
-	char *buf = NULL;
+	uint8_t *buf = NULL;
 	int ret;
 
 	*out = NULL;
-	if (slurp(path, max, &buf, &len, err))
+	if (cwasm_file__read(path, max, "a manifest", &buf, &len, err))
 		return -1;
-	ret = jr__parse(buf, len, out, msg, sizeof(msg));
+	ret = jr__parse((const char *)buf, len, out, msg, sizeof(msg));
 	free(buf);
 	if (ret)
 		return ap_errf(err, "%s: invalid JSON: %s", path, msg);
