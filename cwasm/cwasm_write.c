@@ -158,10 +158,10 @@ static int write_types(struct wbuf *w, const struct cwasm_spec *s)
 	return sec_end(w, at);
 }
 
-/* The optional maximum of a table or memory: u8 has_max, [u32 max]. */
+/* The optional maximum of a table or memory: u8 has_max, [u32 max] (flags as given). */
 static void wb_max(struct wbuf *w, const struct cwasm_import_type *t)
 {
-	wb_u8(w, t->has_max ? 1 : 0);
+	wb_u8(w, t->has_max);
 	if (t->has_max)
 		wb_u32(w, t->max);
 }
@@ -194,12 +194,12 @@ static int write_imports(struct wbuf *w, const struct cwasm_spec *s)
 		case CWASM_KIND_MEMORY:
 			wb_u32(w, t->min);
 			wb_max(w, t);
-			wb_u8(w, t->is64 ? 1 : 0);
-			wb_u8(w, t->shared ? 1 : 0);
+			wb_u8(w, t->is64);
+			wb_u8(w, t->shared);
 			break;
 		case CWASM_KIND_GLOBAL:
 			wb_u8(w, t->valtype);
-			wb_u8(w, t->is_mutable ? 1 : 0);
+			wb_u8(w, t->is_mutable);
 			break;
 		default:	/* function, tag */
 			wb_u32(w, im->type_idx);

@@ -164,8 +164,9 @@ static int cur_end(struct cur *c)
 {
 	if (!cur_left(c))
 		return 0;
-	return fail(c->err, -EINVAL, "%s: section %u (%s) has %zu bytes after its last entry",
-		    c->file, c->sec, cwasm_section__name(c->sec), cur_left(c));
+	return fail(c->err, -EINVAL, "%s: section %u (%s) has %zu byte%s after its last entry",
+		    c->file, c->sec, cwasm_section__name(c->sec), cur_left(c),
+		    cur_left(c) == 1 ? "" : "s");
 }
 
 /* ---- entries ---- */
