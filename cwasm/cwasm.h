@@ -21,7 +21,7 @@ struct cwasm_func {
 	uint32_t offset;   /* from the first byte of text */
 	uint32_t size;     /* to the next function's offset, the last one to end of text */
 	uint32_t type_idx; /* CWASM_NO_TYPE for v6 offsets-only tables */
-	const char *name;  /* wasm name (section 7), else an export name, else NULL */
+	const char *name;  /* wasm name (section 7), else an export name, else NULL; sanitized */
 };
 
 struct cwasm_export {
@@ -73,7 +73,7 @@ struct cwasm_module {
 	int manifest_idx;       /* the manifest's "idx" for this core, -1 for a lone file */
 	char *core_label;       /* "mod<idx>" inside a manifest, NULL for a lone file */
 
-	char *name_pool;        /* internal: owns the section-7 strings funcs[].name point at */
+	char *name_pool;        /* internal: owns the strings funcs[].name point at */
 };
 
 /* A .cwasm bigger than this is refused unread. */

@@ -3,14 +3,10 @@
  * Recursive-descent JSON reader. The recursion is bounded by JR_MAX_DEPTH so
  * hostile nesting cannot exhaust the stack.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "file.h"
 #include "json_read.h"
