@@ -505,7 +505,7 @@ int jr__parse_file(const char *path, size_t max, struct jr_node **out, struct ap
 	int ret;
 
 	*out = NULL;
-	if (cwasm_file__read(path, max, "a manifest", &buf, &len, err))
+	if (cwasm_file__read(path, max, "a JSON input", &buf, &len, err))
 		return -1;
 	ret = jr__parse((const char *)buf, len, out, msg, sizeof(msg));
 	free(buf);

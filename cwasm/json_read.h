@@ -31,7 +31,7 @@ struct jr_node {
 
 /* Parse text[0..len); on error returns -1 with "line L column C: problem" in msg. */
 int jr__parse(const char *text, size_t len, struct jr_node **out, char *msg, size_t msglen);
-/* Read and parse a file of at most max bytes; errors name the file. */
+/* Read and parse a regular file of at most max bytes (cwasm/file.h); errors name the file. */
 int jr__parse_file(const char *path, size_t max, struct jr_node **out, struct ap_err *err);
 void jr__delete(struct jr_node *node);
 
