@@ -37,7 +37,7 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstric
 override LDFLAGS += $(SANFLAGS)
 LDLIBS  += -lzstd $(CAPSTONE_LIBS) -lelf
 
-LIB_DIRS := util cwasm perfdata attr jitdump decode classify symbolize spills frames
+LIB_DIRS := util cwasm perfdata attr jitdump decode classify symbolize spills frames engines
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)
 CLI_SRCS := $(wildcard cli/*.c)
