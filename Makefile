@@ -1,7 +1,10 @@
 # aotperf: make perf understand ahead-of-time compiled WebAssembly.
 #
-#   make            build build/aotperf
-#   make test       unit + end-to-end tests (real perf), then again under ASan/UBSan
+#   make            build build/aotperf (and the runtime library, the dlfilter)
+#   make deps       install perf and the build and test dependencies (root)
+#   make check      build, then every unit and end-to-end test; offline
+#   make test       make deps, then make check plain and under ASan/UBSan
+#   make lint       cppcheck
 #   make demo       install deps, record the bundled sample, print the report
 #   make bench      aotperf report vs the perf script/report pipeline it replaces
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -37,7 +40,8 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstric
 override LDFLAGS += $(SANFLAGS)
 LDLIBS  += -lzstd $(CAPSTONE_LIBS) -lelf
 
-LIB_DIRS := util cwasm perfdata attr jitdump decode classify symbolize spills frames engines
+LIB_DIRS := util cwasm perfdata attr jitdump decode classify symbolize spills frames engines \
+	    unwind profile render
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)
 CLI_SRCS := $(wildcard cli/*.c)
@@ -48,7 +52,20 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 TEST_HELPERS := $(B)/tests/loader $(B)/tests/mkfixture
 
 .DEFAULT_GOAL := all
-.PHONY: all test test-plain test-san unit e2e demo bench install clean deps fixtures lint
+.PHONY: all check test unit e2e demo bench install clean deps fixtures lint
+
+# A fresh clone without the build dependencies: one line saying what to do,
+# not the compiler's first "No such file". Goals that install or need no
+# compiler are exempt.
+NO_DEPS_GOALS := deps clean lint test demo bench
+ifneq ($(filter-out $(NO_DEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
+DEPS_MISSING := $(shell printf '\043include <perf/event.h>\n\043include <capstone/capstone.h>\n\043include <gelf.h>\n\043include <zstd.h>\n' | \
+	$(CC) $(LIBPERF_INC) $(CAPSTONE_CFLAGS) -E -x c - -o /dev/null 2>&1 | \
+	sed -n 's/.*fatal error: \([^:]*\):.*/\1/p' | head -n1)
+ifneq ($(DEPS_MISSING),)
+$(error build dependencies missing (<$(DEPS_MISSING)> not found): run 'make deps' (as root) first)
+endif
+endif
 
 # the perf script --dlfilter plugin (defines DLFILTER_SO)
 include plugin/plugin.mk
@@ -83,7 +100,8 @@ $(B)/aotperf: $(CLI_OBJS) $(B)/libaotperf.a
 # The runtime-side jitdump library: libc and pthreads only. It reads cores
 # with the same .cwasm walker as aotperf (all libc only). The .so exports
 # the aotjit_* interface alone (AOTJIT_API in jitdump.h).
-AOTJIT_SRCS := jitdump/jitdump.c cwasm/walk.c cwasm/target.c cwasm/name.c util/err.c
+JIT_SRCS := $(wildcard jitdump/*.c unwind/*.c)
+AOTJIT_SRCS := $(JIT_SRCS) cwasm/walk.c cwasm/target.c cwasm/name.c
 
 $(B)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -122,16 +140,15 @@ fixtures: $(FIXTURES)
 unit: $(UNIT_BINS) $(FIXTURES)
 e2e: $(B)/aotperf $(TEST_HELPERS) $(FIXTURES) $(DLFILTER_SO)
 
-# The README's test command: everything, plain and sanitized.
+# Build, then every test against this build: no package installs, no
+# network (make check SAN=1 for the sanitized build).
+check: all unit e2e
+	tests/run.sh $(B)
+
+# The README's test command: dependencies, then everything, plain and sanitized.
 test: deps
-	$(MAKE) -j2 test-plain
-	$(MAKE) -j2 SAN=1 test-san
-
-test-plain: all unit e2e
-	tests/run.sh $(B)
-
-test-san: all unit e2e
-	tests/run.sh $(B)
+	$(MAKE) -j2 check
+	$(MAKE) -j2 SAN=1 check
 
 # perf and the build dependencies for this distro (Debian: also builds libperf).
 deps:

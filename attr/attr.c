@@ -10,31 +10,16 @@
  * pipe) is read once, in stream order, and the report says so.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include "maptable.h"
+#include "../util/array.h"
 
 struct ev_list {
 	struct mt_event *ev;
 	size_t n, cap;
 };
-
-static int ev_push(struct ev_list *l, const struct mt_event *e)
-{
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct mt_event *ev = realloc(l->ev, cap * sizeof(*ev));
-
-		if (!ev)
-			return -1;
-		l->ev = ev;
-		l->cap = cap;
-	}
-	l->ev[l->n++] = *e;
-	return 0;
-}
 
 static int ev_cmp(const void *a, const void *b)
 {
@@ -43,28 +28,6 @@ static int ev_cmp(const void *a, const void *b)
 	if (x->time != y->time)
 		return x->time < y->time ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int add_warning(struct attr_result *res, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int add_warning(struct attr_result *res, const char *fmt, ...)
-{
-	char buf[1024], **w;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	w = realloc(res->warnings, (res->nwarnings + 1) * sizeof(*w));
-	if (!w)
-		return -1;
-	res->warnings = w;
-	w[res->nwarnings] = strdup(buf);
-	if (!w[res->nwarnings])
-		return -1;
-	res->nwarnings++;
-	return 0;
 }
 
 /* Time key of a record: its sample time when every record carries one. */
@@ -203,6 +166,8 @@ static int attribute(struct run *r, const struct pd_sample *s, uint64_t t)
 	}
 	c->samples++;
 	c->func_samples[fn]++;
+	if (r->opts->hist)
+		attr_hist__add(r->opts->hist, (uint32_t)core, off);
 	m->samples++;
 	if (t < m->first_sample_time)
 		m->first_sample_time = t;
@@ -214,16 +179,9 @@ static int attribute(struct run *r, const struct pd_sample *s, uint64_t t)
 
 static void defer_sample(struct run *r, const struct pd_sample *s, uint64_t t)
 {
-	if (r->npend == r->cpend) {
-		size_t cap = r->cpend ? r->cpend * 2 : 1024;
-		struct pending *p = cap <= PENDING_MAX ? realloc(r->pend, cap * sizeof(*p)) : NULL;
-
-		if (!p) {
-			r->fallback = 1;
-			return;
-		}
-		r->pend = p;
-		r->cpend = cap;
+	if (r->npend == PENDING_MAX || ap_grow(&r->pend, &r->cpend, r->npend + 1, sizeof(*r->pend))) {
+		r->fallback = 1;
+		return;
 	}
 	r->pend[r->npend++] = (struct pending){ s->sid.pid, s->sid.tid, t, s->ip, s->attr_idx };
 }
@@ -270,9 +228,9 @@ static int pass_mappings(struct run *r, struct perfdata *pd, struct ap_err *err)
 			continue;
 		if (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid)
 			continue;
-		if (ev_push(&list, &me)) {
+		if (ap_push(&list.ev, &list.n, &list.cap, &me, sizeof(me))) {
 			free(list.ev);
-			return ap_errf(err, "%s: out of memory", r->path);
+			return ap_err_nomem(err);
 		}
 	}
 	if (ret < 0) {
@@ -283,7 +241,7 @@ static int pass_mappings(struct run *r, struct perfdata *pd, struct ap_err *err)
 	for (size_t i = 0; i < list.n; i++) {
 		if (maptable__add(&r->mt, &list.ev[i], r->res)) {
 			free(list.ev);
-			return ap_errf(err, "%s: out of memory", r->path);
+			return ap_err_nomem(err);
 		}
 	}
 	free(list.ev);
@@ -313,7 +271,7 @@ static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 		if (r->fallback)
 			return 0;
 		if (maptable__add(&r->mt, &me, r->res))
-			return ap_errf(err, "%s: out of memory", r->path);
+			return ap_err_nomem(err);
 	}
 	return ret < 0 ? -1 : 0;
 }
@@ -357,6 +315,9 @@ static int start_over(struct run *r)
 	free(res->mappings);
 	res->mappings = NULL;
 	res->nmappings = 0;
+	res->cap_mappings = 0;
+	if (r->opts->hist)
+		attr_hist__exit(r->opts->hist);
 	r->npend = 0;
 	r->one_pass = 0;
 	r->fallback = 0;
@@ -388,13 +349,9 @@ static int summarize(struct run *r, struct ap_err *err)
 	for (uint32_t i = 0; i < r->ncores; i++) {
 		struct attr_core *c = &r->cores[i];
 		uint64_t want = attr__page_round(c->mod->text_size);
-		uint32_t sharing = 0;
+		uint32_t sharing = attr__sharing(r->cores, r->ncores, i);
 		uint32_t pids = 0, last_pid = UINT32_MAX;
 
-		for (uint32_t k = 0; k < r->ncores; k++)
-			if (!r->cores[k].base_override &&
-			    attr__page_round(r->cores[k].mod->text_size) == want)
-				sharing++;
 		for (uint32_t m = 0; m < res->nmappings; m++) {
 			const struct attr_mapping *am = &res->mappings[m];
 
@@ -409,38 +366,44 @@ static int summarize(struct run *r, struct ap_err *err)
 			last_pid = am->pid;
 		}
 		c->candidates = c->nmappings;
+		c->sharing = sharing;
 		c->authoritative = !c->base_override && c->nmappings >= 1 && sharing == 1 &&
 				   c->nmappings == pids;
 		if (c->nmappings)
 			any = 1;
 		if (!c->nmappings) {
-			if (add_warning(res, "%s: no //anon r-x mapping of %" PRIu64
-					" bytes (its page-rounded text) in %s",
-					c->mod->path, want, r->path))
+			if (ap_warnings__add(&res->warnings, AP_HINT_NONE,
+					     "%s: no //anon r-x mapping of %" PRIu64
+					     " bytes (its page-rounded text) in %s",
+					     c->mod->path, want, r->path))
 				return ap_err_nomem(err);
 		} else if (!c->base_override && !c->authoritative) {
-			if (add_warning(res, "%s: %u mappings of %" PRIu64 " bytes in %u process(es)"
-					" and %u core(s) of that size: mapping j of a process goes to"
-					" core (j mod %u) in command-line order (first at 0x%" PRIx64
-					"); pass --base to choose",
-					c->mod->path, c->nmappings, want, pids, sharing, sharing,
-					c->first_base))
+			if (ap_warnings__add(&res->warnings, AP_HINT_PIN_CORE,
+					     "%s: %u mappings of %" PRIu64 " bytes in %u process(es)"
+					     " and %u core(s) of that size: mapping j of a process goes"
+					     " to core (j mod %u) in the order the cores were given"
+					     " (first at 0x%" PRIx64 ")",
+					     c->mod->path, c->nmappings, want, pids, sharing, sharing,
+					     c->first_base))
 				return ap_err_nomem(err);
 		}
-		if (r->opts->require_size_match && !c->base_override && !c->authoritative)
-			return ap_errf(err, "%s: --require-size-match: %u exact-size mapping(s) of %"
-				       PRIu64 " bytes for %s (%u core(s) of that size), need exactly one",
-				       r->path, c->nmappings, want, c->mod->path, sharing);
+		if (r->opts->require_size_match && !c->base_override && !c->authoritative) {
+			ap_errk(err, AP_ERR_GATE, "%s: %u exact-size mapping(s) of %" PRIu64
+				" bytes for %s (%u core(s) of that size), need exactly one",
+				r->path, c->nmappings, want, c->mod->path, sharing);
+			return ap_err_hint(err, AP_HINT_PIN_CORE);
+		}
 	}
 	if (res->total_samples == 0)
 		return ap_errf(err, "%s: no samples%s%s", r->path,
 			       r->opts->event || r->opts->pid >= 0 ? " of the selected " : "",
 			       r->opts->event ? "event" : r->opts->pid >= 0 ? "pid" : "");
-	if (!any)
-		return ap_errf(err, "%s: no //anon r-x mapping of the cores' text size (%" PRIu64
-			       " bytes for %s); pass --base HEX if the runtime mapped it differently",
-			       r->path, attr__page_round(r->cores[0].mod->text_size),
-			       r->cores[0].mod->path);
+	if (!any) {
+		ap_errf(err, "%s: no //anon r-x mapping of the cores' text size (%" PRIu64
+			" bytes for %s)", r->path, attr__page_round(r->cores[0].mod->text_size),
+			r->cores[0].mod->path);
+		return ap_err_hint(err, AP_HINT_PIN_CORE);
+	}
 	return 0;
 }
 
@@ -480,8 +443,8 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 		if (!r.one_pass && (pass_mappings(&r, pd, err) || perfdata__rewind(pd, err)))
 			goto out;
 	}
-	if (r.single_pass && add_warning(res, "%s: not seekable, read once in stream order",
-					 perf_path))
+	if (r.single_pass && ap_warnings__add(&res->warnings, AP_HINT_NONE,
+					      "%s: not seekable, read once in stream order", perf_path))
 		goto oom;
 	if (pass_samples(&r, pd, err))
 		goto out;
@@ -501,8 +464,9 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 	}
 	res->truncated = perfdata__truncated(pd, &res->bytes_read, &res->bytes_expected);
 	if (res->truncated &&
-	    add_warning(res, "%s: cut short: read %" PRIu64 " of %" PRIu64 " data bytes",
-			perf_path, res->bytes_read, res->bytes_expected))
+	    ap_warnings__add(&res->warnings, AP_HINT_NONE,
+			     "%s: cut short: read %" PRIu64 " of %" PRIu64 " data bytes",
+			     perf_path, res->bytes_read, res->bytes_expected))
 		goto oom;
 	ret = summarize(&r, err);
 	goto out;
@@ -513,17 +477,4 @@ out:
 	maptable__exit(&r.mt);
 	free(r.pend);
 	return ret;
-}
-
-void attr_result__exit(struct attr_result *res)
-{
-	for (uint32_t i = 0; i < res->ncores; i++) {
-		free(res->cores[i].func_samples);
-		res->cores[i].func_samples = NULL;
-	}
-	for (uint32_t i = 0; i < res->nwarnings; i++)
-		free(res->warnings[i]);
-	free(res->warnings);
-	free(res->mappings);
-	memset(res, 0, sizeof(*res));
 }

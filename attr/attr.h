@@ -6,7 +6,8 @@
  * Attribution: which `//anon` r-x mapping of which process holds which core,
  * over record time, and the per-function self samples that follow.
  * Everything downstream (report, perf map, jitdump, classify) consumes the
- * result instead of re-reading perf.data.
+ * result instead of re-reading perf.data; profile/profile.h wraps it with
+ * what the renderers need.
  *
  * Mapping rule (documented in README "Mapping discovery"):
  *  - a candidate for a core is an executable `//anon` MMAP/MMAP2 whose length
@@ -20,18 +21,21 @@
  *  - a later mapping that overlaps an earlier one replaces it from its
  *    time on; exec (COMM_EXEC) and EXIT end a process's mappings; FORK
  *    copies the parent's.
- *  - `--base` pins a core to the mappings starting at that address
- *    (any size), `--pid` keeps one process.
+ *  - a pin (aotperf's --base, the dlfilter's base=) gives a core the
+ *    mappings starting at that address (any size); a pid filter keeps one
+ *    process.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include "../cwasm/cwasm.h"
 #include "../perfdata/perfdata.h"
 #include "../util/err.h"
+#include "hist.h"
+#include "rank.h"
 
 struct attr_core {
 	const struct cwasm_module *mod; /* borrowed */
-	uint64_t base_override;         /* 0 = none */
+	uint64_t base_override;         /* the pin, 0 = none */
 	/* results */
 	uint64_t samples;               /* inside this core's text */
 	uint64_t *func_samples;         /* [mod->nfuncs] */
@@ -40,7 +44,10 @@ struct attr_core {
 	uint64_t first_base;            /* start of the first one, 0 if none */
 	uint64_t first_len;
 	uint32_t candidates;            /* equal-size candidates seen for it */
+	uint32_t sharing;               /* unpinned cores of its page-rounded size, itself included */
 	int authoritative;              /* exactly one exact-size mapping, no override */
+	struct attr_ranked *ranked;     /* functions with samples, hottest first (attr__rank_cores) */
+	uint32_t nranked;
 };
 
 /* One attributed mapping: (pid, [start, start+len)) -> core, from time on. */
@@ -73,7 +80,8 @@ struct attr_opts {
 	int require_size_match;  /* fail when a core's mapping is not unique */
 	int quiet;               /* no warnings to stderr */
 	int two_pass;            /* always read mappings first (tests compare both reads) */
-	attr_sample_fn on_sample;
+	struct attr_hist *hist;  /* when set, every attributed sample is also counted here */
+	attr_sample_fn on_sample; /* reads the file twice: a hook cannot be taken back */
 	void *ctx;
 };
 
@@ -85,22 +93,29 @@ struct attr_result {
 	uint64_t attributed_samples;  /* inside any core's text */
 	uint32_t nmappings;
 	struct attr_mapping *mappings; /* candidate mappings attributed to cores, time order */
+	size_t cap_mappings;
 	int truncated;
 	uint64_t bytes_read, bytes_expected;
 	int passes;                   /* reads of the file: 1, or 2 when records came too late */
-	char **warnings;
-	uint32_t nwarnings;
+	struct ap_warnings warnings;  /* non-unique mappings, cores never mapped, a cut file */
 };
 
 /*
- * Run both passes over perf.data: mappings first, then samples.
- * cores[] is filled by the caller (mod, base_override); results are written
- * into it. Returns 0 or -1 with err ("perf.data: no samples", ...).
+ * Attribute the samples of perf_path (one pass when it can, else mappings
+ * first, then samples). cores[] is filled by the caller (mod,
+ * base_override); results are written into it. Returns 0 or -1 with err
+ * ("perf.data: no samples", ...; AP_ERR_GATE when require_size_match
+ * failed; the hint AP_HINT_PIN_CORE when a pin would help).
  */
 int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 	      const struct attr_opts *opts, struct attr_result *res, struct ap_err *err);
 void attr_result__exit(struct attr_result *res);
 
+/* Fill every core's ranked[] from its func_samples; -1 when out of memory. */
+int attr__rank_cores(struct attr_result *res);
+
 uint64_t attr__page_round(uint64_t len);
+/* Unpinned cores of core i's page-rounded text size, core i included. */
+uint32_t attr__sharing(const struct attr_core *cores, uint32_t ncores, uint32_t i);
 
 #endif

@@ -8,29 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include "maptable.h"
+#include "../util/array.h"
 
 #define MT_MAX_FORK_DEPTH 16
-
-uint64_t attr__page_round(uint64_t len)
-{
-	const uint64_t page = 4096;
-
-	return (len + page - 1) & ~(page - 1);
-}
 
 int maptable__init(struct maptable *mt, const struct attr_core *cores, uint32_t ncores)
 {
 	memset(mt, 0, sizeof(*mt));
 	mt->cores = cores;
 	mt->ncores = ncores;
-	for (uint32_t i = 0; i < ncores; i++) {
-		if (cores[i].base_override)
-			continue;
-		if (size_groups__add(&mt->groups, &mt->ngroups,
-				     attr__page_round(cores[i].mod->text_size), (int)i)) {
-			maptable__exit(mt);
-			return -1;
-		}
+	if (size_groups__of_cores(&mt->groups, &mt->ngroups, cores, ncores)) {
+		maptable__exit(mt);
+		return -1;
 	}
 	return 0;
 }
@@ -72,15 +61,8 @@ static struct mt_proc *proc_get(struct maptable *mt, uint32_t pid)
 
 	if (p)
 		return p;
-	if (mt->nprocs == mt->cap) {
-		uint32_t cap = mt->cap ? mt->cap * 2 : 16;
-		struct mt_proc *procs = realloc(mt->procs, cap * sizeof(*procs));
-
-		if (!procs)
-			return NULL;
-		mt->procs = procs;
-		mt->cap = cap;
-	}
+	if (ap_grow(&mt->procs, &mt->cap, (size_t)mt->nprocs + 1, sizeof(*mt->procs)))
+		return NULL;
 	memmove(&mt->procs[pos + 1], &mt->procs[pos], (mt->nprocs - pos) * sizeof(*p));
 	mt->nprocs++;
 	mt->last = NULL; /* the array moved */
@@ -102,15 +84,8 @@ static struct mt_proc *proc_get(struct maptable *mt, uint32_t pid)
 
 static int proc_push(struct mt_proc *p, const struct mt_map *m)
 {
-	if (p->nmaps == p->cap) {
-		uint32_t cap = p->cap ? p->cap * 2 : 4;
-		struct mt_map *maps = realloc(p->maps, cap * sizeof(*maps));
-
-		if (!maps)
-			return -1;
-		p->maps = maps;
-		p->cap = cap;
-	}
+	if (ap_grow(&p->maps, &p->cap, (size_t)p->nmaps + 1, sizeof(*p->maps)))
+		return -1;
 	p->maps[p->nmaps++] = *m;
 	return 0;
 }
@@ -151,14 +126,11 @@ static int add_mapping(struct mt_proc *p, const struct mt_event *ev, int core,
 	};
 
 	if (core >= 0) {
-		struct attr_mapping *maps = realloc(res->mappings,
-						    (res->nmappings + 1) * sizeof(*maps));
-
-		if (!maps)
+		if (ap_grow(&res->mappings, &res->cap_mappings, (size_t)res->nmappings + 1,
+			    sizeof(*res->mappings)))
 			return -1;
-		res->mappings = maps;
 		m.mapping_idx = res->nmappings;
-		maps[res->nmappings++] = (struct attr_mapping){
+		res->mappings[res->nmappings++] = (struct attr_mapping){
 			.pid = ev->pid, .tid = ev->tid, .start = ev->start, .len = ev->len,
 			.pgoff = ev->pgoff, .time = ev->time, .seq = ev->seq,
 			.file_offset = ev->file_offset, .core = core, .is_mmap2 = ev->is_mmap2,

@@ -28,13 +28,15 @@ struct mt_proc {
 	uint64_t last_cand_time;/* newest mapping given to a core */
 	uint64_t max_hit_time;  /* newest sample found in a core */
 	struct mt_map *maps;    /* in (time, seq) order */
-	uint32_t nmaps, cap;
+	uint32_t nmaps;
+	size_t cap;
 	uint32_t *len_seen;     /* per core-length group: candidates met so far */
 };
 
 struct maptable {
 	struct mt_proc *procs;  /* sorted by pid */
-	uint32_t nprocs, cap;
+	uint32_t nprocs;
+	size_t cap;
 	struct size_group *groups;
 	uint32_t ngroups;
 	const struct attr_core *cores;

@@ -13,8 +13,13 @@ struct size_group {
 	int *cores; /* core indices in command-line order */
 };
 
+struct attr_core;
+
 /* Add core to the group of len (made on first use); -1 when out of memory. */
 int size_groups__add(struct size_group **groups, uint32_t *ngroups, uint64_t len, int core);
+/* The groups of every unpinned core (a pinned core takes its pinned mapping only). */
+int size_groups__of_cores(struct size_group **groups, uint32_t *ngroups,
+			  const struct attr_core *cores, uint32_t ncores);
 void size_groups__delete(struct size_group *groups, uint32_t ngroups);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "frameattr.h"
+#include "../util/file.h"
 #include "../cwasm/json_read.h"
 #include "../util/json_out.h"
 
@@ -325,7 +326,7 @@ int fa__parse(const char *text, size_t len, const char *name, int64_t mod, int64
 	      uint32_t func_size, struct fa_sidecar *out, struct ap_err *err)
 {
 	struct jr_node *root = NULL;
-	char msg[300];
+	struct ap_err jerr;
 	int ret, oom;
 
 	memset(out, 0, sizeof(*out));
@@ -341,9 +342,9 @@ int fa__parse(const char *text, size_t len, const char *name, int64_t mod, int64
 		fa__exit(out);
 		return ap_errf(err, "%s: out of memory", name);
 	}
-	if (jr__parse(text, len, &root, msg, sizeof(msg))) {
+	if (jr__parse(text, len, &root, &jerr)) {
 		fa__exit(out);
-		return ap_errf(err, "%s: invalid JSON: %s", name, msg);
+		return ap_errk(err, jerr.kind, "%s: invalid JSON: %s", name, jerr.msg);
 	}
 	ret = parse_root(out, root, mod, local_func, func_size, err);
 	jr__delete(root);
@@ -352,53 +353,15 @@ int fa__parse(const char *text, size_t len, const char *name, int64_t mod, int64
 	return ret;
 }
 
-/* The whole file, NUL-terminated, at most FA_MAX_FILE bytes. */
-static int slurp(FILE *f, const char *path, char **out, size_t *len, struct ap_err *err)
-{
-	size_t cap = 4096;
-	char *buf = malloc(cap + 1), *nb;
-
-	*len = 0;
-	while (buf) {
-		*len += fread(buf + *len, 1, cap - *len, f);
-		if (ferror(f)) {
-			free(buf);
-			return ap_errf(err, "%s: %s", path, strerror(errno ? errno : EIO));
-		}
-		if (*len < cap)
-			break;
-		if (cap >= FA_MAX_FILE) {
-			free(buf);
-			return ap_errf(err, "%s: larger than %u bytes, too large for a sidecar", path,
-				       FA_MAX_FILE);
-		}
-		cap *= 2;
-		nb = realloc(buf, cap + 1);
-		if (!nb)
-			free(buf);
-		buf = nb;
-	}
-	if (!buf)
-		return ap_errf(err, "%s: out of memory", path);
-	buf[*len] = '\0';
-	*out = buf;
-	return 0;
-}
-
 int fa__load(const char *path, int64_t mod, int64_t local_func, uint32_t func_size,
 	     struct fa_sidecar *out, struct ap_err *err)
 {
-	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
 	size_t len;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (!f)
-		return ap_errf(err, "%s: %s", path, strerror(errno));
-	ret = slurp(f, path, &buf, &len, err);
-	fclose(f);
-	if (ret)
+	if (ap_file__read_all(path, 0, FA_MAX_FILE, &buf, &len, NULL, err))
 		return -1;
 	ret = fa__parse(buf, len, path, mod, local_func, func_size, out, err);
 	free(buf);

@@ -2,7 +2,7 @@
 #ifndef AOTPERF_CLASSIFY_FRAMEATTR_H
 #define AOTPERF_CLASSIFY_FRAMEATTR_H
 /*
- * Frame-attribution sidecars (FORMATS.md section 5): the compiler's own
+ * Frame-attribution sidecars (docs/sidecar.md): the compiler's own
  * record of why each frame access of a function exists. The classifier
  * only sees "a load from [rbp-0x38]"; the sidecar says whether that slot
  * is an allocator spill, a wasm local, explicit frame storage or fixed

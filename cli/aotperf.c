@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "../util/num.h"
 
 #ifndef AOTPERF_VERSION
 #define AOTPERF_VERSION "0.1"
@@ -29,10 +30,49 @@ static const struct subcommand subcommands[] = {
 	{ "doctor", cmd_doctor, "what works on this machine, and what to do otherwise" },
 };
 
+int cli_exit_status(enum ap_err_kind kind)
+{
+	switch (kind) {
+	case AP_ERR_GATE:
+		return EXIT_GATE;
+	case AP_ERR_INPUT:
+	case AP_ERR_IO:		/* README: I/O failures are bad input too (exit 2) */
+	case AP_ERR_NOMEM:
+		return EXIT_BAD;
+	}
+	return EXIT_BAD;
+}
+
+const char *cli_hint(enum ap_hint hint)
+{
+	switch (hint) {
+	case AP_HINT_NONE:
+	case AP_HINT__COUNT:
+		break;
+	case AP_HINT_PIN_CORE: return "pass --base HEX to choose the mapping";
+	case AP_HINT_FORCE: return "--force replaces it";
+	case AP_HINT_DIRECT: return "use 'aotperf inject --direct'";
+	case AP_HINT_PERFMAP: return "use 'aotperf perfmap', or record without -z";
+	case AP_HINT_MAP_PER_PID: return "leave -o out to write /tmp/perf-<pid>.map for each";
+	case AP_HINT_LOG_MOD:
+		return "a per-core .cwasm of a component needs --mod N: give --mod N for each"
+		       " lone --cwasm";
+	}
+	return NULL;
+}
+
+int cli_fail_opt(const char *cmd, const char *opt, const struct ap_err *err)
+{
+	const char *h = cli_hint(err->hint);
+
+	fprintf(stderr, "aotperf %s: %s%s%s%s%s\n", cmd, opt ? opt : "", opt ? " " : "", err->msg,
+		h ? "; " : "", h ? h : "");
+	return cli_exit_status(err->kind);
+}
+
 int cli_fail(const char *cmd, const struct ap_err *err)
 {
-	fprintf(stderr, "aotperf %s: %s\n", cmd, err->msg);
-	return EXIT_BAD;
+	return cli_fail_opt(cmd, NULL, err);
 }
 
 void cli_warn(const char *cmd, const char *fmt, ...)
@@ -46,15 +86,18 @@ void cli_warn(const char *cmd, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void cli_warnings(const char *cmd, const struct ap_warnings *ws)
+{
+	for (size_t i = 0; i < ws->n; i++) {
+		const char *h = cli_hint(ws->w[i].hint);
+
+		cli_warn(cmd, "%s%s%s", ws->w[i].msg, h ? "; " : "", h ? h : "");
+	}
+}
+
 int cli_parse_u64(const char *s, int base, uint64_t *out)
 {
-	char *end;
-
-	if (!s || !*s || *s == '-')
-		return -1;
-	errno = 0;
-	*out = strtoull(s, &end, base);
-	return errno || *end ? -1 : 0;
+	return ap_parse_u64(s, base, out);
 }
 
 static void usage(FILE *f)

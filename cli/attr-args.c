@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attr-args.h"
+#include "../util/array.h"
 
 void attr_args__init(struct attr_args *a, const char *cmd)
 {
@@ -18,7 +19,7 @@ int attr_args__option(struct attr_args *a, int c, const char *arg, struct ap_err
 
 	switch (c) {
 	case 'i': a->input = arg; return 1;
-	case 'q': a->opts.quiet = 1; return 1;
+	case 'q': a->quiet = 1; return 1;
 	case ATTR_OPT_CWASM: return core_set__add_cwasm(&a->cs, arg, err) ? -1 : 1;
 	case ATTR_OPT_MANIFEST: return core_set__add_manifest(&a->cs, arg, err) ? -1 : 1;
 	case ATTR_OPT_PID:
@@ -28,12 +29,7 @@ int attr_args__option(struct attr_args *a, int c, const char *arg, struct ap_err
 		return 1;
 	case ATTR_OPT_EVENT: a->opts.event = arg; return 1;
 	case ATTR_OPT_BASE:
-		if (cli_parse_u64(arg, 16, &v) || !v)
-			return ap_errf(err, "--base: '%s' is not a hex address", arg);
-		if (a->nbases == ATTR_MAX_BASES)
-			return ap_errf(err, "--base: at most %d", ATTR_MAX_BASES);
-		a->bases[a->nbases++] = v;
-		return 1;
+		return profile_pins__add(&a->pins, arg, err) ? ap_err_prefix(err, "--base: ") : 1;
 	case ATTR_OPT_REQ: a->opts.require_size_match = 1; return 1;
 	/* undocumented: read mappings first, as a file with late records is read */
 	case ATTR_OPT_TWO_PASS: a->opts.two_pass = 1; return 1;
@@ -45,45 +41,41 @@ int attr_args__check(struct attr_args *a, struct ap_err *err)
 {
 	if (!a->cs.n)
 		return ap_errf(err, "no cores: give --cwasm FILE or --manifest FILE");
-	if (a->nbases > a->cs.n)
-		return ap_errf(err, "%u --base for %u core(s)", a->nbases, a->cs.n);
+	if (a->pins.n > a->cs.n)
+		return ap_errf(err, "%u --base for %u core(s)", a->pins.n, a->cs.n);
+	a->opts.pins = a->pins.base;
+	a->opts.npins = a->pins.n;
 	return 0;
 }
 
-int attr_args__run(struct attr_args *a)
+int attr_args__check_output(const struct attr_args *a, const char *out, struct ap_err *err)
+{
+	struct ap_input in = { .name = a->input };
+
+	if (strcmp(a->input, "-") && !ap_file_id__of(a->input, &in.id) &&
+	    ap_file__check_output(out, &in, 1, err))
+		return -1;
+	return ap_file__check_output(out, a->cs.inputs, a->cs.ninputs, err);
+}
+
+int attr_args__read(struct attr_args *a)
 {
 	struct ap_err err = { 0 };
 
-	a->cores = calloc(a->cs.n, sizeof(*a->cores));
-	if (!a->cores) {
-		ap_errf(&err, "out of memory");
-		return cli_fail(a->cmd, &err);
-	}
-	for (uint32_t i = 0; i < a->cs.n; i++) {
-		const struct cwasm_module *m = a->cs.mods[i];
-
-		a->cores[i].mod = m;
-		a->cores[i].base_override = i < a->nbases ? a->bases[i] : 0;
-		if (a->opts.quiet)
-			continue;
-		if (!m->version_known)
-			cli_warn(a->cmd, "%s: .cwasm version %u is newer than aotperf knows",
-				 m->path, m->version);
-	}
-	if (attr__run(a->input, a->cores, a->cs.n, &a->opts, &a->res, &err)) {
-		fprintf(stderr, "aotperf %s: %s\n", a->cmd, err.msg);
-		return a->opts.require_size_match && strstr(err.msg, "--require-size-match")
-			       ? EXIT_GATE : EXIT_BAD;
-	}
-	if (!a->opts.quiet)
-		for (uint32_t i = 0; i < a->res.nwarnings; i++)
-			cli_warn(a->cmd, "%s", a->res.warnings[i]);
+	if (!a->quiet)
+		cli_warnings(a->cmd, &a->cs.warnings);
+	if (profile__read(a->input, &a->cs, &a->opts, &a->p, &err))
+		/* the one gate attribution has */
+		return cli_fail_opt(a->cmd, err.kind == AP_ERR_GATE ? "--require-size-match:" : NULL,
+				    &err);
+	if (!a->quiet)
+		cli_warnings(a->cmd, &a->p->attr.warnings);
 	return EXIT_OK;
 }
 
 void attr_args__exit(struct attr_args *a)
 {
-	attr_result__exit(&a->res);
-	free(a->cores);
+	profile__delete(a->p);
+	a->p = NULL;
 	core_set__exit(&a->cs);
 }

@@ -3,14 +3,15 @@
 #define AOTPERF_CLI_ATTR_ARGS_H
 /*
  * Options every attribution-based command shares (-i, --cwasm, --manifest,
- * --base, --pid, --event, --require-size-match, -q), and running the
- * attribution with them.
+ * --base, --pid, --event, --require-size-match, -q), and reading the
+ * profile (profile/profile.h) with them.
  */
 #include <getopt.h>
 #include "cli.h"
-#include "../attr/attr.h"
+#include "../cwasm/coreset.h"
+#include "../profile/profile.h"
 
-#define ATTR_MAX_BASES 64
+#define ATTR_MAX_BASES PROFILE_MAX_PINS
 
 enum {
 	ATTR_OPT_CWASM = 1000, ATTR_OPT_MANIFEST, ATTR_OPT_PID, ATTR_OPT_EVENT, ATTR_OPT_BASE,
@@ -30,7 +31,7 @@ enum {
 	{ "quiet", no_argument, NULL, 'q' }
 
 #define ATTR_USAGE                                                                 \
-	"  -i, --input FILE        perf.data to read (default perf.data)\n"          \
+	"  -i, --input FILE        perf.data to read (default perf.data; - reads a pipe)\n" \
 	"      --cwasm FILE        a core (.cwasm); repeat for several\n"            \
 	"      --manifest FILE     a component manifest (.cwasm.json): all its cores\n" \
 	"      --pid PID           only this process's samples and mappings\n"       \
@@ -43,24 +44,28 @@ enum {
 struct attr_args {
 	const char *cmd;
 	const char *input;
+	int quiet;
 	struct core_set cs;
-	uint64_t bases[ATTR_MAX_BASES];
-	uint32_t nbases;
-	struct attr_opts opts;
-	struct attr_core *cores;
-	struct attr_result res;
+	struct profile_pins pins;	/* --base */
+	struct profile_opts opts;
+	struct profile *p;		/* after attr_args__read */
 };
 
 void attr_args__init(struct attr_args *a, const char *cmd);
-/* 1 if c was one of ours (handled), 0 if not, -1 on a bad value (err set). */
+/* 1 if c was one of ours (handled), 0 if not, -1 on a bad value (err set, with the option). */
 int attr_args__option(struct attr_args *a, int c, const char *arg, struct ap_err *err);
 /* After getopt: at least one core, bases fit. */
 int attr_args__check(struct attr_args *a, struct ap_err *err);
 /*
- * Run the attribution and print its warnings. Returns EXIT_OK, EXIT_GATE
- * (--require-size-match) or EXIT_BAD, with the message already printed.
+ * Refuse an output path that is one of the inputs (perf.data, a core, a
+ * manifest), by identity. 0, or -1 with err.
  */
-int attr_args__run(struct attr_args *a);
+int attr_args__check_output(const struct attr_args *a, const char *out, struct ap_err *err);
+/*
+ * Read the profile, printing the warnings (unless quiet). Returns EXIT_OK,
+ * or the exit status of the error, already printed.
+ */
+int attr_args__read(struct attr_args *a);
 void attr_args__exit(struct attr_args *a);
 
 #endif

@@ -5,31 +5,26 @@
  * The command-line layer: only here are messages printed and exit codes
  * chosen. Exit codes: 0 ok, 1 a gate failed (--min-samples,
  * --require-size-match) or the command's check is negative, 2 bad usage or
- * bad input.
+ * bad input. An error's kind (util/err.h) picks the code, in one place:
+ * cli_exit_status().
  */
 #include <stdint.h>
-#include "../cwasm/cwasm.h"
 #include "../util/err.h"
 
 enum { EXIT_OK = 0, EXIT_GATE = 1, EXIT_BAD = 2 };
 
-/* The cores named by --cwasm / --manifest, in command-line order. */
-struct core_set {
-	struct cwasm_module **mods; /* borrowed from files[] / mans[] */
-	uint32_t n;
-	struct cwasm_module **files;
-	uint32_t nfiles;
-	struct cwasm_manifest **mans;
-	uint32_t nmans;
-};
+/* AP_ERR_GATE -> 1; bad input, I/O and out of memory -> 2. */
+int cli_exit_status(enum ap_err_kind kind);
+/* How aotperf's options answer a hint ("pass --base HEX to choose"), NULL for none. */
+const char *cli_hint(enum ap_hint hint);
 
-int core_set__add_cwasm(struct core_set *cs, const char *path, struct ap_err *err);
-int core_set__add_manifest(struct core_set *cs, const char *path, struct ap_err *err);
-void core_set__exit(struct core_set *cs);
-
-/* Print "aotperf <cmd>: <msg>" to stderr; returns EXIT_BAD. */
+/* Print "aotperf <cmd>: <msg>[; <hint>]" to stderr; returns cli_exit_status(kind). */
 int cli_fail(const char *cmd, const struct ap_err *err);
+/* The same with the option the value came from in front: "aotperf report: --func X: ..." */
+int cli_fail_opt(const char *cmd, const char *opt, const struct ap_err *err);
 void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Every warning of a list, with its hint. */
+void cli_warnings(const char *cmd, const struct ap_warnings *ws);
 /* Parse numbers strictly ("12x" is an error). */
 int cli_parse_u64(const char *s, int base, uint64_t *out);
 

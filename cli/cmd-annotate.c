@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 /* aotperf annotate: run perf annotate on one symbol and classify what it prints. */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include "cli.h"
 #include "../classify/annotate.h"
+#include "../util/file.h"
+#include "../util/outfile.h"
+#include "../util/perf.h"
+#include "../util/run.h"
 
 static const char annotate_usage[] =
 	"usage: aotperf annotate [-i perf.data] [--intel | --att] [--objdump PATH]\n"
@@ -43,6 +43,17 @@ struct annotate_opts {
 	uint64_t top;
 	struct cls_annot_opts annot;
 };
+
+/* --json and --save must not replace the recording. */
+static int check_outputs(const struct annotate_opts *o, struct ap_err *err)
+{
+	struct ap_input in = { .name = o->input };
+
+	if (ap_file_id__of(o->input, &in.id))
+		return 0;
+	return (o->json && ap_file__check_output(o->json, &in, 1, err)) ||
+	       (o->save && ap_file__check_output(o->save, &in, 1, err)) ? -1 : 0;
+}
 
 static int parse_args(int argc, char **argv, struct annotate_opts *o, struct ap_err *err)
 {
@@ -94,88 +105,16 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o, struct ap_
 	o->symbol = argv[optind++];
 	if (optind < argc)
 		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
-	return 0;
+	return check_outputs(o, err);
 }
 
-/* perf from $PERF, else the first executable "perf" on PATH; NULL if none. */
-static char *find_perf(void)
-{
-	const char *env = getenv("PERF"), *path = getenv("PATH");
-
-	if (env && *env)
-		return access(env, X_OK) ? NULL : strdup(env);
-	while (path && *path) {
-		size_t n = strcspn(path, ":");
-		char *cand;
-
-		if (n && asprintf(&cand, "%.*s/perf", (int)n, path) > 0) {
-			if (!access(cand, X_OK))
-				return cand;
-			free(cand);
-		}
-		path += n;
-		if (*path == ':')
-			path++;
-	}
-	return NULL;
-}
-
-/* Read fd to EOF into a growing buffer. */
-static int slurp(int fd, char **buf, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0;
-	char *b = malloc(cap);
-
-	while (b) {
-		ssize_t got = read(fd, b + n, cap - n);
-		char *nb;
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		n += (size_t)got;
-		if (n < cap)
-			continue;
-		nb = realloc(b, cap * 2);
-		if (!nb) {
-			free(b);
-			return -1;
-		}
-		b = nb;
-		cap *= 2;
-	}
-	if (!b)
-		return -1;
-	*buf = b;
-	*len = n;
-	return 0;
-}
-
-/* The first line of perf's stderr that says something ("Error:" alone does not). */
-static void first_msg(FILE *f, char *msg, size_t size)
-{
-	char line[256];
-
-	msg[0] = '\0';
-	rewind(f);
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (line[0] && strcmp(line, "Error:")) {
-			snprintf(msg, size, "%s", line);
-			return;
-		}
-	}
-}
-
-/* Run perf annotate; stdout into *out, stderr into errf (a temporary file). */
-static int run_perf(const char *perf, const struct annotate_opts *o, FILE *errf, char **out,
-		    size_t *len, int *status, struct ap_err *err)
+/* perf annotate's stdout and stderr, captured. */
+static int run_perf(const char *perf, const struct annotate_opts *o, struct ap_child *c,
+		    struct ap_err *err)
 {
 	char *objdump_arg = NULL;
 	const char *argv[16];
-	int fds[2], n = 0;
-	pid_t pid;
+	int n = 0, ret;
 
 	argv[n++] = perf;
 	argv[n++] = "annotate";
@@ -189,97 +128,69 @@ static int run_perf(const char *perf, const struct annotate_opts *o, FILE *errf,
 		argv[n++] = "-M";
 		argv[n++] = "intel";
 	}
-	if (o->objdump && asprintf(&objdump_arg, "--objdump=%s", o->objdump) > 0)
+	if (o->objdump) {
+		if (asprintf(&objdump_arg, "--objdump=%s", o->objdump) < 0)
+			return ap_err_nomem(err);
 		argv[n++] = objdump_arg;
+	}
 	argv[n++] = "--";
 	argv[n++] = o->symbol;
 	argv[n] = NULL;
-	if (pipe(fds)) {
-		free(objdump_arg);
-		return ap_errf(err, "pipe: %m");
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		free(objdump_arg);
-		close(fds[0]);
-		close(fds[1]);
-		return ap_errf(err, "fork: %m");
-	}
-	if (!pid) {
-		dup2(fds[1], STDOUT_FILENO);
-		dup2(fileno(errf), STDERR_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		execv(perf, (char *const *)argv);
-		_exit(127);
-	}
-	close(fds[1]);
+	*c = (struct ap_child){ .argv = argv, .stdin_null = 1, .stdout_io = AP_IO_CAPTURE,
+				.stderr_io = AP_IO_CAPTURE, .capture_max = (size_t)1 << 30 };
+	ret = ap_child__run(c, err);
 	free(objdump_arg);
-	if (slurp(fds[0], out, len)) {
-		close(fds[0]);
-		waitpid(pid, status, 0);
-		return ap_err_nomem(err);
-	}
-	close(fds[0]);
-	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-		;
-	return 0;
+	return ret;
 }
 
 static int save_output(const char *path, const char *buf, size_t len, struct ap_err *err)
 {
-	FILE *f = fopen(path, "w");
+	struct outfile of;
 
-	if (!f)
-		return ap_errf(err, "%s: cannot create: %m", path);
-	if (fwrite(buf, 1, len, f) != len || fclose(f))
-		return ap_errf(err, "%s: write error", path);
-	return 0;
+	if (outfile__open(&of, path, err))
+		return -1;
+	if (fwrite(buf, 1, len, of.f) != len) {
+		outfile__abort(&of);
+		return ap_errk(err, AP_ERR_IO, "%s: write error", path);
+	}
+	return outfile__commit(&of, err);
 }
 
 static int annotate(const struct annotate_opts *o, struct cls_annot *a, struct ap_err *err)
 {
-	char *perf = find_perf(), *out = NULL, msg[256];
-	FILE *errf = NULL;
-	size_t len = 0;
-	int status = 0, ret = -1;
+	char perf[PATH_MAX], why[300];
+	struct ap_file in;
+	struct ap_child c;
+	int ret = -1;
 
-	if (!perf)
-		return ap_errf(err, "perf not found (install linux-perf / kernel-tools, or set PERF=/path/to/perf)");
-	if (access(o->input, R_OK)) {
-		ap_errf(err, "%s: cannot read: %m", o->input);
+	if (ap_perf__find(NULL, perf, sizeof(perf), err)) {
+		ap_errf(err, "perf not found (install linux-perf / kernel-tools, or set"
+			" PERF=/path/to/perf)");
+		return -1;
+	}
+	/* perf reads it; make sure it is a file we may read first */
+	if (ap_file__open(&in, o->input, 0, err))
+		return -1;
+	ap_file__close(&in);
+	if (run_perf(perf, o, &c, err))
+		return -1;
+	if (o->save && save_output(o->save, c.out, c.out_len, err))
+		goto out;
+	if (c.status) {
+		ap_child__describe(&c, why, sizeof(why));
+		ap_errf(err, "%s: perf annotate failed (%s)", o->input, why);
 		goto out;
 	}
-	errf = tmpfile();
-	if (!errf) {
-		ap_errf(err, "temporary file: %m");
-		goto out;
-	}
-	if (run_perf(perf, o, errf, &out, &len, &status, err))
-		goto out;
-	if (o->save && save_output(o->save, out, len, err))
-		goto out;
-	first_msg(errf, msg, sizeof(msg));
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		ap_errf(err, "%s: perf annotate failed (%s%d)%s%s", o->input,
-			WIFEXITED(status) ? "exit " : "signal ",
-			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-			msg[0] ? ": " : "", msg);
-		goto out;
-	}
-	if (!memchr(out, '|', len)) {
+	if (!memchr(c.out, '|', c.out_len)) {
+		ap_first_line(why, sizeof(why), c.err_out, NULL);
 		ap_errf(err, "%s: perf annotate printed nothing for '%s' (no samples in it? "
 			"`perf report -i %s` lists the symbols)%s%s", o->input, o->symbol, o->input,
-			msg[0] ? "; perf said: " : "", msg);
+			why[0] ? "; perf said: " : "", why);
 		goto out;
 	}
-	ret = cls__annot_parse(out, len, o->input, &o->annot, a, err);
+	ret = cls__annot_parse(c.out, c.out_len, o->input, &o->annot, a, err);
 out:
-	if (errf)
-		fclose(errf);
-	free(out);
-	free(perf);
+	ap_child__exit(&c);
 	return ret;
 }
 

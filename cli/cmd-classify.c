@@ -5,6 +5,10 @@
 #include <string.h>
 #include "cli.h"
 #include "../classify/annotate.h"
+#include "../util/file.h"
+
+/* perf annotate text of one big function is a few MB; a bound all the same */
+#define CLASSIFY_INPUT_MAX ((size_t)1 << 30)
 
 static const char classify_usage[] =
 	"usage: aotperf classify [--arch ARCH] [--roles SPEC] [--text] [--top N]\n"
@@ -87,52 +91,13 @@ static int parse_args(int argc, char **argv, struct classify_opts *o, struct ap_
 	return 0;
 }
 
-static int read_all(const char *path, char **buf, size_t *len, struct ap_err *err)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	size_t cap = 1 << 16, n = 0;
-	char *b;
-
-	if (!f)
-		return ap_errf(err, "%s: cannot open: %m", path);
-	b = malloc(cap);
-	while (b) {
-		size_t got = fread(b + n, 1, cap - n, f);
-		char *nb;
-
-		n += got;
-		if (n < cap)
-			break;
-		nb = realloc(b, cap * 2);
-		if (!nb) {
-			free(b);
-			b = NULL;
-			break;
-		}
-		b = nb;
-		cap *= 2;
-	}
-	if (b && ferror(f)) {
-		free(b);
-		if (f != stdin)
-			fclose(f);
-		return ap_errf(err, "%s: read error", path);
-	}
-	if (f != stdin)
-		fclose(f);
-	if (!b)
-		return ap_err_nomem(err);
-	*buf = b;
-	*len = n;
-	return 0;
-}
-
 int cmd_classify(int argc, char **argv)
 {
 	struct classify_opts o = { 0 };
 	struct cls_annot a = { 0 };
 	struct ap_err err = { 0 };
 	const char *name;
+	struct ap_input in = { .name = NULL };
 	char *buf = NULL;
 	size_t len = 0;
 	int ret = EXIT_BAD;
@@ -140,7 +105,11 @@ int cmd_classify(int argc, char **argv)
 	if (parse_args(argc, argv, &o, &err))
 		return cli_fail("classify", &err);
 	name = strcmp(o.input, "-") ? o.input : "<stdin>";
-	if (read_all(o.input, &buf, &len, &err) ||
+	in.name = name;
+	/* "-" is the one stream meant; a named FIFO or device is refused */
+	if (ap_file__read_all(o.input, !strcmp(o.input, "-") ? AP_FILE_STREAM : 0, CLASSIFY_INPUT_MAX,
+			      &buf, &len, &in.id, &err) ||
+	    (o.json && ap_file__check_output(o.json, &in, 1, &err)) ||
 	    cls__annot_parse(buf, len, name, &o.annot, &a, &err))
 		goto fail;
 	if (o.json && cls__annot_write_json(o.json, "aotperf classify", name, &a, (uint32_t)o.top,

@@ -2,29 +2,29 @@
 /*
  * aotperf doctor: what works on this machine and what to do otherwise.
  *
- * Every check is real: perf is run (fork + execvp, output through a pipe,
- * each run with a timeout) in a private temporary folder that is removed at
- * the end. Exit 0 when the main workflow can run here (perf present and
- * `perf record -e cpu-clock` records samples), 1 otherwise.
+ * Every check is real: perf is run (util/run.h: no shell, output captured,
+ * each run with a timeout that kills its process group) in a private
+ * temporary folder that is removed at the end. Exit 0 when the main
+ * workflow can run here (perf present and `perf record -e cpu-clock`
+ * records samples), 1 otherwise.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "../util/file.h"
 #include "../util/json_out.h"
+#include "../util/osrelease.h"
+#include "../util/perf.h"
+#include "../util/run.h"
 
 #define OUT_CAP		(8u << 20)	/* keep at most this much of a child's output */
 #define SPIN_MS		100		/* the workload perf record samples */
@@ -58,15 +58,13 @@ struct doctor {
 	int n;
 };
 
-/* Output of one child, stdout and stderr merged. */
-struct run_res {
-	int status;	/* exit code; 128+N killed by signal N; -1 could not run; -2 timed out */
-	char *out;	/* NUL-terminated, at most OUT_CAP bytes kept */
-	size_t len;
-};
-
 /* AOTPERF_DOCTOR_TIMEOUT_MS: an upper bound on every child's timeout (tests). */
 static int timeout_cap_ms;
+
+static int capped(int timeout_ms)
+{
+	return timeout_cap_ms > 0 && timeout_ms > timeout_cap_ms ? timeout_cap_ms : timeout_ms;
+}
 
 static const char doctor_usage[] =
 	"usage: aotperf doctor [--json] [--perf PATH]\n"
@@ -105,189 +103,35 @@ static int spin(unsigned int ms)
 	return sink == 1 ? EXIT_GATE : EXIT_OK;
 }
 
-static void child_exec(const char *const argv[], const char *cwd, int wfd)
-{
-	int null = open("/dev/null", O_RDONLY);
-
-	setpgid(0, 0);
-	if (null >= 0)
-		dup2(null, STDIN_FILENO);
-	dup2(wfd, STDOUT_FILENO);
-	dup2(wfd, STDERR_FILENO);
-	if (cwd && chdir(cwd))
-		_exit(126);
-	setenv("LC_ALL", "C", 1);
-	setenv("PAGER", "cat", 1);
-	setenv("PERF_PAGER", "cat", 1);
-	execvp(argv[0], (char *const *)argv);
-	dprintf(STDERR_FILENO, "%s: %s\n", argv[0], strerror(errno));
-	_exit(127);
-}
-
 /*
- * Run argv (no shell) in cwd with a timeout; the child gets its own process
- * group, killed as a whole on timeout. Returns res->status.
+ * Run argv in the scratch folder: no shell, stdin from /dev/null, the C
+ * locale and no pager, its own process group killed at the timeout, stdout
+ * and stderr merged into c->out (never NULL afterwards). 0 when it exited
+ * 0; otherwise nonzero and why says how it ended.
  */
-static int run_cmd(const char *const argv[], const char *cwd, int timeout_ms,
-		   struct run_res *res)
+static int run(const struct doctor *d, const char *const argv[], int timeout_ms,
+	       struct ap_child *c, char *why, size_t wlen)
 {
-	long long deadline = now_ms() +
-		(timeout_cap_ms > 0 && timeout_ms > timeout_cap_ms ? timeout_cap_ms : timeout_ms);
-	size_t cap = 64 * 1024;
-	int fds[2], wstatus = 0, timed_out = 0;
-	pid_t pid;
+	static const char *const env[] = { "LC_ALL=C", "PAGER=cat", "PERF_PAGER=cat", NULL };
+	struct ap_err err;
 
-	res->status = -1;
-	res->len = 0;
-	res->out = malloc(cap);
-	if (!res->out)
-		return -1;
-	res->out[0] = '\0';
-	if (pipe2(fds, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
+	*c = (struct ap_child){
+		.argv = argv, .dir = d->tmp, .env = env, .stdin_null = 1,
+		.stdout_io = AP_IO_CAPTURE, .stderr_io = AP_IO_MERGE, .new_group = 1,
+		.capture_max = OUT_CAP, .timeout_ms = capped(timeout_ms),
+	};
+	if (why && wlen)
+		why[0] = '\0';
+	if (ap_child__run(c, &err)) {
+		snprintf(why, wlen, "%.290s", err.msg);
+		c->out = calloc(1, 1);
 		return -1;
 	}
-	if (pid == 0)
-		child_exec(argv, cwd, fds[1]);
-	setpgid(pid, pid);
-	close(fds[1]);
-
-	for (;;) {
-		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
-		long long left = deadline - now_ms();
-		char buf[16384];
-		ssize_t r;
-		int pr;
-
-		if (left <= 0) {
-			timed_out = 1;
-			break;
-		}
-		pr = poll(&pfd, 1, (int)left);
-		if (pr < 0 && errno == EINTR)
-			continue;
-		if (pr <= 0) {
-			timed_out = pr == 0;
-			break;
-		}
-		r = read(fds[0], buf, sizeof(buf));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		if (res->len + (size_t)r + 1 > cap && cap < OUT_CAP) {
-			size_t ncap = cap;
-			char *p;
-
-			while (ncap < res->len + (size_t)r + 1 && ncap < OUT_CAP)
-				ncap *= 2;
-			p = realloc(res->out, ncap);
-			if (p) {
-				res->out = p;
-				cap = ncap;
-			}
-		}
-		if (res->len + (size_t)r + 1 <= cap) {
-			memcpy(res->out + res->len, buf, (size_t)r);
-			res->len += (size_t)r;
-			res->out[res->len] = '\0';
-		}
+	if (c->timed_out || c->status) {
+		ap_child__describe(c, why, wlen);
+		return c->timed_out ? -2 : c->status;
 	}
-	close(fds[0]);
-
-	/* Output closed: wait for the exit, still bounded by the deadline. */
-	while (!timed_out) {
-		pid_t w = waitpid(pid, &wstatus, WNOHANG);
-
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR) {
-			timed_out = 1;
-			break;
-		}
-		if (now_ms() >= deadline) {
-			timed_out = 1;
-			break;
-		}
-		usleep(2000);
-	}
-	if (timed_out) {
-		kill(-pid, SIGKILL);
-		kill(pid, SIGKILL);
-		while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
-			;
-		res->status = -2;
-	} else if (WIFEXITED(wstatus)) {
-		res->status = WEXITSTATUS(wstatus);
-	} else if (WIFSIGNALED(wstatus)) {
-		res->status = 128 + WTERMSIG(wstatus);
-	}
-	return res->status;
-}
-
-static void run_free(struct run_res *res)
-{
-	free(res->out);
-	res->out = NULL;
-	res->len = 0;
-}
-
-/* The first line of s that contains needle (or the first non-empty line),
- * copied to dst without control characters. */
-static void first_line(char *dst, size_t n, const char *s, const char *needle)
-{
-	const char *p = needle ? strstr(s, needle) : NULL;
-	size_t k = 0;
-
-	if (p) {
-		while (p > s && p[-1] != '\n')
-			p--;
-	} else {
-		p = s;
-		while (*p == '\n' || *p == ' ')
-			p++;
-	}
-	for (; *p && *p != '\n' && k + 1 < n; p++)
-		dst[k++] = (unsigned char)*p < 0x20 ? ' ' : *p;
-	while (k > 0 && dst[k - 1] == ' ')
-		k--;
-	dst[k] = '\0';
-}
-
-static void describe_failure(char *dst, size_t n, const struct run_res *r)
-{
-	char line[256];
-
-	if (r->status == -2) {
-		snprintf(dst, n, "timed out");
-		return;
-	}
-	if (r->status == -1) {
-		snprintf(dst, n, "could not run");
-		return;
-	}
-	first_line(line, sizeof(line), r->out ? r->out : "", "rror");
-	if (!*line)
-		first_line(line, sizeof(line), r->out ? r->out : "", NULL);
-	if (*line && line[strlen(line) - 1] == ':') {
-		/* perf's "Error:" stands alone; its reason is on the next line */
-		const char *p = r->out ? strstr(r->out, line) : NULL;
-		const char *nl = p ? strchr(p, '\n') : NULL;
-		size_t l = strlen(line);
-
-		if (nl && l + 2 < sizeof(line)) {
-			line[l++] = ' ';
-			first_line(line + l, sizeof(line) - l, nl + 1, NULL);
-		}
-	}
-	if (r->status > 128)
-		snprintf(dst, n, "killed by signal %d%s%s", r->status - 128, *line ? ": " : "", line);
-	else
-		snprintf(dst, n, "exit %d%s%s", r->status, *line ? ": " : "", line);
+	return 0;
 }
 
 static struct check *add(struct doctor *d, const char *name, enum status st, const char *fix,
@@ -313,71 +157,31 @@ static void skip(struct doctor *d, const char *name, const char *what, const cha
 	add(d, name, ST_SKIP, NULL, "%s: not checked (%s)", what, why);
 }
 
+/* The integer a /proc file starts with. */
 static int read_int_file(const char *path, long *v)
 {
-	FILE *f = fopen(path, "r");
+	struct ap_err err;
+	char *text;
+	size_t len;
 	int ok;
 
-	if (!f)
+	if (ap_file__read_all(path, 0, 4096, &text, &len, NULL, &err))
 		return -1;
-	ok = fscanf(f, "%ld", v) == 1;
-	fclose(f);
+	ok = sscanf(text, "%ld", v) == 1;
+	free(text);
 	return ok ? 0 : -1;
-}
-
-/* The value of KEY in an os-release file, unquoted; "" when absent. */
-static void os_release_field(const char *path, const char *key, char *dst, size_t n)
-{
-	char line[512];
-	size_t kl = strlen(key);
-	FILE *f = fopen(path, "r");
-
-	dst[0] = '\0';
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *v;
-		size_t l;
-
-		if (strncmp(line, key, kl) || line[kl] != '=')
-			continue;
-		v = line + kl + 1;
-		v[strcspn(v, "\r\n")] = '\0';
-		l = strlen(v);
-		if (l >= 2 && (v[0] == '"' || v[0] == '\'') && v[l - 1] == v[0]) {
-			v[l - 1] = '\0';
-			v++;
-		}
-		snprintf(dst, n, "%s", v);
-		break;
-	}
-	fclose(f);
-}
-
-static int word_in(const char *list, const char *w)
-{
-	size_t wl = strlen(w);
-
-	for (const char *p = list; (p = strstr(p, w)); p += wl)
-		if ((p == list || p[-1] == ' ') && (p[wl] == '\0' || p[wl] == ' '))
-			return 1;
-	return 0;
 }
 
 /* How to install perf here, from os-release ($OS_RELEASE overrides the path). */
 static void init_install_hint(struct doctor *d)
 {
-	const char *path = getenv("OS_RELEASE");
 	const char *sudo = d->root ? "" : "sudo ";
-	char id[64], like[128];
+	struct ap_os_release os;
+	const char *id = os.id;
 
-	if (!path || !*path)
-		path = "/etc/os-release";
-	os_release_field(path, "ID", id, sizeof(id));
-	os_release_field(path, "ID_LIKE", like, sizeof(like));
-	os_release_field(path, "PRETTY_NAME", d->os_name, sizeof(d->os_name));
-	if (!d->os_name[0])
-		snprintf(d->os_name, sizeof(d->os_name), "%s", *id ? id : "unknown distribution");
+	ap_os_release__read(NULL, &os);
+	snprintf(d->os_name, sizeof(d->os_name), "%s",
+		 *os.pretty_name ? os.pretty_name : *id ? id : "unknown distribution");
 
 	if (!strcmp(id, "azurelinux"))
 		snprintf(d->install_hint, sizeof(d->install_hint),
@@ -387,52 +191,19 @@ static void init_install_hint(struct doctor *d)
 		snprintf(d->install_hint, sizeof(d->install_hint),
 			 "%sapt-get install linux-perf (Debian's perf follows Debian's kernel series)",
 			 sudo);
-	else if (!strcmp(id, "ubuntu") || word_in(like, "ubuntu"))
+	else if (!strcmp(id, "ubuntu") || ap_os_release__like(&os, "ubuntu"))
 		snprintf(d->install_hint, sizeof(d->install_hint),
 			 "%sapt-get install linux-tools-common linux-tools-%s", sudo,
 			 d->uts.release);
 	else if (!strcmp(id, "fedora") || !strcmp(id, "rhel") || !strcmp(id, "centos") ||
-		 !strcmp(id, "rocky") || !strcmp(id, "almalinux") || word_in(like, "fedora") ||
-		 word_in(like, "rhel"))
+		 !strcmp(id, "rocky") || !strcmp(id, "almalinux") || ap_os_release__like(&os, "fedora") ||
+		 ap_os_release__like(&os, "rhel"))
 		snprintf(d->install_hint, sizeof(d->install_hint), "%sdnf install perf", sudo);
 	else
 		snprintf(d->install_hint, sizeof(d->install_hint),
 			 "install your distribution's perf for kernel %s", d->uts.release);
 	strncat(d->install_hint, "; or kernel-tools-compat/install-perf.sh --perf-only",
 		sizeof(d->install_hint) - strlen(d->install_hint) - 1);
-}
-
-/* An executable file named name: itself when it has a '/', else on PATH. */
-static int find_exe(const char *name, char *dst, size_t n)
-{
-	const char *path = getenv("PATH");
-
-	if (strchr(name, '/')) {
-		struct stat st;
-
-		if (stat(name, &st) || !S_ISREG(st.st_mode) || access(name, X_OK))
-			return -1;
-		snprintf(dst, n, "%s", name);
-		return 0;
-	}
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path) {
-		size_t l = strcspn(path, ":");
-		struct stat st;
-
-		if (l)
-			snprintf(dst, n, "%.*s/%s", (int)l, path, name);
-		else
-			snprintf(dst, n, "./%s", name);
-		if (!stat(dst, &st) && S_ISREG(st.st_mode) && !access(dst, X_OK))
-			return 0;
-		path += l;
-		if (*path == ':')
-			path++;
-	}
-	dst[0] = '\0';
-	return -1;
 }
 
 static int kernel_major_minor(const char *s, unsigned int *maj, unsigned int *min)
@@ -443,31 +214,28 @@ static int kernel_major_minor(const char *s, unsigned int *maj, unsigned int *mi
 /* perf present + its version against the running kernel. 0 when usable. */
 static int check_perf(struct doctor *d)
 {
-	const char *name = d->perf_opt ? d->perf_opt : "perf";
 	const char *argv[] = { NULL, "--version", NULL };
 	unsigned int pmaj, pmin, kmaj, kmin;
-	struct run_res r;
+	struct ap_child r;
+	struct ap_err err;
 	char ver[128], why[300];
 
-	if (find_exe(name, d->perf, sizeof(d->perf))) {
+	if (ap_perf__find(d->perf_opt, d->perf, sizeof(d->perf), &err)) {
 		d->perf[0] = '\0';
-		add(d, "perf", ST_FAIL, d->install_hint, "perf not found (%s%s)",
-		    d->perf_opt ? "no executable at " : "looked for 'perf' on PATH",
-		    d->perf_opt ? d->perf_opt : "");
+		add(d, "perf", ST_FAIL, d->install_hint, "%s", err.msg);
 		return -1;
 	}
 	add(d, "perf", ST_OK, NULL, "perf found: %s", d->perf);
 
 	argv[0] = d->perf;
-	if (run_cmd(argv, d->tmp, 10000, &r) != 0) {
-		describe_failure(why, sizeof(why), &r);
+	if (run(d, argv, 10000, &r, why, sizeof(why))) {
 		add(d, "perf_version", ST_FAIL, d->install_hint, "perf --version failed: %s", why);
-		run_free(&r);
+		ap_child__exit(&r);
 		d->perf[0] = '\0';
 		return -1;
 	}
-	first_line(ver, sizeof(ver), r.out, "perf version");
-	run_free(&r);
+	ap_first_line(ver, sizeof(ver), r.out, "perf version");
+	ap_child__exit(&r);
 	if (strncmp(ver, "perf version ", 13) ||
 	    kernel_major_minor(ver + 13, &pmaj, &pmin) ||
 	    kernel_major_minor(d->uts.release, &kmaj, &kmin))
@@ -516,6 +284,8 @@ static void check_kptr(struct doctor *d)
 {
 	const char *sudo = d->root ? "" : "sudo ";
 	char fix[TEXT_MAX], line[256];
+	struct ap_file ks;
+	struct ap_err err;
 	int visible = -1;
 	FILE *f;
 	long v;
@@ -526,8 +296,8 @@ static void check_kptr(struct doctor *d)
 		    "/proc/sys/kernel/kptr_restrict missing: cannot tell");
 		return;
 	}
-	f = fopen("/proc/kallsyms", "r");
-	if (f) {
+	if (!ap_file__open(&ks, "/proc/kallsyms", 0, &err) && (f = fdopen(ks.fd, "r"))) {
+		ks.fd = -1;	/* the FILE owns it now */
 		for (int i = 0; i < 4096 && fgets(line, sizeof(line), f); i++) {
 			unsigned long long a;
 
@@ -561,28 +331,15 @@ static void check_kptr(struct doctor *d)
 
 static void check_cycles(struct doctor *d)
 {
-	const char *argv[] = { d->perf, "stat", "-e", "cycles", "-x,", "--", "true", NULL };
 	const char *fix = "record with -e cpu-clock (a software clock: works on VMs)";
 	char field[128], why[300];
-	struct run_res r;
-	const char *line;
+	int c = ap_perf__cycles(d->perf, d->tmp, capped(15000), field, sizeof(field), why,
+				sizeof(why));
 
-	if (run_cmd(argv, d->tmp, 15000, &r) != 0) {
-		describe_failure(why, sizeof(why), &r);
+	if (c == AP_CYCLES_FAILED)
 		add(d, "hw_cycles", ST_WARN, fix,
 		    "hardware cycles: perf stat -e cycles failed (%s): not available", why);
-		run_free(&r);
-		return;
-	}
-	line = strstr(r.out, ",cycles");
-	field[0] = '\0';
-	if (line) {
-		while (line > r.out && line[-1] != '\n')
-			line--;
-		snprintf(field, sizeof(field), "%.*s", (int)strcspn(line, ",\n"), line);
-	}
-	run_free(&r);
-	if (*field && strspn(field, "0123456789.") == strlen(field))
+	else if (c == AP_CYCLES_YES)
 		add(d, "hw_cycles", ST_OK, NULL,
 		    "hardware cycles available (perf stat counted %s for true)", field);
 	else
@@ -591,7 +348,7 @@ static void check_cycles(struct doctor *d)
 }
 
 /* perf record -e cpu-clock [-k mono] of a 100 ms spin; then perf report -D. */
-static int record(struct doctor *d, int mono, struct run_res *r)
+static int record(struct doctor *d, int mono, struct ap_child *r, char *why, size_t wlen)
 {
 	char self[PATH_MAX], ms[16];
 	const char *argv[20];
@@ -623,7 +380,7 @@ static int record(struct doctor *d, int mono, struct run_res *r)
 		argv[k++] = "true";
 	}
 	argv[k] = NULL;
-	return run_cmd(argv, d->tmp, 60000, r);
+	return run(d, argv, 60000, r, why, wlen);
 }
 
 static long long sample_count(const char *dump)
@@ -640,26 +397,24 @@ static long long sample_count(const char *dump)
 static void check_record(struct doctor *d)
 {
 	const char *rep[] = { d->perf, "report", "-D", "-i", d->data, NULL };
-	char why[300], plain_why[300], fix[TEXT_MAX];
-	struct run_res r, dump;
+	char why[300], plain_why[300], dump_why[300], fix[TEXT_MAX];
+	struct ap_child r, dump;
 	long long samples = -1;
 	int have_dump;
 
 	snprintf(d->data, sizeof(d->data), "%s/doctor.data", d->tmp);
-	d->mono_ok = record(d, 1, &r) == 0;
-	describe_failure(why, sizeof(why), &r);
+	d->mono_ok = record(d, 1, &r, why, sizeof(why)) == 0;
 	snprintf(fix, sizeof(fix), "run %.200s record -e cpu-clock -k mono -- true to see perf's "
 		 "full message%s", d->perf,
 		 r.out && (strstr(r.out, "paranoid") || strstr(r.out, "Permission denied") ||
 			   strstr(r.out, "not permitted")) ?
 		 "; if permission is denied, lower perf_event_paranoid (see above) or run as root" :
 		 "");
-	run_free(&r);
+	ap_child__exit(&r);
 	if (!d->mono_ok) {
-		int plain = record(d, 0, &r) == 0;
+		int plain = record(d, 0, &r, plain_why, sizeof(plain_why)) == 0;
 
-		describe_failure(plain_why, sizeof(plain_why), &r);
-		run_free(&r);
+		ap_child__exit(&r);
 		if (!plain) {
 			add(d, "record", ST_FAIL, fix,
 			    "perf record -e cpu-clock fails (%s)", plain_why);
@@ -668,7 +423,7 @@ static void check_record(struct doctor *d)
 		}
 	}
 
-	have_dump = run_cmd(rep, d->tmp, 30000, &dump) == 0;
+	have_dump = run(d, rep, 30000, &dump, dump_why, sizeof(dump_why)) == 0;
 	if (have_dump)
 		samples = sample_count(dump.out);
 	if (samples == 0) {
@@ -693,9 +448,8 @@ static void check_record(struct doctor *d)
 	}
 
 	if (!have_dump) {
-		describe_failure(why, sizeof(why), &dump);
 		add(d, "time_conv", ST_WARN, "run perf report -D on a recording to see why it fails",
-		    "TIME_CONV: perf report -D failed (%s): cannot tell", why);
+		    "TIME_CONV: perf report -D failed (%s): cannot tell", dump_why);
 	} else if (strstr(dump.out, "TIME_CONV")) {
 		add(d, "time_conv", ST_OK, NULL,
 		    "TIME_CONV recorded: jitdump with arch timestamps works without -k mono");
@@ -707,7 +461,7 @@ static void check_record(struct doctor *d)
 		    "TIME_CONV not recorded (no usable TSC, as on most VMs): "
 		    "jitdump + perf inject --jit needs perf record -k mono");
 	}
-	run_free(&dump);
+	ap_child__exit(&dump);
 }
 
 static void check_inject(struct doctor *d)
@@ -719,18 +473,18 @@ static void check_inject(struct doctor *d)
 			      "-o", out, NULL };
 	const char *fix = "install a perf built with libelf (the distributions' perf is), or "
 			  "use the direct path (aotperf inject --direct)";
-	struct run_res r;
+	struct ap_child r;
 	int off = 0;
 
-	if (run_cmd(bo, d->tmp, 10000, &r) == 0 && strstr(r.out, "libelf:")) {
+	if (run(d, bo, 10000, &r, why, sizeof(why)) == 0 && strstr(r.out, "libelf:")) {
 		char line[160];
 
 		/* "                libelf: [ on  ]  # HAVE_LIBELF_SUPPORT" */
-		first_line(line, sizeof(line), r.out, "libelf:");
+		ap_first_line(line, sizeof(line), r.out, "libelf:");
 		off = !!strstr(line, "OFF");
 		snprintf(libelf, sizeof(libelf), "libelf: %s", off ? "OFF" : "on");
 	}
-	run_free(&r);
+	ap_child__exit(&r);
 	if (off) {
 		add(d, "inject_jit", ST_WARN, fix,
 		    "perf built without libelf: perf inject --jit cannot write the jitted ELF files");
@@ -744,28 +498,27 @@ static void check_inject(struct doctor *d)
 	}
 	snprintf(out, sizeof(out), "%s/doctor.jit.data", d->tmp);
 	snprintf(bid, sizeof(bid), "%s/buildid", d->tmp);
-	if (run_cmd(inj, d->tmp, 30000, &r) == 0) {
+	if (run(d, inj, 30000, &r, why, sizeof(why)) == 0)
 		add(d, "inject_jit", ST_OK, NULL, "perf inject --jit works%s%s%s",
 		    *libelf ? " (" : "", libelf, *libelf ? ")" : "");
-	} else {
-		describe_failure(why, sizeof(why), &r);
+	else
 		add(d, "inject_jit", ST_WARN, fix, "perf inject --jit fails (%s)", why);
-	}
-	run_free(&r);
+	ap_child__exit(&r);
 }
 
 /* A perf subcommand's -h text (perf exits 129 after printing it). */
 static char *help_text(struct doctor *d, const char *sub)
 {
 	const char *argv[] = { d->perf, sub, "-h", NULL };
-	struct run_res r;
+	struct ap_child r;
+	int st = run(d, argv, 10000, &r, NULL, 0);
+	char *out = r.out;
 
-	run_cmd(argv, d->tmp, 10000, &r);
-	if (r.status == -1 || r.status == -2) {
-		run_free(&r);
+	if (st == -1 || st == -2) {
+		ap_child__exit(&r);
 		return NULL;
 	}
-	return r.out;
+	return out;	/* the caller frees it */
 }
 
 static void check_dlfilter(struct doctor *d)
@@ -808,22 +561,22 @@ static void check_objdump(struct doctor *d)
 	char path[PATH_MAX], ver[160];
 	const char *sudo = d->root ? "" : "sudo ";
 	char fix[TEXT_MAX];
-	struct run_res r;
+	struct ap_child r;
 
 	snprintf(fix, sizeof(fix), "install binutils (%sapt-get install binutils, "
 		 "%stdnf/dnf install binutils)", sudo, sudo);
-	if (find_exe("objdump", path, sizeof(path))) {
+	if (ap_find_exe("objdump", path, sizeof(path))) {
 		add(d, "objdump", ST_WARN, fix, "objdump not found: perf annotate cannot disassemble");
 		return;
 	}
 	argv[0] = path;
-	if (run_cmd(argv, d->tmp, 10000, &r) != 0) {
+	if (run(d, argv, 10000, &r, NULL, 0) != 0) {
 		add(d, "objdump", ST_WARN, fix, "%s --version fails", path);
 	} else {
-		first_line(ver, sizeof(ver), r.out, NULL);
+		ap_first_line(ver, sizeof(ver), r.out, NULL);
 		add(d, "objdump", ST_OK, NULL, "objdump for perf annotate: %s (%s)", path, ver);
 	}
-	run_free(&r);
+	ap_child__exit(&r);
 }
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)

@@ -7,21 +7,17 @@
  * perf's own MMAP2 records), so it works on static executables and on
  * runtimes that make raw mmap/mprotect system calls.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <signal.h>
-#include <spawn.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include "attr-args.h"
-#include "../symbolize/symbolize.h"
-
-extern char **environ;
+#include "../symbolize/inject.h"
+#include "../util/array.h"
+#include "../util/perf.h"
+#include "../util/run.h"
 
 #define REC_MAX_PERF_ARGS 64
 
@@ -32,7 +28,7 @@ static const char record_usage[] =
 	"                      [-g] [-F HZ] [-e EVENT] [--perf-arg ARG]... [--no-inject]\n"
 	"                      [--direct] [--dir DIR] [--names MODE] [-q] -- CMD [ARGS...]\n"
 	"\n"
-	"Run CMD under stock `perf record -k mono` (perf from PATH), then at once write\n"
+	"Run CMD under stock `perf record -k mono` (perf from $PERF or PATH), then write\n"
 	"the symbolized perf.jit.data as `aotperf inject` does, and print the commands\n"
 	"that read it. Nothing is needed from the process: static executables and\n"
 	"runtimes without libc work the same.\n"
@@ -76,21 +72,19 @@ struct rec_args {
 	const char *perf_args[REC_MAX_PERF_ARGS];
 	int nperf_args;
 	const char **core_args;	/* "--cwasm" F / "--manifest" M pairs, in order */
-	int ncore_args;
+	size_t ncore_args, cap_core_args;
 	char **cmd;
 	char jit_buf[4096];
+	char perf[PATH_MAX];
 	struct attr_args a;
 };
 
 static int add_core_arg(struct rec_args *r, const char *opt, const char *path)
 {
-	const char **l = realloc(r->core_args, (r->ncore_args + 2) * sizeof(*l));
-
-	if (!l)
+	if (ap_grow(&r->core_args, &r->cap_core_args, r->ncore_args + 2, sizeof(*r->core_args)))
 		return -1;
-	r->core_args = l;
-	l[r->ncore_args++] = opt;
-	l[r->ncore_args++] = path;
+	r->core_args[r->ncore_args++] = opt;
+	r->core_args[r->ncore_args++] = path;
 	return 0;
 }
 
@@ -182,8 +176,8 @@ static int parse(int argc, char **argv, struct rec_args *r, struct ap_err *err)
 		if (ret < 0)
 			return -1;
 		if (ret) {
-			if (c != 'q' && add_core_arg(r, c == ATTR_OPT_CWASM ? "--cwasm" :
-						     "--manifest", optarg))
+			if ((c == ATTR_OPT_CWASM || c == ATTR_OPT_MANIFEST) &&
+			    add_core_arg(r, c == ATTR_OPT_CWASM ? "--cwasm" : "--manifest", optarg))
 				return ap_err_nomem(err);
 			continue;
 		}
@@ -207,102 +201,13 @@ static int parse(int argc, char **argv, struct rec_args *r, struct ap_err *err)
 
 /* ---- running perf ---- */
 
-static volatile sig_atomic_t child_pid;
-static volatile sig_atomic_t pending_sig;
-
-/* Like perf record's users expect: the signal goes to perf, which stops
- * the workload and still writes the recording; we carry on afterwards. */
-static void forward_signal(int sig)
+/* The event to sample: cycles where hardware cycles count here, else cpu-clock. */
+static const char *pick_event(const struct rec_args *r)
 {
-	pending_sig = sig;
-	if (child_pid > 0)
-		kill((pid_t)child_pid, sig);
-}
+	char field[64], why[256];
 
-static int wait_status(pid_t pid)
-{
-	int status;
-
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
-}
-
-/*
- * Spawn ARGV (perf, from PATH) with stdout and stderr as given (-1: keep),
- * wait for it, return its status as a shell would show it, -1 if it could
- * not run (err set).
- */
-static int run_perf(char **argv, int out_fd, int err_fd, int forward, struct ap_err *err)
-{
-	struct sigaction sa, old_int, old_term;
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-	int rc, status;
-
-	posix_spawn_file_actions_init(&fa);
-	if (out_fd >= 0)
-		posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
-	if (err_fd >= 0)
-		posix_spawn_file_actions_adddup2(&fa, err_fd, STDERR_FILENO);
-	if (forward) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = forward_signal;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, &old_int);
-		sigaction(SIGTERM, &sa, &old_term);
-	}
-	pending_sig = 0;
-	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (!rc) {
-		child_pid = pid;
-		if (pending_sig)	/* arrived before we knew the pid */
-			kill(pid, pending_sig);
-		status = wait_status(pid);
-		child_pid = 0;
-	}
-	if (forward) {
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGTERM, &old_term, NULL);
-	}
-	if (rc)
-		return ap_errf(err, "cannot run %s: %s (is perf installed? see 'aotperf doctor')",
-			       argv[0], strerror(rc));
-	if (status < 0)
-		return ap_errf(err, "waitpid: %s", strerror(errno));
-	return status;
-}
-
-/*
- * Whether hardware cycles count here: `perf stat -e cycles -x, true`
- * exits 0 even when they do not, printing "<not supported>" (or
- * "<not counted>") where the count would be.
- */
-static int have_cycles(void)
-{
-	char *argv[] = { "perf", "stat", "-e", "cycles", "-x,", "true", NULL };
-	char tmpl[] = "/tmp/aotperf-stat.XXXXXX", buf[512];
-	struct ap_err err;
-	int fd = mkstemp(tmpl), null_fd, ok = 0;
-	ssize_t n;
-
-	if (fd < 0)
-		return 0;
-	unlink(tmpl);
-	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (run_perf(argv, null_fd, fd, 0, &err) == 0) {
-		n = pread(fd, buf, sizeof(buf) - 1, 0);
-		buf[n > 0 ? n : 0] = '\0';
-		ok = n > 0 && buf[0] >= '0' && buf[0] <= '9';
-	}
-	if (null_fd >= 0)
-		close(null_fd);
-	close(fd);
-	return ok;
+	return ap_perf__cycles(r->perf, NULL, 15000, field, sizeof(field), why, sizeof(why)) ==
+	       AP_CYCLES_YES ? "cycles" : "cpu-clock";
 }
 
 static int record_argv(struct rec_args *r, char ***out)
@@ -315,7 +220,7 @@ static int record_argv(struct rec_args *r, char ***out)
 	v = calloc((size_t)(16 + r->nperf_args + ncmd), sizeof(*v));
 	if (!v)
 		return -1;
-	v[k++] = "perf";
+	v[k++] = r->perf;
 	v[k++] = "record";
 	v[k++] = "-k";
 	v[k++] = "mono";	/* what perf inject --jit needs */
@@ -325,7 +230,7 @@ static int record_argv(struct rec_args *r, char ***out)
 	v[k++] = (char *)r->event;
 	if (r->callgraph)
 		v[k++] = "-g";
-	if (r->a.opts.quiet)
+	if (r->a.quiet)
 		v[k++] = "-q";
 	v[k++] = "-o";
 	v[k++] = (char *)r->out;
@@ -340,48 +245,22 @@ static int record_argv(struct rec_args *r, char ***out)
 
 /* ---- symbolizing ---- */
 
-/* The same code path as `aotperf inject`, with its stdout (our next steps
- * replace it) silenced; its warnings and errors still reach stderr. */
-static int inject(struct rec_args *r)
+/* What aotperf inject does, on the profile already read. */
+static int inject(struct rec_args *r, struct ap_err *err)
 {
-	const char **argv = calloc((size_t)(16 + r->ncore_args), sizeof(*argv));
-	int k = 0, saved, null_fd, ret;
+	struct sym_inject_opts io = { .sym = { .names = r->mode }, .direct = r->direct,
+				      .perf = r->perf };
+	struct sym_inject_result res;
+	char dir[PATH_MAX];
+	int ret;
 
-	if (!argv)
-		return EXIT_BAD;
-	argv[k++] = "inject";
-	argv[k++] = "-i";
-	argv[k++] = r->out;
-	argv[k++] = "-o";
-	argv[k++] = r->jit_out;
-	for (int i = 0; i < r->ncore_args; i++)
-		argv[k++] = r->core_args[i];
-	if (r->dir) {
-		argv[k++] = "--dir";
-		argv[k++] = r->dir;
-	}
-	if (r->names) {
-		argv[k++] = "--names";
-		argv[k++] = r->names;
-	}
-	if (r->direct)
-		argv[k++] = "--direct";
-	if (r->a.opts.quiet)
-		argv[k++] = "-q";
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (saved >= 0 && null_fd >= 0)
-		dup2(null_fd, STDOUT_FILENO);
-	ret = cmd_inject(k, (char **)argv);
-	fflush(stdout);
-	if (saved >= 0 && null_fd >= 0)
-		dup2(saved, STDOUT_FILENO);
-	if (saved >= 0)
-		close(saved);
-	if (null_fd >= 0)
-		close(null_fd);
-	free(argv);
+	if (attr_args__check_output(&r->a, r->jit_out, err) ||
+	    symbolize__dir(r->dir, r->jit_out, 0, dir, sizeof(dir), err))
+		return -1;
+	io.sym.dir = dir;
+	io.sym.prefix_core = symbolize__want_prefix(&r->a.p->attr);
+	ret = symbolize__inject(r->out, &r->a.p->attr, &io, r->jit_out, &res, err);
+	sym_inject_result__exit(&res);
 	return ret;
 }
 
@@ -412,7 +291,7 @@ static void put_arg(FILE *f, const char *s)
 
 static void put_cores(FILE *f, const struct rec_args *r)
 {
-	for (int i = 0; i < r->ncore_args; i++)
+	for (size_t i = 0; i < r->ncore_args; i++)
 		put_arg(f, r->core_args[i]);
 }
 
@@ -427,29 +306,12 @@ static void put_inject(FILE *f, const struct rec_args *r)
 	fputc('\n', f);
 }
 
-struct hottest {
-	int core;		/* -1: no sample in wasm code */
-	uint32_t func;
-	uint64_t samples;
-};
-
-static struct hottest find_hottest(const struct attr_result *res)
-{
-	struct hottest h = { -1, 0, 0 };
-
-	for (uint32_t c = 0; c < res->ncores; c++)
-		for (uint32_t f = 0; f < res->cores[c].mod->nfuncs; f++)
-			if (res->cores[c].func_samples[f] > h.samples)
-				h = (struct hottest){ (int)c, f, res->cores[c].func_samples[f] };
-	return h;
-}
-
 static void print_next(struct rec_args *r, int injected)
 {
-	const struct attr_result *res = &r->a.res;
-	struct hottest h = find_hottest(res);
+	const struct attr_result *res = &r->a.p->attr;
 	const struct cwasm_module *m;
 	char sym[512], func[64];
+	uint32_t core, fn;
 
 	printf("aotperf record: %s: %llu samples, %llu in wasm code\n", r->out,
 	       (unsigned long long)res->total_samples,
@@ -465,19 +327,20 @@ static void print_next(struct rec_args *r, int injected)
 	put_arg(stdout, r->out);
 	put_cores(stdout, r);
 	putchar('\n');
-	if (h.core < 0)
+	if (!profile__hottest(r->a.p, &core, &fn))
 		return;
-	m = res->cores[h.core].mod;
-	symname__format(sym, sizeof(sym), m, h.func, r->mode, symbolize__want_prefix(res));
+	m = res->cores[core].mod;
+	symname__format(sym, sizeof(sym), m, fn, r->mode, symbolize__want_prefix(res));
 	if (m->manifest_idx >= 0)
-		snprintf(func, sizeof(func), "mod%d:%u", m->manifest_idx, h.func);
+		snprintf(func, sizeof(func), "mod%d:%u", m->manifest_idx, fn);
 	else
-		snprintf(func, sizeof(func), "%u", h.func);
+		snprintf(func, sizeof(func), "%u", fn);
 	printf("  aotperf report -i");
 	put_arg(stdout, r->out);
 	put_cores(stdout, r);
 	printf(" --func %s   # the hottest: %.1f%% of the wasm samples\n", func,
-	       100.0 * (double)h.samples / (double)res->attributed_samples);
+	       100.0 * (double)res->cores[core].func_samples[fn] /
+	       (double)res->attributed_samples);
 	printf("  perf annotate -i");
 	put_arg(stdout, r->jit_out);
 	printf(" --stdio -M intel");
@@ -524,31 +387,37 @@ static int is_new(const struct file_id *before, const struct file_id *after)
 static int record(struct rec_args *r, struct ap_err *err)
 {
 	struct file_id before = file_id(r->out), after;
+	struct ap_child c = { .forward_signals = 1 };
 	char **argv;
-	int status;
+	int ret;
 
+	if (ap_perf__find(NULL, r->perf, sizeof(r->perf), err))
+		return -1;
 	if (!r->event) {
-		r->event = have_cycles() ? "cycles" : "cpu-clock";
-		if (!r->a.opts.quiet && strcmp(r->event, "cycles"))
+		r->event = pick_event(r);
+		if (!r->a.quiet && strcmp(r->event, "cycles"))
 			cli_warn("record", "hardware cycles do not count here: sampling cpu-clock");
 	}
 	if (record_argv(r, &argv))
 		return ap_err_nomem(err);
-	status = run_perf(argv, -1, -1, 1, err);
+	/* Like perf record's users expect: SIGINT/SIGTERM go to perf, which stops
+	 * the workload and still writes the recording; we carry on afterwards. */
+	c.argv = (const char *const *)argv;
+	ret = ap_child__run(&c, err);
 	free(argv);
-	if (status < 0)
+	if (ret)
 		return -1;
 	after = file_id(r->out);
 	if (!is_new(&before, &after))
-		return ap_errf(err, "perf record wrote no %s (status %d)", r->out, status);
-	return status;
+		return ap_errf(err, "perf record wrote no %s (status %d)", r->out, c.status);
+	return c.status;
 }
 
 int cmd_record(int argc, char **argv)
 {
 	struct rec_args r = { .out = "perf.data", .freq = "999", .mode = SYMNAME_LOCAL };
 	struct ap_err err = { 0 };
-	int status, ret = EXIT_OK, injected = 0;
+	int status, ret = EXIT_OK, injected = 0, read;
 
 	attr_args__init(&r.a, "record");
 	if (parse(argc, argv, &r, &err)) {
@@ -560,22 +429,23 @@ int cmd_record(int argc, char **argv)
 		ret = cli_fail("record", &err);
 		goto out;
 	}
-	if (status && !r.a.opts.quiet)
+	if (status && !r.a.quiet)
 		cli_warn("record", "the command failed (status %d); symbolizing the recording"
 			 " anyway", status);
 	r.a.input = r.out;
+	/* one read of the recording serves the inject and the summary */
+	read = attr_args__read(&r.a);
 	if (!r.no_inject) {
-		injected = inject(&r) == EXIT_OK;
+		if (read == EXIT_OK && inject(&r, &err))
+			read = cli_fail("record", &err);
+		injected = read == EXIT_OK;
 		if (!injected) {
-			ret = EXIT_BAD;
+			ret = read;
 			fprintf(stderr, "aotperf record: %s is kept; once fixed, run:\n", r.out);
 			put_inject(stderr, &r);
 		}
 	}
-	/* our own pass, for the summary and the hottest function; quiet, as
-	 * inject has said what there was to say */
-	r.a.opts.quiet = 1;
-	if ((injected || r.no_inject) && attr_args__run(&r.a) == EXIT_OK)
+	if (read == EXIT_OK)
 		print_next(&r, injected);
 	if (status)
 		ret = status;

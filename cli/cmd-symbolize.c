@@ -4,21 +4,14 @@
  * functions. The three share their options and differ only in the route
  * (see symbolize/symbolize.h), so they share this file.
  */
-#include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include "attr-args.h"
-#include "../symbolize/symbolize.h"
-
-extern char **environ;
+#include "../symbolize/inject.h"
+#include "../util/perf.h"
 
 enum route { ROUTE_PERFMAP, ROUTE_JITDUMP, ROUTE_INJECT };
 
@@ -114,25 +107,9 @@ static int parse(int argc, char **argv, struct sym_args *s, struct ap_err *err)
 		return ap_errf(err, "-o OUTPUT is required");
 	if (s->route != ROUTE_PERFMAP && !strcmp(s->out, s->a.input))
 		return ap_errf(err, "%s: the output would overwrite the input", s->out);
-	return attr_args__check(&s->a, err);
-}
-
-/* The folder for dumps and images: --dir, else next to (or named after) OUT. */
-static int pick_dir(struct sym_args *s, char *buf, size_t len, struct ap_err *err)
-{
-	char tmp[PATH_MAX];
-
-	if (s->dir)
-		snprintf(buf, len, "%s", s->dir);
-	else if (s->route == ROUTE_JITDUMP) {
-		snprintf(tmp, sizeof(tmp), "%s", s->out);
-		snprintf(buf, len, "%s", dirname(tmp));
-	} else if ((size_t)snprintf(buf, len, "%s.d", s->out) >= len) {
-		return ap_errf(err, "%s: path too long", s->out);
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return ap_errf(err, "%s: %s", buf, strerror(errno));
-	return 0;
+	if (attr_args__check(&s->a, err))
+		return -1;
+	return s->out ? attr_args__check_output(&s->a, s->out, err) : 0;
 }
 
 static void print_list(const char *what, char **list, uint32_t n)
@@ -141,64 +118,23 @@ static void print_list(const char *what, char **list, uint32_t n)
 		printf("%s %s\n", what, list[i]);
 }
 
-/* Run perf inject --jit into a temporary name, then rename into place. */
-static int run_perf_inject(const char *in, const char *out, struct ap_err *err)
-{
-	char tmp[PATH_MAX];
-	char *argv[] = { "perf", "inject", "--jit", "-i", (char *)in, "-o", tmp, NULL };
-	pid_t pid;
-	int status, rc;
-
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid()) >= sizeof(tmp))
-		return ap_errf(err, "%s: path too long", out);
-	rc = posix_spawnp(&pid, "perf", NULL, NULL, argv, environ);
-	if (rc)
-		return ap_errf(err, "cannot run perf: %s (is perf installed? see 'aotperf doctor')",
-			       strerror(rc));
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return ap_errf(err, "waitpid: %s", strerror(errno));
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		unlink(tmp);
-		return ap_errf(err, "perf inject --jit -i %s failed (status %d)", in,
-			       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	}
-	if (rename(tmp, out)) {
-		int e = errno;
-
-		unlink(tmp);
-		return ap_errf(err, "%s: %s", out, strerror(e));
-	}
-	return 0;
-}
-
 static int do_inject(struct sym_args *s, const struct sym_opts *so, char ***files,
 		     uint32_t *nfiles, struct ap_err *err)
 {
-	char marked[PATH_MAX];
-	int mono, ret;
+	struct sym_inject_opts io = { .sym = *so, .direct = s->direct };
+	struct sym_inject_result r;
+	struct ap_err perf_err;
+	char perf[PATH_MAX];
+	int ret;
 
-	if (symbolize__clock_is_mono(s->a.input, &mono, err))
-		return -1;
-	if (s->direct || !mono) {
-		if (!mono && !s->direct && !s->a.opts.quiet)
-			cli_warn(s->cmd, "%s was not recorded with -k mono, which perf inject --jit"
-				 " needs: writing ELF images instead", s->a.input);
-		return symbolize__elf(s->a.input, &s->a.res, so, s->out, files, nfiles, err);
-	}
-	if ((size_t)snprintf(marked, sizeof(marked), "%s/marked.%d.data", so->dir,
-			     (int)getpid()) >= sizeof(marked))
-		return ap_errf(err, "%s: path too long", so->dir);
-	ret = symbolize__jitdump(s->a.input, &s->a.res, so, marked, files, nfiles, err);
-	if (!ret)
-		ret = run_perf_inject(marked, s->out, err);
-	/* the marked copy and the dumps were only for perf inject */
-	unlink(marked);
-	for (uint32_t i = 0; i < *nfiles; i++)
-		unlink((*files)[i]);
-	symbolize__free_list(*files, *nfiles);
-	*files = NULL;
-	*nfiles = 0;
+	/* perf runs only for a -k mono recording; without it that route fails */
+	io.perf = ap_perf__find(NULL, perf, sizeof(perf), &perf_err) ? NULL : perf;
+	ret = symbolize__inject(s->a.input, &s->a.p->attr, &io, s->out, &r, err);
+	if (!ret && r.elf && !r.mono && !s->direct && !s->a.quiet)
+		cli_warn(s->cmd, "%s was not recorded with -k mono, which perf inject --jit"
+			 " needs: writing ELF images instead", s->a.input);
+	*files = r.images;
+	*nfiles = r.nimages;
 	return ret;
 }
 
@@ -218,13 +154,13 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		ret = cli_fail(cmd, &err);
 		goto out;
 	}
-	ret = attr_args__run(&s.a);
+	ret = attr_args__read(&s.a);
 	if (ret != EXIT_OK)
 		goto out;
-	so.prefix_core = symbolize__want_prefix(&s.a.res);
+	so.prefix_core = symbolize__want_prefix(&s.a.p->attr);
 	so.force = s.force;
 	if (route != ROUTE_PERFMAP) {
-		if (pick_dir(&s, dir, sizeof(dir), &err)) {
+		if (symbolize__dir(s.dir, s.out, route == ROUTE_JITDUMP, dir, sizeof(dir), &err)) {
 			ret = cli_fail(cmd, &err);
 			goto out;
 		}
@@ -232,12 +168,12 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 	}
 	switch (route) {
 	case ROUTE_PERFMAP:
-		ret = symbolize__perfmaps(&s.a.res, &so, s.out, &files, &nfiles, &err);
+		ret = symbolize__perfmaps(&s.a.p->attr, &so, s.out, &files, &nfiles, &err);
 		if (!ret)
 			print_list("wrote", files, nfiles);
 		break;
 	case ROUTE_JITDUMP:
-		ret = symbolize__jitdump(s.a.input, &s.a.res, &so, s.out, &files, &nfiles, &err);
+		ret = symbolize__jitdump(s.a.input, &s.a.p->attr, &so, s.out, &files, &nfiles, &err);
 		if (!ret) {
 			print_list("wrote", files, nfiles);
 			printf("wrote %s\nnext: perf inject --jit -i %s -o perf.jit.data\n", s.out,

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cwasm.h"
-#include "file.h"
+#include "../util/file.h"
 #include "../util/sha256.h"
 
 static int oom(const char *file, struct ap_err *err)
@@ -208,14 +208,15 @@ int cwasm__parse(const uint8_t *buf, size_t len, const char *name,
 
 int cwasm__read(const char *path, struct cwasm_module **out, struct ap_err *err)
 {
-	uint8_t *buf;
+	char *buf;
 	size_t len;
 	int ret;
 
 	*out = NULL;
-	if (cwasm_file__read(path, CWASM_FILE_MAX, "a .cwasm", &buf, &len, err))
+	/* util/file.h: a regular file only, refused unread otherwise */
+	if (ap_file__read_all(path, 0, CWASM_FILE_MAX, &buf, &len, NULL, err))
 		return -1;
-	ret = cwasm__parse(buf, len, path, out, err);
+	ret = cwasm__parse((const uint8_t *)buf, len, path, out, err);
 	free(buf);
 	return ret;
 }

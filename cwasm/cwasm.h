@@ -83,9 +83,9 @@ struct cwasm_module {
 int cwasm__parse(const uint8_t *buf, size_t len, const char *name,
 		 struct cwasm_module **out, struct ap_err *err);
 /*
- * Read and parse a file, read-only. Only a regular file of at most
- * CWASM_FILE_MAX bytes is read: a FIFO, a device or a directory is refused
- * without blocking on it or reading from it.
+ * Read and parse a file, read-only, through util/file.h: only a regular
+ * file of at most CWASM_FILE_MAX bytes is read; a FIFO, a device or a
+ * directory is refused without blocking on it or reading from it.
  */
 int cwasm__read(const char *path, struct cwasm_module **out, struct ap_err *err);
 void cwasm__delete(struct cwasm_module *mod);

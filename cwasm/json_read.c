@@ -3,20 +3,24 @@
  * Recursive-descent JSON reader. The recursion is bounded by JR_MAX_DEPTH so
  * hostile nesting cannot exhaust the stack.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include "file.h"
 #include "json_read.h"
+#include "../util/file.h"
 
 struct jp {
 	const char *s;
 	size_t len, pos;
-	char *msg;
-	size_t msglen;
+	struct ap_err *err;
 	int failed;
+	int nomem;
 };
 
 static int jp_fail(struct jp *p, const char *fmt, ...)
@@ -44,9 +48,14 @@ static int jp_fail(struct jp *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	if (p->msg && p->msglen)
-		snprintf(p->msg, p->msglen, "line %lu column %lu: %s", line, col, what);
-	return -1;
+	return ap_errk(p->err, p->nomem ? AP_ERR_NOMEM : AP_ERR_INPUT, "line %lu column %lu: %s",
+		       line, col, what);
+}
+
+static int jp_nomem(struct jp *p)
+{
+	p->nomem = 1;
+	return jp_fail(p, "out of memory");
 }
 
 static int jp_peek(const struct jp *p)
@@ -172,7 +181,7 @@ static int jp_unicode(struct jp *p, struct sbuf *b)
 		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 	}
 	if (sb_put(b, o, utf8_put(cp, o)))
-		return jp_fail(p, "out of memory");
+		return jp_nomem(p);
 	return 0;
 }
 
@@ -191,7 +200,7 @@ static int jp_escape(struct jp *p, struct sbuf *b)
 	if (!e)
 		return jp_fail(p, "invalid escape \\%c", c >= 0x20 && c < 0x7f ? c : '?');
 	if (sb_put(b, &to[e - from], 1))
-		return jp_fail(p, "out of memory");
+		return jp_nomem(p);
 	return 0;
 }
 
@@ -203,7 +212,7 @@ static int jp_string(struct jp *p, char **out, size_t *out_len)
 
 	p->pos++;
 	if (sb_put(&b, "", 0))
-		return jp_fail(p, "out of memory");
+		return jp_nomem(p);
 	for (;;) {
 		int c;
 
@@ -234,7 +243,7 @@ static int jp_string(struct jp *p, char **out, size_t *out_len)
 	*out_len = b.len;
 	return 0;
 nomem:
-	jp_fail(p, "out of memory");
+	jp_nomem(p);
 fail:
 	free(b.p);
 	return -1;
@@ -282,7 +291,7 @@ static int jp_number(struct jp *p, struct jr_node *n)
 	/* strtod needs a NUL-terminated copy: the input need not be. */
 	copy = p->pos - start < sizeof(small) ? small : malloc(p->pos - start + 1);
 	if (!copy)
-		return jp_fail(p, "out of memory");
+		return jp_nomem(p);
 	memcpy(copy, p->s + start, p->pos - start);
 	copy[p->pos - start] = '\0';
 	n->number = strtod(copy, NULL);
@@ -319,19 +328,19 @@ static int grow(struct jp *p, struct jr_node *n, size_t *cap, int with_keys)
 		return 0;
 	ncap = *cap ? *cap * 2 : 4;
 	if (ncap > SIZE_MAX / sizeof(struct jr_node))
-		return jp_fail(p, "out of memory");
+		return jp_nomem(p);
 	np = realloc(n->items, ncap * sizeof(*n->items));
 	if (!np)
-		return jp_fail(p, "out of memory");
+		return jp_nomem(p);
 	n->items = np;
 	if (with_keys) {
 		np = realloc(n->keys, ncap * sizeof(*n->keys));
 		if (!np)
-			return jp_fail(p, "out of memory");
+			return jp_nomem(p);
 		n->keys = np;
 		np = realloc(n->key_lens, ncap * sizeof(*n->key_lens));
 		if (!np)
-			return jp_fail(p, "out of memory");
+			return jp_nomem(p);
 		n->key_lens = np;
 	}
 	*cap = ncap;
@@ -472,9 +481,9 @@ void jr__delete(struct jr_node *node)
 	free(node);
 }
 
-int jr__parse(const char *text, size_t len, struct jr_node **out, char *msg, size_t msglen)
+int jr__parse(const char *text, size_t len, struct jr_node **out, struct ap_err *err)
 {
-	struct jp p = { .s = text, .len = len, .msg = msg, .msglen = msglen };
+	struct jp p = { .s = text, .len = len, .err = err };
 	struct jr_node *root;
 
 	*out = NULL;
@@ -482,7 +491,7 @@ int jr__parse(const char *text, size_t len, struct jr_node **out, char *msg, siz
 		return jp_fail(&p, "no input");
 	root = calloc(1, sizeof(*root));
 	if (!root)
-		return jp_fail(&p, "out of memory");
+		return jp_nomem(&p);
 	if (jp_value(&p, root, 0))
 		goto fail;
 	jp_ws(&p);
@@ -499,18 +508,18 @@ fail:
 
 int jr__parse_file(const char *path, size_t max, struct jr_node **out, struct ap_err *err)
 {
-	char msg[300];
+	struct ap_err perr;
 	size_t len = 0;
-	uint8_t *buf = NULL;
+	char *buf = NULL;
 	int ret;
 
 	*out = NULL;
-	if (cwasm_file__read(path, max, "a JSON input", &buf, &len, err))
+	if (ap_file__read_all(path, 0, max, &buf, &len, NULL, err))
 		return -1;
-	ret = jr__parse((const char *)buf, len, out, msg, sizeof(msg));
+	ret = jr__parse(buf, len, out, &perr);
 	free(buf);
 	if (ret)
-		return ap_errf(err, "%s: invalid JSON: %s", path, msg);
+		return ap_errk(err, perr.kind, "%s: invalid JSON: %s", path, perr.msg);
 	return 0;
 }
 

@@ -29,9 +29,12 @@ struct jr_node {
 
 #define JR_MAX_DEPTH 64
 
-/* Parse text[0..len); on error returns -1 with "line L column C: problem" in msg. */
-int jr__parse(const char *text, size_t len, struct jr_node **out, char *msg, size_t msglen);
-/* Read and parse a regular file of at most max bytes (cwasm/file.h); errors name the file. */
+/*
+ * Parse text[0..len); on error returns -1 with err "line L column C:
+ * problem" (AP_ERR_INPUT, or AP_ERR_NOMEM).
+ */
+int jr__parse(const char *text, size_t len, struct jr_node **out, struct ap_err *err);
+/* Read (util/file.h: a regular file of at most max bytes) and parse a file; errors name it. */
 int jr__parse_file(const char *path, size_t max, struct jr_node **out, struct ap_err *err);
 void jr__delete(struct jr_node *node);
 

@@ -5,11 +5,30 @@
  * legacy form (bin_type 1, every other field 0) names the architecture
  * only; the current ELF64/COFF64 forms and the native profile are checked
  * field by field, and any other combination is refused naming the field
- * that disagrees. libc only (the runtime library compiles it in), and no
- * POSIX extensions, so it builds under any -std.
+ * that disagrees. libc only (the runtime library compiles it in, without
+ * util/err.c), and no POSIX extensions, so it builds under any -std.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include "target.h"
+
+/* Fill err like ap_errf (util/err.h) without needing util/err.c: -1. */
+static int target_fail(struct ap_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int target_fail(struct ap_err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		err->kind = AP_ERR_INPUT;
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -123,7 +142,7 @@ int cwasm_target__parse(const uint8_t *p, size_t len, const char *file,
 	memset(t, 0, sizeof(*t));
 	memset(ti, 0, sizeof(*ti));
 	if (len != CWASM_TARGET_INFO_SIZE)
-		return ap_errf(err, "%s: target info is %zu bytes, expected %d", file, len,
+		return target_fail(err, "%s: target info is %zu bytes, expected %d", file, len,
 			       CWASM_TARGET_INFO_SIZE);
 	ti->bin_type = (uint16_t)(p[0] | p[1] << 8);
 	ti->abi_type = (uint16_t)(p[2] | p[3] << 8);
@@ -139,28 +158,28 @@ int cwasm_target__parse(const uint8_t *p, size_t len, const char *file,
 	printable((const uint8_t *)ti->arch, alen, shown, sizeof(shown));
 	for (size_t i = alen; i < 16; i++)
 		if (ti->arch[i])
-			return ap_errf(err, "%s: target info arch '%s' has nonzero padding", file,
+			return target_fail(err, "%s: target info arch '%s' has nonzero padding", file,
 				       shown);
 	if (cwasm_arch__parse(ti->arch, alen, &t->arch))
-		return ap_errf(err, "%s: target info arch '%s' is not x86_64 or aarch64", file,
+		return target_fail(err, "%s: target info arch '%s' is not x86_64 or aarch64", file,
 			       shown);
 
 	if (ti->bin_type == 1) {
 		/* legacy: the architecture only, every other field 0 */
 		if (ti->abi_type)
-			return ap_errf(err, "%s: target info abi_type %u, expected 0 in the legacy "
+			return target_fail(err, "%s: target info abi_type %u, expected 0 in the legacy "
 				       "form (bin_type 1)", file, ti->abi_type);
 		if (ti->e_type)
-			return ap_errf(err, "%s: target info e_type %u, expected 0 in the legacy "
+			return target_fail(err, "%s: target info e_type %u, expected 0 in the legacy "
 				       "form (bin_type 1)", file, ti->e_type);
 		if (ti->e_machine)
-			return ap_errf(err, "%s: target info e_machine 0x%x, expected 0 in the "
+			return target_fail(err, "%s: target info e_machine 0x%x, expected 0 in the "
 				       "legacy form (bin_type 1)", file, ti->e_machine);
 		if (ti->e_flags)
-			return ap_errf(err, "%s: target info e_flags 0x%x, expected 0 in the legacy "
+			return target_fail(err, "%s: target info e_flags 0x%x, expected 0 in the legacy "
 				       "form (bin_type 1)", file, ti->e_flags);
 		if (ti->reserved)
-			return ap_errf(err, "%s: target info reserved field is 0x%x, expected 0",
+			return target_fail(err, "%s: target info reserved field is 0x%x, expected 0",
 				       file, ti->reserved);
 		t->format = CWASM_FMT_LEGACY;
 		return 0;
@@ -169,37 +188,37 @@ int cwasm_target__parse(const uint8_t *p, size_t len, const char *file,
 		if (current_forms[i].arch == t->arch && current_forms[i].bin_type == ti->bin_type)
 			f = &current_forms[i];
 	if (!f)
-		return ap_errf(err, "%s: target info bin_type %u is not a known form for arch '%s'"
+		return target_fail(err, "%s: target info bin_type %u is not a known form for arch '%s'"
 			       " (1 legacy; 2 ELF64; 6 COFF64 for x86_64)", file, ti->bin_type,
 			       shown);
 	if (ti->e_machine != f->e_machine)
-		return ap_errf(err, "%s: target info e_machine 0x%x does not match %s/%s"
+		return target_fail(err, "%s: target info e_machine 0x%x does not match %s/%s"
 			       " (expected 0x%x)", file, ti->e_machine, shown,
 			       cwasm_format__name(f->format), f->e_machine);
 	if (ti->e_type != 1)
-		return ap_errf(err, "%s: target info e_type %u, expected 1 for %s/%s", file,
+		return target_fail(err, "%s: target info e_type %u, expected 1 for %s/%s", file,
 			       ti->e_type, shown, cwasm_format__name(f->format));
 	if (ti->abi_type)
-		return ap_errf(err, "%s: target info abi_type %u, expected 0", file, ti->abi_type);
+		return target_fail(err, "%s: target info abi_type %u, expected 0", file, ti->abi_type);
 	if (f->abi == CWASM_ABI_SYSV && f->arch == CWASM_ARCH_X86_64 &&
 	    (ti->e_flags == CWASM_NATIVE_FLAG || ti->e_flags == CWASM_NATIVE_FUEL_FLAG)) {
 		/* the native profile: e_flags names it, reserved is its runtime contract */
 		if (ti->reserved != CWASM_NATIVE_CONTRACT)
-			return ap_errf(err, "%s: target info reserved field (the native profile's "
+			return target_fail(err, "%s: target info reserved field (the native profile's "
 				       "runtime contract) is %u, expected %u", file, ti->reserved,
 				       CWASM_NATIVE_CONTRACT);
 		if (ti->features != CWASM_NATIVE_FEATURES)
-			return ap_errf(err, "%s: target info features 0x%llx, expected 0x%x for "
+			return target_fail(err, "%s: target info features 0x%llx, expected 0x%x for "
 				       "the native profile", file,
 				       (unsigned long long)ti->features, CWASM_NATIVE_FEATURES);
 		t->profile = ti->e_flags == CWASM_NATIVE_FLAG ? CWASM_PROFILE_NATIVE
 							      : CWASM_PROFILE_NATIVE_FUEL;
 	} else {
 		if (ti->e_flags)
-			return ap_errf(err, "%s: target info e_flags 0x%x, expected 0", file,
+			return target_fail(err, "%s: target info e_flags 0x%x, expected 0", file,
 				       ti->e_flags);
 		if (ti->reserved)
-			return ap_errf(err, "%s: target info reserved field is 0x%x, expected 0",
+			return target_fail(err, "%s: target info reserved field is 0x%x, expected 0",
 				       file, ti->reserved);
 	}
 	t->format = f->format;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "internal.h"
+#include "../util/file.h"
 
 int eng_elf__is_jitted(const char *path)
 {
@@ -33,35 +34,25 @@ int eng_elf__is_jitted(const char *path)
 	return digits && !strcmp(p, ".so");
 }
 
-/* The whole file, read-only; NULL with errno on failure. */
+/* An ELF the engine wrote is a few MB; a bound all the same. */
+#define ENG_ELF_MAX ((size_t)1 << 30)
+
+/* The whole file (util/file.h: a regular file, bounded); NULL with errno on failure. */
 static uint8_t *slurp(const char *path, size_t *len)
 {
-	struct stat st;
-	uint8_t *buf;
-	size_t got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct ap_err err;
+	char *buf;
 
-	if (fd < 0)
+	if (ap_file__read_all(path, 0, ENG_ELF_MAX, &buf, len, NULL, &err)) {
+		errno = err.kind == AP_ERR_NOMEM ? ENOMEM : EINVAL;
 		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0) {
-		close(fd);
+	}
+	if (!*len) {
+		free(buf);
 		errno = EINVAL;
 		return NULL;
 	}
-	buf = malloc((size_t)st.st_size);
-	while (buf && got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (n <= 0) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		got += (size_t)n;
-	}
-	close(fd);
-	*len = got;
-	return buf;
+	return (uint8_t *)buf;
 }
 
 struct rawsym {

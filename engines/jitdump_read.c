@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "../util/file.h"
 
 #define JD_MAGIC	0x4A695444u
 #define JD_MAGIC_SWAP	0x4454694Au
@@ -175,11 +176,18 @@ int eng_jitdump__read(struct eng_profile *p, const char *path, struct eng_jit_lo
 	struct jd_read r = { .p = p, .path = path, .out = out };
 	uint8_t h[JD_HEADER_SIZE];
 	uint32_t hsize;
-	FILE *f = fopen(path, "rbe");
+	struct ap_file af;
+	FILE *f;
 	int ret;
 
-	if (!f)
+	/* util/file.h: a regular file only, never blocking on a FIFO */
+	if (ap_file__open(&af, path, 0, err))
+		return -1;
+	f = fdopen(af.fd, "rb");
+	if (!f) {
+		ap_file__close(&af);
 		return ap_errk(err, AP_ERR_IO, "%s: %s", path, strerror(errno));
+	}
 	if (fread(h, 1, sizeof(h), f) < sizeof(h) || rd32(h) != JD_MAGIC) {
 		int swapped = rd32(h) == JD_MAGIC_SWAP;
 

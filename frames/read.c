@@ -729,12 +729,12 @@ int frames__parse(const char *text, size_t len, const char *name,
 		  struct ap_err *err)
 {
 	struct jr_node *root;
-	char msg[300];
+	struct ap_err jerr;
 	int ret;
 
 	*out = NULL;
-	if (jr__parse(text, len, &root, msg, sizeof(msg)))
-		return ap_errf(err, "%s: invalid JSON: %s", name, msg);
+	if (jr__parse(text, len, &root, &jerr))
+		return ap_errk(err, jerr.kind, "%s: invalid JSON: %s", name, jerr.msg);
 	ret = parse_tree(root, name, mod, local_func, out, err);
 	jr__delete(root);
 	return ret;

@@ -16,8 +16,8 @@
  * never holds a torn record, whatever the caller does next.
  *
  * Only libc and pthreads: this file, with the .cwasm walker it reads cores
- * through (cwasm/walk.c, target.c, name.c and util/err.c, all libc only),
- * is also the runtime-side library.
+ * through (cwasm/walk.c, target.c, name.c, all libc only), is also the
+ * runtime-side library.
  */
 /* secure_getenv, mkdtemp, syscall: whatever CFLAGS the runtime builds with */
 #ifndef _GNU_SOURCE
@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "jitdump.h"
+#include "unwind_info.h"
 #include "../cwasm/name.h"
 #include "../cwasm/walk.h"
 
@@ -701,10 +702,32 @@ static int check_core(uint64_t base, const void *text, uint64_t text_size,
 	return 0;
 }
 
-static int write_core(struct aotjit *j, uint64_t base, const unsigned char *text,
-		      uint64_t text_size, const uint32_t *offsets,
-		      uint32_t nfuncs, const struct namesrc *ns,
-		      const char *prefix, uint64_t timestamp)
+/* Append function FUNC's JIT_CODE_UNWINDING_INFO, if it has rules. */
+static int put_unwind(struct aotjit *j, const struct unwind_table *uw, uint32_t func,
+		      uint64_t ts)
+{
+	void *rec;
+	size_t len;
+	int ret = aotjit_unwind__record(uw, func, ts, &rec, &len);
+
+	if (ret || !rec)
+		return ret;
+	ret = reserve(j, len);
+	if (!ret) {
+		memcpy(j->buf + j->len, rec, len);
+		j->len += len;
+	}
+	free(rec);
+	return ret;
+}
+
+/* A core's records: each function's unwinding info (uw not NULL), then
+ * its code load. */
+static int write_core_uw(struct aotjit *j, uint64_t base, const unsigned char *text,
+			 uint64_t text_size, const uint32_t *offsets,
+			 uint32_t nfuncs, const struct namesrc *ns,
+			 const char *prefix, uint64_t timestamp,
+			 const struct unwind_table *uw)
 {
 	char name[AOTJIT_NAME_MAX];
 	size_t plen;
@@ -730,8 +753,11 @@ static int write_core(struct aotjit *j, uint64_t base, const unsigned char *text
 		if (end == offsets[i])
 			continue;
 		core_name(name, sizeof(name), plen, i, ns);
-		ret = put_load(j, ts, tid, base + offsets[i], text + offsets[i],
-			       end - offsets[i], name);
+		if (uw)
+			ret = put_unwind(j, uw, i, ts);
+		if (!ret)
+			ret = put_load(j, ts, tid, base + offsets[i], text + offsets[i],
+				       end - offsets[i], name);
 	}
 	if (!ret)
 		ret = flush(j);
@@ -740,6 +766,42 @@ static int write_core(struct aotjit *j, uint64_t base, const unsigned char *text
 out:
 	pthread_mutex_unlock(&j->lock);
 	return ret;
+}
+
+/* A core with unwinding rules derived from its bytes (docs/unwinding.md). */
+static int write_core(struct aotjit *j, uint64_t base, const unsigned char *text,
+		      uint64_t text_size, const uint32_t *offsets,
+		      uint32_t nfuncs, const struct namesrc *ns,
+		      const char *prefix, uint64_t timestamp)
+{
+	struct unwind_table *uw = NULL;
+	int ret = check_core(base, text, text_size, offsets, nfuncs);
+
+	if (!ret)
+		uw = aotjit_unwind__table(j->elf_mach, text, text_size, offsets, nfuncs);
+	ret = write_core_uw(j, base, text, text_size, offsets, nfuncs, ns, prefix, timestamp,
+			    uw);
+	unwind_table__delete(uw);
+	return ret;
+}
+
+int aotjit_register_core_rules(struct aotjit *j, uint64_t base, const void *text,
+			       uint64_t text_size, const uint32_t *offsets, uint32_t nfuncs,
+			       const char *const *names, const char *prefix,
+			       uint64_t timestamp, const struct unwind_table *t)
+{
+	struct namesrc ns = { .names = names };
+	int ret = 0;
+
+	if (!j && !(j = default_writer(&ret)))
+		return ret;
+	if (!t)
+		return write_core(j, base, text, text_size, offsets, nfuncs, &ns, prefix,
+				  timestamp);
+	if (unwind_table__nfuncs(t) != nfuncs)
+		return -EINVAL;
+	return write_core_uw(j, base, text, text_size, offsets, nfuncs, &ns, prefix,
+			     timestamp, t);
 }
 
 int aotjit_register_core_at(struct aotjit *j, uint64_t base, const void *text,

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "edit.h"
+#include "../util/file.h"
 #include "internal.h"
 #include "../util/outfile.h"
 
@@ -162,16 +163,15 @@ int perfdata__write_edited(const char *in, const char *out, const struct pd_edit
 	struct pd_file_header h;
 	struct pd_edit *e = NULL;
 	struct outfile of;
-	struct stat st;
+	struct ap_file f;
 	char *buf = NULL;
 	int64_t delta = 0;
 	int fd, ret = -1;
 
-	fd = open(in, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ap_errf(err, "%s: %s", in, strerror(errno));
-	if (fstat(fd, &st) || read_at(fd, &h, sizeof(h), 0, in, err) ||
-	    check_header(&h, (uint64_t)st.st_size, in, err))
+	if (ap_file__open(&f, in, 0, err))	/* util/file.h: a regular file only */
+		return -1;
+	fd = f.fd;
+	if (read_at(fd, &h, sizeof(h), 0, in, err) || check_header(&h, f.size, in, err))
 		goto out_close;
 	e = malloc((nedits ? nedits : 1) * sizeof(*e));
 	buf = malloc(COPY_CHUNK);
@@ -194,7 +194,7 @@ int perfdata__write_edited(const char *in, const char *out, const struct pd_edit
 		if (fwrite(&nh, sizeof(nh), 1, of.f) != 1 ||
 		    copy_range(fd, of.f, sizeof(h), h.data.offset, buf, in, err) ||
 		    copy_data(fd, of.f, &h, e, nedits, buf, in, err) ||
-		    copy_features(fd, of.f, &h, (uint64_t)st.st_size, delta, buf, in, err)) {
+		    copy_features(fd, of.f, &h, f.size, delta, buf, in, err)) {
 			if (!err || !err->msg[0])
 				ap_errf(err, "%s: write failed", out);
 			outfile__abort(&of);

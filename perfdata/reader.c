@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "internal.h"
+#include "../util/file.h"
 
 static ssize_t read_full(int fd, void *buf, size_t n)
 {
@@ -441,6 +442,7 @@ int perfdata__open(const char *path, unsigned flags, struct perfdata **out,
 		   struct ap_err *err)
 {
 	struct perfdata *pd;
+	struct ap_file f;
 	struct stat st;
 
 	*out = NULL;
@@ -455,24 +457,21 @@ int perfdata__open(const char *path, unsigned flags, struct perfdata **out,
 		perfdata__close(pd);
 		return ap_errf(err, "%s: out of memory", path);
 	}
-	if (strcmp(path, "-")) {
-		pd->fd = open(path, O_RDONLY | O_CLOEXEC);
-		pd->own_fd = 1;
-	}
-	if (pd->fd < 0 || fstat(pd->fd, &st)) {
-		ap_errf(err, "%s: %s", path, strerror(errno));
-		pd->own_fd = 0;
-		perfdata__close(pd);
-		return -1;
-	}
-	if (S_ISDIR(st.st_mode)) {
+	if (strcmp(path, "-") && !stat(path, &st) && S_ISDIR(st.st_mode)) {
 		perfdata__close(pd);
 		return ap_errf(err, "%s: is a directory (perf record --threads output is not supported)",
 			       path);
 	}
-	if (S_ISREG(st.st_mode)) {
+	/* util/file.h: a regular file, or "-": the one stream (a pipe-mode recording) */
+	if (ap_file__open(&f, path, strcmp(path, "-") ? 0 : AP_FILE_STREAM, err)) {
+		perfdata__close(pd);
+		return -1;
+	}
+	pd->fd = f.fd;
+	pd->own_fd = f.own_fd;
+	if (!f.stream) {
 		pd->seekable = 1;
-		pd->layout.file_size = (uint64_t)st.st_size;
+		pd->layout.file_size = f.size;
 	}
 	if (open_stream(pd, err) || win_alloc(pd, err) || stream_start(pd, err)) {
 		perfdata__close(pd);

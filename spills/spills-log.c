@@ -6,7 +6,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "spills-log.h"
+#include "../util/array.h"
 
 #define SPILL_TAG "[aot-spill-metric]"
 
@@ -176,7 +178,8 @@ static int parse_value(const char *s, uint64_t *out)
 }
 
 /* The name value at s: quoted, or up to the next `key=` token. */
-static const char *parse_name(const char *s, char **out, char *why, size_t whylen)
+static const char *parse_name(struct spill_log *log, const char *s, char **out, char *why,
+			      size_t whylen)
 {
 	const char *p = s, *end;
 	char *buf, *w;
@@ -184,7 +187,7 @@ static const char *parse_name(const char *s, char **out, char *why, size_t whyle
 	if (*p == '"') {
 		buf = malloc(strlen(p) + 1);
 		if (!buf)
-			return failf(why, whylen, "out of memory"), NULL;
+			return log->nomem = 1, failf(why, whylen, "out of memory"), NULL;
 		for (w = buf, p++; *p && *p != '"'; p++) {
 			if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
 				p++;
@@ -206,7 +209,7 @@ static const char *parse_name(const char *s, char **out, char *why, size_t whyle
 		end--;
 	*out = strndup(p, (size_t)(end - p));
 	if (!*out)
-		return failf(why, whylen, "out of memory"), NULL;
+		return log->nomem = 1, failf(why, whylen, "out of memory"), NULL;
 	return end;
 }
 
@@ -233,7 +236,7 @@ static const char *parse_pair(struct spill_log *log, const char *p, size_t klen,
 		if (*name_seen)
 			return failf(why, whylen, "key 'name' twice"), NULL;
 		*name_seen = 1;
-		end = parse_name(val, &r->name, why, whylen);
+		end = parse_name(log, val, &r->name, why, whylen);
 		if (end && !*r->name) {
 			free(r->name);
 			r->name = NULL;
@@ -261,7 +264,7 @@ static const char *parse_pair(struct spill_log *log, const char *p, size_t klen,
 	if (id < SPILL_F__KNOWN)
 		r->v[id] = v;
 	else if (add_extra(r, (uint32_t)id, v))
-		return failf(why, whylen, "out of memory"), NULL;
+		return log->nomem = 1, failf(why, whylen, "out of memory"), NULL;
 	return end;
 }
 
@@ -273,6 +276,7 @@ int spill_log__parse_line(struct spill_log *log, const char *line, struct spill_
 	int name_seen = 0;
 
 	memset(r, 0, sizeof(*r));
+	log->nomem = 0;
 	if (!p)
 		return 0;
 	p += strlen(SPILL_TAG);
@@ -308,7 +312,7 @@ int spill_log__parse_line(struct spill_log *log, const char *line, struct spill_
 	return 1;
 bad:
 	spill_rec__exit(r);
-	return -1;
+	return log->nomem ? -2 : -1;
 }
 
 static int key_cmp(const struct spill_rec *a, const struct spill_rec *b)
@@ -334,7 +338,7 @@ static int index_log(struct spill_log *log, struct ap_err *err)
 
 	log->by_key = malloc((log->n + 1) * sizeof(*log->by_key));
 	if (!log->by_key)
-		return ap_errf(err, "%s: out of memory", log->path);
+		return ap_err_nomem(err);
 	for (uint32_t i = 0; i < log->n; i++)
 		log->by_key[i] = i;
 	qsort_r(log->by_key, log->n, sizeof(*log->by_key), by_key_cmp, log->recs);
@@ -369,17 +373,10 @@ static void add_warning(struct spill_log *log, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int push_rec(struct spill_log *log, struct spill_rec *r, uint32_t *cap)
+static int push_rec(struct spill_log *log, struct spill_rec *r, size_t *cap)
 {
-	if (log->n == *cap) {
-		uint32_t ncap = *cap ? *cap * 2 : 256;
-		struct spill_rec *n = realloc(log->recs, ncap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		log->recs = n;
-		*cap = ncap;
-	}
+	if (log->n == UINT32_MAX || ap_grow(&log->recs, cap, (size_t)log->n + 1, sizeof(*r)))
+		return -1;
 	log->recs[log->n++] = *r;
 	return 0;
 }
@@ -387,8 +384,7 @@ static int push_rec(struct spill_log *log, struct spill_rec *r, uint32_t *cap)
 int spill_log__read_file(struct spill_log *log, FILE *f, int lenient, struct ap_err *err)
 {
 	char *line = NULL, why[256];
-	size_t cap = 0;
-	uint32_t rcap = 0;
+	size_t cap = 0, rcap = 0;
 	ssize_t len;
 	int ret = -1;
 
@@ -403,6 +399,10 @@ int spill_log__read_file(struct spill_log *log, FILE *f, int lenient, struct ap_
 		if (!k)
 			continue;
 		log->metric_lines++;
+		if (k == -2) {
+			ap_err_nomem(err);
+			goto out;
+		}
 		if (k < 0 && !lenient) {
 			ap_errf(err, "%s:%" PRIu64 ": malformed [aot-spill-metric] line: %s",
 				log->path, log->lines, why);
@@ -417,12 +417,12 @@ int spill_log__read_file(struct spill_log *log, FILE *f, int lenient, struct ap_
 		r.line = log->lines > UINT32_MAX ? UINT32_MAX : (uint32_t)log->lines;
 		if (push_rec(log, &r, &rcap)) {
 			spill_rec__exit(&r);
-			ap_errf(err, "%s: out of memory", log->path);
+			ap_err_nomem(err);
 			goto out;
 		}
 	}
 	if (ferror(f)) {
-		ap_errf(err, "%s: read error: %s", log->path, strerror(errno));
+		ap_errk(err, AP_ERR_IO, "%s: read error: %s", log->path, strerror(errno));
 		goto out;
 	}
 	if (!log->n) {
@@ -439,17 +439,26 @@ out:
 
 int spill_log__read(struct spill_log *log, const char *path, int lenient, struct ap_err *err)
 {
+	struct ap_file af;
 	FILE *f;
-	int ret;
+	int fd, ret;
 
 	spill_log__init(log, path);
 	if (!log->path)
 		return ap_err_nomem(err);
-	if (!strcmp(path, "-"))
-		return spill_log__read_file(log, stdin, lenient, err);
-	f = fopen(path, "r");
-	if (!f)
-		return ap_errf(err, "%s: %s", path, strerror(errno));
+	if (ap_file__open(&af, path, !strcmp(path, "-") ? AP_FILE_STREAM : 0, err))
+		return -1;
+	log->id = af.id;
+	/* stdio reads it line by line; stdin itself stays open */
+	fd = af.own_fd ? af.fd : dup(af.fd);
+	f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return ap_errk(err, AP_ERR_IO, "%s: %s", path, strerror(e));
+	}
 	ret = spill_log__read_file(log, f, lenient, err);
 	fclose(f);
 	return ret;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef AOTPERF_CLI_SPILLS_LOG_H
-#define AOTPERF_CLI_SPILLS_LOG_H
+#ifndef AOTPERF_SPILLS_LOG_H
+#define AOTPERF_SPILLS_LOG_H
 /*
- * The compile-time spill metric log (FORMATS.md section 5): wamrc's stderr
+ * The compile-time spill metric log: wamrc's stderr
  * with WAMR_AOT_SPILL_METRIC=1, one `[aot-spill-metric]` line per function.
  * Parsing and ranking only; nothing here prints.
  *
@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "../util/err.h"
+#include "../util/file.h"
 
 enum spill_field {
 	SPILL_F_LOCAL_FUNC,
@@ -74,6 +75,7 @@ void spill_rec__exit(struct spill_rec *r);
 
 struct spill_log {
 	char *path;			/* as given; "-" is stdin */
+	struct ap_file_id id;		/* the file read (outputs must not replace it) */
 	struct spill_rec *recs;		/* log order */
 	uint32_t n;
 	uint32_t *by_key;		/* recs sorted by (mod, func) */
@@ -85,6 +87,7 @@ struct spill_log {
 	uint64_t ignored_keys;		/* extra keys past SPILL_MAX_FIELDS */
 	char *warnings[SPILL_MAX_WARNINGS];
 	uint32_t nwarnings;
+	int nomem;			/* the last parse ran out of memory */
 };
 
 /* The name of a known field id. */
@@ -94,17 +97,19 @@ void spill_log__init(struct spill_log *log, const char *path);
 /*
  * Parse one line (without its newline) into r. Returns 1 for a metric line,
  * 0 for a line to skip, -1 for a malformed metric line with the reason in
- * why (no file or line prefix). r->line is left to the caller.
+ * why (no file or line prefix), -2 when out of memory. r->line is left to
+ * the caller.
  */
 int spill_log__parse_line(struct spill_log *log, const char *line, struct spill_rec *r,
 			  char *why, size_t whylen);
 /*
  * Read a whole log from f. Malformed metric lines are an error "PATH:LINE:
- * ..." unless lenient, which skips them and records a warning. No metric
- * lines at all is an error too.
+ * ..." (AP_ERR_INPUT) unless lenient, which skips them and records a
+ * warning. No metric lines at all is an error too; a read that fails is
+ * AP_ERR_IO, memory AP_ERR_NOMEM.
  */
 int spill_log__read_file(struct spill_log *log, FILE *f, int lenient, struct ap_err *err);
-/* Open path ("-" = stdin) and read it. */
+/* Open path ("-" = stdin, the one stream accepted; util/file.h) and read it. */
 int spill_log__read(struct spill_log *log, const char *path, int lenient, struct ap_err *err);
 void spill_log__exit(struct spill_log *log);
 

@@ -18,27 +18,26 @@
 #define NT_GNU_BUILD_ID 3
 #endif
 
-enum { SEC_NOTE = 1, SEC_TEXT, SEC_SYMTAB, SEC_STRTAB, SEC_SHSTRTAB, NSEC };
-
+/* Section names; index 0 of each name is its offset in shstrtab. */
 static const char shstrtab[] =
-	"\0.note.gnu.build-id\0.text\0.symtab\0.strtab\0.shstrtab";
+	"\0.note.gnu.build-id\0.text\0.eh_frame\0.eh_frame_hdr\0.symtab\0.strtab\0.shstrtab";
 
-/* Offsets of each name inside shstrtab. */
-static const uint32_t shname[NSEC] = {
-	[SEC_NOTE] = 1,
-	[SEC_TEXT] = 20,
-	[SEC_SYMTAB] = 26,
-	[SEC_STRTAB] = 34,
-	[SEC_SHSTRTAB] = 42,
-};
+enum { NAME_NOTE = 1, NAME_TEXT = 20, NAME_EH_FRAME = 26, NAME_EH_HDR = 36,
+       NAME_SYMTAB = 50, NAME_STRTAB = 58, NAME_SHSTRTAB = 66 };
 
-#define NOTE_OFFSET	(sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr))
+/* Section indexes: with CFI, .eh_frame and .eh_frame_hdr follow .text. */
+enum { SEC_NOTE = 1, SEC_TEXT = 2 };
+
 #define NOTE_SIZE	(12 + 4 + ELFIMAGE_BUILD_ID_SIZE)
+/* Program headers: the text alone, or with CFI the headers, the text,
+ * the CFI and PT_GNU_EH_FRAME. */
+#define PHNUM_CFI	4
 
 struct image {
 	uint16_t e_machine;
 	const uint8_t *text;
 	uint32_t text_size;
+	const struct elfimage_cfi *cfi;	/* NULL: none */
 	Elf64_Sym *syms;
 	size_t nsyms;
 	char *str;
@@ -141,17 +140,23 @@ static void put_le32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)(v >> 24);
 }
 
-/* SHA-256 over what perf shows (text, symbols, names, machine), cut to 20. */
+/* SHA-256 over what perf shows (text, symbols, names, machine, and the
+ * CFI when there is some), cut to 20: perf caches images by build-id. */
 static void build_note(struct image *im, uint8_t id[ELFIMAGE_BUILD_ID_SIZE])
 {
-	uint8_t parts[3 * 32 + 2], digest[32];
+	uint8_t parts[4 * 32 + 2], digest[32];
+	size_t n = 3 * 32;
 
 	ap_sha256(im->text, im->text_size, parts);
 	ap_sha256(im->syms, im->nsyms * sizeof(*im->syms), parts + 32);
 	ap_sha256(im->str, im->strsz, parts + 64);
-	parts[96] = (uint8_t)im->e_machine;
-	parts[97] = (uint8_t)(im->e_machine >> 8);
-	ap_sha256(parts, sizeof(parts), digest);
+	if (im->cfi) {
+		ap_sha256(im->cfi->data, im->cfi->eh_frame_size + im->cfi->hdr_size, parts + n);
+		n += 32;
+	}
+	parts[n++] = (uint8_t)im->e_machine;
+	parts[n++] = (uint8_t)(im->e_machine >> 8);
+	ap_sha256(parts, n, digest);
 
 	put_le32(im->note, 4);				/* namesz */
 	put_le32(im->note + 4, ELFIMAGE_BUILD_ID_SIZE);	/* descsz */
@@ -162,7 +167,7 @@ static void build_note(struct image *im, uint8_t id[ELFIMAGE_BUILD_ID_SIZE])
 		memcpy(id, digest, ELFIMAGE_BUILD_ID_SIZE);
 }
 
-static Elf_Scn *add_section(Elf *e, uint32_t type, uint64_t flags,
+static Elf_Scn *add_section(Elf *e, uint32_t name, uint32_t type, uint64_t flags,
 			    uint64_t addr, uint64_t off, const void *buf,
 			    size_t size, Elf_Type dtype, uint64_t align)
 {
@@ -179,7 +184,7 @@ static Elf_Scn *add_section(Elf *e, uint32_t type, uint64_t flags,
 	d->d_off = 0;
 	d->d_version = EV_CURRENT;
 
-	sh->sh_name = shname[elf_ndxscn(scn)];
+	sh->sh_name = name;
 	sh->sh_type = type;
 	sh->sh_flags = flags;
 	sh->sh_addr = addr;
@@ -194,8 +199,37 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 	return (v + a - 1) & ~(a - 1);
 }
 
+uint64_t elfimage__cfi_offset(uint32_t text_size)
+{
+	return align_up(ELFIMAGE_TEXT_OFFSET + (uint64_t)text_size, 8);
+}
+
+static uint64_t cfi_vaddr(const struct image *im)
+{
+	return im->cfi->vaddr ? im->cfi->vaddr : elfimage__cfi_offset(im->text_size);
+}
+
+static uint64_t cfi_size(const struct image *im)
+{
+	return im->cfi ? im->cfi->eh_frame_size + im->cfi->hdr_size : 0;
+}
+
+
+static void set_seg(Elf64_Phdr *ph, uint32_t type, uint32_t flags, uint64_t off,
+		    uint64_t vaddr, uint64_t size, uint64_t align)
+{
+	ph->p_type = type;
+	ph->p_flags = flags;
+	ph->p_offset = off;
+	ph->p_vaddr = vaddr;
+	ph->p_paddr = vaddr;
+	ph->p_filesz = size;
+	ph->p_memsz = size;
+	ph->p_align = align;
+}
+
 static void set_headers(Elf64_Ehdr *eh, Elf64_Phdr *ph, const struct image *im,
-			uint64_t shoff)
+			uint64_t shoff, size_t phnum, uint32_t shstrndx)
 {
 	eh->e_ident[EI_DATA] = ELFDATA2LSB;
 	eh->e_ident[EI_OSABI] = ELFOSABI_NONE;
@@ -205,22 +239,38 @@ static void set_headers(Elf64_Ehdr *eh, Elf64_Phdr *ph, const struct image *im,
 	eh->e_entry = ELFIMAGE_TEXT_OFFSET;
 	eh->e_phoff = sizeof(Elf64_Ehdr);
 	eh->e_shoff = shoff;
-	eh->e_shstrndx = SEC_SHSTRTAB;
+	eh->e_shstrndx = shstrndx;
 
-	ph[0].p_type = PT_LOAD;
-	ph[0].p_flags = PF_R | PF_X;
-	ph[0].p_offset = ELFIMAGE_TEXT_OFFSET;
-	ph[0].p_vaddr = ELFIMAGE_TEXT_OFFSET;
-	ph[0].p_paddr = ELFIMAGE_TEXT_OFFSET;
-	ph[0].p_filesz = im->text_size;
-	ph[0].p_memsz = im->text_size;
-	ph[0].p_align = 0x1000;
+	if (!im->cfi) {
+		set_seg(&ph[0], PT_LOAD, PF_R | PF_X, ELFIMAGE_TEXT_OFFSET, ELFIMAGE_TEXT_OFFSET,
+			im->text_size, ELFIMAGE_PAGE);
+		return;
+	}
+	/*
+	 * A first PT_LOAD at 0, as in any shared object: perf's libunwind
+	 * glue takes the lowest PT_LOAD's page as the image's base when it
+	 * works out where .eh_frame_hdr is mapped.
+	 */
+	set_seg(&ph[0], PT_LOAD, PF_R, 0, 0, sizeof(Elf64_Ehdr) + phnum * sizeof(Elf64_Phdr),
+		ELFIMAGE_PAGE);
+	set_seg(&ph[1], PT_LOAD, PF_R | PF_X, ELFIMAGE_TEXT_OFFSET, ELFIMAGE_TEXT_OFFSET,
+		im->text_size, ELFIMAGE_PAGE);
+	set_seg(&ph[2], PT_LOAD, PF_R, elfimage__cfi_offset(im->text_size), cfi_vaddr(im),
+		cfi_size(im), ELFIMAGE_PAGE);
+	set_seg(&ph[3], PT_GNU_EH_FRAME, PF_R,
+		elfimage__cfi_offset(im->text_size) + im->cfi->eh_frame_size,
+		cfi_vaddr(im) + im->cfi->eh_frame_size, im->cfi->hdr_size, 4);
 }
 
 /* Lay the image out into fd; returns 0 or a libelf message. */
 static const char *emit(int fd, struct image *im)
 {
+	size_t phnum = im->cfi ? PHNUM_CFI : 1;
+	uint64_t note_off = sizeof(Elf64_Ehdr) + phnum * sizeof(Elf64_Phdr);
+	uint64_t cfi_off = elfimage__cfi_offset(im->text_size);
+	uint64_t cfi_addr = im->cfi ? cfi_vaddr(im) : 0;
 	uint64_t symoff, stroff, shstroff, shoff;
+	uint32_t sec_symtab = im->cfi ? 5 : 3;
 	Elf64_Ehdr *eh;
 	Elf64_Phdr *ph;
 	Elf64_Shdr *ss;
@@ -235,30 +285,40 @@ static const char *emit(int fd, struct image *im)
 		return elf_errmsg(-1);
 	elf_flagelf(e, ELF_C_SET, ELF_F_LAYOUT);
 
-	symoff = align_up(ELFIMAGE_TEXT_OFFSET + (uint64_t)im->text_size, 8);
+	symoff = align_up(im->cfi ? cfi_off + cfi_size(im)
+				  : ELFIMAGE_TEXT_OFFSET + (uint64_t)im->text_size, 8);
 	stroff = symoff + im->nsyms * sizeof(Elf64_Sym);
 	shstroff = stroff + im->strsz;
 	shoff = align_up(shstroff + sizeof(shstrtab), 8);
 
-	if (!(eh = elf64_newehdr(e)) || !(ph = elf64_newphdr(e, 1)))
+	if (!(eh = elf64_newehdr(e)) || !(ph = elf64_newphdr(e, phnum)))
 		goto fail;
-	set_headers(eh, ph, im, shoff);
+	set_headers(eh, ph, im, shoff, phnum, sec_symtab + 2);
 
-	if (!add_section(e, SHT_NOTE, 0, 0, NOTE_OFFSET,
+	if (!add_section(e, NAME_NOTE, SHT_NOTE, 0, 0, note_off,
 			 im->note, NOTE_SIZE, ELF_T_BYTE, 4) ||
-	    !add_section(e, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR,
+	    !add_section(e, NAME_TEXT, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR,
 			 ELFIMAGE_TEXT_OFFSET, ELFIMAGE_TEXT_OFFSET, im->text,
-			 im->text_size, ELF_T_BYTE, 16) ||
-	    !(symscn = add_section(e, SHT_SYMTAB, 0, 0, symoff, im->syms,
+			 im->text_size, ELF_T_BYTE, 16))
+		goto fail;
+	if (im->cfi &&
+	    (!add_section(e, NAME_EH_FRAME, SHT_PROGBITS, SHF_ALLOC, cfi_addr, cfi_off,
+			  im->cfi->data, im->cfi->eh_frame_size, ELF_T_BYTE, 8) ||
+	     !add_section(e, NAME_EH_HDR, SHT_PROGBITS, SHF_ALLOC,
+			  cfi_addr + im->cfi->eh_frame_size, cfi_off + im->cfi->eh_frame_size,
+			  im->cfi->data + im->cfi->eh_frame_size, im->cfi->hdr_size,
+			  ELF_T_BYTE, 4)))
+		goto fail;
+	if (!(symscn = add_section(e, NAME_SYMTAB, SHT_SYMTAB, 0, 0, symoff, im->syms,
 				   im->nsyms * sizeof(Elf64_Sym), ELF_T_SYM, 8)) ||
-	    !add_section(e, SHT_STRTAB, 0, 0, stroff, im->str, im->strsz,
+	    !add_section(e, NAME_STRTAB, SHT_STRTAB, 0, 0, stroff, im->str, im->strsz,
 			 ELF_T_BYTE, 1) ||
-	    !add_section(e, SHT_STRTAB, 0, 0, shstroff, shstrtab,
+	    !add_section(e, NAME_SHSTRTAB, SHT_STRTAB, 0, 0, shstroff, shstrtab,
 			 sizeof(shstrtab), ELF_T_BYTE, 1))
 		goto fail;
 
 	ss = elf64_getshdr(symscn);
-	ss->sh_link = SEC_STRTAB;
+	ss->sh_link = sec_symtab + 1;
 	ss->sh_info = 1;	/* index of the first non-local symbol */
 	ss->sh_entsize = sizeof(Elf64_Sym);
 
@@ -272,25 +332,38 @@ fail:
 	return msg ? msg : "libelf error";
 }
 
-int elfimage__write_id(const char *path, uint16_t e_machine,
-		       const uint8_t *text, uint32_t text_size,
-		       const uint32_t *offsets, uint32_t nfuncs,
-		       const char *const *names,
-		       uint8_t build_id[ELFIMAGE_BUILD_ID_SIZE],
-		       struct ap_err *err)
+static int check_cfi(const char *path, uint32_t text_size, const struct elfimage_cfi *cfi,
+		     struct ap_err *err)
+{
+	uint64_t off = elfimage__cfi_offset(text_size);
+
+	if (!cfi)
+		return 0;
+	if (!cfi->data || !cfi->hdr_size || cfi->eh_frame_size % 4)
+		return ap_errf(err, "%s: unwinding data is incomplete", path);
+	if (cfi->vaddr && (cfi->vaddr < off || cfi->vaddr % ELFIMAGE_PAGE != off % ELFIMAGE_PAGE))
+		return ap_errf(err, "%s: unwinding data cannot go at 0x%llx", path,
+			       (unsigned long long)cfi->vaddr);
+	return 0;
+}
+
+int elfimage__write_cfi(const char *path, uint16_t e_machine, const uint8_t *text,
+			uint32_t text_size, const uint32_t *offsets, uint32_t nfuncs,
+			const char *const *names, const struct elfimage_cfi *cfi,
+			uint8_t build_id[ELFIMAGE_BUILD_ID_SIZE], struct ap_err *err)
 {
 	struct image im = { .e_machine = e_machine, .text = text,
-			    .text_size = text_size };
+			    .text_size = text_size, .cfi = cfi };
 	struct outfile o;
 	const char *msg;
 
 	if (text_size && !text)
 		return ap_errf(err, "%s: no text given", path);
-	if (check_offsets(path, text_size, offsets, nfuncs, err))
+	if (check_offsets(path, text_size, offsets, nfuncs, err) || check_cfi(path, text_size, cfi, err))
 		return -1;
 	if (build_symtab(&im, offsets, nfuncs, names)) {
 		image_free(&im);
-		return ap_errf(err, "%s: out of memory", path);
+		return ap_errk(err, AP_ERR_NOMEM, "%s: out of memory", path);
 	}
 	build_note(&im, build_id);
 
@@ -305,6 +378,17 @@ int elfimage__write_id(const char *path, uint16_t e_machine,
 		return ap_errf(err, "%s: cannot write ELF image: %s", path, msg);
 	}
 	return outfile__commit(&o, err);
+}
+
+int elfimage__write_id(const char *path, uint16_t e_machine,
+		       const uint8_t *text, uint32_t text_size,
+		       const uint32_t *offsets, uint32_t nfuncs,
+		       const char *const *names,
+		       uint8_t build_id[ELFIMAGE_BUILD_ID_SIZE],
+		       struct ap_err *err)
+{
+	return elfimage__write_cfi(path, e_machine, text, text_size, offsets, nfuncs, names,
+				   NULL, build_id, err);
 }
 
 int elfimage__write(const char *path, uint16_t e_machine, const uint8_t *text,

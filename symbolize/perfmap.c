@@ -9,6 +9,7 @@
 
 #include "../jitdump/jitdump.h"
 #include "perfmap.h"
+#include "../util/file.h"
 #include "../util/outfile.h"
 
 int perfmap__default_path(char *buf, size_t len, int pid)
@@ -38,29 +39,28 @@ static int starts_with_marker(int fd)
 }
 
 /*
- * Classify an existing regular file st (from lstat) at path. The open uses
- * O_NOFOLLOW|O_NONBLOCK and re-checks the inode, so a file swapped in after
- * the lstat (a symlink, a fifo) is never followed or blocked on.
+ * Classify an existing regular file st (from lstat) at path. The open
+ * refuses a symlink and anything but a regular file, never blocks, and the
+ * inode is checked again, so a file swapped in after the lstat is never
+ * followed or blocked on.
  */
 static int regular_is_ours(const char *path, const struct stat *st,
 			   struct ap_err *err)
 {
-	struct stat fst;
-	int fd, ours;
+	struct ap_file f;
+	int ours;
 
 	if (st->st_uid != geteuid())
 		return 0;
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return ap_errf(err, "%s: %s", path, strerror(errno));
-	if (fstat(fd, &fst) || fst.st_dev != st->st_dev ||
-	    fst.st_ino != st->st_ino) {
-		close(fd);
+	if (ap_file__open(&f, path, AP_FILE_NOFOLLOW, err))
+		return -1;
+	if (f.id.dev != st->st_dev || f.id.ino != st->st_ino) {
+		ap_file__close(&f);
 		return ap_errf(err, "%s: changed while being checked, refusing it",
 			       path);
 	}
-	ours = starts_with_marker(fd);
-	close(fd);
+	ours = starts_with_marker(f.fd);
+	ap_file__close(&f);
 	return ours;
 }
 
@@ -83,9 +83,11 @@ static int check_target(const char *path, int force, struct ap_err *err)
 	ours = regular_is_ours(path, &st, err);
 	if (ours < 0)
 		return -1;
-	if (!ours && !force)
-		return ap_errf(err, "%s: exists and was not written by aotperf; "
-			       "refusing to replace it without --force", path);
+	if (!ours && !force) {
+		ap_errf(err, "%s: exists and was not written by aotperf; refusing to replace it",
+			path);
+		return ap_err_hint(err, AP_HINT_FORCE);
+	}
 	return 0;
 }
 

@@ -4,7 +4,7 @@
 /*
  * perf maps: /tmp/perf-<pid>.map, one "START SIZE name" line per symbol
  * (hex, no 0x). `perf report` reads it at report time for the anonymous
- * executable mappings of that pid (FORMATS.md section 3).
+ * executable mappings of that pid (docs/formats-perf.md, "perf maps").
  *
  * Ownership. perf 6.1 (dso__load_perf_map) parses EVERY line as
  * "START SIZE name": there is no comment syntax, a "# ..." line would

@@ -11,11 +11,15 @@
 #include <time.h>
 #include <unistd.h>
 #include "symbolize.h"
+#include "cfi.h"
 #include "elfimage.h"
 #include "../jitdump/jitdump.h"
+#include "../jitdump/unwind_info.h"
 #include "perfmap.h"
 #include "../perfdata/edit.h"
 #include "../perfdata/perfdata.h"
+#include "../util/array.h"
+#include "../util/file.h"
 
 #define IMAGE_VADDR 0x1000 /* the ELF images' text address and file offset */
 
@@ -181,8 +185,8 @@ int symbolize__perfmaps(const struct attr_result *res, const struct sym_opts *o,
 		return ap_err_nomem(err);
 	if (out && npids > 1) {
 		free(pids);
-		return ap_errf(err, "-o names one file but %u processes mapped a core; leave -o out"
-			       " to write /tmp/perf-<pid>.map for each", npids);
+		ap_errf(err, "%s: one perf map, but %u processes mapped a core", out, npids);
+		return ap_err_hint(err, AP_HINT_MAP_PER_PID);
 	}
 	cs = all_core_syms(res, o, err);
 	if (!cs)
@@ -232,33 +236,30 @@ int symbolize__clock_is_mono(const char *perf_path, int *mono, struct ap_err *er
 /* The original MMAP/MMAP2 record of a mapping, read from the file. */
 static void *read_record(const char *path, const struct attr_mapping *am, struct ap_err *err)
 {
+	struct ap_file f;
 	void *rec;
-	int fd;
-	ssize_t n;
 
 	if (am->in_compressed) {
 		ap_errf(err, "%s: the mapping record of pid %u at 0x%" PRIx64 " sits inside a"
-			" compressed (-z) record, which aotperf cannot edit; record without -z,"
-			" or use 'aotperf perfmap'", path, am->pid, am->start);
+			" compressed (-z) record, which cannot be edited", path, am->pid, am->start);
+		ap_err_hint(err, AP_HINT_PERFMAP);
 		return NULL;
 	}
 	rec = malloc(am->rec_size);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (!rec || fd < 0) {
-		ap_errf(err, "%s: %s", path, rec ? strerror(errno) : "out of memory");
-		free(rec);
-		if (fd >= 0)
-			close(fd);
+	if (!rec) {
+		ap_err_nomem(err);
 		return NULL;
 	}
-	n = pread(fd, rec, am->rec_size, (off_t)am->file_offset);
-	close(fd);
-	if (n != (ssize_t)am->rec_size) {
-		ap_errf(err, "%s: cannot read the mapping record at offset %" PRIu64, path,
-			am->file_offset);
+	if (ap_file__open(&f, path, 0, err)) {
 		free(rec);
 		return NULL;
 	}
+	if (ap_file__pread(&f, rec, am->rec_size, am->file_offset, err)) {
+		ap_file__close(&f);
+		free(rec);
+		return NULL;
+	}
+	ap_file__close(&f);
 	return rec;
 }
 
@@ -318,24 +319,17 @@ static void *make_mmap2(const void *orig, uint32_t orig_size, uint32_t pid, uint
 struct edits {
 	struct pd_edit *e;
 	void **recs;
-	size_t n;
+	size_t n, cap_e, cap_recs;
 };
 
 static int edits_push(struct edits *ed, uint64_t off, uint32_t old_size, void *rec,
 		      uint32_t size)
 {
-	struct pd_edit *e = realloc(ed->e, (ed->n + 1) * sizeof(*e));
-	void **recs;
-
-	if (!e)
+	if (ap_grow(&ed->e, &ed->cap_e, ed->n + 1, sizeof(*ed->e)) ||
+	    ap_grow(&ed->recs, &ed->cap_recs, ed->n + 1, sizeof(*ed->recs)))
 		return -1;
-	ed->e = e;
-	recs = realloc(ed->recs, (ed->n + 1) * sizeof(*recs));
-	if (!recs)
-		return -1;
-	ed->recs = recs;
-	e[ed->n] = (struct pd_edit){ off, old_size, rec, size };
-	recs[ed->n++] = rec;
+	ed->e[ed->n] = (struct pd_edit){ off, old_size, rec, size };
+	ed->recs[ed->n++] = rec;
 	return 0;
 }
 
@@ -369,8 +363,9 @@ static uint16_t elf_machine(const struct cwasm_module *m)
 /* ---- jitdump ---- */
 
 static int dump_for_pid(const char *perf_in, const struct attr_result *res,
-			const struct core_syms *cs, uint32_t pid, const char *dir,
-			struct edits *ed, char ***written, uint32_t *nwritten, struct ap_err *err)
+			const struct core_syms *cs, struct unwind_table *const *uw, uint32_t pid,
+			const char *dir, struct edits *ed, char ***written, uint32_t *nwritten,
+			struct ap_err *err)
 {
 	const struct attr_mapping *first = NULL;
 	char path[PATH_MAX];
@@ -401,13 +396,14 @@ static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 		if (am->samples && am->first_sample_time <= am->time + 1) {
 			aotjit_close(j);
 			unlink(path);
-			return ap_errf(err, "%s: pid %u: a sample at the mapping's own time leaves no"
-				       " room for the code-load records; use 'aotperf inject --direct'",
-				       perf_in, pid);
+			ap_errf(err, "%s: pid %u: a sample at the mapping's own time leaves no"
+				" room for the code-load records", perf_in, pid);
+			return ap_err_hint(err, AP_HINT_DIRECT);
 		}
-		e = aotjit_register_core_at(j, am->start, m->text, m->text_size,
-					    cs[am->core].offsets, m->nfuncs,
-					    (const char *const *)cs[am->core].names, NULL, am->time + 1);
+		e = aotjit_register_core_rules(j, am->start, m->text, m->text_size,
+					       cs[am->core].offsets, m->nfuncs,
+					       (const char *const *)cs[am->core].names, NULL,
+					       am->time + 1, uw[am->core]);
 		if (e) {
 			aotjit_close(j);
 			unlink(path);
@@ -442,6 +438,7 @@ int symbolize__jitdump(const char *perf_in, const struct attr_result *res,
 {
 	struct edits ed = { 0 };
 	struct core_syms *cs = NULL;
+	struct unwind_table **uw = NULL;
 	char dir[PATH_MAX];
 	uint32_t npids = 0, *pids = NULL;
 	int ret = -1;
@@ -450,15 +447,19 @@ int symbolize__jitdump(const char *perf_in, const struct attr_result *res,
 		return -1;
 	cs = all_core_syms(res, o, err);
 	pids = mapped_pids(res, &npids);
-	if (!cs || !pids) {
+	uw = symcfi__tables(res, err);
+	if (!cs || !pids || !uw) {
+		if (cs && pids)
+			goto out;	/* err says why */
 		ap_err_nomem(err);
 		goto out;
 	}
 	for (uint32_t i = 0; i < npids; i++)
-		if (dump_for_pid(perf_in, res, cs, pids[i], dir, &ed, written, nwritten, err))
+		if (dump_for_pid(perf_in, res, cs, uw, pids[i], dir, &ed, written, nwritten, err))
 			goto out;
 	ret = perfdata__write_edited(perf_in, perf_out, ed.e, ed.n, err);
 out:
+	symcfi__tables_delete(uw, res->ncores);
 	edits_free(&ed);
 	core_syms_free(cs, res->ncores);
 	free(pids);
@@ -481,12 +482,36 @@ static int core_image_path(const struct attr_result *res, uint32_t core, const c
 		       ? -1 : 0;
 }
 
+/* Core C's image, its CFI placed where all of its mappings find room. */
+static int write_core_image(const char *path, const struct attr_result *res, uint32_t c,
+			    const uint32_t *offsets, const char *const *names,
+			    const struct symcfi_maps *maps, struct symcfi_place *place,
+			    struct ap_err *err)
+{
+	const struct cwasm_module *m = res->cores[c].mod;
+	uint64_t *starts = calloc(res->nmappings + 1, sizeof(*starts));
+	uint32_t n = 0;
+	int ret;
+
+	if (!starts)
+		return ap_err_nomem(err);
+	for (uint32_t i = 0; i < res->nmappings; i++)
+		if (res->mappings[i].core == (int)c)
+			starts[n++] = res->mappings[i].start;
+	ret = symcfi__write_image(path, m, elf_machine(m), offsets, names, maps, starts, n,
+				  place, err);
+	free(starts);
+	return ret;
+}
+
 int symbolize__elf(const char *perf_in, const struct attr_result *res,
 		   const struct sym_opts *o, const char *perf_out, char ***written,
 		   uint32_t *nwritten, struct ap_err *err)
 {
 	struct edits ed = { 0 };
 	struct core_syms *cs = NULL;
+	struct symcfi_maps *maps = NULL;
+	struct symcfi_place *place = NULL;
 	char dir[PATH_MAX], **paths = NULL;
 	int ret = -1;
 
@@ -494,12 +519,12 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 		return -1;
 	cs = all_core_syms(res, o, err);
 	paths = calloc(res->ncores, sizeof(*paths));
-	if (!cs || !paths) {
+	place = calloc(res->ncores, sizeof(*place));
+	if (!cs || !paths || !place) {
 		ap_err_nomem(err);
 		goto out;
 	}
 	for (uint32_t c = 0; c < res->ncores; c++) {
-		const struct cwasm_module *m = res->cores[c].mod;
 		char path[PATH_MAX];
 
 		if (!res->cores[c].nmappings)
@@ -508,8 +533,10 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 			ap_errf(err, "%s: path too long", dir);
 			goto out;
 		}
-		if (elfimage__write(path, elf_machine(m), m->text, m->text_size, cs[c].offsets,
-				    m->nfuncs, (const char *const *)cs[c].names, err))
+		if (!maps && symcfi__maps_read(perf_in, &maps, err))
+			goto out;
+		if (write_core_image(path, res, c, cs[c].offsets, (const char *const *)cs[c].names,
+				     maps, &place[c], err))
 			goto out;
 		paths[c] = strdup(path);
 		if (!paths[c] || list_push(written, nwritten, path)) {
@@ -519,8 +546,9 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 	}
 	for (uint32_t i = 0; i < res->nmappings; i++) {
 		const struct attr_mapping *am = &res->mappings[i];
-		uint32_t size, old_size = am->rec_size;
-		void *orig, *rec;
+		const struct symcfi_place *pl;
+		uint32_t size, old_size = am->rec_size, cfi_size = 0;
+		void *orig, *rec, *cfi_rec = NULL;
 
 		if (am->core < 0)
 			continue;
@@ -529,7 +557,20 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 			goto out;
 		rec = make_mmap2(orig, am->rec_size, am->pid, am->tid, am->start, am->len,
 				 IMAGE_VADDR, paths[am->core], &size);
+		/* the image's CFI, mapped where perf's unwinder looks for it */
+		pl = &place[am->core];
+		if (pl->map_off)
+			cfi_rec = make_mmap2(orig, am->rec_size, am->pid, am->tid,
+					     am->start + pl->map_off, pl->len, pl->pgoff,
+					     paths[am->core], &cfi_size);
 		free(orig);
+		if (pl->map_off && (!cfi_rec || edits_push(&ed, am->file_offset + am->rec_size, 0,
+							    cfi_rec, cfi_size))) {
+			free(cfi_rec);
+			free(rec);
+			ap_err_nomem(err);
+			goto out;
+		}
 		/* pieces of one kernel-merged record: the first replaces it, the rest join it */
 		for (uint32_t k = 0; k < i; k++)
 			if (res->mappings[k].core >= 0 &&
@@ -546,6 +587,8 @@ out:
 	for (uint32_t c = 0; paths && c < res->ncores; c++)
 		free(paths[c]);
 	free(paths);
+	free(place);
+	symcfi__maps_delete(maps);
 	edits_free(&ed);
 	core_syms_free(cs, res->ncores);
 	return ret;

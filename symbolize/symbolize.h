@@ -3,7 +3,7 @@
 #define AOTPERF_SYMBOLIZE_H
 /*
  * Make stock perf name the wasm functions of an attributed recording, by
- * the three routes perf offers (FORMATS.md section 3):
+ * the three routes perf offers (docs/formats-perf.md):
  *   perf maps      /tmp/perf-<pid>.map, read by perf report at report time;
  *   jitdump        jit-<pid>.dump plus a marker MMAP2 inserted into a copy
  *                  of perf.data, for stock `perf inject --jit` (-k mono only);

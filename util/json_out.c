@@ -127,3 +127,26 @@ void json_finish(struct json_out *j)
 {
 	fputc('\n', j->f);
 }
+
+int json_doc__open(struct json_doc *d, const char *path, const char *tool, struct ap_err *err)
+{
+	if (outfile__open(&d->out, path, err))
+		return -1;
+	json_init(&d->j, d->out.f);
+	json_begin_obj(&d->j);
+	json_key(&d->j, "schema_version"); json_u64(&d->j, 1);
+	json_key(&d->j, "tool"); json_str(&d->j, tool);
+	return 0;
+}
+
+int json_doc__commit(struct json_doc *d, struct ap_err *err)
+{
+	json_end_obj(&d->j);
+	json_finish(&d->j);
+	return outfile__commit(&d->out, err);
+}
+
+void json_doc__abort(struct json_doc *d)
+{
+	outfile__abort(&d->out);
+}

@@ -8,6 +8,8 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include "err.h"
+#include "outfile.h"
 
 #define JSON_MAX_DEPTH 16
 
@@ -33,5 +35,19 @@ void json_null(struct json_out *j);
 void json_hex(struct json_out *j, uint64_t v);           /* "0x..." string */
 /* Finish: a newline after the top-level value. */
 void json_finish(struct json_out *j);
+
+/*
+ * A JSON report written atomically (util/outfile.h): the object is opened
+ * with "schema_version": 1 and "tool": TOOL; the caller adds its members
+ * through d->j, then commits (or aborts: nothing is left behind).
+ */
+struct json_doc {
+	struct outfile out;
+	struct json_out j;
+};
+
+int json_doc__open(struct json_doc *d, const char *path, const char *tool, struct ap_err *err);
+int json_doc__commit(struct json_doc *d, struct ap_err *err);
+void json_doc__abort(struct json_doc *d);
 
 #endif

@@ -2,9 +2,9 @@
 #
 # The WAMR side of module.wat, for comparisons with another engine: one
 # function per local function of the wasm, in the same order and with the
-# same names, written in the idioms of WAMR's x86-64 AOT code (FORMATS.md
-# section 7, the pinned-register form: rbx = vmctx, r15 = linear-memory
-# base, vmctx +8 = memory size in bytes, imports called through a
+# same names, written in the idioms of WAMR's x86-64 AOT code
+# (docs/codegen-idioms.md, the pinned-register form: rbx = vmctx, r15 =
+# linear-memory base, vmctx +8 = memory size in bytes, imports called through a
 # function-pointer table at vmctx +0x100). tests/e2e/engines_v8.sh makes
 # the .cwasm (mkfixture --imports 2: module.wat's two function imports),
 # so local_func N here is wasm function N + 2 there:

@@ -12,17 +12,16 @@
 # zstd or libelf, and always without the sanitizers (ASan cannot link
 # -static), also under SAN=1.
 
-LOADER_STATIC_SRCS := tests/loader/loader.c cwasm/cwasm.c cwasm/walk.c cwasm/target.c \
-		      cwasm/name.c cwasm/file.c cwasm/manifest.c cwasm/json_read.c \
-		      util/err.c util/sha256.c jitdump/jitdump.c
+LOADER_STATIC_SRCS := tests/loader/loader.c cwasm/cwasm.c cwasm/manifest.c cwasm/json_read.c \
+		      util/err.c util/sha256.c util/file.c util/array.c $(AOTJIT_SRCS)
 LOADER_STATIC_CFLAGS := $(filter-out $(SANFLAGS),$(CFLAGS)) \
 			-ffunction-sections -fdata-sections
 
 TEST_HELPERS += $(B)/tests/loader-static
 
 $(B)/tests/loader-static: $(LOADER_STATIC_SRCS) $(wildcard tests/loader/*.h) \
-			  $(wildcard cwasm/*.h) util/err.h util/sha256.h \
-			  jitdump/jitdump.h
+			  $(wildcard cwasm/*.h) util/err.h util/sha256.h util/file.h \
+			  jitdump/jitdump.h jitdump/unwind_info.h $(wildcard unwind/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(LOADER_STATIC_CFLAGS) -static -Wl,--gc-sections -o $@ \
 		$(filter %.c,$^) -lpthread
@@ -34,7 +33,8 @@ PRELOAD_SRCS := tests/preload/aotperf-preload.c $(AOTJIT_SRCS)
 
 TEST_HELPERS += $(B)/aotperf-preload.so
 
-$(B)/aotperf-preload.so: $(PRELOAD_SRCS) jitdump/jitdump.h $(wildcard cwasm/*.h)
+$(B)/aotperf-preload.so: $(PRELOAD_SRCS) jitdump/jitdump.h jitdump/unwind_info.h \
+			 $(wildcard unwind/*.h) $(wildcard cwasm/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out $(SANFLAGS),$(CFLAGS)) -fPIC -fvisibility=hidden -shared \
 		-Wl,-soname,aotperf-preload.so -o $@ $(PRELOAD_SRCS) -lpthread

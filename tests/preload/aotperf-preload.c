@@ -19,7 +19,8 @@
  * mprotect (upstream C WAMR, or the Zig runtime built with
  * -Dlink-libc=true). The runtime's default Linux build is static and makes
  * raw system calls, so no preload ever sees its mappings: there, use
- * `aotperf record` or `aotperf inject` (FORMATS.md section 2).
+ * `aotperf record` or `aotperf inject` (docs/formats-perf.md, "How the
+ * runtime maps code").
  *
  * Never changes the runtime's behaviour: mprotect's result and errno are
  * the kernel's; the agent's own failures are silent unless AOTPERF_DEBUG

@@ -186,7 +186,6 @@ static void test_join(void)
 		FILE *m = open_memstream(&buf, &len);
 		struct json_out j;
 		struct jr_node *root = NULL;
-		char msg[200];
 		const struct jr_node *o, *v;
 
 		fa__print(m, &jn, &f, samples, 2);
@@ -201,7 +200,7 @@ static void test_join(void)
 		fa__json(&j, &jn, &f, samples, 20);
 		json_finish(&j);
 		fclose(m);
-		CHECK(!jr__parse(buf, len, &root, msg, sizeof(msg)));
+		CHECK(!jr__parse(buf, len, &root, NULL));
 		o = jr__get(jr__get(root, "origins", NULL), "allocator_spill", NULL);
 		v = jr__get(o, "samples", NULL);
 		CHECK(v && v->is_int && v->integer == 30);

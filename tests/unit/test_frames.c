@@ -154,10 +154,10 @@ static void set_int(struct jr_node *root, const char *path, int64_t v)
 static void set_raw(struct jr_node *root, const char *path, const char *json)
 {
 	struct jr_node *n = at(root, path), *p;
-	char msg[200];
+	struct ap_err jerr;
 
-	if (jr__parse(json, strlen(json), &p, msg, sizeof(msg))) {
-		fprintf(stderr, "test bug: %s: %s\n", json, msg);
+	if (jr__parse(json, strlen(json), &p, &jerr)) {
+		fprintf(stderr, "test bug: %s: %s\n", json, jerr.msg);
 		exit(1);
 	}
 	node_free_inner(n);
@@ -223,9 +223,8 @@ static void remove_item(struct jr_node *root, const char *path, size_t idx)
 static void add_key(struct jr_node *root, const char *path, const char *key, const char *json)
 {
 	struct jr_node *o = path ? at(root, path) : root, *p;
-	char msg[200];
 
-	if (jr__parse(json, strlen(json), &p, msg, sizeof(msg)))
+	if (jr__parse(json, strlen(json), &p, NULL))
 		exit(1);
 	o->items = realloc(o->items, (o->n + 1) * sizeof(*o->items));
 	o->keys = realloc(o->keys, (o->n + 1) * sizeof(*o->keys));
@@ -343,8 +342,8 @@ static struct example a64 = { .stem = "sidecar-v2-aarch64" };
 
 static void load(struct example *e)
 {
-	char name[128], msg[200], *text;
-	struct ap_err err;
+	char name[128], *text;
+	struct ap_err err, jerr;
 	size_t len;
 
 	snprintf(name, sizeof(name), "%s.cwasm", e->stem);
@@ -355,8 +354,8 @@ static void load(struct example *e)
 	}
 	snprintf(name, sizeof(name), "%s.mod0.func0.json", e->stem);
 	text = slurp(name, &len);
-	if (jr__parse(text, len, &e->root, msg, sizeof(msg))) {
-		fprintf(stderr, "%s: %s\n", name, msg);
+	if (jr__parse(text, len, &e->root, &jerr)) {
+		fprintf(stderr, "%s: %s\n", name, jerr.msg);
 		exit(1);
 	}
 	free(text);

@@ -1,19 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef AOTPERF_PLUGIN_REGIONS_H
-#define AOTPERF_PLUGIN_REGIONS_H
+#ifndef AOTPERF_ATTR_REGIONS_H
+#define AOTPERF_ATTR_REGIONS_H
 /*
- * Code regions of each process as the dlfilter discovers them. perf hands a
- * dlfilter samples only, never MMAP records, so a region is found from its
- * first sample: probe the addresses around the ip page by page (through
- * resolve_address(), wrapped as rg_probe_fn) until they leave the map. The
- * region's length then picks the core, as `aotperf report` does from the
- * MMAP records (attr/attr.h): the j-th region of a length in a process goes
- * to core (j mod K) of the K cores of that page-rounded length, in argument
- * order, except that regions are ordered by their first sample instead of by
- * their record time. No perf types here, so it can be tested alone.
+ * Code regions of each process found from samples alone, for a reader that
+ * sees no MMAP records (the dlfilter: perf hands it samples only). A region
+ * is found from its first sample: probe the addresses around the ip page by
+ * page (perf's resolve_address(), wrapped as rg_probe_fn) until they leave
+ * the map. The region's length then picks the core, as attr.h's mapping
+ * rule does from the MMAP records: the j-th region of a length in a process
+ * goes to core (j mod K) of the K cores of that page-rounded length, in the
+ * order the cores were given, except that regions are ordered by their
+ * first sample instead of by their record time. No perf types here.
  */
 #include <stdint.h>
-#include "../attr/sizegroups.h"
+#include "sizegroups.h"
+
+struct attr_core;
 
 #define RG_PAGE 4096ull
 /* A probe walk stops here (1 GiB each way): no core is that large. */
@@ -28,18 +30,20 @@ struct rg_region {
 struct rg_proc {
 	int32_t pid;
 	struct rg_region *r;
-	uint32_t n, cap;
+	uint32_t n;
+	size_t cap;
 	uint32_t last;		/* index of the last hit */
 	uint32_t *len_seen;	/* per length group: regions met so far */
 };
 
 struct rg_table {
 	struct rg_proc *procs;	/* sorted by pid */
-	uint32_t nprocs, cap;
+	uint32_t nprocs;
+	size_t cap;
 	uint32_t last;		/* index of the last process hit */
 	struct size_group *groups;
 	uint32_t ngroups;
-	const uint64_t *bases;	/* per core: base= pin, 0 = none */
+	const struct attr_core *cores;	/* mod, base_override (the pin); borrowed */
 	uint32_t ncores;
 	uint32_t *core_regions;	/* per core: regions given to it */
 	uint64_t *core_first;	/* per core: start of its first region */
@@ -52,8 +56,8 @@ struct rg_table {
 /* 1 when addr lies in the same kind of map as the sample's ip. */
 typedef int (*rg_probe_fn)(void *ctx, uint64_t addr);
 
-/* lens[i]: core i's page-rounded text size; bases[i]: its pin or 0. */
-int rg__init(struct rg_table *t, const uint64_t *lens, const uint64_t *bases, uint32_t ncores);
+/* The cores regions may hold (their text sizes and pins; attr/attr.h). */
+int rg__init(struct rg_table *t, const struct attr_core *cores, uint32_t ncores);
 void rg__exit(struct rg_table *t);
 
 /* The known region of pid holding ip: 1 and *out, or 0. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Region discovery for the dlfilter (see regions.h). A process has few
+ * Region discovery from samples (see regions.h). A process has few
  * regions, so they live in a short array per process; processes are kept
  * sorted by pid. Every lookup first tries the last hit: samples come in
  * long runs from one region.
@@ -8,30 +8,24 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "attr.h"
 #include "regions.h"
+#include "../util/array.h"
 
 #define RG_MAX_PIECES 64
 
-int rg__init(struct rg_table *t, const uint64_t *lens, const uint64_t *bases, uint32_t ncores)
+int rg__init(struct rg_table *t, const struct attr_core *cores, uint32_t ncores)
 {
 	memset(t, 0, sizeof(*t));
-	t->bases = bases;
+	t->cores = cores;
 	t->ncores = ncores;
 	t->core_regions = calloc(ncores + 1, sizeof(*t->core_regions));
 	t->core_first = calloc(ncores + 1, sizeof(*t->core_first));
 	t->core_first_len = calloc(ncores + 1, sizeof(*t->core_first_len));
-	if (!t->core_regions || !t->core_first || !t->core_first_len) {
+	if (!t->core_regions || !t->core_first || !t->core_first_len ||
+	    size_groups__of_cores(&t->groups, &t->ngroups, cores, ncores)) {
 		rg__exit(t);
 		return -1;
-	}
-	for (uint32_t i = 0; i < ncores; i++) {
-		/* A pinned core takes its pinned region only, as with --base. */
-		if (bases[i] || !lens[i])
-			continue;
-		if (size_groups__add(&t->groups, &t->ngroups, lens[i], (int)i)) {
-			rg__exit(t);
-			return -1;
-		}
 	}
 	return 0;
 }
@@ -89,16 +83,9 @@ static struct rg_proc *proc_get(struct rg_table *t, int32_t pid)
 		if (!seen)
 			return NULL;
 	}
-	if (t->nprocs == t->cap) {
-		uint32_t cap = t->cap ? t->cap * 2 : 8;
-		struct rg_proc *procs = realloc(t->procs, cap * sizeof(*procs));
-
-		if (!procs) {
-			free(seen);
-			return NULL;
-		}
-		t->procs = procs;
-		t->cap = cap;
+	if (ap_grow(&t->procs, &t->cap, (size_t)t->nprocs + 1, sizeof(*t->procs))) {
+		free(seen);
+		return NULL;
 	}
 	memmove(&t->procs[pos + 1], &t->procs[pos], (t->nprocs - pos) * sizeof(*p));
 	t->nprocs++;
@@ -113,15 +100,8 @@ static struct rg_proc *proc_get(struct rg_table *t, int32_t pid)
 static int region_push(struct rg_table *t, struct rg_proc *p, uint64_t start, uint64_t end,
 		       int core, int split)
 {
-	if (p->n == p->cap) {
-		uint32_t cap = p->cap ? p->cap * 2 : 4;
-		struct rg_region *r = realloc(p->r, cap * sizeof(*r));
-
-		if (!r)
-			return -1;
-		p->r = r;
-		p->cap = cap;
-	}
+	if (ap_grow(&p->r, &p->cap, (size_t)p->n + 1, sizeof(*p->r)))
+		return -1;
 	p->r[p->n++] = (struct rg_region){ .start = start, .end = end, .core = core,
 					   .split = split };
 	if (core >= 0 && !t->core_regions[core]++) {
@@ -173,7 +153,7 @@ void rg__forget(struct rg_table *t, int32_t pid, uint64_t ip)
 static int pinned_core(const struct rg_table *t, uint64_t start)
 {
 	for (uint32_t i = 0; i < t->ncores; i++)
-		if (t->bases[i] && t->bases[i] == start)
+		if (t->cores[i].base_override && t->cores[i].base_override == start)
 			return (int)i;
 	return -1;
 }

@@ -12,7 +12,7 @@ static size_t slot(uint64_t key, size_t cap)
 	return (key * 0x9e3779b97f4a7c15ull) & (cap - 1);
 }
 
-static int grow(struct hist *h)
+static int grow(struct attr_hist *h)
 {
 	size_t cap = h->cap ? h->cap * 2 : 1024;
 	uint64_t *keys = calloc(cap, sizeof(*keys)), *counts = calloc(cap, sizeof(*counts));
@@ -41,13 +41,15 @@ static int grow(struct hist *h)
 	return 0;
 }
 
-int hist__add(struct hist *h, uint32_t core, uint64_t off)
+int attr_hist__add(struct attr_hist *h, uint32_t core, uint64_t off)
 {
 	uint64_t key = key_of(core, off);
 	size_t s;
 
-	if ((h->n + 1) * 2 > h->cap && grow(h))
+	if ((h->n + 1) * 2 > h->cap && grow(h)) {
+		h->lost++;
 		return -1;
+	}
 	s = slot(key, h->cap);
 	while (h->keys[s] && h->keys[s] != key)
 		s = (s + 1) & (h->cap - 1);
@@ -59,7 +61,7 @@ int hist__add(struct hist *h, uint32_t core, uint64_t off)
 	return 0;
 }
 
-uint64_t hist__get(const struct hist *h, uint32_t core, uint64_t off)
+uint64_t attr_hist__get(const struct attr_hist *h, uint32_t core, uint64_t off)
 {
 	uint64_t key = key_of(core, off);
 	size_t s;
@@ -75,10 +77,20 @@ uint64_t hist__get(const struct hist *h, uint32_t core, uint64_t off)
 	return 0;
 }
 
-void hist__exit(struct hist *h)
+uint64_t attr_hist__sum(const struct attr_hist *h, uint32_t core, uint64_t off, uint64_t len)
+{
+	uint64_t n = 0;
+
+	for (uint64_t b = 0; h->n && b < len; b++)
+		n += attr_hist__get(h, core, off + b);
+	return n;
+}
+
+void attr_hist__exit(struct attr_hist *h)
 {
 	free(h->keys);
 	free(h->counts);
 	h->keys = h->counts = NULL;
 	h->cap = h->n = 0;
+	h->lost = 0;
 }

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef AOTPERF_PROFILE_H
+#define AOTPERF_PROFILE_H
+/*
+ * The analysis result: one recording attributed to cores, functions and
+ * text offsets, and the functions looked at closely. Every output is a
+ * renderer of this structure (render/); a new output format is a new file
+ * there, never a new pass over perf.data.
+ *
+ * Two producers fill it the same way:
+ *   profile__read()    aotperf: reads perf.data (MMAP records give the
+ *                      mappings; attr/attr.h has the mapping rule);
+ *   profile__new() +   the dlfilter: perf hands it samples one by one and
+ *   profile__sample()  no MMAP records (regions found by probing,
+ *                      attr/regions.h), then profile__set_mapping().
+ * Both end with profile__finish() (rankings), and optionally
+ * profile__add_func() / profile__add_hot() + profile__classify() for the
+ * functions to classify.
+ *
+ * What it holds:
+ *   attr       per core: self samples per local function (func_samples),
+ *              ranked (hottest first), mapping (first base/length, count,
+ *              authoritative, pin); in all: total and attributed samples,
+ *              the mapping records (perf.data only: symbolize/ rewrites
+ *              them), passes, truncation, warnings.
+ *   hist       samples per (core, text offset): per-instruction counts.
+ *   funcs      functions looked at closely: decoded, classified, weighted
+ *              (classify/funcclass.h), with frame attribution when asked.
+ *
+ * Extending (call stacks, comparisons, other engines): add a member here
+ * with its own producer step (e.g. profile__add_stacks() filled from the
+ * sample hook of attr_opts) and document it in this comment; renderers
+ * that do not know a member ignore it, so nothing else changes. A
+ * comparison takes two profiles; it does not merge them into one.
+ *
+ * Lifetime: the profile borrows the core set (cwasm/coreset.h) and the
+ * input/event strings; they must outlive it.
+ */
+#include <stdint.h>
+#include "../attr/attr.h"
+#include "../attr/hist.h"
+#include "../classify/frameattr.h"
+#include "../classify/funcclass.h"
+#include "../cwasm/coreset.h"
+#include "../util/err.h"
+
+enum profile_source {
+	PROFILE_RECORDS,	/* perf.data: mappings from its MMAP records */
+	PROFILE_SAMPLES,	/* fed sample by sample: regions found from the samples */
+};
+
+/* A function looked at closely (report --func/--hot, the dlfilter's func= or hottest). */
+struct profile_func {
+	uint32_t core, func;
+	const char *spec;	/* as the user named it; NULL when picked by heat */
+	uint64_t samples;	/* its self samples */
+	int classified;		/* cls is valid */
+	struct cls_result cls;	/* decoded, per-instruction samples, class table */
+	/* frame attribution: fa_path is where the sidecar was looked for (NULL
+	 * when not asked), fa the sidecar (NULL when there is none), fj the join */
+	char *fa_path;
+	struct fa_sidecar *fa;
+	struct fa_join fj;
+};
+
+struct profile {
+	enum profile_source source;
+	const char *input;		/* perf.data as given; NULL for fed samples */
+	const char *event;		/* samples of this event only; NULL: all */
+	const struct core_set *cs;	/* the cores; attr.cores[i].mod == cs->mods[i] */
+	struct attr_result attr;	/* see attr/attr.h and above */
+	struct attr_hist hist;		/* samples per (core, text offset) */
+	struct profile_func *funcs;	/* in the order asked */
+	uint32_t nfuncs;
+	size_t cap_funcs;
+	int finished;			/* profile__finish ran */
+};
+
+/* Pins (aotperf's --base, the dlfilter's base=): the i-th pins the i-th core. */
+#define PROFILE_MAX_PINS 64
+
+struct profile_pins {
+	uint64_t base[PROFILE_MAX_PINS];
+	uint32_t n;
+};
+
+/*
+ * Append a pin written in hex ("7f3a0000", "0x7f3a0000"). 0, or -1 with
+ * err "'X' is not a hex address" or "at most 64" (the front end names its
+ * option in front).
+ */
+int profile_pins__add(struct profile_pins *p, const char *hex, struct ap_err *err);
+
+struct profile_opts {
+	const char *event;		/* NULL: every event */
+	int pid;			/* -1: every process */
+	const uint64_t *pins;		/* pins[i]: core i's pinned base (0 none); NULL: none */
+	uint32_t npins;
+	int require_size_match;		/* AP_ERR_GATE unless each core's mapping is unique */
+	int two_pass;			/* read the mappings first, always (tests) */
+};
+
+/*
+ * Read perf_path ("-": a pipe-mode stream on stdin) and attribute its
+ * samples to the cores of cs. 0 and *out (finished), or -1 with err.
+ */
+int profile__read(const char *perf_path, const struct core_set *cs,
+		  const struct profile_opts *o, struct profile **out, struct ap_err *err);
+
+/* An empty profile of cs, to be fed with profile__sample(). */
+int profile__new(const struct core_set *cs, const uint64_t *pins, uint32_t npins,
+		 const char *event, struct profile **out, struct ap_err *err);
+/*
+ * One sample: counted in the run, and when core >= 0 at text offset off of
+ * that core. Returns its local function, or -1 (no core, or past the text).
+ */
+int64_t profile__sample(struct profile *p, int core, uint64_t off);
+/* Where core was found: regions given to it, the first one, unique or not. */
+void profile__set_mapping(struct profile *p, uint32_t core, uint32_t nmappings,
+			  uint64_t first_base, uint64_t first_len, int authoritative);
+/* Rank every core's functions; call once all samples are in. */
+int profile__finish(struct profile *p, struct ap_err *err);
+
+void profile__delete(struct profile *p);
+
+/* Look closely at local function func of core (spec: how the user named it, or NULL). */
+int profile__add_func(struct profile *p, const char *spec, uint32_t core, uint32_t func,
+		      struct ap_err *err);
+/* The k hottest functions over all cores not already added, hottest first. */
+int profile__add_hot(struct profile *p, uint32_t k, struct ap_err *err);
+/* The hottest function over all cores: 1 and *core, *func; 0 when nothing ran. */
+int profile__hottest(const struct profile *p, uint32_t *core, uint32_t *func);
+/*
+ * Frame-attribution sidecars PREFIX.mod<M>.func<N>.json (classify/frameattr.h)
+ * of every added function, read before anything is printed so a bad one
+ * fails cleanly; a missing one is only noted (fa stays NULL).
+ */
+int profile__load_sidecars(struct profile *p, const char *prefix, struct ap_err *err);
+/* Decode, weight and classify every added function (roles: an override or NULL). */
+int profile__classify(struct profile *p, const char *roles, struct ap_err *err);
+
+#endif

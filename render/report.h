@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef AOTPERF_RENDER_REPORT_H
+#define AOTPERF_RENDER_REPORT_H
+/*
+ * The report of a profile (profile/profile.h), as text and as JSON: the
+ * per-core function tables and the classified functions. aotperf report
+ * and the dlfilter print through these, so their tables are the same
+ * bytes for the same samples. Each front end prints its own header lines
+ * (they name its input) and adds its own JSON members through json_extra.
+ *
+ * A new output format (Markdown, HTML, pprof, folded stacks, ...) is a new
+ * file in render/ that takes a const struct profile *.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include "warnings.h"
+#include "../profile/profile.h"
+#include "../util/json_out.h"
+
+struct render_opts {
+	uint64_t top;			/* functions listed per core; 0: all */
+	uint32_t hottest;		/* hottest instructions per classified function */
+	uint32_t fa_listed;		/* frame-attribution disagreements listed per function */
+	const char *pin_word;		/* how the front end names a pin: "--base", "base=" */
+	const char *tool;		/* JSON "tool" */
+	render_hint_fn hint;		/* the front end's words for a hint, NULL: none */
+	/* members the front end adds at the end of the JSON object */
+	void (*json_extra)(struct json_out *j, const struct profile *p, void *ctx);
+	void *ctx;
+};
+
+/* The default table sizes: 20 functions, 20 hottest instructions, 20 disagreements. */
+#define RENDER_TOP_DEFAULT 20
+#define RENDER_HOTTEST_DEFAULT 20
+#define RENDER_FA_LISTED_DEFAULT 20
+
+/* "  in wasm code        N  (P% of run)" */
+void render__report_coverage(FILE *out, const struct profile *p);
+/* Every core's block and function table, then every classified function. */
+void render__report_body(FILE *out, const struct profile *p, const struct render_opts *o);
+/* One core's block: name, mapping, samples, its top functions. */
+void render__report_core(FILE *out, const struct profile *p, uint32_t core,
+			 const struct render_opts *o);
+/* One classified function: header, class table, frame attribution, hottest instructions. */
+void render__report_func(FILE *out, const struct profile *p, const struct profile_func *f,
+			 const struct render_opts *o);
+
+/*
+ * The whole JSON document (README "JSON"): schema_version, tool, perf,
+ * event; one core's keys at the top level, or several cores under
+ * "cores"; classified_function(s); passes, truncated (perf.data only);
+ * warnings; then json_extra's members.
+ */
+void render__report_json(struct json_out *j, const struct profile *p,
+			 const struct render_opts *o);
+/* The same without the opening (schema_version, tool) and closing: for an object already open. */
+void render__report_json_members(struct json_out *j, const struct profile *p,
+				 const struct render_opts *o);
+/* The same, written atomically to path (util/outfile.h). */
+int render__report_json_file(const char *path, const struct profile *p,
+			     const struct render_opts *o, struct ap_err *err);
+/* One core's block members (the keys the seed helper's consumers read). */
+void render__report_json_core(struct json_out *j, const struct profile *p, uint32_t core,
+			      const struct render_opts *o);
+/* One classified function's object members. */
+void render__report_json_func(struct json_out *j, const struct profile *p,
+			      const struct profile_func *f, const struct render_opts *o);
+
+/* How many of a core's ranked functions the tables list. */
+uint32_t render__shown(const struct render_opts *o, uint32_t nranked);
+
+#endif

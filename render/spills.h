@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef AOTPERF_RENDER_SPILLS_H
+#define AOTPERF_RENDER_SPILLS_H
+/* aotperf spills' output (spills/spills.h): text, and JSON (README "spills JSON"). */
+#include <stdio.h>
+#include "warnings.h"
+#include "../spills/spills.h"
+
+/* The ranking (with the runtime flags and lesson once joined), or the diff with --vs. */
+void render__spills_text(FILE *out, const struct spills *s);
+/* The JSON document, written atomically; hint words the warnings' hints (NULL: none). */
+int render__spills_json_file(const char *path, const struct spills *s, render_hint_fn hint,
+			     struct ap_err *err);
+
+#endif

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: MIT
+/*
+ * symcfi: unwinding data for symbolize's ELF images and jitdumps (see
+ * cfi.h). The rules come from capstone's instruction starts, so x86 tail
+ * jumps get their rule (unwind/rules_x86.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfi.h"
+#include "../attr/attr.h"
+#include "../decode/decode.h"
+#include "../perfdata/perfdata.h"
+#include "../unwind/ehframe.h"
+
+static int unwind_arch_of(const struct cwasm_module *m, enum unwind_arch *arch)
+{
+	switch (m->target.arch) {
+	case CWASM_ARCH_X86_64:
+		*arch = UNWIND_ARCH_X86_64;
+		return 0;
+	case CWASM_ARCH_AARCH64:
+		*arch = UNWIND_ARCH_AARCH64;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+struct u32vec {
+	uint32_t *v;
+	size_t n, cap;
+};
+
+static int u32vec_push(struct u32vec *u, uint32_t x)
+{
+	if (u->n == u->cap) {
+		size_t cap = u->cap ? 2 * u->cap : 4096;
+		uint32_t *v = realloc(u->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		u->v = v;
+		u->cap = cap;
+	}
+	u->v[u->n++] = x;
+	return 0;
+}
+
+/*
+ * Instruction starts (text offsets) of the functions that need them:
+ * those whose rules from the bytes alone have an unknown window after a
+ * recognised prologue (an x86 jump right after a pop rbp/leave byte, see
+ * unwind/rules_x86.c). Decoding every function would cost capstone's
+ * full decode of the core, ~20x the rest of `inject --direct`, for the
+ * same rules elsewhere (test_unwind checks that on real code).
+ */
+static int decode_starts(const struct cwasm_module *m, const struct unwind_table *bytes,
+			 struct u32vec *out, struct ap_err *err)
+{
+	struct dc_vec nv = { 0 };
+	int ret = 0;
+
+	for (uint32_t f = 0; f < m->nfuncs && !ret; f++) {
+		const struct cwasm_func *fn = &m->funcs[f];
+		const struct unwind_row *rows;
+		uint32_t nrows;
+
+		if (!fn->size || unwind_table__func_known(bytes, f))
+			continue;
+		unwind_table__func(bytes, f, &rows, &nrows, NULL, NULL);
+		if (!nrows || !rows[0].known)
+			continue;	/* not the compiler's prologue: nothing to gain */
+		nv.n = 0;
+		ret = dc__decode(m->target.arch, m->text + fn->offset, fn->size, fn->offset, &nv, err);
+		for (uint32_t i = 0; i < nv.n && !ret; i++)
+			if (nv.v[i].kind != DC_DATA && u32vec_push(out, (uint32_t)nv.v[i].addr))
+				ret = ap_err_nomem(err);
+	}
+	dc_vec__exit(&nv);
+	return ret;
+}
+
+struct unwind_table *symcfi__table(const struct cwasm_module *m, struct ap_err *err)
+{
+	struct u32vec starts = { 0 };
+	struct unwind_table *bytes, *t = NULL;
+	uint32_t *offs;
+	enum unwind_arch arch;
+	int e = 0;
+
+	if (unwind_arch_of(m, &arch) || !m->nfuncs)
+		return NULL;
+	offs = malloc(m->nfuncs * sizeof(*offs));
+	if (!offs) {
+		ap_err_nomem(err);
+		return NULL;
+	}
+	for (uint32_t f = 0; f < m->nfuncs; f++)
+		offs[f] = m->funcs[f].offset;
+	bytes = unwind_table__new(arch, m->text, m->text_size, offs, m->nfuncs, NULL, 0, &e);
+	if (bytes && !decode_starts(m, bytes, &starts, err)) {
+		if (!starts.n) {
+			t = bytes;
+			bytes = NULL;
+		} else {
+			t = unwind_table__new(arch, m->text, m->text_size, offs, m->nfuncs,
+					      starts.v, starts.n, &e);
+		}
+	}
+	if (!t && e)
+		ap_errk(err, e == -ENOMEM ? AP_ERR_NOMEM : AP_ERR_INPUT,
+			"%s: cannot derive unwinding rules", m->path);
+	unwind_table__delete(bytes);
+	free(starts.v);
+	free(offs);
+	return t;
+}
+
+struct unwind_table **symcfi__tables(const struct attr_result *res, struct ap_err *err)
+{
+	struct unwind_table **t = calloc(res->ncores + 1, sizeof(*t));
+
+	if (!t) {
+		ap_err_nomem(err);
+		return NULL;
+	}
+	for (uint32_t c = 0; c < res->ncores; c++) {
+		const struct cwasm_module *m = res->cores[c].mod;
+		enum unwind_arch arch;
+
+		if (!res->cores[c].nmappings)
+			continue;
+		t[c] = symcfi__table(m, err);
+		if (!t[c] && m->nfuncs && !unwind_arch_of(m, &arch)) {
+			symcfi__tables_delete(t, res->ncores);
+			return NULL;
+		}
+	}
+	return t;
+}
+
+void symcfi__tables_delete(struct unwind_table **t, uint32_t n)
+{
+	for (uint32_t c = 0; t && c < n; c++)
+		unwind_table__delete(t[c]);
+	free(t);
+}
+
+struct range {
+	uint64_t lo, hi;
+};
+
+struct symcfi_maps {
+	struct range *v;
+	size_t n, cap;
+};
+
+void symcfi__maps_delete(struct symcfi_maps *maps)
+{
+	if (!maps)
+		return;
+	free(maps->v);
+	free(maps);
+}
+
+static int maps_push(struct symcfi_maps *maps, uint64_t start, uint64_t len)
+{
+	if (maps->n == maps->cap) {
+		size_t cap = maps->cap ? 2 * maps->cap : 256;
+		struct range *v = realloc(maps->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		maps->v = v;
+		maps->cap = cap;
+	}
+	maps->v[maps->n].lo = start;
+	maps->v[maps->n].hi = start + len < start ? UINT64_MAX : start + len;
+	maps->n++;
+	return 0;
+}
+
+int symcfi__maps_read(const char *perf_path, struct symcfi_maps **out, struct ap_err *err)
+{
+	struct symcfi_maps *maps = calloc(1, sizeof(*maps));
+	struct perfdata *pd = NULL;
+	struct pd_event ev;
+	int r;
+
+	*out = NULL;
+	if (!maps)
+		return ap_err_nomem(err);
+	if (perfdata__open(perf_path, 0, &pd, err)) {
+		free(maps);
+		return -1;
+	}
+	while ((r = perfdata__next(pd, &ev, err)) > 0) {
+		int bad = 0;
+
+		if (ev.hdr->type == PERF_RECORD_MMAP)
+			bad = maps_push(maps, ev.ev->mmap.start, ev.ev->mmap.len);
+		else if (ev.hdr->type == PERF_RECORD_MMAP2)
+			bad = maps_push(maps, ev.ev->mmap2.start, ev.ev->mmap2.len);
+		if (bad) {
+			r = ap_err_nomem(err);
+			break;
+		}
+	}
+	perfdata__close(pd);
+	if (r < 0) {
+		symcfi__maps_delete(maps);
+		return -1;
+	}
+	*out = maps;
+	return 0;
+}
+
+int symcfi__range_free(const struct symcfi_maps *maps, uint64_t lo, uint64_t hi)
+{
+	for (size_t i = 0; i < maps->n; i++)
+		if (maps->v[i].lo < hi && lo < maps->v[i].hi)
+			return 0;
+	return 1;
+}
+
+static int build_cfi(const struct cwasm_module *m, const struct unwind_table *t,
+		     uint64_t vaddr, struct unwind_ehframe *eh, struct ap_err *err)
+{
+	int e = unwind_ehframe__build(t, 0, unwind_table__nfuncs(t), ELFIMAGE_TEXT_OFFSET,
+				      vaddr, eh);
+
+	if (e)
+		return ap_errk(err, e == -ENOMEM ? AP_ERR_NOMEM : AP_ERR_INPUT,
+			       "%s: cannot encode unwinding data", m->path);
+	return 0;
+}
+
+static uint64_t page_up(uint64_t v)
+{
+	return (v + ELFIMAGE_PAGE - 1) & ~(uint64_t)(ELFIMAGE_PAGE - 1);
+}
+
+/* pc-relative CFI encodings reach 2 GiB; stay well inside */
+#define CFI_REACH 0x70000000ull
+
+static int room_at(const struct symcfi_maps *maps, const uint64_t *starts, uint32_t nstarts,
+		   uint64_t off, uint64_t len)
+{
+	for (uint32_t i = 0; i < nstarts; i++)
+		if (starts[i] + off < starts[i] ||
+		    !symcfi__range_free(maps, starts[i] + off, starts[i] + off + len))
+			return 0;
+	return 1;
+}
+
+/*
+ * The lowest page offset from the text's start, past the text, where LEN
+ * bytes are free in every mapping of the core; 0 if none within reach.
+ * Candidates: right after the text, and right after each recorded range.
+ */
+static uint64_t find_room(const struct symcfi_maps *maps, const uint64_t *starts,
+			  uint32_t nstarts, uint32_t text_size, uint64_t len)
+{
+	uint64_t best = 0, lo = page_up(text_size);
+
+	if (room_at(maps, starts, nstarts, lo, len))
+		return lo;
+	for (size_t r = 0; r < maps->n; r++) {
+		for (uint32_t i = 0; i < nstarts; i++) {
+			uint64_t off;
+
+			if (maps->v[r].hi <= starts[i] + lo)
+				continue;
+			off = page_up(maps->v[r].hi - starts[i]);
+			if (off + len > CFI_REACH || (best && off >= best))
+				continue;
+			if (room_at(maps, starts, nstarts, off, len))
+				best = off;
+		}
+	}
+	return best;
+}
+
+int symcfi__write_image(const char *path, const struct cwasm_module *m, uint16_t e_machine,
+			const uint32_t *offsets, const char *const *names,
+			const struct symcfi_maps *maps, const uint64_t *starts, uint32_t nstarts,
+			struct symcfi_place *place, struct ap_err *err)
+{
+	struct unwind_ehframe eh = { 0 };
+	struct elfimage_cfi cfi = { 0 };
+	struct unwind_table *t;
+	uint64_t file_off = elfimage__cfi_offset(m->text_size), in_page, room;
+	int ret;
+
+	memset(place, 0, sizeof(*place));
+	t = symcfi__table(m, err);
+	if (!t) {
+		enum unwind_arch arch;
+
+		if (m->nfuncs && !unwind_arch_of(m, &arch))
+			return -1;	/* the rules failed, err says why */
+		return elfimage__write(path, e_machine, m->text, m->text_size, offsets,
+				       m->nfuncs, names, err);
+	}
+	/* the size first (it does not depend on where the CFI goes), then
+	 * the room for it, then the bytes for that address */
+	ret = build_cfi(m, t, file_off, &eh, err);
+	in_page = file_off % ELFIMAGE_PAGE;
+	if (!ret && maps) {
+		room = find_room(maps, starts, nstarts, m->text_size,
+				 page_up(in_page + eh.eh_frame_size + eh.hdr_size));
+		if (room) {
+			cfi.vaddr = ELFIMAGE_TEXT_OFFSET + room + in_page;
+			unwind_ehframe__exit(&eh);
+			ret = build_cfi(m, t, cfi.vaddr, &eh, err);
+			place->map_off = room;
+			place->pgoff = file_off - in_page;
+			place->len = page_up(in_page + eh.eh_frame_size + eh.hdr_size);
+		}
+	}
+	unwind_table__delete(t);
+	if (!ret) {
+		cfi.data = eh.data;
+		cfi.eh_frame_size = eh.eh_frame_size;
+		cfi.hdr_size = eh.hdr_size;
+		ret = elfimage__write_cfi(path, e_machine, m->text, m->text_size, offsets,
+					  m->nfuncs, names, &cfi, NULL, err);
+	}
+	if (ret)
+		memset(place, 0, sizeof(*place));
+	unwind_ehframe__exit(&eh);
+	return ret;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef AOTPERF_SYMBOLIZE_CFI_H
+#define AOTPERF_SYMBOLIZE_CFI_H
+/*
+ * Unwinding data for what symbolize writes (docs/unwinding.md): the rules
+ * of a core from its decoded instructions (unwind/), and the ELF image
+ * with .eh_frame and .eh_frame_hdr at an address the recording leaves
+ * free, for an extra mapping record through which perf reads them.
+ */
+#include <stdint.h>
+#include "../cwasm/cwasm.h"
+#include "../unwind/unwind.h"
+#include "../util/err.h"
+#include "elfimage.h"
+
+/*
+ * The rules of every function of M, from the instruction starts capstone
+ * finds (decode/). NULL with *err untouched when M's architecture has no
+ * rules; NULL with err filled on failure.
+ */
+struct unwind_table *symcfi__table(const struct cwasm_module *m, struct ap_err *err);
+
+/*
+ * Rules for every mapped core of RES (NULL entries for the others and for
+ * architectures without rules), for the jitdump writer. NULL with err
+ * filled on failure. Free with symcfi__tables_delete.
+ */
+struct attr_result;
+struct unwind_table **symcfi__tables(const struct attr_result *res, struct ap_err *err);
+void symcfi__tables_delete(struct unwind_table **t, uint32_t n);
+
+/* Every mapping record of a recording, to tell whether an address range
+ * is free in all of them. */
+struct symcfi_maps;
+
+int symcfi__maps_read(const char *perf_path, struct symcfi_maps **out, struct ap_err *err);
+void symcfi__maps_delete(struct symcfi_maps *maps);
+
+/* 1 when no MMAP/MMAP2 record of any process touches [lo, hi). */
+int symcfi__range_free(const struct symcfi_maps *maps, uint64_t lo, uint64_t hi);
+
+/*
+ * Where a core's CFI is mapped: the image's file range [pgoff, pgoff +
+ * len) at text start + map_off, in every mapping of the core; map_off 0:
+ * not mapped (no CFI, or no free room within reach of the text).
+ */
+struct symcfi_place {
+	uint64_t map_off, pgoff, len;
+};
+
+/*
+ * Write M's ELF image to PATH, with its unwinding data when its
+ * architecture has rules, placed at the lowest offset from the text
+ * where every mapping of the core (their start addresses in STARTS)
+ * finds the room free in MAPS (NULL: none looked for). Without room, the
+ * CFI is still written, right after the text, but not mapped.
+ */
+int symcfi__write_image(const char *path, const struct cwasm_module *m, uint16_t e_machine,
+			const uint32_t *offsets, const char *const *names,
+			const struct symcfi_maps *maps, const uint64_t *starts, uint32_t nstarts,
+			struct symcfi_place *place, struct ap_err *err);
+
+#endif

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "inject.h"
+#include "../util/run.h"
+
+int symbolize__dir(const char *dir, const char *out, int next_to_out, char *buf, size_t len,
+		   struct ap_err *err)
+{
+	char tmp[PATH_MAX];
+
+	if (dir) {
+		if ((size_t)snprintf(buf, len, "%s", dir) >= len)
+			return ap_errf(err, "%s: path too long", dir);
+	} else if (next_to_out) {
+		snprintf(tmp, sizeof(tmp), "%s", out);
+		snprintf(buf, len, "%s", dirname(tmp));
+	} else if ((size_t)snprintf(buf, len, "%s.d", out) >= len) {
+		return ap_errf(err, "%s: path too long", out);
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return ap_errk(err, AP_ERR_IO, "%s: %s", buf, strerror(errno));
+	return 0;
+}
+
+/*
+ * perf inject --jit into a fresh temporary file next to out (mkstemp: no
+ * symlink is followed), renamed into place when perf succeeded.
+ */
+static int run_perf_inject(const char *perf, const char *in, const char *out,
+			   struct ap_err *err)
+{
+	char tmp[PATH_MAX], why[300];
+	const char *argv[] = { perf, "inject", "--jit", "-i", in, "-o", tmp, NULL };
+	struct ap_child c = { .argv = argv, .stdin_null = 1 };
+	int fd;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", out) >= sizeof(tmp))
+		return ap_errf(err, "%s: path too long", out);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return ap_errk(err, AP_ERR_IO, "%s: cannot create: %s", out, strerror(errno));
+	close(fd);
+	if (ap_child__run(&c, err)) {
+		unlink(tmp);
+		return -1;
+	}
+	if (c.status) {
+		ap_child__describe(&c, why, sizeof(why));
+		unlink(tmp);
+		return ap_errk(err, AP_ERR_IO, "perf inject --jit -i %s failed (%s)", in, why);
+	}
+	if (chmod(tmp, 0644) || rename(tmp, out)) {
+		int e = errno;
+
+		unlink(tmp);
+		return ap_errk(err, AP_ERR_IO, "%s: %s", out, strerror(e));
+	}
+	return 0;
+}
+
+int symbolize__inject(const char *perf_in, const struct attr_result *res,
+		      const struct sym_inject_opts *o, const char *perf_out,
+		      struct sym_inject_result *r, struct ap_err *err)
+{
+	char marked[PATH_MAX], **dumps = NULL;
+	uint32_t ndumps = 0;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (symbolize__clock_is_mono(perf_in, &r->mono, err))
+		return -1;
+	if (o->direct || !r->mono) {
+		r->elf = 1;
+		return symbolize__elf(perf_in, res, &o->sym, perf_out, &r->images, &r->nimages,
+				      err);
+	}
+	if (!o->perf) {
+		ap_errf(err, "%s: perf inject --jit turns its jitdumps into ELF files, but perf"
+			" was not found", perf_in);
+		return ap_err_hint(err, AP_HINT_DIRECT);
+	}
+	if ((size_t)snprintf(marked, sizeof(marked), "%s/marked.%d.data", o->sym.dir,
+			     (int)getpid()) >= sizeof(marked))
+		return ap_errf(err, "%s: path too long", o->sym.dir);
+	ret = symbolize__jitdump(perf_in, res, &o->sym, marked, &dumps, &ndumps, err);
+	if (!ret)
+		ret = run_perf_inject(o->perf, marked, perf_out, err);
+	/* the marked copy and the dumps were only for perf inject */
+	unlink(marked);
+	for (uint32_t i = 0; i < ndumps; i++)
+		unlink(dumps[i]);
+	symbolize__free_list(dumps, ndumps);
+	return ret;
+}
+
+void sym_inject_result__exit(struct sym_inject_result *r)
+{
+	symbolize__free_list(r->images, r->nimages);
+	r->images = NULL;
+	r->nimages = 0;
+}

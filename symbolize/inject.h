@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef AOTPERF_SYMBOLIZE_INJECT_H
+#define AOTPERF_SYMBOLIZE_INJECT_H
+/*
+ * The one-step route to a symbolized copy of a recording (aotperf inject,
+ * and aotperf record after recording): for a -k mono recording, jitdumps
+ * plus a marked copy handed to stock `perf inject --jit` (whose dumps and
+ * marked copy are removed afterwards); for any other recording, or when
+ * asked, one ELF image per core and a copy whose mappings name them.
+ */
+#include "symbolize.h"
+
+struct sym_inject_opts {
+	struct sym_opts sym;	/* names, prefix, dir (must exist), force */
+	int direct;		/* ELF images even for a -k mono recording */
+	const char *perf;	/* the perf that runs `perf inject --jit` */
+};
+
+struct sym_inject_result {
+	int mono;		/* every event used CLOCK_MONOTONIC (-k mono) */
+	int elf;		/* the ELF route was taken (direct, or not mono) */
+	char **images;		/* the ELF route's images: perf report needs them */
+	uint32_t nimages;
+};
+
+/* Write perf_out from perf_in and its attribution res. 0, or -1 with err. */
+int symbolize__inject(const char *perf_in, const struct attr_result *res,
+		      const struct sym_inject_opts *o, const char *perf_out,
+		      struct sym_inject_result *r, struct ap_err *err);
+void sym_inject_result__exit(struct sym_inject_result *r);
+
+/*
+ * The folder for dumps and images: dir when given, else OUT's folder
+ * (next_to_out: jitdump's dumps go next to the marked copy) or OUT.d.
+ * Created when missing. 0, or -1 with err.
+ */
+int symbolize__dir(const char *dir, const char *out, int next_to_out, char *buf, size_t len,
+		   struct ap_err *err);
+
+#endif
