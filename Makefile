@@ -134,6 +134,7 @@ include tests/fixtures/fixtures.mk
 include tests/classify/classify.mk
 include tests/loader/loader.mk
 include tests/jitlib/jitlib.mk
+include render/render.mk
 
 fixtures: $(FIXTURES)
 

@@ -13,18 +13,17 @@ static const char *arch_name(enum cwasm_arch arch)
 
 static void print_func(FILE *out, const struct cls_annot_func *fn, uint32_t top)
 {
-	char roles[96];
-
-	cls__roles_str(&fn->roles, roles, sizeof(roles));
 	fprintf(out, "\nsymbol %s  (%s, %s", fn->symbol, fn->dso[0] ? fn->dso : "?",
 		fn->event[0] ? fn->event : "?");
 	if (fn->header_samples)
 		fprintf(out, ", %" PRIu64 " samples", fn->header_samples);
 	fprintf(out, ")\n");
-	fprintf(out, "  decoded    %s, %s, %u instructions, roles %s\n",
+	fprintf(out, "  decoded    %s, %s, %u instructions\n",
 		fn->raw ? "raw bytes (capstone)" : fn->arch == CWASM_ARCH_AARCH64 ? "text" :
 		fn->att ? "text (AT&T)" : "text (Intel)",
-		arch_name(fn->arch), cls__insn_count(&fn->func), roles);
+		arch_name(fn->arch), cls__insn_count(&fn->func));
+	if (fn->func.ninsns)
+		cls__print_roles(out, &fn->func.roles);
 	if (!fn->weights)
 		fprintf(out, "  values     sample counts (-n)\n");
 	else if (fn->header_samples)
@@ -59,9 +58,7 @@ void cls__annot_json(struct json_out *j, const struct cls_annot *a, uint32_t top
 	json_begin_arr(j);
 	for (uint32_t i = 0; i < a->n; i++) {
 		const struct cls_annot_func *fn = &a->funcs[i];
-		char roles[96];
 
-		cls__roles_str(&fn->roles, roles, sizeof(roles));
 		json_begin_obj(j);
 		json_key(j, "symbol"); json_str(j, fn->symbol);
 		json_key(j, "dso"); json_str(j, fn->dso);
@@ -79,7 +76,7 @@ void cls__annot_json(struct json_out *j, const struct cls_annot *a, uint32_t top
 			json_u64(j, fn->table.total);
 		json_key(j, "unplaced_samples"); json_u64(j, fn->unplaced);
 		json_key(j, "instruction_count"); json_u64(j, cls__insn_count(&fn->func));
-		json_key(j, "roles"); json_str(j, roles);
+		json_key(j, "roles"); cls__json_roles(j, &fn->func.roles);
 		json_key(j, "classes"); cls__json(j, &fn->table, 0);
 		cls__json_levers(j, &fn->table);
 		json_key(j, "hottest_instructions");

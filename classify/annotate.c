@@ -207,15 +207,21 @@ static int is_branch_target(const struct dc_vec *nv, uint64_t addr)
 static void text_tables(struct dc_vec *nv, const double *w)
 {
 	for (uint32_t j = 0; j < nv->n; j++) {
-		uint64_t tb = dc__table_base(nv, j);
+		uint64_t tb = dc__table_base(nv, j), end = 0;
+		struct dc_table bound;
 		uint32_t k;
 
 		if (!tb)
 			continue;
+		/* with the bound (cmp idx, N) the table's extent is exact */
+		if (dc__table_bound(nv, j, &bound))
+			end = tb + 4 * (uint64_t)bound.nentries;
 		for (k = j + 1; k < nv->n; k++) {
 			struct dc_insn *ni = &nv->v[k];
 
-			if (ni->addr >= tb + 4 && (w[k] > 0 || is_branch_target(nv, ni->addr)))
+			if (end && ni->addr >= end)
+				break;
+			if (!end && ni->addr >= tb + 4 && (w[k] > 0 || is_branch_target(nv, ni->addr)))
 				break;
 			ni->kind = DC_DATA;
 			ni->nops = 0;
@@ -289,7 +295,7 @@ static int finish_block(struct block *b, const struct cls_annot_opts *o, int wor
 {
 	struct cls_annot_func *fn = b->fn;
 	struct dc_vec nv = { 0 };
-	uint64_t lo;
+	uint64_t lo, hi;
 	int raw = 0, ret;
 
 	for (uint32_t i = 0; i < b->n; i++) {
@@ -299,7 +305,7 @@ static int finish_block(struct block *b, const struct cls_annot_opts *o, int wor
 	fn->arch = o->arch != CWASM_ARCH_UNKNOWN ? o->arch :
 		   words ? CWASM_ARCH_AARCH64 : CWASM_ARCH_X86_64;
 	fn->raw = raw && !o->ignore_raw;
-	cls__roles_default(fn->arch, &fn->roles);
+	cls__roles_default(fn->arch, &fn->roles); /* perf annotate does not say the ABI */
 	if (o->roles && cls__roles_parse(&fn->roles, o->roles, err))
 		return -1;
 	if (!fn->symbol[0])
@@ -309,8 +315,9 @@ static int finish_block(struct block *b, const struct cls_annot_opts *o, int wor
 	lo = b->l[0].addr;
 	ret = fn->raw ? decode_raw(b, fn->arch, &nv, err)
 		      : parse_text(b, fn->arch, fn->att, &nv, err);
+	hi = nv.n ? nv.v[nv.n - 1].addr + nv.v[nv.n - 1].size : lo;
 	if (!ret)
-		ret = cls_classify(&fn->roles, &nv, lo, &fn->func, err);
+		ret = cls_classify(&fn->roles, &nv, lo, hi, &fn->func, err);
 	dc_vec__exit(&nv);
 	if (!ret)
 		ret = place_samples(b, fn, err);

@@ -379,7 +379,7 @@ void fa__exit(struct fa_sidecar *sc)
 
 static int is_stack(uint8_t cls)
 {
-	return cls == CLS_SPILL_RELOAD || cls == CLS_FRAME_STORE;
+	return cls__is_stack_traffic((enum cls_class)cls);
 }
 
 static void count_add(struct fa_count *c, uint64_t samples)
@@ -400,8 +400,8 @@ enum fa_disagree fa__disagreement(const struct fa_join *jn, const struct cls_fun
 	if (!is_stack(cls))
 		return FA_SIDECAR_ONLY;
 	kind = jn->sc->acc[a].kind;
-	if ((cls == CLS_SPILL_RELOAD && kind == FA_KIND_STORE) ||
-	    (cls == CLS_FRAME_STORE && kind == FA_KIND_LOAD))
+	if ((cls__is_frame_read((enum cls_class)cls) && kind == FA_KIND_STORE) ||
+	    (!cls__is_frame_read((enum cls_class)cls) && kind == FA_KIND_LOAD))
 		return FA_KIND_MISMATCH;
 	return FA_AGREE;
 }

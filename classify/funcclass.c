@@ -3,26 +3,25 @@
 #include <string.h>
 #include "funcclass.h"
 
-int cls__classify_func(const struct cwasm_module *m, uint32_t func, const char *roles,
-		       const struct attr_hist *hist, uint32_t core, uint64_t base,
-		       struct cls_result *out, struct ap_err *err)
+int cls_result__classify(struct cls_result *out, const struct cwasm_module *m, uint32_t func,
+			 enum cwasm_arch arch, const char *roles, const struct attr_hist *hist,
+			 uint32_t core, uint64_t base, struct ap_err *err)
 {
 	const struct cwasm_func *fn;
 	struct cls_roles r;
 
 	memset(out, 0, sizeof(*out));
-	if (func >= m->nfuncs)
-		return ap_errf(err, "%s: no local function %u (it has %u)", m->path, func, m->nfuncs);
-	fn = &m->funcs[func];
-	if ((uint64_t)fn->offset + fn->size > m->text_size)
-		return ap_errf(err, "%s: local_func_%u lies past the end of the text", m->path, func);
-	cls__roles_default(m->target.arch, &r);
+	cls__roles_target(&m->target, &r);
+	if (arch != CWASM_ARCH_UNKNOWN && arch != r.arch) {
+		r.arch = arch;
+		r.abi = CWASM_ABI_UNSPECIFIED;
+	}
 	if (roles && cls__roles_parse(&r, roles, err))
 		return -1;
 	out->base = base;
-	if (cls__decode(m->target.arch, &r, m->text + fn->offset, fn->size, base + fn->offset,
-			&out->f, err))
+	if (cls__classify_func(m, func, arch, &r, base, &out->f, err))
 		return -1;
+	fn = &m->funcs[func];
 	out->insn_samples = calloc(out->f.ninsns + 1, sizeof(uint64_t));
 	if (!out->insn_samples) {
 		cls_func__exit(&out->f);

@@ -22,14 +22,16 @@ struct cls_result {
 };
 
 /*
- * Decode and classify local function func of m. roles: a register-role
- * override ("vmctx=rcx,membase=none"), NULL for the defaults of m's
- * architecture. hist (NULL: static counts only) holds core's samples;
- * base is the address listings show for text offset 0.
+ * Decode and classify local function func of m (cls__classify_func) and
+ * weigh each instruction by its samples. arch: CWASM_ARCH_UNKNOWN for the
+ * target info's, else an explicit override. roles: register-role pins
+ * ("vmctx=rcx,membase=none") on top of the inferred roles, NULL for none.
+ * hist (NULL: static counts only) holds core's samples; base is the
+ * address listings show for text offset 0.
  */
-int cls__classify_func(const struct cwasm_module *m, uint32_t func, const char *roles,
-		       const struct attr_hist *hist, uint32_t core, uint64_t base,
-		       struct cls_result *out, struct ap_err *err);
+int cls_result__classify(struct cls_result *out, const struct cwasm_module *m, uint32_t func,
+			 enum cwasm_arch arch, const char *roles, const struct attr_hist *hist,
+			 uint32_t core, uint64_t base, struct ap_err *err);
 void cls_result__exit(struct cls_result *r);
 
 #endif

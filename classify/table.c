@@ -43,17 +43,34 @@ static double share(const struct cls_table *t, int c)
 	return c == CLS_DATA ? 0.0 : pct(t->static_count[c], static_total(t));
 }
 
+void cls_table__set_spills(struct cls_table *t, uint64_t samples, uint32_t static_insns)
+{
+	t->spills_known = 1;
+	t->spill_samples = samples;
+	t->spill_static = static_insns;
+}
+
+static double spill_share(const struct cls_table *t)
+{
+	if (!t->spills_known)
+		return 0.0;
+	if (t->total)
+		return pct(t->spill_samples, t->total);
+	return pct(t->spill_static, static_total(t));
+}
+
 void cls__levers(const struct cls_table *t, struct cls_levers *l)
 {
-	static const char *const verdicts[] = { "spill-bound", "move-bound", "bounds-check-bound",
+	static const char *const verdicts[] = { "frame traffic", "move-bound", "bounds-check-bound",
 						"dispatch-bound" };
 	double g[4];
 	int best = 0, second = -1;
 
-	g[0] = l->stack = share(t, CLS_SPILL_RELOAD) + share(t, CLS_FRAME_STORE);
+	g[0] = l->frame = share(t, CLS_FRAME_LOAD) + share(t, CLS_FRAME_STORE);
 	g[1] = l->moves = share(t, CLS_REG_MOVE) + share(t, CLS_ZEXT_MOVE);
 	g[2] = l->bounds = share(t, CLS_BOUNDS_CHECK);
 	g[3] = l->dispatch = share(t, CLS_DISPATCH);
+	l->spills = spill_share(t);
 	for (int i = 1; i < 4; i++)
 		if (g[i] > g[best])
 			best = i;
@@ -65,8 +82,40 @@ void cls__levers(const struct cls_table *t, struct cls_levers *l)
 		l->verdict = "no lever dominates";
 	else if (g[best] < 1.5 * g[second])
 		l->verdict = "mixed";
+	else if (best == 0 && t->spills_known && l->spills >= 0.5 * l->frame)
+		l->verdict = "spill-bound"; /* proven by the compiler, not guessed */
 	else
 		l->verdict = verdicts[best];
+}
+
+static uint64_t sum_samples(const struct cls_table *t, int (*pick)(enum cls_class))
+{
+	uint64_t n = 0;
+
+	for (int c = 0; c < CLS__COUNT; c++)
+		if (pick((enum cls_class)c))
+			n += t->samples[c];
+	return n;
+}
+
+static uint32_t sum_static(const struct cls_table *t, int (*pick)(enum cls_class))
+{
+	uint32_t n = 0;
+
+	for (int c = 0; c < CLS__COUNT; c++)
+		if (pick((enum cls_class)c))
+			n += t->static_count[c];
+	return n;
+}
+
+static int is_unattributed(enum cls_class c)
+{
+	return c == CLS_FRAME_LOAD || c == CLS_FRAME_STORE;
+}
+
+static int is_vmctx_slot(enum cls_class c)
+{
+	return c == CLS_VMCTX_SAVE || c == CLS_VMCTX_RELOAD;
 }
 
 static void col_pct(FILE *out, int known, double v)
@@ -90,29 +139,43 @@ static void print_row(FILE *out, const char *name, uint64_t samples, uint32_t ns
 	fprintf(out, " %7u\n", nstatic);
 }
 
+static void print_amount(FILE *out, const struct cls_table *t, uint64_t n)
+{
+	if (t->percent_only)
+		fprintf(out, "%.2f%% of function", pct(n, t->total));
+	else if (t->total)
+		fprintf(out, "%" PRIu64 " samples, %.2f%% of function", n, pct(n, t->total));
+	else
+		fprintf(out, "no samples");
+}
+
 void cls__print_table(FILE *out, const struct cls_table *t, uint64_t run_total)
 {
-	uint64_t st = t->samples[CLS_SPILL_RELOAD] + t->samples[CLS_FRAME_STORE];
-	uint32_t sst = t->static_count[CLS_SPILL_RELOAD] + t->static_count[CLS_FRAME_STORE];
+	uint64_t fs = sum_samples(t, is_unattributed), vs = sum_samples(t, is_vmctx_slot);
 	struct cls_levers l;
 
 	fprintf(out, "  %-15s %9s %8s %8s %7s\n", "class", "samples", "%func", "%run", "static");
 	for (int c = 0; c < CLS__COUNT; c++)
 		print_row(out, cls__name(c), t->samples[c], t->static_count[c], t, run_total);
 	print_row(out, "total", t->total, static_total(t), t, run_total);
-	fprintf(out, "  stack traffic   spill_reload + frame_store: ");
-	if (t->percent_only)
-		fprintf(out, "%.2f%% of function", pct(st, t->total));
-	else if (t->total)
-		fprintf(out, "%" PRIu64 " samples, %.2f%% of function", st, pct(st, t->total));
-	else
-		fprintf(out, "no samples");
-	fprintf(out, " (%u static: %u reloads, %u stores)\n", sst,
-		t->static_count[CLS_SPILL_RELOAD], t->static_count[CLS_FRAME_STORE]);
+	fprintf(out, "  frame traffic   frame_load + frame_store: ");
+	print_amount(out, t, fs);
+	fprintf(out, "\n                  %u static: %u loads, %u stores\n", sum_static(t, is_unattributed),
+		t->static_count[CLS_FRAME_LOAD], t->static_count[CLS_FRAME_STORE]);
+	fprintf(out, "  vmctx slot      ");
+	if (t->total && !t->percent_only)
+		fprintf(out, "%" PRIu64 " samples, ", vs);
+	fprintf(out, "%u static (runtime state, not spills)\n", sum_static(t, is_vmctx_slot));
 	cls__levers(t, &l);
-	fprintf(out, "  levers%s  stack %.1f%%  moves %.1f%%  bounds %.1f%%  dispatch %.1f%%  => %s\n",
-		t->total ? "         " : " (static)", l.stack, l.moves, l.bounds, l.dispatch,
-		l.verdict);
+	fprintf(out, "  levers%s  frame %.1f%%", t->total ? "         " : " (static)", l.frame);
+	if (t->spills_known)
+		fprintf(out, " (spills %.1f%%)", l.spills);
+	fprintf(out, "  moves %.1f%%  bounds %.1f%%  dispatch %.1f%%\n", l.moves, l.bounds,
+		l.dispatch);
+	fprintf(out, "  verdict         => %s\n", l.verdict);
+	if (!strcmp(l.verdict, "frame traffic"))
+		fprintf(out, "                  frame traffic is unattributed: the compiler's frame-\n"
+			     "                  attribution sidecar splits it into spills, locals, scratch\n");
 }
 
 /* Indices of the n hottest entries, hottest first (ties: lower address). */
@@ -140,6 +203,7 @@ static uint32_t hottest(const struct cls_func *f, const uint64_t *s, uint32_t n,
 void cls__print_hottest(FILE *out, const struct cls_func *f, const uint64_t *insn_samples,
 			uint32_t n, const struct cls_table *t, uint64_t run_total)
 {
+	(void)run_total; /* %run per instruction is in the JSON */
 	uint32_t *idx, k;
 
 	if (!insn_samples || !n || !t->total)
@@ -148,21 +212,27 @@ void cls__print_hottest(FILE *out, const struct cls_func *f, const uint64_t *ins
 	if (!idx)
 		return;
 	k = hottest(f, insn_samples, n, idx);
-	fprintf(out, "  %9s %8s %8s  %-18s %-9s  %-14s %s\n", "samples", "%func", "%run",
-		"address", "offset", "class", "instruction");
+	/* 80 columns: the instruction text is cut to what is left (JSON has it whole) */
+	fprintf(out, "  %7s %7s  %-8s %-13s %s\n", "samples", "%func", "offset", "class",
+		"instruction");
 	for (uint32_t i = 0; i < k; i++) {
 		const struct cls_insn *in = &f->insns[idx[i]];
 		uint64_t s = insn_samples[idx[i]];
+		char off[16];
+		int room;
 
-		fprintf(out, "  ");
 		if (t->percent_only)
-			fprintf(out, "%9s", "-");
+			fprintf(out, "  %7s", "-");
 		else
-			fprintf(out, "%9" PRIu64, s);
-		col_pct(out, 1, pct(s, t->total));
-		col_pct(out, run_total && !t->percent_only, pct(s, run_total));
-		fprintf(out, "  0x%-16" PRIx64 " +0x%-6x  %-14s %s\n", in->addr, in->offset,
-			cls__name(in->cls), in->text);
+			fprintf(out, "  %7" PRIu64, s);
+		fprintf(out, " %6.2f%%", pct(s, t->total));
+		snprintf(off, sizeof(off), "+0x%x", in->offset);
+		fprintf(out, "  %-8s %-13s ", off, cls__name(in->cls));
+		room = 80 - (2 + 7 + 1 + 7 + 2 + (int)(strlen(off) > 8 ? strlen(off) : 8) + 1 + 13 + 1);
+		if ((int)strlen(in->text) > room)
+			fprintf(out, "%.*s...\n", room - 3, in->text);
+		else
+			fprintf(out, "%s\n", in->text);
 	}
 	free(idx);
 }
@@ -190,27 +260,45 @@ void cls__json(struct json_out *j, const struct cls_table *t, uint64_t run_total
 	json_end_obj(j);
 }
 
+static void json_amount(struct json_out *j, const struct cls_table *t,
+			int (*pick)(enum cls_class))
+{
+	uint64_t n = sum_samples(t, pick);
+
+	json_key(j, "samples");
+	if (t->percent_only)
+		json_null(j);
+	else
+		json_u64(j, n);
+	json_key(j, "percent_of_function"); json_dbl(j, pct(n, t->total), 4);
+	json_key(j, "static_instructions"); json_u64(j, sum_static(t, pick));
+}
+
 void cls__json_levers(struct json_out *j, const struct cls_table *t)
 {
 	struct cls_levers l;
 
 	cls__levers(t, &l);
+	/* every frame-slot load and store that is not a save: the sidecar's view */
 	json_key(j, "stack_traffic");
 	json_begin_obj(j);
-	json_key(j, "samples");
-	if (t->percent_only)
-		json_null(j);
-	else
-		json_u64(j, t->samples[CLS_SPILL_RELOAD] + t->samples[CLS_FRAME_STORE]);
-	json_key(j, "percent_of_function");
-	json_dbl(j, pct(t->samples[CLS_SPILL_RELOAD] + t->samples[CLS_FRAME_STORE], t->total), 4);
-	json_key(j, "static_instructions");
-	json_u64(j, t->static_count[CLS_SPILL_RELOAD] + t->static_count[CLS_FRAME_STORE]);
+	json_amount(j, t, cls__is_stack_traffic);
+	json_end_obj(j);
+	json_key(j, "frame_traffic");
+	json_begin_obj(j);
+	json_amount(j, t, is_unattributed);
+	json_key(j, "loads"); json_u64(j, t->static_count[CLS_FRAME_LOAD]);
+	json_key(j, "stores"); json_u64(j, t->static_count[CLS_FRAME_STORE]);
 	json_end_obj(j);
 	json_key(j, "levers");
 	json_begin_obj(j);
 	json_key(j, "basis"); json_str(j, t->total ? "samples" : "static");
-	json_key(j, "stack_pct"); json_dbl(j, l.stack, 4);
+	json_key(j, "frame_pct"); json_dbl(j, l.frame, 4);
+	json_key(j, "spills_pct");
+	if (t->spills_known)
+		json_dbl(j, l.spills, 4);
+	else
+		json_null(j);
 	json_key(j, "moves_pct"); json_dbl(j, l.moves, 4);
 	json_key(j, "bounds_pct"); json_dbl(j, l.bounds, 4);
 	json_key(j, "dispatch_pct"); json_dbl(j, l.dispatch, 4);
@@ -238,6 +326,7 @@ void cls__json_hottest(struct json_out *j, const struct cls_func *f,
 		json_key(j, "address"); json_hex(j, in->addr);
 		json_key(j, "offset"); json_u64(j, in->offset);
 		json_key(j, "class"); json_str(j, cls__name(in->cls));
+		json_key(j, "helper_class"); json_str(j, cls__helper_class(f, idx[i]));
 		json_key(j, "instruction"); json_str(j, in->text);
 		json_end_obj(j);
 	}
@@ -257,6 +346,7 @@ void cls__json_function(struct json_out *j, const struct cwasm_module *m, uint32
 	json_key(j, "percent_of_run"); json_dbl(j, pct(samples, run_total), 4);
 	json_key(j, "instruction_count"); json_u64(j, cls__insn_count(f));
 	json_key(j, "code_bytes"); json_u64(j, m->funcs[func].size);
+	json_key(j, "roles"); cls__json_roles(j, &f->roles);
 	json_key(j, "classes"); cls__json(j, t, run_total);
 	cls__json_levers(j, t);
 	json_key(j, "hottest_instructions");

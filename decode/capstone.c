@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "decode.h"
 
 /* Undecodable bytes are reported in runs of at most this many. */
@@ -171,6 +172,71 @@ uint64_t dc__table_base(const struct dc_vec *nv, uint32_t j)
 	return 0;
 }
 
+static int mnem_word(const char *text, const char *const *words, size_t n)
+{
+	size_t k = strcspn(text, " \t");
+
+	for (size_t i = 0; i < n; i++)
+		if (strlen(words[i]) == k && !strncasecmp(text, words[i], k))
+			return 1;
+	return 0;
+}
+
+int dc__table_bound(const struct dc_vec *nv, uint32_t j, struct dc_table *tb)
+{
+	static const char *const ae[] = { "jae", "jnb", "jnc", "jaeq", "jnbq" };
+	static const char *const a[] = { "ja", "jnbe", "jaq", "jnbeq" };
+	const struct dc_insn *v = nv->v;
+	uint32_t e = 0;
+	int found = 0;
+	uint8_t idx = 0;
+
+	if (!dc__table_base(nv, j))
+		return 0;
+	/* the entry load: [table + IDX*4] */
+	for (uint32_t k = j; k-- > 0 && j - k <= 6;) {
+		const struct dc_insn *p = &v[k];
+
+		for (int o = 0; o < p->nops; o++)
+			if (p->op[o].type == DC_OP_MEM && p->op[o].index && p->op[o].scale == 4 &&
+			    (p->kind == DC_EXT || p->kind == DC_MOVE)) {
+				idx = p->op[o].index;
+				e = k;
+				found = 1;
+			}
+		if (found)
+			break;
+	}
+	if (!found)
+		return 0;
+	/* cmp IDX, N; jae/ja default, with nothing writing IDX but self zero-extends */
+	for (uint32_t k = e; k-- > 1 && e - k <= 6;) {
+		const struct dc_insn *p = &v[k], *c = &v[k - 1];
+
+		if (p->kind == DC_JCC) {
+			int n_ae = mnem_word(p->text, ae, sizeof(ae) / sizeof(ae[0]));
+			int n_a = mnem_word(p->text, a, sizeof(a) / sizeof(a[0]));
+
+			if (c->kind != DC_CMP || c->nops != 2 || c->op[0].type != DC_OP_REG ||
+			    c->op[0].reg != idx || c->op[1].type != DC_OP_IMM || c->op[1].val < 0 ||
+			    c->op[1].val > 0x100000 || !(n_ae || n_a))
+				return 0;
+			tb->cmp = k - 1;
+			tb->index = idx;
+			tb->nentries = (uint32_t)c->op[1].val + (n_a ? 1 : 0);
+			return tb->nentries > 0;
+		}
+		if (p->kind == DC_JMP || p->kind == DC_CALL || p->kind == DC_RET || p->kind == DC_DATA)
+			return 0;
+		if (p->nops && p->op[0].type == DC_OP_REG && p->op[0].reg == idx && !p->mem_write &&
+		    p->kind != DC_CMP &&
+		    !(p->kind == DC_MOVE && p->nops == 2 && p->op[1].type == DC_OP_REG &&
+		      p->op[1].reg == idx))
+			return 0;
+	}
+	return 0;
+}
+
 /*
  * Consume the 32-bit entries of a jump table at code[off..]. Entries are
  * offsets from the table base; the table runs while the targets land in
@@ -198,7 +264,32 @@ static size_t take_table(const uint8_t *code, size_t len, size_t off, uint64_t b
 			*err = 1;
 			break;
 		}
+		nv->v[nv->n - 1].has_target = 1;
+		nv->v[nv->n - 1].target = tgt;
 		p += 4;
+	}
+	return p - off;
+}
+
+/* Exactly n entries at code[off..] (the bound said so); returns the bytes consumed. */
+static size_t take_n(const uint8_t *code, size_t len, size_t off, uint64_t base, uint64_t lo,
+		     uint32_t n, struct dc_vec *nv, int *err)
+{
+	size_t p = off;
+	char text[64];
+
+	for (uint32_t i = 0; i < n && p + 4 <= len; i++, p += 4) {
+		int32_t e = (int32_t)((uint32_t)code[p] | (uint32_t)code[p + 1] << 8 |
+				      (uint32_t)code[p + 2] << 16 | (uint32_t)code[p + 3] << 24);
+		uint64_t tgt = base + (uint64_t)(int64_t)e;
+
+		snprintf(text, sizeof(text), ".long 0x%08x  # -> 0x%" PRIx64, (uint32_t)e, tgt);
+		if (push_data(nv, lo + p, 4, 1, text)) {
+			*err = 1;
+			break;
+		}
+		nv->v[nv->n - 1].has_target = 1;
+		nv->v[nv->n - 1].target = tgt;
 	}
 	return p - off;
 }
@@ -240,6 +331,8 @@ int dc__decode(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t a
 		size_t left = len - off;
 		uint64_t a = addr + off;
 		struct dc_insn *ni;
+		struct dc_table bound;
+		int has_bound;
 		uint64_t tb;
 
 		if (!cs_disasm_iter(h, &p, &left, &a, in)) {
@@ -268,11 +361,15 @@ int dc__decode(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t a
 		tb = dc__table_base(nv, nv->n - 1);
 		if (!tb || tb >= hi)
 			continue;
+		has_bound = dc__table_bound(nv, nv->n - 1, &bound);
 		if (tb > addr + off) {
 			oom = push_data(nv, addr + off, (uint32_t)(tb - addr - off), 0, "(padding)");
 			off = tb - addr;
 		}
-		off += take_table(code, len, off, tb, addr, hi, nv, &oom);
+		if (has_bound)
+			off += take_n(code, len, off, tb, addr, bound.nentries, nv, &oom);
+		else
+			off += take_table(code, len, off, tb, addr, hi, nv, &oom);
 	}
 	cs_free(in, 1);
 	cs_close(&h);

@@ -70,7 +70,7 @@ struct dc_insn {
 	uint8_t zext_form;	/* aarch64 ubfx/and x,x,#0,#32 self forms */
 	uint64_t target;
 	struct dc_op op[DC_MAX_OPS];
-	uint32_t ndata;		/* DC_DATA: table entries (0: a byte run) */
+	uint32_t ndata;		/* DC_DATA: table entries (0: a byte run); target: the entry's */
 	char text[112];
 };
 
@@ -112,6 +112,20 @@ int dc__decode(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t a
  * generated shortly before that lands just after the jump. 0 if none.
  */
 uint64_t dc__table_base(const struct dc_vec *nv, uint32_t j);
+
+/*
+ * The bound of the jump table the indirect jump nv->v[j] dispatches
+ * through: the `cmp IDX, N` and the unsigned branch right after it to the
+ * default target, IDX being the index the entry load scales
+ * (docs/codegen-idioms.md, br_table). The table then has exactly
+ * nentries 4-byte entries.
+ */
+struct dc_table {
+	uint32_t cmp;		/* index of the compare; the branch is cmp + 1 */
+	uint32_t nentries;
+	uint8_t index;		/* the index register */
+};
+int dc__table_bound(const struct dc_vec *nv, uint32_t j, struct dc_table *tb);
 
 /* text.c: one instruction's text ("mov eax,DWORD PTR [rbp-0x8]"). */
 void dc__parse_text(enum cwasm_arch arch, int att, const char *text, struct dc_insn *ni);

@@ -358,6 +358,9 @@ void dc__parse_text(enum cwasm_arch arch, int att, const char *text, struct dc_i
 	if (comment && arch != CWASM_ARCH_AARCH64)
 		has_caddr = comment_addr(comment, &caddr);
 	mlen = strcspn(s, " \t");
+	/* a comment marker inside the first word ends the mnemonic there */
+	if (comment && comment < s + mlen)
+		mlen = (size_t)(comment - s);
 	if (mlen >= sizeof(mnem))
 		mlen = sizeof(mnem) - 1;
 	memcpy(mnem, s, mlen);
@@ -367,7 +370,9 @@ void dc__parse_text(enum cwasm_arch arch, int att, const char *text, struct dc_i
 		ni->kind = DC_DATA;
 		return;
 	}
-	ops = s + mlen;
+	ops = s + strcspn(s, " \t");
+	if (comment && comment < ops)
+		ops = comment;
 	olen = comment ? (size_t)(comment - ops) : strlen(ops);
 	dc__mnem(arch, mnem, att, &mi);
 	parse_ops(arch, att, mi.kind == DC_JMP || mi.kind == DC_JCC || mi.kind == DC_CALL, ops,

@@ -137,7 +137,7 @@ static const struct {
 	enum cls_class cls[2];
 	int ncls;
 } levers[ENG_LEVER__COUNT] = {
-	[ENG_LEVER_STACK] = { "stack", { CLS_SPILL_RELOAD, CLS_FRAME_STORE }, 2 },
+	[ENG_LEVER_STACK] = { "stack", { CLS_FRAME_LOAD, CLS_FRAME_STORE }, 2 },
 	[ENG_LEVER_MOVES] = { "moves", { CLS_REG_MOVE, CLS_ZEXT_MOVE }, 2 },
 	[ENG_LEVER_BOUNDS] = { "bounds", { CLS_BOUNDS_CHECK, CLS_BOUNDS_CHECK }, 1 },
 	[ENG_LEVER_DISPATCH] = { "dispatch", { CLS_DISPATCH, CLS_DISPATCH }, 1 },

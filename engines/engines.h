@@ -225,7 +225,7 @@ void eng_classes__exit(struct eng_classes *c);
 /* ---- the comparison ---- */
 
 enum eng_lever {
-	ENG_LEVER_STACK,	/* spill_reload + frame_store */
+	ENG_LEVER_STACK,	/* frame_load + frame_store */
 	ENG_LEVER_MOVES,	/* reg_move + zext_move */
 	ENG_LEVER_BOUNDS,	/* bounds_check */
 	ENG_LEVER_DISPATCH,	/* dispatch */

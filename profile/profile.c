@@ -251,8 +251,8 @@ int profile__classify(struct profile *p, const char *roles, struct ap_err *err)
 
 		if (f->classified)
 			continue;
-		if (cls__classify_func(c->mod, f->func, roles, &p->hist, f->core, c->first_base,
-				       &f->cls, err))
+		if (cls_result__classify(&f->cls, c->mod, f->func, CWASM_ARCH_UNKNOWN, roles,
+					 &p->hist, f->core, c->first_base, err))
 			return -1;
 		f->classified = 1;
 		if (f->fa && fa__join(f->fa, &f->cls.f, f->cls.insn_samples, &f->fj, err))

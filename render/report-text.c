@@ -66,6 +66,7 @@ void render__report_func(FILE *out, const struct profile *p, const struct profil
 		cls__insn_count(&f->cls.f), fn->size);
 	if (p->attr.ncores > 1)
 		fprintf(out, "  core %s\n", core_set__core_name(m));
+	cls__print_roles(out, &f->cls.f.roles);
 	cls__print_table(out, &f->cls.t, total);
 	if (f->fj.sc)
 		fa__print(out, &f->fj, &f->cls.f, f->cls.insn_samples, o->fa_listed);

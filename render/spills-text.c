@@ -154,7 +154,8 @@ static void print_ranking(FILE *out, const struct spills *s)
 	if (s->ntop < log->n)
 		fprintf(out, "  ... %u more (--top 0 lists all)\n", log->n - s->ntop);
 	if (s->cs->n)
-		fprintf(out, "\n  frame_ld: frame-slot reads decoded from the core's code (class spill_reload);"
+		fprintf(out, "\n  frame_ld: unattributed frame-slot reads decoded from the core's code (class"
+		       "\n  frame_load: spill reloads and other frame reads; vmctx reloads excluded);"
 		       "\n  ratio = frame_ld / spill_ld, about 1 when the metric and the code agree\n");
 	if ((s->p != NULL))
 		print_flags(out, s);

@@ -138,11 +138,13 @@ static int decode_static(struct spills *s, uint32_t ri)
 
 	if (!m || s->static_ld[ri] >= 0)
 		return 0;
-	if (cls__classify_func(m, r->func, s->o->roles, NULL, 0, 0, &res, &err))
+	if (cls_result__classify(&res, m, r->func, CWASM_ARCH_UNKNOWN, s->o->roles, NULL, 0, 0, &err))
 		/* one function the decoder cannot read does not stop the ranking */
 		return ap_warnings__add(&s->warnings, AP_HINT_NONE, "%s: local_func_%u: %s", m->path,
 					r->func, err.msg);
-	s->static_ld[ri] = res.f.static_count[CLS_SPILL_RELOAD];
+	/* unattributed frame reads: spill reloads are among them; vmctx reloads,
+	 * restores and saves are proven not to be */
+	s->static_ld[ri] = res.f.static_count[CLS_FRAME_LOAD];
 	cls_result__exit(&res);
 	return 0;
 }

@@ -6,6 +6,10 @@
 # natively under `perf record -e cpu-clock`, then annotated in the
 # variants the classifier must read. Not part of the build: the captured
 # text is checked in, so the tests do not depend on this machine's perf.
+# The checked-in captures predate the kernels' move to the generator's
+# idioms: they are of the seed's pinned rbx/r15 code, which
+# tests/unit/test_classify.c reads with --roles vmctx=rbx,membase=r15;
+# re-capturing changes the counts that test expects.
 #
 #   tests/classify/capture.sh        (from the repository root)
 set -euo pipefail

@@ -5,16 +5,16 @@
 # fixture kernels recorded with `perf record -e cpu-clock`, annotated by
 # aotperf (perf annotate --asm-raw -M intel, decoded with capstone) and
 # by perf itself in AT&T text piped to `aotperf classify`: the class
-# tables must agree, the spill kernel must be spill-bound, the zero-extend
-# kernel move-bound. Meant for tests/e2e/ (runs from here too):
+# tables must agree, the spill kernel must come out as frame traffic (no
+# sidecar proves spills), the zero-extend kernel move-bound. Meant for tests/e2e/ (runs from here too):
 #   bash tests/classify/e2e_annotate.sh BUILD_DIR
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 # shellcheck source=../e2e/lib/common.sh
 . "$root/tests/e2e/lib/common.sh"
 
-# the class rows of a table (from "spill_reload" to "data")
-rows() { sed -n '/^  spill_reload /,/^  data /p'; }
+# the class rows of a table (from "frame_load" to "data")
+rows() { sed -n '/^  frame_load /,/^  data /p'; }
 
 cat > "$WORK/hot.c" <<'EOF'
 #include <stdio.h>
@@ -76,7 +76,8 @@ check_eq "annotate hot exits 0" "$?" 0
 check "annotate names the symbol" grep -q '^symbol hot ' "$WORK/h.out"
 check "annotate decoded the raw bytes" grep -q 'decoded    raw bytes (capstone), x86-64' "$WORK/h.out"
 check "annotate saved perf's output (sample counts)" grep -q 'Samples |' "$WORK/h.txt"
-check "annotate JSON has the classes" grep -q '"spill_reload": {' "$WORK/h.json"
+check "annotate JSON has the classes" grep -q '"frame_load": {' "$WORK/h.json"
+check "annotate JSON has the inferred roles" grep -q '"vmctx_param": "rdi"' "$WORK/h.json"
 check "annotate JSON names the verdict" grep -q '"verdict": ' "$WORK/h.json"
 
 # classify: perf's own AT&T text (and -n counts) give the same table
@@ -94,7 +95,9 @@ check_eq "-n Intel static counts == raw" \
 
 # the fixture kernels: the decision the classifier exists for
 "$AOTPERF" annotate -i "$WORK/k.data" spill_heavy >"$WORK/s.out" 2>&1
-check "spill kernel is spill-bound" grep -q '=> spill-bound' "$WORK/s.out"
+check "spill kernel is frame traffic" grep -q '=> frame traffic' "$WORK/s.out"
+check "spill kernel: the sidecar is named as what splits it" grep -q 'sidecar splits it into spills' "$WORK/s.out"
+check "spill kernel: vmctx reloads are runtime state" grep -q '^  vmctx_reload  *[0-9]' "$WORK/s.out"
 "$AOTPERF" annotate -i "$WORK/k.data" --att zext_heavy >"$WORK/z.out" 2>&1
 check "zero-extend kernel is move-bound" grep -q '=> move-bound' "$WORK/z.out"
 perf annotate -i "$WORK/k.data" --stdio zext_heavy 2>/dev/null | "$AOTPERF" classify - >"$WORK/z-att.out"

@@ -2,8 +2,11 @@
 # One class table, three routes: aotperf report --func (perf.data + .cwasm),
 # aotperf annotate (stock perf annotate of the symbolized recording) and
 # aotperf classify (perf annotate text, AT&T, no raw bytes) must agree on
-# the fixture kernels; the spill kernel must come out spill-bound and the
-# zero-extend kernel move-bound.
+# the fixture kernels, in the generator's real idioms; each kernel's static
+# counts equal the classes its source is tagged with (expect.awk, not the
+# classifier); the spill kernel comes out as frame traffic (no sidecar
+# proves spills), the zero-extend kernel move-bound, the br_table kernel
+# dispatch-bound, the bounds kernel bounds-check-bound.
 . "$(dirname "$0")/lib/common.sh"
 
 S=$FIX/sample.cwasm
@@ -22,6 +25,10 @@ for k in spill_heavy zext_heavy br_table_dispatch bounds_checked_mem; do
 	n=$(jq -r .classified_function.local_func "$WORK/$k.json")
 	table "$WORK/$k.json" .classified_function.classes >"$WORK/$k.report"
 	check "$k: report --func has samples" test "$(jq .classified_function.samples "$WORK/$k.json")" -gt 20
+	check "$k: static counts == the classes its source is tagged with" diff -u \
+		<(awk -v k="$k" '$1 == k { print $2, $3 }' "$B/classify/kernels.expect" | sort) \
+		<(jq -r '.classified_function.classes | to_entries[] | select(.value.static_instructions > 0) |
+			"\(.key) \(.value.static_instructions)"' "$WORK/$k.json" | sort)
 
 	"$AOTPERF" annotate -i "$WORK/jit.data" --json "$WORK/$k.ann.json" "local_func_$n" >/dev/null 2>&1
 	check_eq "$k: annotate local_func_$n exit status" "$?" 0
@@ -31,7 +38,7 @@ for k in spill_heavy zext_heavy br_table_dispatch bounds_checked_mem; do
 		# decodes the embedded jump table as code, so samples of the
 		# first instructions after it land on a table line: compare what
 		# is placed exactly (dispatch, bounds checks, statics, total)
-		for c in dispatch bounds_check; do
+		for c in dispatch bounds_check vmctx_reload; do
 			check_eq "$k: annotate $c == report --func $c" \
 				"$(grep "^$c " "$WORK/$k.annotate")" "$(grep "^$c " "$WORK/$k.report")"
 		done
@@ -56,12 +63,17 @@ for k in spill_heavy zext_heavy br_table_dispatch bounds_checked_mem; do
 			diff -u "$WORK/$k.report" "$WORK/$k.classify"
 	fi
 done
-check_eq "spill_heavy is spill-bound" \
-	"$(jq -r .classified_function.levers.verdict "$WORK/spill_heavy.json")" spill-bound
+check_eq "spill_heavy is frame traffic (no proven spills)" \
+	"$(jq -r .classified_function.levers.verdict "$WORK/spill_heavy.json")" "frame traffic"
 check_eq "zext_heavy is move-bound" \
 	"$(jq -r .classified_function.levers.verdict "$WORK/zext_heavy.json")" move-bound
 check_eq "br_table_dispatch is dispatch-bound" \
 	"$(jq -r .classified_function.levers.verdict "$WORK/br_table_dispatch.json")" dispatch-bound
+check_eq "bounds_checked_mem is bounds-check-bound" \
+	"$(jq -r .classified_function.levers.verdict "$WORK/bounds_checked_mem.json")" bounds-check-bound
+check_eq "the roles come from the code: vmctx parked in [rbp-0x8], reloaded into r10" \
+	"$(jq -r '.classified_function.roles | "\(.abi) \(.abi_source) \(.vmctx_param) \(.vmctx_slot) \(.vmctx_registers | join(","))"' \
+		"$WORK/zext_heavy.json")" "sysv prologue rdi [rbp-0x8] r10"
 
 # --hot 2 picks the two hottest functions of the report
 "$AOTPERF" report -q -i "$WORK/p.data" --cwasm "$S" --hot 2 --json "$WORK/hot.json" >/dev/null

@@ -50,13 +50,15 @@ awk_rank() { # awk_rank LOG FIELD
 }
 
 # Frame-slot reads of a fixture function from objdump: a [rbp/rsp] source
-# operand, or a compared/pushed frame slot.
+# operand, or a compared/pushed frame slot; not the vmctx slot [rbp-0x8]
+# (its reloads are runtime state, not spills: tests/fixtures/kernels.S).
 objdump_frame_loads() { # objdump_frame_loads NAME
 	objdump -d -M intel --no-show-raw-insn "$FIX/sample.core.o" | gawk -v fn="$1" '
 	/^[0-9a-f]+ <.*>:$/ { in_fn = ($2 == "<" fn ">:"); next }
 	in_fn && /^ *[0-9a-f]+:/ {
 		sub(/^ *[0-9a-f]+:[ \t]*/, ""); m = $1; ops = $0; sub(/^[a-z0-9]+[ \t]*/, "", ops)
 		c = index(ops, ","); dst = c ? substr(ops, 1, c - 1) : ops; src = c ? substr(ops, c + 1) : ""
+		if (src ~ /\[rbp-0x8\]/) next
 		if (src ~ /\[(rbp|rsp)/ || (dst ~ /\[(rbp|rsp)/ && m ~ /^(cmp|test|push)$/)) n++
 	}
 	END { print n + 0 }'

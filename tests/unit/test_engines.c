@@ -695,7 +695,7 @@ static void test_wasmtime_recording(void)
 		CHECK(c.unavailable & (1u << CLS_LINEAR_MEM));
 		CHECK(c.unavailable & (1u << CLS_OTHER_MEM));
 		CHECK(c.unavailable & (1u << CLS_BOUNDS_CHECK));
-		CHECK(!(c.unavailable & (1u << CLS_SPILL_RELOAD)));
+		CHECK(!(c.unavailable & (1u << CLS_FRAME_LOAD)));
 		check_width(p, &c);
 		eng_classes__exit(&c);
 	}
@@ -909,19 +909,19 @@ static void test_headroom(void)
 	memset(&o, 0, sizeof(o));
 	/* WAMR: 500 of a 1000-sample run; 40% stack, 10% moves, 10% bounds */
 	w.total = 500;
-	w.samples[CLS_SPILL_RELOAD] = 150;
+	w.samples[CLS_FRAME_LOAD] = 150;
 	w.samples[CLS_FRAME_STORE] = 50;
 	w.samples[CLS_REG_MOVE] = 50;
 	w.samples[CLS_BOUNDS_CHECK] = 50;
 	w.samples[CLS_ALU] = 200;
-	w.static_count[CLS_SPILL_RELOAD] = 8;
+	w.static_count[CLS_FRAME_LOAD] = 8;
 	w.static_count[CLS_ALU] = 8;
 	/* other engine: 10% stack, 20% moves, no bounds checks */
 	o.table.total = 400;
-	o.table.samples[CLS_SPILL_RELOAD] = 40;
+	o.table.samples[CLS_FRAME_LOAD] = 40;
 	o.table.samples[CLS_REG_MOVE] = 80;
 	o.table.samples[CLS_ALU] = 280;
-	o.table.static_count[CLS_SPILL_RELOAD] = 2;
+	o.table.static_count[CLS_FRAME_LOAD] = 2;
 	o.table.static_count[CLS_ALU] = 6;
 	engines__headroom(&w, 1000, &o, 100, &h);
 	CHECK(h.sampled);
@@ -936,7 +936,7 @@ static void test_headroom(void)
 	CHECK(h.lever[ENG_LEVER_BOUNDS].reduction > 0.9999);
 	CHECK(h.lever[ENG_LEVER_BOUNDS].headroom_pct > 4.99 &&
 	      h.lever[ENG_LEVER_BOUNDS].headroom_pct < 5.01);
-	CHECK(h.class_delta[CLS_SPILL_RELOAD] < -19.99 && h.class_delta[CLS_SPILL_RELOAD] > -20.01);
+	CHECK(h.class_delta[CLS_FRAME_LOAD] < -19.99 && h.class_delta[CLS_FRAME_LOAD] > -20.01);
 	CHECK(!strcmp(eng_lever__name(ENG_LEVER_DISPATCH), "dispatch"));
 
 	/* bounds unavailable on the other side: no estimate for that lever */

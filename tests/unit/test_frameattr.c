@@ -33,7 +33,7 @@ static const char *write_file(const char *name, const char *text)
 
 /*
  * A small x86-64 function in WAMR's shape; offsets in the comments.
- * The heuristic: 4 store, 8 reload, 12 reload (rsp), 17 other_mem.
+ * The classes: 4 vmctx_save, 8 vmctx_reload, 12 frame_load (rsp), 17 vmctx_field.
  */
 static const uint8_t code[] = {
 	0x55,				/*  0 push rbp */
@@ -144,9 +144,9 @@ static void test_join(void)
 		return;
 	}
 	CHECK_EQ_U64(f.ninsns, 8);
-	CHECK_EQ_U64(f.insns[2].cls, CLS_FRAME_STORE);
-	CHECK_EQ_U64(f.insns[3].cls, CLS_SPILL_RELOAD);
-	CHECK_EQ_U64(f.insns[4].cls, CLS_SPILL_RELOAD);
+	CHECK_EQ_U64(f.insns[2].cls, CLS_VMCTX_SAVE);
+	CHECK_EQ_U64(f.insns[3].cls, CLS_VMCTX_RELOAD);
+	CHECK_EQ_U64(f.insns[4].cls, CLS_FRAME_LOAD);
 	for (uint32_t i = 0; i < f.ninsns; i++)
 		samples[i] = 10 * (i + 1);	/* 10, 20, ... 80: 360 in all */
 	CHECK(!fa__load(p, -1, -1, CODE_SIZE, &sc, &err));
@@ -235,7 +235,7 @@ static void test_join(void)
 static void test_unplaced(void)
 {
 	struct cls_insn insns[2] = {
-		{ .addr = 0x10, .offset = 0, .size = 4, .cls = CLS_SPILL_RELOAD },
+		{ .addr = 0x10, .offset = 0, .size = 4, .cls = CLS_FRAME_LOAD },
 		{ .addr = 0x14, .offset = 4, .size = 8, .cls = CLS_DATA },
 	};
 	struct cls_func f = { .insns = insns, .ninsns = 2 };

@@ -1,0 +1,756 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * aotperf HTML report viewer, inlined into every report by render/html.c.
+ * Reads the data document (docs/html-data.md) from the page's JSON block
+ * (id "aotperf-data") and draws it with DOM calls only: no HTML parsing of
+ * data, no style attributes in markup, no eval (the page's
+ * Content-Security-Policy admits nothing but this script and its
+ * stylesheet). Sizes and colours set from code go through CSSOM
+ * (element.style.x), which that policy allows.
+ */
+(function () {
+	'use strict';
+
+	/* classify/classify.c's classes, in its order (README "Instruction classes") */
+	var CLASSES = ['frame_load', 'frame_store', 'frame_save', 'vmctx_save', 'vmctx_reload',
+		'vmctx_field', 'reg_move', 'zext_move', 'alu', 'lea', 'bounds_check', 'linear_mem',
+		'other_mem', 'dispatch', 'call_direct', 'call_indirect', 'tail_call', 'cond_branch',
+		'branch', 'trap', 'other', 'data'];
+	var ROW = 22;		/* function table row height, px (viewer.css --row) */
+	var FLAME_ROW = 18;	/* icicle row height, px */
+	var MAX_RECTS = 4000;	/* icicle: more frames than this are not drawn */
+
+	/* ---- small helpers ---- */
+
+	function el(tag, cls, text) {
+		var e = document.createElement(tag);
+		if (cls) e.className = cls;
+		if (text !== undefined && text !== null) e.textContent = String(text);
+		return e;
+	}
+	/* append the children, return the parent */
+	function add(parent) {
+		for (var i = 1; i < arguments.length; i++)
+			if (arguments[i]) parent.appendChild(arguments[i]);
+		return parent;
+	}
+	/* append one child and return it */
+	function put(parent, child) {
+		parent.appendChild(child);
+		return child;
+	}
+	var SVGNS = 'http://www.w3.org/2000/svg';
+	function svg(tag, attrs) {
+		var e = document.createElementNS(SVGNS, tag);
+		for (var k in attrs) e.setAttribute(k, attrs[k]);
+		return e;
+	}
+	function num(n) {
+		return (typeof n === 'number' && isFinite(n)) ? n : 0;
+	}
+	function fmt(n) {
+		return Math.round(num(n)).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+	}
+	function pct(a, b, d) {
+		return (b > 0 ? (100 * a / b) : 0).toFixed(d === undefined ? 2 : d) + '%';
+	}
+	function hex(n) {
+		return '0x' + num(n).toString(16);
+	}
+	function bytes(n) {
+		n = num(n);
+		if (n >= 1e6) return (n / 1e6).toFixed(1) + ' MB';
+		if (n >= 1e4) return (n / 1e3).toFixed(1) + ' KB';
+		return fmt(n) + ' B';
+	}
+	function funcName(f) {
+		return 'local_func_' + f;
+	}
+	function label(core, f, name, ncores) {
+		var s = (ncores > 1 && core ? core + ':' : '') + funcName(f);
+		return name ? s + ' ' + name : s;
+	}
+	function section(app, id, title) {
+		var s = add(el('section'), el('h2', null, title));
+		s.id = id;
+		app.appendChild(s);
+		return s;
+	}
+	function hashStr(s) {
+		var h = 0;
+		for (var i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0;
+		return Math.abs(h);
+	}
+
+	/* ---- the model: the document, normalised ---- */
+
+	function coreBlocks(doc) {
+		if (Array.isArray(doc.cores)) return doc.cores;
+		if (doc.top_functions || doc.functions || doc.text_size !== undefined) return [doc];
+		return [];
+	}
+
+	function buildRows(c, ci) {
+		var rows = [], i, r;
+		if (Array.isArray(c.functions)) {
+			for (i = 0; i < c.functions.length; i++) {
+				r = c.functions[i];
+				if (Array.isArray(r))
+					rows.push({ core: ci, f: num(r[0]), s: num(r[1]), b: num(r[2]), n: r[3] || '' });
+				else if (r)
+					rows.push({ core: ci, f: num(r.local_func), s: num(r.samples), b: num(r.code_bytes), n: r.name || '' });
+			}
+		} else if (Array.isArray(c.top_functions)) {
+			for (i = 0; i < c.top_functions.length; i++) {
+				r = c.top_functions[i];
+				rows.push({ core: ci, f: num(r.local_func), s: num(r.samples), b: num(r.code_bytes), n: r.name || '' });
+			}
+		}
+		for (i = 0; i < rows.length; i++)
+			rows[i].key = (funcName(rows[i].f) + ' ' + rows[i].n).toLowerCase();
+		return rows;
+	}
+
+	/* A stack tree as nested {name, kind, self, total, children} under one root. */
+	function stackTree(st) {
+		var roots = [], i, n, nodes;
+		if (!st) return null;
+		if (Array.isArray(st.nodes)) {
+			nodes = st.nodes.map(function (x) {
+				return { name: String(x.name), kind: x.kind || 'host', self: num(x.self), total: num(x.total),
+					core: x.core, local_func: x.local_func, children: [] };
+			});
+			for (i = 0; i < nodes.length; i++) {
+				n = st.nodes[i].parent;
+				if (typeof n === 'number' && n >= 0 && n < i) nodes[n].children.push(nodes[i]);
+				else roots.push(nodes[i]);
+			}
+		} else if (st.name !== undefined) {
+			var copy = function (x) {
+				return { name: String(x.name), kind: x.kind || 'host', self: num(x.self), total: num(x.total),
+					core: x.core, local_func: x.local_func,
+					children: (x.children || []).map(copy) };
+			};
+			var top = copy(st);
+			if (top.kind === 'root') return top;
+			roots.push(top);
+		}
+		if (!roots.length) return null;
+		var total = 0;
+		for (i = 0; i < roots.length; i++) total += roots[i].total;
+		return { name: 'all samples', kind: 'root', self: 0, total: total, children: roots };
+	}
+
+	function normalise(doc) {
+		var m = { doc: doc, cores: [], listings: {}, classified: [], byLabel: {} };
+		var blocks = coreBlocks(doc), i;
+		for (i = 0; i < blocks.length; i++) {
+			var c = blocks[i];
+			var lbl = c.core || c.cwasm || ('core ' + i);
+			m.cores.push({ i: i, label: lbl, block: c, rows: buildRows(c, i) });
+			m.byLabel[lbl] = i;
+		}
+		m.total = num(doc.total_samples);
+		if (!m.total) for (i = 0; i < blocks.length; i++) m.total = Math.max(m.total, num(blocks[i].total_samples));
+		var coreOf = function (lbl) {
+			if (lbl !== undefined && lbl !== null && m.byLabel[lbl] !== undefined) return m.byLabel[lbl];
+			return m.cores.length === 1 ? 0 : -1;
+		};
+		m.coreOf = coreOf;
+		(doc.listings || []).forEach(function (l) {
+			var ci = coreOf(l.core);
+			if (ci >= 0) m.listings[ci + ':' + num(l.local_func)] = l;
+		});
+		var seen = {};
+		var cfs = [];
+		if (Array.isArray(doc.classified_functions)) cfs = cfs.concat(doc.classified_functions);
+		else if (doc.classified_function) cfs.push(doc.classified_function);
+		blocks.forEach(function (c) {
+			if (Array.isArray(c.classified_functions) && c !== doc) cfs = cfs.concat(c.classified_functions);
+		});
+		cfs.forEach(function (cf) {
+			var ci = coreOf(cf.core), key = ci + ':' + num(cf.local_func);
+			if (!seen[key]) { seen[key] = 1; m.classified.push({ core: ci, cf: cf }); }
+		});
+		m.tree = stackTree(doc.stacks);
+		m.diff = doc.diff || null;
+		return m;
+	}
+
+	/* ---- summary ---- */
+
+	function kv(dl, k, v) {
+		add(dl, el('dt', null, k), el('dd', null, v));
+	}
+
+	function renderSummary(app, m) {
+		var doc = m.doc, s = section(app, 'summary', 'Run');
+		var cards = put(s, el('div', 'cards'));
+		var run = put(cards, el('div', 'card'));
+		add(run, el('h3', null, 'Recording'));
+		var dl = put(run, el('dl', 'kv'));
+		kv(dl, 'samples', fmt(m.total));
+		var att = num(doc.attributed_samples);
+		if (doc.attributed_samples === undefined)
+			m.cores.forEach(function (c) { att += num(c.block.attributed_samples); });
+		kv(dl, 'in wasm code', fmt(att) + ' (' + pct(att, m.total) + ' of run)');
+		if (doc.perf) kv(dl, 'perf.data', doc.perf);
+		if (doc.event) kv(dl, 'event', doc.event);
+		kv(dl, 'cores', String(m.cores.length));
+		m.cores.forEach(function (c) {
+			var b = c.block, card = put(cards, el('div', 'card'));
+			card.id = 'core-' + c.i;
+			add(card, el('h3', null, c.label));
+			var d = put(card, el('dl', 'kv'));
+			if (b.cwasm && b.cwasm !== c.label) kv(d, 'file', b.cwasm);
+			kv(d, 'samples', fmt(b.attributed_samples) + ' (' + pct(num(b.attributed_samples), m.total) + ')');
+			kv(d, 'functions', fmt(b.function_count !== undefined ? b.function_count : c.rows.length));
+			if (b.target && b.target.arch) kv(d, 'target', [b.target.arch, b.target.abi, b.target.format].filter(Boolean).join(', '));
+			if (b.text_size !== undefined) kv(d, 'text', bytes(b.text_size));
+			if (b.text_base) kv(d, 'mapped at', b.text_base + (b.mapping ? ' +' + hex(b.mapping.size) : ''));
+			if (b.mapping) kv(d, 'mapping', (b.mapping.authoritative ? 'exact size, unique' : 'guessed (not unique)') +
+				(b.mapping.count !== undefined ? ', ' + b.mapping.count + ' mapping(s)' : '') +
+				(b.mapping.override ? ', pinned by base ' + b.mapping.override : ''));
+			if (b.cwasm_sha256) kv(d, 'sha256', String(b.cwasm_sha256).slice(0, 16) + '\u2026');
+		});
+		var warnings = [].concat(doc.warnings || []);
+		m.cores.forEach(function (c) { if (c.block !== doc) warnings = warnings.concat(c.block.warnings || []); });
+		if (warnings.length) {
+			var ul = put(s, el('ul', 'warn'));
+			warnings.forEach(function (w) { add(ul, el('li', null, typeof w === 'string' ? w : JSON.stringify(w))); });
+		}
+	}
+
+	/* ---- flame graph (icicle) or self-sample bars ---- */
+
+	function frameFill(n) {
+		var h = hashStr(n.name);
+		if (n.kind === 'root') return '#9aa5b1';
+		if (n.kind === 'wasm') return 'hsl(' + (200 + h % 25) + ',62%,' + (58 + h % 12) + '%)';
+		if (n.kind === 'kernel') return 'hsl(' + (h % 12) + ',68%,' + (60 + h % 10) + '%)';
+		return 'hsl(' + (28 + h % 18) + ',85%,' + (56 + h % 12) + '%)';
+	}
+
+	function renderFlame(app, m, onPick) {
+		var s = section(app, 'flame', 'Call stacks');
+		var kinds = add(el('p', 'note kinds'), document.createTextNode('Icicle: callers above callees, width = samples; click a frame to zoom, the top bar to zoom out.'));
+		[['wasm', 'wasm'], ['host', 'host'], ['kernel', 'kernel']].forEach(function (k) {
+			add(kinds, el('span', 'k k-' + k[0]), document.createTextNode(k[1]));
+		});
+		s.appendChild(kinds);
+		var box = put(s, el('div', 'flame'));
+		var info = put(s, el('p', 'flame-info'));
+		var zoom = m.tree;
+
+		function depthOf(n) {
+			var d = 0;
+			(n.children || []).forEach(function (c) { d = Math.max(d, depthOf(c)); });
+			return d + 1;
+		}
+		function pathTo(target) {
+			var out = [];
+			(function walk(n, acc) {
+				if (n === target) { out = acc.concat([n]); return true; }
+				for (var i = 0; i < n.children.length; i++)
+					if (walk(n.children[i], acc.concat([n]))) return true;
+				return false;
+			})(m.tree, []);
+			return out;
+		}
+		function draw() {
+			var W = Math.max(box.clientWidth || 0, 600), path = pathTo(zoom);
+			var depth = path.length - 1 + depthOf(zoom), rects = 0;
+			var g = svg('svg', { width: W, height: depth * FLAME_ROW, role: 'img' });
+			g.setAttribute('aria-label', 'call-stack icicle');
+			function rect(n, x, y, w, dim) {
+				var r = svg('rect', { x: x.toFixed(1), y: y, width: Math.max(w - 0.5, 0.5).toFixed(1),
+					height: FLAME_ROW - 1, fill: frameFill(n) });
+				r.setAttribute('data-kind', n.kind);
+				if (dim) r.setAttribute('class', 'dim');
+				var t = svg('title', {});
+				t.textContent = n.name + '\n' + fmt(n.total) + ' samples (' + pct(n.total, m.tree.total) + ' of all), self ' + fmt(n.self);
+				r.appendChild(t);
+				r.addEventListener('click', function () {
+					zoom = (n === zoom && n !== m.tree) ? (path[path.length - 2] || m.tree) : n;
+					draw();
+					info.textContent = n.name + ': ' + fmt(n.total) + ' samples (' + pct(n.total, m.tree.total) + '), self ' + fmt(n.self);
+					if (n.kind === 'wasm' && n.local_func !== undefined) onPick(m.coreOf(n.core), num(n.local_func));
+				});
+				g.appendChild(r);
+				rects++;
+				if (w > 28) {
+					var chars = Math.floor((w - 6) / 6.6), txt = n.name, sp = txt.indexOf(' ');
+					/* a narrow wasm frame shows its wasm name rather than local_func_N */
+					if (txt.length > chars && n.kind === 'wasm' && sp > 0) txt = txt.slice(sp + 1);
+					if (txt.length > chars) txt = txt.slice(0, Math.max(chars - 1, 1)) + '\u2026';
+					var tx = svg('text', { x: (x + 3).toFixed(1), y: y + FLAME_ROW - 5 });
+					tx.textContent = txt;
+					g.appendChild(tx);
+				}
+			}
+			/* ancestors of the zoomed frame: full width, dimmed */
+			for (var i = 0; i < path.length - 1; i++) rect(path[i], 0, i * FLAME_ROW, W, true);
+			(function walk(n, x, y, w) {
+				if (rects >= MAX_RECTS || w < 0.6) return;
+				rect(n, x, y, w, false);
+				var cx = x, tot = n.total || 1;
+				n.children.slice().sort(function (a, b) { return b.total - a.total; }).forEach(function (c) {
+					var cw = w * c.total / tot;
+					walk(c, cx, y + FLAME_ROW, cw);
+					cx += cw;
+				});
+			})(zoom, 0, (path.length - 1) * FLAME_ROW, W);
+			box.textContent = '';
+			box.appendChild(g);
+		}
+		draw();
+		var timer = 0;
+		window.addEventListener('resize', function () {
+			clearTimeout(timer);
+			timer = setTimeout(draw, 150);
+		});
+	}
+
+	function renderSelfChart(app, m, onPick) {
+		var s = section(app, 'flame', 'Self samples');
+		add(s, el('p', 'note', 'The hottest functions by self samples (this document has no call stacks).'));
+		var all = [];
+		m.cores.forEach(function (c) { all = all.concat(c.rows); });
+		all = all.filter(function (r) { return r.s > 0; }).sort(function (a, b) { return b.s - a.s || a.f - b.f; }).slice(0, 25);
+		if (!all.length) { add(s, el('p', 'empty', 'No samples in wasm code.')); return; }
+		var grid = put(s, el('div', 'bars selfbars'));
+		var max = all[0].s;
+		all.forEach(function (r) {
+			var lb = el('span', 'lbl mono', label(m.cores[r.core].label, r.f, r.n, m.cores.length));
+			lb.title = lb.textContent;
+			lb.addEventListener('click', function () { onPick(r.core, r.f); });
+			var tr = el('div', 'track'), f = put(tr, el('div', 'fill'));
+			f.style.width = (100 * r.s / max).toFixed(2) + '%';
+			add(grid, lb, tr, el('span', 'num', fmt(r.s) + '  ' + pct(r.s, m.total)));
+		});
+	}
+
+	/* ---- class mix ---- */
+
+	function mixBar(counts, total) {
+		var bar = el('div', 'mix');
+		CLASSES.forEach(function (c) {
+			var v = num(counts[c]);
+			if (!v || !total) return;
+			var seg = el('div', 'seg c-' + c);
+			seg.style.width = (100 * v / total).toFixed(3) + '%';
+			seg.title = c + ': ' + fmt(v) + ' (' + pct(v, total, 1) + ')';
+			seg.setAttribute('data-class', c);
+			bar.appendChild(seg);
+		});
+		return bar;
+	}
+
+	function legend(present) {
+		var lg = el('div', 'legend');
+		CLASSES.forEach(function (c) {
+			if (present && !present[c]) return;
+			add(lg, add(el('span'), el('span', 'chip c-' + c), document.createTextNode(c)));
+		});
+		return lg;
+	}
+
+	/* class samples of a classified function (or static counts when it has no samples) */
+	function cfCounts(cf) {
+		var counts = {}, total = 0, basis = 'samples';
+		var classes = cf.classes || {};
+		CLASSES.forEach(function (c) { if (classes[c]) total += num(classes[c].samples); });
+		if (!total) basis = 'static';
+		total = 0;
+		CLASSES.forEach(function (c) {
+			if (!classes[c]) return;
+			var v = basis === 'samples' ? num(classes[c].samples) : num(classes[c].static_instructions);
+			counts[c] = v;
+			total += v;
+		});
+		return { counts: counts, total: total, basis: basis };
+	}
+
+	function listingCounts(l) {
+		var counts = {}, total = 0;
+		(l.insns || []).forEach(function (x) { counts[x['class']] = num(counts[x['class']]) + num(x.samples); total += num(x.samples); });
+		return { counts: counts, total: total, basis: 'samples' };
+	}
+
+	function renderClassMix(app, m, onPick) {
+		var items = m.classified.map(function (x) {
+			var c = cfCounts(x.cf);
+			return { core: x.core, f: num(x.cf.local_func), name: x.cf.name, c: c,
+				verdict: x.cf.levers && x.cf.levers.verdict, samples: num(x.cf.samples) };
+		});
+		var have = {};
+		items.forEach(function (x) { have[x.core + ':' + x.f] = 1; });
+		Object.keys(m.listings).forEach(function (k) {
+			if (have[k]) return;
+			var l = m.listings[k], c = listingCounts(l);
+			if (c.total) items.push({ core: m.coreOf(l.core), f: num(l.local_func), name: l.name, c: c, samples: c.total });
+		});
+		if (!items.length) return;
+		items.sort(function (a, b) { return b.samples - a.samples; });
+		var s = section(app, 'classmix', 'Instruction classes of the hot functions');
+		add(s, el('p', 'note', 'Share of each function\u2019s samples by instruction class (README \u201cInstruction classes\u201d).'));
+		var grid = put(s, el('div', 'bars mixbars'));
+		var present = {};
+		items.forEach(function (x) {
+			var lb = el('span', 'lbl mono', label(x.core >= 0 ? m.cores[x.core].label : '', x.f, x.name, m.cores.length));
+			lb.title = lb.textContent;
+			lb.addEventListener('click', function () { onPick(x.core, x.f); });
+			Object.keys(x.c.counts).forEach(function (c) { if (x.c.counts[c]) present[c] = 1; });
+			add(grid, lb, mixBar(x.c.counts, x.c.total),
+				el('span', 'num', fmt(x.samples) + (x.c.basis === 'static' ? ' (static)' : '') + (x.verdict ? '  ' + x.verdict : '')));
+		});
+		s.appendChild(legend(present));
+	}
+
+	/* ---- function table: sorted, filtered, only the visible rows in the DOM ---- */
+
+	var COLS = [
+		{ key: 'rank', title: '#', num: true },
+		{ key: 'f', title: 'function' },
+		{ key: 'n', title: 'wasm name' },
+		{ key: 's', title: 'samples', num: true },
+		{ key: 'p', title: '%run', num: true },
+		{ key: 'b', title: 'bytes', num: true },
+		{ key: 'h', title: 'heat' }
+	];
+
+	function renderTable(app, m, state) {
+		var s = section(app, 'functions', 'Functions');
+		var bar = put(s, el('div', 'toolbar'));
+		var coreSel = null;
+		if (m.cores.length > 1) {
+			coreSel = el('select');
+			coreSel.id = 'fn-core';
+			m.cores.forEach(function (c) {
+				var o = el('option', null, c.label + ' (' + fmt(c.rows.length) + ')');
+				o.value = String(c.i);
+				coreSel.appendChild(o);
+			});
+			bar.appendChild(coreSel);
+		}
+		var input = el('input');
+		input.type = 'search';
+		input.id = 'fn-filter';
+		input.placeholder = 'filter by name or number';
+		input.setAttribute('aria-label', 'filter functions');
+		var count = el('span', 'meta');
+		count.id = 'fn-count';
+		add(bar, input, count);
+		var table = put(s, el('div', 'vtable'));
+		table.id = 'fn-table';
+		var head = put(table, el('div', 'vhead'));
+		var body = put(table, el('div', 'vbody'));
+		body.id = 'fn-body';
+		var spacer = put(body, el('div', 'vspacer'));
+		var core = m.cores.length ? 0 : -1, rows = [], view = [], max = 1;
+		var sort = { key: 's', asc: false }, buttons = [];
+
+		COLS.forEach(function (c) {
+			var b = el('button', c.num ? 'num' : null, c.title);
+			b.type = 'button';
+			b.setAttribute('data-key', c.key);
+			if (c.key !== 'h') b.addEventListener('click', function () {
+				if (sort.key === c.key) sort.asc = !sort.asc;
+				else { sort.key = c.key; sort.asc = c.key === 'f' || c.key === 'n'; }
+				apply();
+			});
+			buttons.push(b);
+			head.appendChild(b);
+		});
+
+		function setCore(ci) {
+			core = ci;
+			rows = ci >= 0 ? m.cores[ci].rows : [];
+			var byS = rows.slice().sort(function (a, b) { return b.s - a.s || a.f - b.f; });
+			for (var i = 0; i < byS.length; i++) byS[i].rank = i + 1;
+			max = byS.length && byS[0].s ? byS[0].s : 1;
+			/* a short table is not padded out to the full height */
+			body.style.height = Math.min(440, Math.max(rows.length, 3) * ROW + 2) + 'px';
+			apply();
+		}
+		function cmp(a, b) {
+			var k = sort.key, r;
+			if (k === 'n') r = a.n < b.n ? -1 : a.n > b.n ? 1 : 0;
+			else if (k === 'p') r = a.s - b.s;
+			else r = a[k] - b[k];
+			if (!sort.asc) r = -r;
+			return r || a.rank - b.rank;	/* ties in rank order, either direction */
+		}
+		function apply() {
+			var q = input.value.trim().toLowerCase();
+			view = q ? rows.filter(function (r) { return r.key.indexOf(q) >= 0; }) : rows.slice();
+			view.sort(cmp);
+			buttons.forEach(function (b) {
+				var on = b.getAttribute('data-key') === sort.key;
+				b.classList.toggle('sorted', on);
+				b.classList.toggle('asc', on && sort.asc);
+			});
+			count.textContent = fmt(view.length) + ' of ' + fmt(rows.length) + ' functions';
+			spacer.style.height = (view.length * ROW) + 'px';
+			body.scrollTop = 0;
+			paint();
+		}
+		var pending = false;
+		function paint() {
+			pending = false;
+			var top = body.scrollTop, h = body.clientHeight || 440;
+			var first = Math.max(0, Math.floor(top / ROW) - 8);
+			var last = Math.min(view.length, Math.ceil((top + h) / ROW) + 8);
+			spacer.textContent = '';
+			if (!view.length) {
+				add(spacer, el('div', 'empty', rows.length ? 'No function matches the filter.' : 'No functions in this document.'));
+				return;
+			}
+			for (var i = first; i < last; i++) {
+				var r = view[i], row = el('div', 'vrow');
+				row.style.top = (i * ROW) + 'px';
+				row.setAttribute('data-func', String(r.f));
+				if (state.sel && state.sel.core === core && state.sel.f === r.f) row.classList.add('sel');
+				var fn = el('span', 'mono', funcName(r.f));	/* the core is in the selector */
+				if (m.listings[core + ':' + r.f]) fn.classList.add('has-listing');
+				var heat = el('span', 'heat'), hb = put(heat, el('span'));
+				hb.style.width = (100 * r.s / max).toFixed(1) + '%';
+				var nm = el('span', null, r.n);
+				nm.title = r.n;
+				add(row, el('span', 'num', r.rank), fn, nm, el('span', 'num', fmt(r.s)),
+					el('span', 'num', pct(r.s, m.total)), el('span', 'num', fmt(r.b)), heat);
+				(function (f) {
+					row.addEventListener('click', function () { state.pick(core, f); });
+				})(r.f);
+				spacer.appendChild(row);
+			}
+		}
+		body.addEventListener('scroll', function () {
+			if (!pending) { pending = true; window.requestAnimationFrame(paint); }
+		});
+		input.addEventListener('input', apply);
+		if (coreSel) coreSel.addEventListener('change', function () { setCore(Number(coreSel.value)); });
+		setCore(core);
+		return {
+			showCore: function (ci) {
+				if (ci !== core && ci >= 0) { if (coreSel) coreSel.value = String(ci); setCore(ci); }
+				else paint();
+			}
+		};
+	}
+
+	/* ---- annotated listing ---- */
+
+	/* report --json has only the hottest instructions: a partial listing from them */
+	function partialListing(m, ci, f) {
+		for (var i = 0; i < m.classified.length; i++) {
+			var x = m.classified[i], cf = x.cf;
+			if (x.core !== ci || num(cf.local_func) !== f || !Array.isArray(cf.hottest_instructions)) continue;
+			return { local_func: f, name: cf.name, code_bytes: cf.code_bytes, partial: true,
+				instruction_count: cf.instruction_count,
+				insns: cf.hottest_instructions.map(function (h) {
+					return { offset: num(h.offset), bytes: '', text: h.instruction, 'class': h['class'], samples: num(h.samples) };
+				}).sort(function (a, b) { return a.offset - b.offset; }), data_ranges: [] };
+		}
+		return null;
+	}
+
+	function renderListing(box, m, ci, f) {
+		box.textContent = '';
+		var l = m.listings[ci + ':' + f] || partialListing(m, ci, f);
+		var ncores = m.cores.length, cl = ci >= 0 && m.cores[ci] ? m.cores[ci].label : '';
+		if (!l) {
+			var avail = Object.keys(m.listings).map(function (k) {
+				var x = m.listings[k];
+				return label(x.core, num(x.local_func), '', ncores);
+			});
+			add(box, el('p', 'note', 'No instruction listing for ' + label(cl, f, '', ncores) + ' in this document' +
+				(avail.length ? '; listed: ' + avail.slice(0, 12).join(', ') + (avail.length > 12 ? ', \u2026' : '') + '.' : '.')));
+			return;
+		}
+		var insns = l.insns || [], maxs = 0, total = 0, i;
+		for (i = 0; i < insns.length; i++) { maxs = Math.max(maxs, num(insns[i].samples)); total += num(insns[i].samples); }
+		if (l.partial) for (i = 0; i < m.classified.length; i++)
+			if (m.classified[i].core === ci && num(m.classified[i].cf.local_func) === f) total = num(m.classified[i].cf.samples);
+		add(box, el('h3', 'mono', label(cl, num(l.local_func), l.name, ncores)));
+		var ninsn = l.partial ? num(l.instruction_count) : insns.filter(function (x) { return x['class'] !== 'data'; }).length;
+		add(box, el('p', 'meta', fmt(total) + ' samples (' + pct(total, m.total) + ' of run) \u00b7 ' +
+			fmt(l.code_bytes) + ' bytes \u00b7 ' + fmt(ninsn) + ' instructions' +
+			(l.address ? ' \u00b7 at ' + l.address : '') +
+			((l.data_ranges || []).length ? ' \u00b7 ' + l.data_ranges.length + ' data range(s)' : '')));
+		if (l.partial)
+			add(box, el('p', 'note', 'Only the ' + insns.length + ' hottest instructions are in this document (report --json); ' +
+				'a full listing needs the document\u2019s listings[] (docs/html-data.md).'));
+		var present = {};
+		insns.forEach(function (x) { present[x['class']] = 1; });
+		box.appendChild(legend(present));
+		var wrap = put(box, el('div', 'lst-wrap'));
+		var t = put(wrap, el('table', 'lst'));
+		t.id = 'listing-table';
+		var hr = put(put(t, el('thead')), el('tr'));
+		['offset', 'bytes', 'instruction', 'class', 'samples', '%func', ''].forEach(function (h, k) {
+			add(hr, el('th', k === 4 || k === 5 ? 'num' : null, h));
+		});
+		var tb = put(t, el('tbody'));
+		var ranges = (l.data_ranges || []).slice().sort(function (a, b) { return a.start - b.start; });
+		var inRange = function (off) {
+			for (var k = 0; k < ranges.length; k++) if (off >= ranges[k].start && off < ranges[k].end) return ranges[k];
+			return null;
+		};
+		var marked = {};
+		for (i = 0; i < insns.length; i++) {
+			var x = insns[i], cls = x['class'] || 'other', smp = num(x.samples);
+			var rg = inRange(num(x.offset));
+			if (rg && !marked[rg.start]) {
+				marked[rg.start] = 1;
+				var rr = put(tb, el('tr', 'range c-data'));
+				var rc = el('td', null, 'data [+' + hex(rg.start) + ', +' + hex(rg.end) + '): ' + fmt(rg.end - rg.start) +
+					' bytes that are not code (jump table or undecodable bytes)');
+				rc.colSpan = 7;
+				rr.appendChild(rc);
+			}
+			var tr = put(tb, el('tr', 'c-' + cls));
+			tr.setAttribute('data-offset', String(num(x.offset)));
+			if (rg) tr.classList.add('indata');
+			if (smp && smp === maxs) tr.classList.add('hot');
+			var sc = el('td', 'num', smp ? fmt(smp) : '');
+			if (smp && maxs) sc.style.backgroundColor = 'rgba(217,72,15,' + (0.08 + 0.5 * smp / maxs).toFixed(3) + ')';
+			var hb = el('td', 'hbar'), hs = put(hb, el('span'));
+			hs.style.width = (maxs ? 100 * smp / maxs : 0).toFixed(1) + '%';
+			add(tr, el('td', 'off', '+' + hex(x.offset)), el('td', 'bytes', x.bytes || ''),
+				el('td', 'text', x.text || ''), el('td', 'cls', cls), sc,
+				el('td', 'num', smp ? pct(smp, total, 1) : ''), hb);
+		}
+	}
+
+	/* ---- before / after ---- */
+
+	function renderDiff(app, m, onPick) {
+		var d = m.diff, s = section(app, 'diff', 'Before / after');
+		var bt = num(d.before && d.before.total_samples), at = num(d.after && d.after.total_samples);
+		var fs = (d.functions || []).map(function (x) {
+			var b = num(x.before), a = num(x.after);
+			return { core: m.coreOf(x.core), cl: x.core, f: num(x.local_func), name: x.name || '', b: b, a: a,
+				bp: bt ? 100 * b / bt : 0, ap: at ? 100 * a / at : 0 };
+		});
+		if (!bt) fs.forEach(function (x) { bt += x.b; });
+		if (!at) fs.forEach(function (x) { at += x.a; });
+		fs.forEach(function (x) { x.bp = bt ? 100 * x.b / bt : 0; x.ap = at ? 100 * x.a / at : 0; x.dp = x.ap - x.bp; });
+		fs.sort(function (x, y) { return Math.abs(y.dp) - Math.abs(x.dp) || y.a - x.a; });
+		add(s, el('p', 'note', 'before: ' + ((d.before && d.before.label) || 'before') + ' (' + fmt(bt) + ' samples) \u00b7 after: ' +
+			((d.after && d.after.label) || 'after') + ' (' + fmt(at) + ' samples). Ranked by the change of each function\u2019s share of its run.'));
+		var t = put(s, el('table', 'dtable'));
+		t.id = 'diff-table';
+		var hr = put(put(t, el('thead')), el('tr'));
+		['function', 'before', '%', 'after', '%', '\u0394 points', ''].forEach(function (h, k) { add(hr, el('th', k && k < 6 ? 'num' : null, h)); });
+		var tb = put(t, el('tbody')), maxp = 0;
+		fs.forEach(function (x) { maxp = Math.max(maxp, x.bp, x.ap); });
+		fs.slice(0, 100).forEach(function (x) {
+			var tr = put(tb, el('tr'));
+			var nm = el('td', 'name mono', label(x.cl, x.f, x.name, m.cores.length));
+			nm.title = nm.textContent;
+			nm.addEventListener('click', function () { if (x.core >= 0) onPick(x.core, x.f); });
+			var dcell = el('td', 'num ' + (x.dp > 0.005 ? 'worse' : x.dp < -0.005 ? 'better' : ''), (x.dp > 0 ? '+' : '') + x.dp.toFixed(2));
+			var bars = el('td', 'dbars');
+			[['before', x.bp], ['after', x.ap]].forEach(function (p) {
+				var tr2 = put(bars, el('div', 'track')), f = put(tr2, el('div', 'fill ' + p[0]));
+				f.style.width = (maxp ? 100 * p[1] / maxp : 0).toFixed(2) + '%';
+			});
+			add(tr, nm, el('td', 'num', fmt(x.b)), el('td', 'num', x.bp.toFixed(2) + '%'), el('td', 'num', fmt(x.a)),
+				el('td', 'num', x.ap.toFixed(2) + '%'), dcell, bars);
+		});
+		if (fs.length > 100) add(s, el('p', 'note', 'The 100 largest changes of ' + fmt(fs.length) + ' functions.'));
+		if (Array.isArray(d.classes) && d.classes.length) {
+			add(s, el('h3', null, 'Class mix, before and after'));
+			var grid = put(s, el('div', 'bars mixbars'));
+			var present = {};
+			d.classes.forEach(function (x) {
+				var lb = el('span', 'lbl mono', label(x.core, num(x.local_func), x.name, m.cores.length));
+				lb.title = lb.textContent;
+				var pair = el('div', 'pair');
+				var tots = [];
+				[['before', x.before || {}], ['after', x.after || {}]].forEach(function (p) {
+					var tot = 0;
+					CLASSES.forEach(function (c) { tot += num(p[1][c]); if (num(p[1][c])) present[c] = 1; });
+					tots.push(fmt(tot));
+					add(pair, el('span', 'meta', p[0]), mixBar(p[1], tot));
+				});
+				add(grid, lb, pair, el('span', 'num', tots.join(' \u2192 ')));
+			});
+			s.appendChild(legend(present));
+		}
+	}
+
+	/* ---- the page ---- */
+
+	function fail(app, msg) {
+		app.textContent = '';
+		add(app, el('h1', null, 'aotperf report'), el('p', 'error', msg));
+		if (window.console) console.error('aotperf report: ' + msg);
+	}
+
+	function main() {
+		var app = document.getElementById('app'), data = document.getElementById('aotperf-data');
+		var doc;
+		try {
+			doc = JSON.parse(data ? data.textContent : '');
+		} catch (e) {
+			fail(app, 'The data document in this file is not valid JSON: ' + e.message);
+			return;
+		}
+		if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
+			fail(app, 'The data document in this file is not a JSON object.');
+			return;
+		}
+		var m = normalise(doc);
+		app.textContent = '';
+		var first = m.cores[0];
+		var title = doc.title || (m.cores.length === 1 ? first.label : m.cores.length + ' cores') + (m.diff ? ': before / after' : '');
+		document.title = 'aotperf: ' + title;
+		add(app, el('h1', null, title));
+		add(app, el('p', 'sub', [doc.tool || 'aotperf', doc.perf, doc.event].filter(Boolean).join(' \u00b7 ')));
+
+		var state = { sel: null };
+		var listingBox, table;
+		state.pick = function (ci, f) {
+			if (ci < 0) return;
+			state.sel = { core: ci, f: f };
+			if (table) table.showCore(ci);
+			renderListing(listingBox, m, ci, f);
+			var ls = document.getElementById('listing');
+			if (ls && ls.scrollIntoView && state.scroll) ls.scrollIntoView({ block: 'start' });
+		};
+		renderSummary(app, m);
+		if (m.diff) renderDiff(app, m, state.pick);
+		if (m.tree && m.tree.total > 0) renderFlame(app, m, state.pick);
+		else renderSelfChart(app, m, state.pick);
+		renderClassMix(app, m, state.pick);
+		table = renderTable(app, m, state);
+		var ls = section(app, 'listing', 'Annotated listing');
+		listingBox = put(ls, el('div'));
+		listingBox.id = 'listing-box';
+
+		/* the hottest function that has a listing, else the hottest one */
+		var best = null;
+		Object.keys(m.listings).forEach(function (k) {
+			var l = m.listings[k], s = num(l.samples);
+			if (!l.samples) (l.insns || []).forEach(function (x) { s += num(x.samples); });
+			if (!best || s > best.s) best = { core: m.coreOf(l.core), f: num(l.local_func), s: s };
+		});
+		m.classified.forEach(function (x) {
+			if (!Object.keys(m.listings).length && x.core >= 0 && (!best || num(x.cf.samples) > best.s))
+				best = { core: x.core, f: num(x.cf.local_func), s: num(x.cf.samples) };
+		});
+		if (!best && first && first.rows.length) {
+			var top = first.rows.slice().sort(function (a, b) { return b.s - a.s; })[0];
+			best = { core: 0, f: top.f };
+		}
+		if (best) state.pick(best.core, best.f);
+		else add(listingBox, el('p', 'note', 'No functions in this document.'));
+		state.scroll = true;
+		document.documentElement.setAttribute('data-ready', '1');
+	}
+
+	if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', main);
+	else main();
+})();

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef AOTPERF_RENDER_HTML_DATA_H
+#define AOTPERF_RENDER_HTML_DATA_H
+/*
+ * Writers for the parts of the HTML data document (docs/html-data.md) that
+ * the report JSON does not have: every function of a core, instruction
+ * listings, stack-tree nodes and the diff block. Each writes one value (or
+ * one array element) through a json_out; the caller writes the key and
+ * opens and closes the arrays, so these compose with the report's writers.
+ */
+#include <stdint.h>
+#include "../util/json_out.h"
+
+struct cwasm_module;
+struct cls_func;
+
+/*
+ * The "functions" value: [[local_func, samples, code_bytes, name], ...] for
+ * every function of m; samples[i] is function i's self samples (NULL: 0).
+ */
+void html_data__functions(struct json_out *j, const struct cwasm_module *m,
+			  const uint64_t *samples);
+
+/* The "target" value: {arch, abi, format} of m's target info (null when unknown). */
+void html_data__target(struct json_out *j, const struct cwasm_module *m);
+
+/*
+ * One "listings" element: function func of m (core: its label in the
+ * document, as "core" in the report JSON), decoded into f (classify/), with
+ * insn_samples parallel to f->insns (NULL: 0). Instruction bytes come
+ * from m->text; a data entry shows its first HTML_DATA_MAX_BYTES.
+ */
+#define HTML_DATA_MAX_BYTES 16
+void html_data__listing(struct json_out *j, const struct cwasm_module *m, const char *core,
+			uint32_t func, const struct cls_func *f, const uint64_t *insn_samples);
+
+/* One "stacks.nodes" element: parent is an earlier node's index, -1 for a root. */
+struct html_stack_node {
+	int64_t parent;
+	const char *name;
+	const char *kind;	/* "wasm", "host", "kernel" (or "root") */
+	uint64_t self, total;
+	const char *core;	/* wasm frames: the core label, else NULL */
+	int64_t local_func;	/* wasm frames: the function, else -1 */
+};
+void html_data__stack_node(struct json_out *j, const struct html_stack_node *n);
+
+/* One "diff.functions" element. */
+struct html_diff_func {
+	const char *core;	/* NULL: the only core */
+	uint32_t local_func;
+	const char *name;	/* wasm name or NULL */
+	uint64_t before, after;	/* self samples */
+};
+void html_data__diff_func(struct json_out *j, const struct html_diff_func *d);
+
+#endif

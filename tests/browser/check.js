@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+//
+// Loads an aotperf HTML report in headless Chromium (playwright-core, the
+// system's /usr/bin/chromium; the network is never used) and checks the
+// rendered page against its data document, whose expected values are
+// computed here from the document, not taken from the viewer:
+//
+//   node check.js --page report.html --doc doc.json --shot out.png [--filter Q]
+//
+// Prints "ok: ..." / "FAIL: ..." lines (tests/browser/exports.sh counts
+// them) and "shot: PATH"; exit status 0 unless the browser could not run.
+'use strict';
+
+const path = require('path');
+const fs = require('fs');
+const { chromium } = require('playwright-core');
+
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+const doc = JSON.parse(fs.readFileSync(args.doc, 'utf8'));
+const pageUrl = 'file://' + path.resolve(args.page);
+
+let failures = 0;
+function ok(cond, desc, detail) {
+	if (cond) console.log('ok: ' + desc);
+	else { failures++; console.log('FAIL: ' + desc + (detail !== undefined ? ': ' + detail : '')); }
+}
+function fmt(n) {
+	return Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+// ---- what the document says, computed independently of the viewer ----
+const cores = Array.isArray(doc.cores) ? doc.cores : [doc];
+const core0 = cores[0];
+// functions[] rows, or (a plain report --json) its top_functions
+const rowsOf = (c) => (c.functions ? c.functions.map((r) => ({ f: r[0], s: r[1], b: r[2], n: r[3] || '' }))
+	: (c.top_functions || []).map((t) => ({ f: t.local_func, s: t.samples, b: t.code_bytes, n: t.name || '' })));
+const rows = rowsOf(core0);
+const bySamples = rows.slice().sort((a, b) => b.s - a.s || a.f - b.f);
+const listings = doc.listings || [];
+const hottestListing = listings.slice().sort((a, b) => b.samples - a.samples)[0];
+
+function stackRootTotal(st) {
+	if (!st) return 0;
+	if (Array.isArray(st.nodes)) return st.nodes.filter((n) => n.parent < 0).reduce((a, n) => a + n.total, 0);
+	return st.total;
+}
+
+async function main() {
+	const userDir = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'chromium-profile.'));
+	// a fresh profile each run (playwright passes it as --user-data-dir)
+	const context = await chromium.launchPersistentContext(userDir, {
+		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+			'--disable-background-networking', '--disable-component-update', '--disable-sync',
+			'--disable-dev-shm-usage'],
+		viewport: { width: 1280, height: 900 },
+	});
+	const page = context.pages()[0] || await context.newPage();
+	const errors = [], requests = [];
+	page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') errors.push(m.type() + ': ' + m.text()); });
+	page.on('pageerror', (e) => errors.push('pageerror: ' + e.message));
+	// anything but the page itself would be the network (or another file)
+	await context.route('**/*', (route) => {
+		const u = route.request().url();
+		if (u === pageUrl) return route.continue();
+		requests.push(u);
+		return route.abort();
+	});
+	await page.addInitScript(() => {
+		window.__csp = [];
+		document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));
+	});
+
+	const t0 = Date.now();
+	await page.goto(pageUrl);
+	await page.waitForSelector('html[data-ready]', { timeout: 15000 });
+	console.log('note: rendered in ' + (Date.now() - t0) + ' ms');
+
+	const csp = await page.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content);
+	ok(/^default-src 'none'; script-src 'sha256-[^']+'; style-src 'sha256-[^']+'/.test(csp), 'strict CSP meta tag', csp);
+	ok(await page.evaluate(() => document.styleSheets.length === 1 && document.styleSheets[0].cssRules.length > 50),
+		'the inlined stylesheet applies under the CSP');
+
+	// the summary names each core's target
+	if (core0.target && core0.target.arch) {
+		const card = await page.textContent('#core-0');
+		ok(card.includes(core0.target.arch), 'summary shows the target (' + core0.target.arch + ')', card);
+	}
+
+	// function table: virtualised rows, the hottest first, the count line
+	// (the table opens on the core of the listed function: pick the first)
+	if (cores.length > 1) await page.selectOption('#fn-core', '0');
+	const n = rows.length;
+	const count = await page.textContent('#fn-count');
+	ok(count === fmt(n) + ' of ' + fmt(n) + ' functions', 'function count line', count);
+	const nrows = await page.$$eval('#fn-body .vrow', (r) => r.length);
+	ok(nrows === Math.min(n, nrows) && nrows >= Math.min(n, 10) && nrows <= 60,
+		'function rows drawn, only the visible ones (' + nrows + ' of ' + n + ')');
+	const first = await page.$eval('#fn-body .vrow', (r) => Array.from(r.children).map((c) => c.textContent));
+	const want = bySamples[0];
+	ok(first[1] === 'local_func_' + want.f && first[3] === fmt(want.s), 'hottest function first',
+		first.join(' | ') + ' vs local_func_' + want.f + ' ' + want.s);
+	// scrolled to the end: the last rank is drawn
+	await page.$eval('#fn-body', (b) => { b.scrollTop = b.scrollHeight; });
+	await page.waitForTimeout(100);
+	const lastRank = await page.$$eval('#fn-body .vrow', (r) => Math.max(...r.map((x) => Number(x.children[0].textContent))));
+	ok(lastRank === n, 'scrolling draws the last rows', lastRank);
+	// sort by function index
+	await page.click('.vhead button[data-key="f"]');
+	const firstByIndex = await page.$eval('#fn-body .vrow', (r) => r.children[1].textContent);
+	ok(firstByIndex === 'local_func_' + Math.min(...rows.map((r) => r.f)), 'sort by function', firstByIndex);
+	await page.click('.vhead button[data-key="s"]');
+
+	// filter
+	const q = args.filter || ('local_func_' + bySamples[1].f);
+	const expect = rows.filter((r) => ('local_func_' + r.f + ' ' + r.n).toLowerCase().includes(q.toLowerCase())).length;
+	const t1 = Date.now();
+	await page.fill('#fn-filter', q);
+	await page.waitForFunction((e) => document.getElementById('fn-count').textContent.startsWith(e), fmt(expect));
+	const ms = Date.now() - t1;
+	ok(ms < 2000, 'filter over ' + fmt(n) + ' functions answers in ' + ms + ' ms');
+	const shown = await page.$$eval('#fn-body .vrow', (r) => r.map((x) => (x.children[1].textContent + ' ' + x.children[2].textContent).toLowerCase()));
+	ok(shown.length === Math.min(expect, shown.length) && shown.length > 0 && shown.every((s) => s.includes(q.toLowerCase())),
+		'filter "' + q + '" keeps ' + expect + ' matching rows');
+	await page.fill('#fn-filter', '');
+	await page.waitForFunction((e) => document.getElementById('fn-count').textContent.startsWith(e), fmt(n));
+
+	// flame graph, or the self-sample bars without stacks
+	if (doc.stacks) {
+		const rects = await page.$$eval('#flame svg rect', (r) => r.map((x) => ({
+			w: Number(x.getAttribute('width')), t: x.querySelector('title').textContent, k: x.getAttribute('data-kind') })));
+		const total = stackRootTotal(doc.stacks);
+		ok(rects.length > 4, 'flame graph drawn (' + rects.length + ' frames)');
+		ok(rects.length && rects[0].t.startsWith('all samples\n' + fmt(total) + ' samples'), 'flame root holds all samples', rects[0] && rects[0].t);
+		ok(['wasm', 'host', 'kernel'].every((k) => rects.some((r) => r.k === k)), 'wasm, host and kernel frames drawn');
+		// a frame's width is its share of the root's
+		const flat = doc.stacks.nodes || [];
+		const big = flat.filter((x) => x.parent >= 0).sort((a, b) => b.total - a.total)[0];
+		const rb = big && rects.find((r) => r.t.startsWith(big.name + '\n'));
+		ok(rb && Math.abs(rb.w - rects[0].w * big.total / total) < 1.5, 'frame width = share of samples (' + (big && big.name) + ')',
+			rb && rb.w + ' vs ' + (rects[0].w * big.total / total));
+		// click to zoom: the frame becomes the full width
+		if (rb) {
+			await page.click('#flame svg rect[data-kind="' + rb.k + '"] >> nth=' + rects.filter((r) => r.k === rb.k).indexOf(rb));
+			const zw = await page.$$eval('#flame svg rect', (r) => r.filter((x) => !x.classList.contains('dim'))[0].getAttribute('width'));
+			ok(Math.abs(Number(zw) - rects[0].w) < 1.5, 'click zooms into a frame');
+			await page.click('#flame svg rect >> nth=0');
+		}
+	} else {
+		const bars = await page.$$eval('.selfbars .track', (r) => r.length);
+		const hot = cores.reduce((a, c) => a + rowsOf(c).filter((r) => r.s > 0).length, 0);
+		ok(bars === Math.min(25, hot), 'self-sample chart without stacks (' + bars + ' bars)');
+	}
+
+	// class mix bars
+	const nmix = await page.$$eval('.mixbars .mix', (r) => r.length);
+	const ncf = (doc.classified_functions || []).length || (doc.classified_function ? 1 : 0);
+	ok(nmix >= Math.max(ncf, 1), 'class-mix bars (' + nmix + ')');
+
+	// listing of the hottest listed function: rows, classes, colours, samples, data ranges
+	if (hottestListing) {
+		const head = await page.textContent('#listing-box h3');
+		ok(head.includes('local_func_' + hottestListing.local_func), 'listing of the hottest listed function', head);
+		const lrows = await page.$$eval('#listing-table tbody tr:not(.range)', (r) => r.map((x) => ({
+			cls: x.className.split(' ').find((c) => c.startsWith('c-')),
+			indata: x.classList.contains('indata'),
+			s: Number((x.children[4].textContent || '0').replace(/,/g, '')),
+			bg: getComputedStyle(x.querySelector('td.cls')).backgroundColor })));
+		const insns = hottestListing.insns;
+		ok(lrows.length === insns.length, 'listing rows = instructions (' + insns.length + ')', lrows.length);
+		ok(lrows.every((r, i) => insns[i] && r.cls === 'c-' + insns[i].class), 'each row carries its class');
+		const sum = lrows.reduce((a, r) => a + r.s, 0);
+		ok(sum === insns.reduce((a, x) => a + x.samples, 0), 'listing samples add up (' + sum + ')');
+		const colours = {};
+		lrows.forEach((r) => { colours[r.cls] = r.bg; });
+		const distinct = new Set(Object.values(colours));
+		ok(Object.keys(colours).length >= 2 && distinct.size === Object.keys(colours).length &&
+			!distinct.has('rgba(0, 0, 0, 0)'), 'listing coloured: one colour per class (' + distinct.size + ' classes)');
+		const nranges = await page.$$eval('#listing-table tr.range', (r) => r.length);
+		const ranges = hottestListing.data_ranges || [];
+		ok(nranges === ranges.length, 'data ranges marked (' + ranges.length + ')', nranges);
+		const inData = insns.map((x) => ranges.some((g) => x.offset >= g.start && x.offset < g.end));
+		ok(lrows.every((r, i) => r.indata === inData[i]), 'rows inside data ranges are marked');
+		// another listed function, picked in the table
+		const other = listings.find((l) => l !== hottestListing && l.core === hottestListing.core);
+		if (other) {
+			const ci = cores.findIndex((c) => c.core === other.core);
+			if (cores.length > 1 && ci >= 0) await page.selectOption('#fn-core', String(ci));
+			await page.fill('#fn-filter', 'local_func_' + other.local_func);
+			await page.click('#fn-body .vrow[data-func="' + other.local_func + '"]');
+			const h2 = await page.textContent('#listing-box h3');
+			ok(h2.includes('local_func_' + other.local_func), 'a click in the table opens that listing', h2);
+			await page.fill('#fn-filter', '');
+			await page.click('#fn-body .vrow[data-func="' + hottestListing.local_func + '"]');
+		}
+	}
+
+	// several cores: the selector switches the table, a listing of the second core opens
+	if (cores.length > 1) {
+		const rows1 = rowsOf(cores[1]);
+		const hot1 = rows1.slice().sort((a, b) => b.s - a.s || a.f - b.f)[0];
+		await page.selectOption('#fn-core', '1');
+		const c1 = await page.textContent('#fn-count');
+		ok(c1 === fmt(rows1.length) + ' of ' + fmt(rows1.length) + ' functions', 'core selector shows the second core', c1);
+		const f1 = await page.$eval('#fn-body .vrow', (r) => r.children[1].textContent);
+		ok(hot1 && f1 === 'local_func_' + hot1.f, 'second core: its hottest function first', f1);
+		const l1 = listings.find((l) => l.core === cores[1].core);
+		if (l1) {
+			await page.click('#fn-body .vrow[data-func="' + l1.local_func + '"]');
+			const h = await page.textContent('#listing-box h3');
+			ok(h.startsWith(cores[1].core + ':local_func_' + l1.local_func), 'second core: its listing opens', h);
+		}
+		await page.selectOption('#fn-core', '0');
+	}
+
+	// a plain report --json: the hottest classified function's hottest instructions
+	const cfs = doc.classified_functions || (doc.classified_function ? [doc.classified_function] : []);
+	if (!listings.length && cfs.length) {
+		const cf = cfs.slice().sort((a, b) => b.samples - a.samples)[0];
+		const head = await page.textContent('#listing-box h3');
+		ok(head.includes('local_func_' + cf.local_func), 'partial listing of the hottest classified function', head);
+		const lr = await page.$$eval('#listing-table tbody tr', (r) => r.map((x) => x.getAttribute('data-offset') + ' ' +
+			x.className.split(' ').find((c) => c.startsWith('c-'))));
+		const want = cf.hottest_instructions.slice().sort((a, b) => a.offset - b.offset).map((h) => h.offset + ' c-' + h.class);
+		ok(JSON.stringify(lr) === JSON.stringify(want), 'partial listing = hottest_instructions, in address order (' + want.length + ')');
+	}
+
+	// before / after
+	if (doc.diff) {
+		const d = doc.diff, bt = d.before.total_samples, at = d.after.total_samples;
+		const top = d.functions.map((x) => ({ f: x.local_func, dp: 100 * x.after / at - 100 * x.before / bt }))
+			.sort((a, b) => Math.abs(b.dp) - Math.abs(a.dp))[0];
+		const drow = await page.$eval('#diff-table tbody tr', (r) => Array.from(r.children).map((c) => c.textContent + '|' + c.className));
+		ok(drow[0].startsWith('local_func_' + top.f), 'diff: the largest change first', drow[0]);
+		ok(drow[5].startsWith((top.dp > 0 ? '+' : '') + top.dp.toFixed(2)) && drow[5].includes(top.dp > 0 ? 'worse' : 'better'),
+			'diff: change in points, marked ' + (top.dp > 0 ? 'worse' : 'better'), drow[5]);
+		const ndrows = await page.$$eval('#diff-table tbody tr', (r) => r.length);
+		ok(ndrows === Math.min(100, d.functions.length), 'diff rows (' + ndrows + ')');
+	}
+
+	const csps = await page.evaluate(() => window.__csp);
+	ok(csps.length === 0, 'no CSP violations', csps.join('; '));
+	ok(requests.length === 0, 'no request besides the file itself', requests.join(' '));
+	ok(errors.length === 0, 'no console errors or warnings', errors.join(' / '));
+
+	await page.evaluate(() => window.scrollTo(0, 0));
+	await page.screenshot({ path: args.shot, fullPage: true });
+	console.log('shot: ' + path.resolve(args.shot));
+	await context.close();
+	fs.rmSync(userDir, { recursive: true, force: true });
+}
+
+main().then(() => process.exit(0), (e) => {
+	console.log('FAIL: browser run: ' + (e && e.message ? e.message.split('\n')[0] : e));
+	process.exit(1);
+});
