@@ -135,6 +135,7 @@ include tests/classify/classify.mk
 include tests/loader/loader.mk
 include tests/jitlib/jitlib.mk
 include render/render.mk
+include tests/fuzz/fuzz.mk
 
 fixtures: $(FIXTURES)
 

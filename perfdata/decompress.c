@@ -47,7 +47,7 @@ static int decomp_setup(struct perfdata *pd, uint64_t off, struct ap_err *err)
 		d->cap = PD_MIN_WINDOW;
 	d->buf = malloc(d->cap);
 	if (!d->ctx || !d->buf)
-		return ap_errf(err, "%s: out of memory for decompression", pd->path);
+		return ap_errk(err, AP_ERR_NOMEM, "%s: out of memory for decompression", pd->path);
 	return 0;
 }
 

@@ -56,7 +56,7 @@ static int copy_range(int fd, FILE *out, uint64_t from, uint64_t to, char *buf,
 		if (read_at(fd, buf, n, from, path, err))
 			return -1;
 		if (fwrite(buf, 1, n, out) != n)
-			return ap_errf(err, "write failed: %s", strerror(errno));
+			return ap_errk(err, AP_ERR_IO, "write failed: %s", strerror(errno));
 		from += n;
 	}
 	return 0;
@@ -91,7 +91,7 @@ static int copy_data(int fd, FILE *out, const struct pd_file_header *h,
 		if (copy_range(fd, out, pos, e[i].offset, buf, path, err))
 			return -1;
 		if (fwrite(e[i].rec, 1, e[i].new_size, out) != e[i].new_size)
-			return ap_errf(err, "write failed: %s", strerror(errno));
+			return ap_errk(err, AP_ERR_IO, "write failed: %s", strerror(errno));
 		pos = e[i].offset + e[i].old_size;
 	}
 	return copy_range(fd, out, pos, end, buf, path, err);
@@ -129,7 +129,7 @@ static int copy_features(int fd, FILE *out, const struct pd_file_header *h, uint
 		secs[i].offset = (uint64_t)((int64_t)secs[i].offset + delta);
 	}
 	if (fwrite(secs, sizeof(*secs), nfeat, out) != nfeat) {
-		ap_errf(err, "write failed: %s", strerror(errno));
+		ap_errk(err, AP_ERR_IO, "write failed: %s", strerror(errno));
 		goto fail;
 	}
 	free(secs);
@@ -196,7 +196,7 @@ int perfdata__write_edited(const char *in, const char *out, const struct pd_edit
 		    copy_data(fd, of.f, &h, e, nedits, buf, in, err) ||
 		    copy_features(fd, of.f, &h, f.size, delta, buf, in, err)) {
 			if (!err || !err->msg[0])
-				ap_errf(err, "%s: write failed", out);
+				ap_errk(err, AP_ERR_IO, "%s: write failed", out);
 			outfile__abort(&of);
 			goto out_close;
 		}

@@ -4,7 +4,8 @@
 
 /*
  * Private state of the perf.data reader, shared by reader.c (I/O, header),
- * sample.c (attrs, ids, sample parsing), decompress.c and names.c.
+ * attrs.c (attrs, ids), sample.c (sample and sample_id parsing), check.c
+ * (record sizes per type), decompress.c and names.c.
  */
 #include <zstd.h>
 #include "perfdata.h"
@@ -105,6 +106,8 @@ struct perfdata {
 	uint64_t skip;		/* payload bytes after a record (AUXTRACE...) */
 	uint64_t partial;	/* bytes of an incomplete record at the end */
 	uint64_t malformed;
+	uint64_t nrec;		/* records seen, handed out or not */
+	uint64_t learned;	/* the first records already read at open */
 	int unfinished;		/* data.size == 0: perf did not finish */
 	int stopped;		/* bad record size: the rest is unreadable */
 	int ended;
@@ -113,15 +116,24 @@ struct perfdata {
 	uint32_t comp_type, comp_level, comp_mmap_len;
 };
 
-/* sample.c */
+/* attrs.c */
 int pd__add_attr(struct perfdata *pd, const void *attr, size_t attr_size,
 		 const uint64_t *ids, size_t nids);
 void pd__drop_attrs(struct perfdata *pd, size_t keep);
 void pd__free_attrs(struct perfdata *pd);
+int pd__idmap_get(const struct pd_idmap *m, uint64_t id);
+
+/* sample.c */
 int pd__parse_sample(const struct perfdata *pd,
 		     const struct perf_event_header *hdr, struct pd_sample *s);
-int pd__parse_sid(const struct perfdata *pd,
-		  const struct perf_event_header *hdr, struct pd_sample_id *sid);
+size_t pd__sid_len(const struct perfdata *pd, const struct perf_event_header *hdr,
+		   const struct perf_event_attr **attr_out);
+void pd__read_sid(uint64_t sample_type, const uint8_t *p, struct pd_sample_id *sid);
+int pd__read_format_ok(const void *p, size_t len, uint64_t read_format);
+
+/* check.c */
+int pd__check_record(const struct perfdata *pd, const struct perf_event_header *h,
+		     int in_compressed, struct pd_event *ev, struct ap_err *err);
 
 /* names.c */
 const char *pd__builtin_name(const struct perf_event_attr *attr);

@@ -35,6 +35,14 @@ struct pd_sample_id {
 	unsigned has_tid : 1, has_time : 1, has_id : 1, has_cpu : 1;
 };
 
+/*
+ * A PERF_RECORD_SAMPLE, every field of its attr's sample_type checked
+ * against the record's size (perf's order and sizes, read_format and
+ * branch_sample_type included). The pointers point into the record: valid
+ * until the next perfdata__next(), 8-byte aligned (the reader copies a
+ * record at an odd address, and a sample whose variable parts would break
+ * the alignment is malformed), never past the record.
+ */
 struct pd_sample {
 	struct pd_sample_id sid;
 	uint64_t ip;
@@ -42,8 +50,27 @@ struct pd_sample {
 	uint64_t addr;
 	uint16_t cpumode;       /* header.misc & PERF_RECORD_MISC_CPUMODE_MASK */
 	int attr_idx;           /* index into the attrs, -1 if the id matched none */
+	/* PERF_SAMPLE_CALLCHAIN: ips, PERF_CONTEXT_* markers included */
+	const uint64_t *callchain;
+	uint64_t callchain_nr;
+	/*
+	 * PERF_SAMPLE_REGS_USER: regs_abi is PERF_SAMPLE_REGS_ABI_*; with
+	 * ABI_NONE (a kernel thread) there are no registers. regs_mask is
+	 * attr.sample_regs_user; regs_user[i] is the i-th set bit's register.
+	 */
+	uint64_t regs_abi, regs_mask;
+	const uint64_t *regs_user;
+	uint32_t nregs_user;
+	/* PERF_SAMPLE_STACK_USER: stack_size bytes copied, stack_dyn_size valid */
+	const uint8_t *stack_user;
+	uint64_t stack_size, stack_dyn_size;
 	unsigned has_ip : 1, has_period : 1;
+	/* the field is in the sample (for an attr_idx of -1, none is parsed) */
+	unsigned has_callchain : 1, has_regs_user : 1, has_stack_user : 1;
 };
+
+/* The value of register bit `reg` (PERF_REG_X86_SP...); 0 when absent. */
+int pd_sample__user_reg(const struct pd_sample *s, unsigned reg, uint64_t *val);
 
 struct pd_event {
 	const struct perf_event_header *hdr; /* valid until the next perfdata__next() */
@@ -58,6 +85,14 @@ struct pd_event {
 	/* Parsed trailer for other kernel records when sample_id_all is set: */
 	struct pd_sample_id sid;
 	int has_sid;
+	/*
+	 * Where that trailer sits: bytes [sid_off, sid_off + sid_len) of the
+	 * record, always after the type's fixed fields (and an MMAP/MMAP2's
+	 * NUL-terminated name). sid_len is 0 when there is none; then sid_off
+	 * is the record size. Code that copies a record's trailer into a new
+	 * record takes it from here.
+	 */
+	uint16_t sid_off, sid_len;
 };
 
 enum pd_open_flags {
@@ -86,7 +121,13 @@ int perfdata__rewind(struct perfdata *pd, struct ap_err *err);
 int perfdata__seekable(const struct perfdata *pd);
 
 int perfdata__is_pipe(const struct perfdata *pd);
-/* Attrs known so far (pipe mode learns them from HEADER_ATTR records). */
+/*
+ * Attrs known so far. Pipe mode learns them from HEADER_ATTR records; a
+ * pipe-mode stream stored in a file has its leading records (attrs, event
+ * names) read at open, so the attrs and names are known before the first
+ * perfdata__next(), as in file mode. From a real pipe they arrive as the
+ * stream is read (all of them before the first sample).
+ */
 size_t perfdata__nevsels(const struct perfdata *pd);
 const struct pd_evsel *perfdata__evsel(const struct perfdata *pd, size_t idx);
 /* Index of the attr owning a sample id, -1 if none (one attr: always 0). */
@@ -96,8 +137,16 @@ int perfdata__evsel_of_id(const struct perfdata *pd, uint64_t id);
 int perfdata__truncated(const struct perfdata *pd, uint64_t *read, uint64_t *expected);
 
 /*
- * Samples shorter than their attr's sample_type demands (or seen before any
- * attr is known) are not handed out; this counts them.
+ * Records checked against their type before any field is read: a record
+ * shorter than its type's fixed fields (kernel records: plus the sample_id
+ * trailer their attr asks for), an MMAP/MMAP2/COMM/KSYMBOL/CGROUP whose
+ * string is not NUL-terminated inside the record, a sample shorter than its
+ * sample_type demands (or seen before any attr is known), a count field
+ * that runs past the record, is not handed out; this counts them. Where
+ * the format leaves no way on, perfdata__next() fails instead (AP_ERR_INPUT):
+ * a pipe-mode HEADER_ATTR that does not hold its attr, an AUXTRACE or
+ * TRACING_DATA record too short to say how much payload follows, corrupt
+ * compressed data. The rules per record type are in perfdata/check.c.
  */
 uint64_t perfdata__malformed(const struct perfdata *pd);
 

@@ -72,7 +72,7 @@ static int win_alloc(struct perfdata *pd, struct ap_err *err)
 	pd->win.cap = (size_t)want;
 	pd->win.buf = malloc(pd->win.cap);
 	if (!pd->win.buf)
-		return ap_errf(err, "%s: out of memory", pd->path);
+		return ap_errk(err, AP_ERR_NOMEM, "%s: out of memory", pd->path);
 	return 0;
 }
 
@@ -116,7 +116,7 @@ static ssize_t win_fill(struct perfdata *pd, size_t need, struct ap_err *err)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
-			return ap_errf(err, "%s: read error at offset %llu: %s", pd->path,
+			return ap_errk(err, AP_ERR_IO, "%s: read error at offset %llu: %s", pd->path,
 				       (unsigned long long)end, strerror(errno));
 		if (r == 0)
 			w->eof = 1;
@@ -236,7 +236,7 @@ static int read_attr_entry(struct perfdata *pd, const struct pd_file_header *fh,
 	if (nids) {
 		idv = malloc(nids * sizeof(*idv));
 		if (!idv)
-			return ap_errf(err, "%s: out of memory for %zu ids", pd->path, nids);
+			return ap_errk(err, AP_ERR_NOMEM, "%s: out of memory for %zu ids", pd->path, nids);
 		if (pread_full(pd->fd, idv, nids * sizeof(*idv), ids.offset) !=
 		    (ssize_t)(nids * sizeof(*idv))) {
 			free(idv);
@@ -246,7 +246,7 @@ static int read_attr_entry(struct perfdata *pd, const struct pd_file_header *fh,
 	idx = pd__add_attr(pd, buf, asz, idv, nids);
 	free(idv);
 	if (idx < 0)
-		return ap_errf(err, "%s: out of memory for attrs", pd->path);
+		return ap_errk(err, AP_ERR_NOMEM, "%s: out of memory for attrs", pd->path);
 	return 0;
 }
 
@@ -272,7 +272,7 @@ static int read_attrs(struct perfdata *pd, const struct pd_file_header *fh,
 			       (unsigned long long)n);
 	buf = malloc(fh->attr_size);
 	if (!buf)
-		return ap_errf(err, "%s: out of memory", pd->path);
+		return ap_errk(err, AP_ERR_NOMEM, "%s: out of memory", pd->path);
 	for (i = 0; i < n; i++) {
 		if (read_attr_entry(pd, fh, (size_t)i, buf, err)) {
 			free(buf);
@@ -343,7 +343,7 @@ static int read_features(struct perfdata *pd, struct ap_err *err)
 
 		free(buf);
 		if (r)
-			return ap_errf(err, "%s: out of memory for event names", pd->path);
+			return ap_errk(err, AP_ERR_NOMEM, "%s: out of memory for event names", pd->path);
 	}
 	buf = read_feature(pd, PD_FEAT_COMPRESSED, &len);
 	if (buf) {
@@ -409,7 +409,7 @@ static int open_stream(struct perfdata *pd, struct ap_err *err)
 	uint64_t hsize;
 
 	if (n < 0)
-		return ap_errf(err, "%s: %s", pd->path, strerror(errno));
+		return ap_errk(err, AP_ERR_IO, "%s: %s", pd->path, strerror(errno));
 	if (check_magic(pd, hbuf, n, err))
 		return -1;
 	memcpy(&hsize, hbuf + 8, sizeof(hsize));
@@ -430,12 +430,38 @@ static int stream_start(struct perfdata *pd, struct ap_err *err)
 	if (!pd->pipe && !pd->unfinished)
 		limit = pd->layout.data_offset + pd->layout.data_size;
 	if (pd->seekable && lseek(pd->fd, (off_t)pd->start, SEEK_SET) == (off_t)-1)
-		return ap_errf(err, "%s: seek: %s", pd->path, strerror(errno));
+		return ap_errk(err, AP_ERR_IO, "%s: seek: %s", pd->path, strerror(errno));
 	win_reset(&pd->win, pd->start, limit);
 	pd__decomp_reset(&pd->dec);
 	pd->seq = pd->consumed = pd->skip = pd->partial = pd->malformed = 0;
+	pd->nrec = 0;
 	pd->stopped = pd->ended = 0;
 	return 0;
+}
+
+/*
+ * A pipe-mode stream in a file: read its leading records up to the first
+ * sample now, so that its attrs and event names are known right after open
+ * as in file mode (perf writes them all before the first sample), then
+ * start over. Those attrs are kept on rewind like a file header's.
+ */
+static int learn_pipe_header(struct perfdata *pd, struct ap_err *err)
+{
+	struct pd_event ev;
+	int r;
+
+	if (!pd->pipe || !pd->seekable)
+		return 0;
+	while ((r = perfdata__next(pd, &ev, err)) > 0) {
+		if (ev.hdr->type == PERF_RECORD_SAMPLE)
+			break;
+	}
+	if (r < 0)
+		return -1;
+	/* The sample that stopped us (or the end) is not learnt from. */
+	pd->learned = r > 0 ? pd->nrec - 1 : pd->nrec;
+	pd->nheader_attrs = pd->nattrs;
+	return stream_start(pd, err);
 }
 
 int perfdata__open(const char *path, unsigned flags, struct perfdata **out,
@@ -448,14 +474,14 @@ int perfdata__open(const char *path, unsigned flags, struct perfdata **out,
 	*out = NULL;
 	pd = calloc(1, sizeof(*pd));
 	if (!pd)
-		return ap_errf(err, "%s: out of memory", path);
+		return ap_errk(err, AP_ERR_NOMEM, "%s: out of memory", path);
 	pd->flags = flags;
 	pd->id_pos = -1;
 	pd->path = strdup(path);
 	pd->scratch = malloc(PD_MAX_RECORD + 1);
 	if (!pd->path || !pd->scratch) {
 		perfdata__close(pd);
-		return ap_errf(err, "%s: out of memory", path);
+		return ap_errk(err, AP_ERR_NOMEM, "%s: out of memory", path);
 	}
 	if (strcmp(path, "-") && !stat(path, &st) && S_ISDIR(st.st_mode)) {
 		perfdata__close(pd);
@@ -473,7 +499,8 @@ int perfdata__open(const char *path, unsigned flags, struct perfdata **out,
 		pd->seekable = 1;
 		pd->layout.file_size = f.size;
 	}
-	if (open_stream(pd, err) || win_alloc(pd, err) || stream_start(pd, err)) {
+	if (open_stream(pd, err) || win_alloc(pd, err) || stream_start(pd, err) ||
+	    learn_pipe_header(pd, err)) {
 		perfdata__close(pd);
 		return -1;
 	}
@@ -499,28 +526,30 @@ void perfdata__close(struct perfdata *pd)
 
 /* Records perf synthesizes that carry attrs, names or trailing payload. */
 static int user_record(struct perfdata *pd, const union perf_event *e,
-		       int in_compressed, struct ap_err *err)
+		       int in_compressed, int learn, struct ap_err *err)
 {
 	const struct perf_event_header *h = &e->header;
 	int r = 0;
 
+	/* Sizes were checked by pd__check_record(). */
 	switch (h->type) {
 	case PERF_RECORD_HEADER_ATTR:
-		if (pd->pipe && h->size >= sizeof(*h) + PERF_ATTR_SIZE_VER0) {
+		if (pd->pipe && learn) {
 			size_t asz = e->attr.attr.size ? e->attr.attr.size : PERF_ATTR_SIZE_VER0;
 			size_t room = h->size - sizeof(*h);
 
-			if (asz <= room && pd__add_attr(pd, &e->attr.attr, asz,
-					(const uint64_t *)((const char *)&e->attr.attr + asz),
-					(room - asz) / sizeof(uint64_t)) < 0)
+			if (pd__add_attr(pd, &e->attr.attr, asz,
+					 (const uint64_t *)((const char *)&e->attr.attr + asz),
+					 (room - asz) / sizeof(uint64_t)) < 0)
 				r = -1;
 		}
 		break;
 	case PERF_RECORD_EVENT_UPDATE:
-		r = pd__event_update(pd, e);
+		if (learn)
+			r = pd__event_update(pd, e);
 		break;
 	case PERF_RECORD_HEADER_FEATURE:
-		if (h->size < sizeof(e->feat))
+		if (!learn)
 			break;
 		if (e->feat.feat_id == PD_FEAT_EVENT_DESC)
 			r = pd__event_desc(pd, e->feat.data, h->size - sizeof(e->feat));
@@ -528,27 +557,29 @@ static int user_record(struct perfdata *pd, const union perf_event *e,
 			parse_comp(pd, e->feat.data, h->size - sizeof(e->feat));
 		break;
 	case PERF_RECORD_AUXTRACE:
-		if (!in_compressed && h->size >= sizeof(e->auxtrace))
+		if (!in_compressed)
 			pd->skip = e->auxtrace.size;
 		break;
 	case PERF_RECORD_HEADER_TRACING_DATA:
-		if (!in_compressed && h->size >= sizeof(e->tracing_data))
+		if (!in_compressed)
 			pd->skip = e->tracing_data.size;
 		break;
 	default:
 		break;
 	}
 	if (r)
-		return ap_errf(err, "%s: out of memory", pd->path);
+		return ap_errk(err, AP_ERR_NOMEM, "%s: out of memory", pd->path);
 	return 0;
 }
 
-/* Fill ev from a record; 0 when it is a malformed sample we skip. */
+/* Fill ev from a record; 0 when it is malformed and skipped. */
 static int deliver(struct perfdata *pd, const char *rec, size_t size,
 		   uint64_t off, int in_compressed, struct pd_event *ev,
 		   struct ap_err *err)
 {
 	const struct perf_event_header *h;
+	/* What open already learnt from this record is not learnt twice. */
+	int learn = pd->nrec++ >= pd->learned;
 
 	/* Pipe streams and hostile sizes leave records at odd addresses. */
 	if ((uintptr_t)rec & 7) {
@@ -561,15 +592,24 @@ static int deliver(struct perfdata *pd, const char *rec, size_t size,
 	ev->ev = (const union perf_event *)h;
 	ev->file_offset = off;
 	ev->in_compressed = in_compressed;
+	ev->sid_off = h->size;
 	if (h->type == PERF_RECORD_SAMPLE) {
 		if (pd__parse_sample(pd, h, &ev->sample)) {
 			pd->malformed++;
 			return 0;
 		}
-	} else if (h->type < PERF_RECORD_USER_TYPE_START) {
-		ev->has_sid = pd__parse_sid(pd, h, &ev->sid);
-	} else if (user_record(pd, ev->ev, in_compressed, err)) {
-		return -1;
+	} else {
+		int r = pd__check_record(pd, h, in_compressed, ev, err);
+
+		if (r < 0)
+			return -1;
+		if (!r) {
+			pd->malformed++;
+			return 0;
+		}
+		if (h->type >= PERF_RECORD_USER_TYPE_START &&
+		    user_record(pd, ev->ev, in_compressed, learn, err))
+			return -1;
 	}
 	ev->seq = pd->seq++;
 	return 1;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Attrs, the sample id -> attr map, and parsing of the fixed sample prefix
- * and of the sample_id trailer that sample_id_all appends to other records.
+ * PERF_RECORD_SAMPLE parsing, every field of sample_type in the kernel's
+ * order with its real size, and the sample_id trailer that sample_id_all
+ * appends to other kernel records. Every read goes through a cursor bounded
+ * by the record; nothing is read before it is known to be inside.
  */
-#include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
@@ -11,235 +12,228 @@
 #define PD_SID_BITS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
 		     PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 
-static size_t idmap_slot(uint64_t id, size_t cap)
+/* Newer kernels (6.8) than our headers: branch counters after the entries. */
+#define PD_SAMPLE_BRANCH_COUNTERS	(1ULL << 19)
+#define PD_BRANCH_ENTRY_SIZE		24	/* from, to, flags */
+
+struct pd_cursor {
+	const uint8_t *p, *end;
+};
+
+static size_t cur_left(const struct pd_cursor *c)
 {
-	/* Ids are small sequential numbers: mix them before masking. */
-	id ^= id >> 33;
-	id *= 0xff51afd7ed558ccdULL;
-	id ^= id >> 33;
-	return (size_t)id & (cap - 1);
+	return (size_t)(c->end - c->p);
 }
 
-static int idmap_get(const struct pd_idmap *m, uint64_t id)
+static int cur_u64(struct pd_cursor *c, uint64_t *v)
 {
-	size_t i;
-
-	if (!m->cap)
+	if (cur_left(c) < sizeof(*v))
 		return -1;
-	for (i = idmap_slot(id, m->cap); m->vals[i]; i = (i + 1) & (m->cap - 1)) {
-		if (m->keys[i] == id)
-			return (int)m->vals[i] - 1;
-	}
-	return -1;
-}
-
-static void idmap_insert(struct pd_idmap *m, uint64_t id, uint32_t val)
-{
-	size_t i;
-
-	for (i = idmap_slot(id, m->cap); m->vals[i]; i = (i + 1) & (m->cap - 1)) {
-		if (m->keys[i] == id)
-			return;		/* first owner wins */
-	}
-	m->keys[i] = id;
-	m->vals[i] = val;
-	m->n++;
-}
-
-static int idmap_grow(struct pd_idmap *m, size_t want)
-{
-	struct pd_idmap n = { 0 };
-	size_t i;
-
-	if (want * 2 <= m->cap)
-		return 0;
-	n.cap = m->cap ? m->cap : 16;
-	while (n.cap < want * 2)
-		n.cap *= 2;
-	n.keys = calloc(n.cap, sizeof(*n.keys));
-	n.vals = calloc(n.cap, sizeof(*n.vals));
-	if (!n.keys || !n.vals) {
-		free(n.keys);
-		free(n.vals);
-		return -1;
-	}
-	for (i = 0; i < m->cap; i++) {
-		if (m->vals[i])
-			idmap_insert(&n, m->keys[i], m->vals[i]);
-	}
-	free(m->keys);
-	free(m->vals);
-	*m = n;
+	memcpy(v, c->p, sizeof(*v));
+	c->p += sizeof(*v);
 	return 0;
 }
 
-static void idmap_free(struct pd_idmap *m)
+/* Step over n bytes; -1 when they are not all inside the record. */
+static int cur_skip(struct pd_cursor *c, uint64_t n)
 {
-	free(m->keys);
-	free(m->vals);
-	memset(m, 0, sizeof(*m));
-}
-
-/* Where the id sits in a sample (from the start), as perf computes it. */
-static int calc_id_pos(uint64_t t)
-{
-	int pos = 0;
-
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		return 0;
-	if (!(t & PERF_SAMPLE_ID))
+	if (n > cur_left(c))
 		return -1;
-	pos += !!(t & PERF_SAMPLE_IP);
-	pos += !!(t & PERF_SAMPLE_TID);
-	pos += !!(t & PERF_SAMPLE_TIME);
-	pos += !!(t & PERF_SAMPLE_ADDR);
-	return pos;
+	c->p += n;
+	return 0;
 }
 
-/* Where the id sits in a sample_id trailer, counted from its end (1 = last). */
-static int calc_is_pos(uint64_t t)
+/* Step over count items of size bytes each, without overflowing. */
+static int cur_skip_n(struct pd_cursor *c, uint64_t count, uint64_t size)
 {
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		return 1;
-	if (!(t & PERF_SAMPLE_ID))
-		return 0;
-	return 1 + !!(t & PERF_SAMPLE_CPU) + !!(t & PERF_SAMPLE_STREAM_ID);
-}
-
-static void update_id_pos(struct perfdata *pd)
-{
-	uint64_t t = pd->nattrs ? pd->attrs[0].attr.sample_type : 0;
-
-	/* perf takes the positions from the first event; so do we. */
-	pd->id_pos = calc_id_pos(t);
-	pd->is_pos = calc_is_pos(t);
-}
-
-/*
- * Add an attr: attr_size bytes of an on-disk perf_event_attr (copied up to
- * our size, the rest zeroed) and its ids (copied). Returns the index, -1 on
- * allocation failure.
- */
-int pd__add_attr(struct perfdata *pd, const void *attr, size_t attr_size,
-		 const uint64_t *ids, size_t nids)
-{
-	struct pd_evsel *a;
-	size_t i;
-
-	if (nids > UINT32_MAX || pd->nattrs >= PD_MAX_ATTRS)
+	if (size && count > cur_left(c) / size)
 		return -1;
-	if (pd->nattrs == pd->cattrs) {
-		size_t n = pd->cattrs ? pd->cattrs * 2 : 4;
-		struct pd_evsel *na = realloc(pd->attrs, n * sizeof(*na));
-
-		if (!na)
-			return -1;
-		pd->attrs = na;
-		pd->cattrs = n;
-	}
-	a = &pd->attrs[pd->nattrs];
-	memset(a, 0, sizeof(*a));
-	memcpy(&a->attr, attr, pd__min(attr_size, sizeof(a->attr)));
-	if (nids) {
-		a->ids = malloc(nids * sizeof(*a->ids));
-		if (!a->ids)
-			return -1;
-		memcpy(a->ids, ids, nids * sizeof(*a->ids));
-	}
-	a->nids = (uint32_t)nids;
-	a->name = strdup(pd__builtin_name(&a->attr));
-	if (!a->name || idmap_grow(&pd->ids, pd->ids.n + nids)) {
-		free(a->ids);
-		free(a->name);
-		return -1;
-	}
-	for (i = 0; i < nids; i++)
-		idmap_insert(&pd->ids, a->ids[i], (uint32_t)pd->nattrs + 1);
-	pd->nattrs++;
-	update_id_pos(pd);
-	return (int)pd->nattrs - 1;
-}
-
-/* Forget attrs past the first keep (pipe-mode attrs before a rewind). */
-void pd__drop_attrs(struct perfdata *pd, size_t keep)
-{
-	size_t i, j;
-
-	if (keep >= pd->nattrs)
-		return;
-	for (i = keep; i < pd->nattrs; i++) {
-		free(pd->attrs[i].ids);
-		free(pd->attrs[i].name);
-	}
-	pd->nattrs = keep;
-	idmap_free(&pd->ids);
-	for (i = 0; i < keep; i++) {
-		const struct pd_evsel *a = &pd->attrs[i];
-
-		/* Shrinking cannot need more room than before. */
-		if (idmap_grow(&pd->ids, pd->ids.n + a->nids))
-			break;
-		for (j = 0; j < a->nids; j++)
-			idmap_insert(&pd->ids, a->ids[j], (uint32_t)i + 1);
-	}
-	update_id_pos(pd);
-}
-
-void pd__free_attrs(struct perfdata *pd)
-{
-	pd__drop_attrs(pd, 0);
-	free(pd->attrs);
-	pd->attrs = NULL;
-	pd->cattrs = 0;
-}
-
-int perfdata__evsel_of_id(const struct perfdata *pd, uint64_t id)
-{
-	if (pd->nattrs == 1)
-		return 0;
-	return idmap_get(&pd->ids, id);
+	return cur_skip(c, count * size);
 }
 
 /* The u64 holding pid and tid: two u32 in memory order. */
-static void read_tid(const uint64_t *p, struct pd_sample_id *sid)
+static void read_tid(uint64_t v64, struct pd_sample_id *sid)
 {
 	uint32_t v[2];
 
-	memcpy(v, p, sizeof(v));
+	memcpy(v, &v64, sizeof(v));
 	sid->pid = v[0];
 	sid->tid = v[1];
 	sid->has_tid = 1;
 }
 
-static void read_cpu(const uint64_t *p, struct pd_sample_id *sid)
+static void read_cpu(uint64_t v64, struct pd_sample_id *sid)
 {
 	uint32_t v[2];
 
-	memcpy(v, p, sizeof(v));
+	memcpy(v, &v64, sizeof(v));
 	sid->cpu = v[0];
 	sid->has_cpu = 1;
 }
 
-static int sample_attr(const struct perfdata *pd, const uint64_t *a, size_t n)
+/*
+ * A struct read_format as the kernel writes it for read_format rf:
+ * value, enabled?, running?, id?, lost?; or with PERF_FORMAT_GROUP
+ * nr, enabled?, running?, then nr times value, id?, lost?.
+ */
+static int skip_read_format(struct pd_cursor *c, uint64_t rf)
 {
+	uint64_t per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	uint64_t times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			 !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	uint64_t nr;
+
+	if (!(rf & PERF_FORMAT_GROUP))
+		return cur_skip_n(c, per + times, 8);
+	if (cur_u64(c, &nr) || cur_skip_n(c, times, 8))
+		return -1;
+	return cur_skip_n(c, nr, per * 8);
+}
+
+int pd__read_format_ok(const void *p, size_t len, uint64_t read_format)
+{
+	struct pd_cursor c = { p, (const uint8_t *)p + len };
+
+	return skip_read_format(&c, read_format) == 0;
+}
+
+/* A u64 size, then that many bytes, a multiple of 8 as the kernel pads it. */
+static int take_sized(struct pd_cursor *c, uint64_t *size, const uint8_t **data)
+{
+	if (cur_u64(c, size) || *size % 8)
+		return -1;
+	*data = c->p;
+	return cur_skip(c, *size);
+}
+
+static int skip_regs(struct pd_cursor *c, uint64_t mask, uint64_t *abi,
+		     const uint64_t **regs, uint32_t *nregs)
+{
+	uint32_t n = (uint32_t)__builtin_popcountll(mask);
+
+	if (cur_u64(c, abi))
+		return -1;
+	if (*abi == PERF_SAMPLE_REGS_ABI_NONE)
+		return 0;
+	if (regs) {
+		*regs = (const uint64_t *)(const void *)c->p;
+		*nregs = n;
+	}
+	return cur_skip_n(c, n, 8);
+}
+
+static int skip_branch_stack(struct pd_cursor *c, uint64_t bst)
+{
+	uint64_t nr;
+
+	if (cur_u64(c, &nr))
+		return -1;
+	if ((bst & PERF_SAMPLE_BRANCH_HW_INDEX) && cur_skip(c, 8))
+		return -1;
+	if (cur_skip_n(c, nr, PD_BRANCH_ENTRY_SIZE))
+		return -1;
+	if ((bst & PD_SAMPLE_BRANCH_COUNTERS) && cur_skip_n(c, nr, 8))
+		return -1;
+	return 0;
+}
+
+/* Everything after PERIOD, as perf's evsel__parse_sample() walks it. */
+static int parse_variable(const struct perf_event_attr *attr, struct pd_cursor *c,
+			  struct pd_sample *s)
+{
+	uint64_t t = attr->sample_type, v;
+
+	if ((t & PERF_SAMPLE_READ) && skip_read_format(c, attr->read_format))
+		return -1;
+	if (t & PERF_SAMPLE_CALLCHAIN) {
+		if (cur_u64(c, &v))
+			return -1;
+		s->callchain = (const uint64_t *)(const void *)c->p;
+		s->callchain_nr = v;
+		if (cur_skip_n(c, v, 8))
+			return -1;
+		s->has_callchain = 1;
+	}
+	if (t & PERF_SAMPLE_RAW) {
+		uint32_t sz;
+
+		if (cur_left(c) < sizeof(sz))
+			return -1;
+		memcpy(&sz, c->p, sizeof(sz));
+		/* u32 size + data, padded by the kernel to a u64 multiple */
+		if ((sizeof(sz) + (uint64_t)sz) % 8 || cur_skip(c, sizeof(sz) + (uint64_t)sz))
+			return -1;
+	}
+	if ((t & PERF_SAMPLE_BRANCH_STACK) && skip_branch_stack(c, attr->branch_sample_type))
+		return -1;
+	if (t & PERF_SAMPLE_REGS_USER) {
+		if (skip_regs(c, attr->sample_regs_user, &s->regs_abi, &s->regs_user,
+			      &s->nregs_user))
+			return -1;
+		s->regs_mask = attr->sample_regs_user;
+		s->has_regs_user = 1;
+	}
+	if (t & PERF_SAMPLE_STACK_USER) {
+		if (take_sized(c, &s->stack_size, &s->stack_user))
+			return -1;
+		/* no dyn_size when nothing was copied */
+		if (s->stack_size && (cur_u64(c, &s->stack_dyn_size) ||
+				      s->stack_dyn_size > s->stack_size))
+			return -1;
+		if (!s->stack_size)
+			s->stack_user = NULL;
+		s->has_stack_user = 1;
+	}
+	if ((t & PERF_SAMPLE_WEIGHT_TYPE) && cur_skip(c, 8))
+		return -1;
+	if ((t & PERF_SAMPLE_DATA_SRC) && cur_skip(c, 8))
+		return -1;
+	if ((t & PERF_SAMPLE_TRANSACTION) && cur_skip(c, 8))
+		return -1;
+	if ((t & PERF_SAMPLE_REGS_INTR) &&
+	    skip_regs(c, attr->sample_regs_intr, &v, NULL, NULL))
+		return -1;
+	if ((t & PERF_SAMPLE_PHYS_ADDR) && cur_skip(c, 8))
+		return -1;
+	if ((t & PERF_SAMPLE_CGROUP) && cur_skip(c, 8))
+		return -1;
+	if ((t & PERF_SAMPLE_DATA_PAGE_SIZE) && cur_skip(c, 8))
+		return -1;
+	if ((t & PERF_SAMPLE_CODE_PAGE_SIZE) && cur_skip(c, 8))
+		return -1;
+	if (t & PERF_SAMPLE_AUX) {
+		const uint8_t *data;
+
+		if (take_sized(c, &v, &data))
+			return -1;
+	}
+	/* Bits newer than PERF_SAMPLE_WEIGHT_STRUCT come after: not ours to read. */
+	return 0;
+}
+
+static int sample_attr(const struct perfdata *pd, const struct pd_cursor *c)
+{
+	uint64_t id;
+
 	if (pd->nattrs == 1)
 		return 0;
-	if (pd->id_pos < 0 || (size_t)pd->id_pos >= n)
+	if (pd->id_pos < 0 || (size_t)pd->id_pos >= cur_left(c) / 8)
 		return -1;
-	return idmap_get(&pd->ids, a[pd->id_pos]);
+	memcpy(&id, c->p + (size_t)pd->id_pos * 8, sizeof(id));
+	return pd__idmap_get(&pd->ids, id);
 }
 
 /*
- * Parse the fixed prefix of a PERF_RECORD_SAMPLE, up to PERIOD. The record
- * must sit at an 8-byte aligned address. Returns -1 when the record is
- * shorter than its sample_type demands (or no attr is known at all).
+ * Parse a PERF_RECORD_SAMPLE (at an 8-byte aligned address). Returns -1
+ * when the record is shorter than its sample_type demands, a variable part
+ * runs past it or breaks the u64 alignment, or no attr is known at all.
  */
 int pd__parse_sample(const struct perfdata *pd,
 		     const struct perf_event_header *hdr, struct pd_sample *s)
 {
-	const uint64_t *a = (const uint64_t *)(hdr + 1);
-	size_t n = (hdr->size - sizeof(*hdr)) / sizeof(uint64_t), i = 0;
-	uint64_t t;
+	struct pd_cursor c = { (const uint8_t *)(hdr + 1), (const uint8_t *)hdr + hdr->size };
+	const struct perf_event_attr *attr;
+	uint64_t t, v;
 	int idx;
 
 	memset(s, 0, sizeof(*s));
@@ -248,101 +242,132 @@ int pd__parse_sample(const struct perfdata *pd,
 		s->attr_idx = -1;
 		return -1;
 	}
-	idx = sample_attr(pd, a, n);
+	idx = sample_attr(pd, &c);
 	s->attr_idx = idx;
 	/* An unknown id: the layout up to the id is shared, use the first. */
-	t = pd->attrs[idx < 0 ? 0 : idx].attr.sample_type;
+	attr = &pd->attrs[idx < 0 ? 0 : idx].attr;
+	t = attr->sample_type;
 
-#define PD_NEED()	do { if (i >= n) return -1; } while (0)
 	if (t & PERF_SAMPLE_IDENTIFIER) {
-		PD_NEED();
-		s->sid.id = a[i++];
+		if (cur_u64(&c, &s->sid.id))
+			return -1;
 		s->sid.has_id = 1;
 	}
 	if (t & PERF_SAMPLE_IP) {
-		PD_NEED();
-		s->ip = a[i++];
+		if (cur_u64(&c, &s->ip))
+			return -1;
 		s->has_ip = 1;
 	}
 	if (t & PERF_SAMPLE_TID) {
-		PD_NEED();
-		read_tid(&a[i++], &s->sid);
+		if (cur_u64(&c, &v))
+			return -1;
+		read_tid(v, &s->sid);
 	}
 	if (t & PERF_SAMPLE_TIME) {
-		PD_NEED();
-		s->sid.time = a[i++];
+		if (cur_u64(&c, &s->sid.time))
+			return -1;
 		s->sid.has_time = 1;
 	}
-	if (t & PERF_SAMPLE_ADDR) {
-		PD_NEED();
-		s->addr = a[i++];
-	}
+	if ((t & PERF_SAMPLE_ADDR) && cur_u64(&c, &s->addr))
+		return -1;
 	if (t & PERF_SAMPLE_ID) {
-		PD_NEED();
-		s->sid.id = a[i++];
+		if (cur_u64(&c, &s->sid.id))
+			return -1;
 		s->sid.has_id = 1;
 	}
-	if (t & PERF_SAMPLE_STREAM_ID) {
-		PD_NEED();
-		i++;
-	}
+	if ((t & PERF_SAMPLE_STREAM_ID) && cur_u64(&c, &v))
+		return -1;
 	if (t & PERF_SAMPLE_CPU) {
-		PD_NEED();
-		read_cpu(&a[i++], &s->sid);
+		if (cur_u64(&c, &v))
+			return -1;
+		read_cpu(v, &s->sid);
 	}
 	if (t & PERF_SAMPLE_PERIOD) {
-		PD_NEED();
-		s->period = a[i++];
+		if (cur_u64(&c, &s->period))
+			return -1;
 		s->has_period = 1;
 	}
-#undef PD_NEED
+	/* Past the fixed prefix only the owning attr knows the layout. */
+	if (idx < 0)
+		return 0;
+	if (parse_variable(attr, &c, s)) {
+		s->callchain = NULL;
+		s->regs_user = NULL;
+		s->stack_user = NULL;
+		return -1;
+	}
 	return 0;
 }
 
-/*
- * Parse the sample_id trailer at the end of a non-sample kernel record.
- * Returns 1 when one was found, 0 when there is none (or it does not fit).
- */
-int pd__parse_sid(const struct perfdata *pd,
-		  const struct perf_event_header *hdr, struct pd_sample_id *sid)
+int pd_sample__user_reg(const struct pd_sample *s, unsigned reg, uint64_t *val)
 {
-	const uint64_t *a = (const uint64_t *)(hdr + 1);
-	size_t n = (hdr->size - sizeof(*hdr)) / sizeof(uint64_t), i, k;
+	uint64_t below;
+	uint32_t i;
+
+	if (!s->regs_user || reg >= 64 || !(s->regs_mask & (1ULL << reg)))
+		return 0;
+	below = s->regs_mask & ((1ULL << reg) - 1);
+	i = (uint32_t)__builtin_popcountll(below);
+	if (i >= s->nregs_user)
+		return 0;
+	memcpy(val, &s->regs_user[i], sizeof(*val));
+	return 1;
+}
+
+/*
+ * The sample_id trailer of a non-sample kernel record: its length in bytes
+ * (0 when the owning attr has none), with *attr_out the attr whose layout
+ * it follows. The trailer is the record's last bytes, so the owner is found
+ * by the id at is_pos from the end, as perf does.
+ */
+size_t pd__sid_len(const struct perfdata *pd, const struct perf_event_header *hdr,
+		   const struct perf_event_attr **attr_out)
+{
+	size_t n = (hdr->size - sizeof(*hdr)) / sizeof(uint64_t);
 	const struct perf_event_attr *attr;
-	uint64_t t;
 	int idx = 0;
 
-	memset(sid, 0, sizeof(*sid));
+	*attr_out = NULL;
 	if (!pd->nattrs)
 		return 0;
-	/* The first attr decides the layout; its id finds the owner. */
-	if (pd->nattrs > 1 && pd->is_pos > 0 && (size_t)pd->is_pos <= n)
-		idx = idmap_get(&pd->ids, a[n - pd->is_pos]);
+	if (pd->nattrs > 1 && pd->is_pos > 0 && (size_t)pd->is_pos <= n) {
+		uint64_t id;
+
+		memcpy(&id, (const uint8_t *)(hdr + 1) + (n - (size_t)pd->is_pos) * 8,
+		       sizeof(id));
+		idx = pd__idmap_get(&pd->ids, id);
+	}
 	attr = &pd->attrs[idx < 0 ? 0 : idx].attr;
+	*attr_out = attr;
 	if (!attr->sample_id_all)
 		return 0;
-	t = attr->sample_type & PD_SID_BITS;
-	k = (size_t)__builtin_popcountll(t);
-	if (!k || k > n)
-		return 0;
-	i = n - k;
+	return (size_t)__builtin_popcountll(attr->sample_type & PD_SID_BITS) * 8;
+}
+
+/* Fill sid from a trailer of sample_type t (its length already checked). */
+void pd__read_sid(uint64_t t, const uint8_t *p, struct pd_sample_id *sid)
+{
+	uint64_t v[6];
+	size_t i = 0;
+
+	memset(sid, 0, sizeof(*sid));
+	memcpy(v, p, (size_t)__builtin_popcountll(t & PD_SID_BITS) * 8);
 	if (t & PERF_SAMPLE_TID)
-		read_tid(&a[i++], sid);
+		read_tid(v[i++], sid);
 	if (t & PERF_SAMPLE_TIME) {
-		sid->time = a[i++];
+		sid->time = v[i++];
 		sid->has_time = 1;
 	}
 	if (t & PERF_SAMPLE_ID) {
-		sid->id = a[i++];
+		sid->id = v[i++];
 		sid->has_id = 1;
 	}
 	if (t & PERF_SAMPLE_STREAM_ID)
 		i++;
 	if (t & PERF_SAMPLE_CPU)
-		read_cpu(&a[i++], sid);
+		read_cpu(v[i++], sid);
 	if (t & PERF_SAMPLE_IDENTIFIER) {
-		sid->id = a[i++];
+		sid->id = v[i];
 		sid->has_id = 1;
 	}
-	return 1;
 }

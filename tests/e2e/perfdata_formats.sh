@@ -7,34 +7,29 @@
 # per event and the MMAP2/COMM/SAMPLE totals must equal perf's own
 # (perf script -D, perf script -F event, perf report --stats).
 #
-# usage: tests/e2e/perfdata_formats.sh BUILD_DIR   (needs BUILD_DIR/tests/test_perfdata)
-set -u
-
-B=${1:?usage: $0 BUILD_DIR}
+# Then, on real recordings of the test loader: callchains, user registers and
+# user stacks (-g, --call-graph=dwarf) equal perf script -D's reading of the
+# same samples, and --event selects an event of a pipe-mode recording stored
+# in a file (counts equal perf script's).
+#
+# usage: tests/e2e/perfdata_formats.sh BUILD_DIR   (needs BUILD_DIR/tests/test_perfdata,
+#        BUILD_DIR/tests/loader, BUILD_DIR/fixtures, BUILD_DIR/aotperf)
+. "$(dirname "$0")/lib/common.sh"
 T=$B/tests/test_perfdata
-pass=0
-fail=0
+W=$WORK
 
-ok()   { pass=$((pass + 1)); echo "PASS $*"; }
-bad()  { fail=$((fail + 1)); echo "FAIL $*"; }
 skip() { echo "SKIP $*"; }
-finish() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-	exit $?
-}
 
 if [ ! -x "$T" ]; then
 	bad "missing $T (build it first)"
 	finish
+	exit
 fi
 if ! command -v perf >/dev/null; then
 	skip "perf not installed"
 	finish
+	exit
 fi
-
-W=$(mktemp -d "${TMPDIR:-/tmp}/perfdata_e2e.XXXXXX")
-trap 'rm -rf "$W"' EXIT
 
 cat > "$W/busy.c" <<'EOF'
 #include <stdlib.h>
@@ -58,10 +53,12 @@ EOF
 if ! cc -O1 -g -o "$W/busy" "$W/busy.c"; then
 	bad "cannot compile the busy loop"
 	finish
+	exit
 fi
 if ! perf record -q -e cpu-clock -o "$W/probe.data" true >/dev/null 2>&1; then
 	skip "perf record -e cpu-clock does not work here"
 	finish
+	exit
 fi
 
 REC="perf record -q -e cpu-clock -k mono"
@@ -252,6 +249,113 @@ fi
 # Not a test: how fast the raw walk goes on the dwarf recording.
 if [ -s "$W/dwarf.data" ]; then
 	echo "INFO raw walk: $("$T" --walk "$W/dwarf.data")"
+fi
+
+# --- the test loader: callchains, user regs and stacks, --event on a pipe ----
+
+# perf_chains FILE: perf script -D's samples in the form of test_perfdata --chains
+perf_chains() {
+	perf script -D -i "$1" 2>/dev/null | gawk '
+	match($0, /^[0-9]* ?(0x[0-9a-f]+) \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE\(IP, (0x[0-9a-f]+)\): [0-9-]+\/[0-9-]+: (0x[0-9a-f]+|0) /, m) {
+		flush(); printf "@%s misc %s ip %s\n", m[1], m[2], m[3]; next
+	}
+	/^\.\.\. FP chain: nr:/ { flush(); line = "chain " substr($4, 4); next }
+	/^\.\.\.\.\. +[0-9]+: [0-9a-f]+$/ { line = line " " $3; next }
+	/^\.\.\. user regs: mask / { flush(); line = "regs " $5 " " $7; next }
+	/^\.\.\.\. [A-Z0-9]+ +0x[0-9a-f]+$/ { line = line " " $3; next }
+	/^\.\.\. ustack: size / { flush(); sub(/,$/, "", $4); print "ustack " $4 " " $6; next }
+	{ flush() }
+	function flush() { if (line != "") print line; line = "" }
+	END { flush() }'
+}
+# one line per sample, sorted: perf script -D prints samples in time order,
+# our reader hands them out in file order (perf orders them within rounds)
+by_sample() {
+	grep -v '^stacksize ' | awk '/^@/ { if (l != "") print l; l = $0; next }
+		{ l = l " | " $0 } END { if (l != "") print l }' | sort
+}
+# evlist_field FILE FIELD: an attr field from perf evlist -v (the first event)
+evlist_field() {
+	perf evlist -v -i "$1" 2>/dev/null | head -1 | tr ',' '\n' |
+		awk -v k="$2" -F': ' '$1 ~ "^ *" k "$" { print $2 }'
+}
+
+if [ -x "$LOADER" ] && [ -f "$FIX/sample.cwasm" ] && [ -x "$AOTPERF" ]; then
+	S=$FIX/sample.cwasm
+	# 6. -g: raw callchains, markers included, sample by sample
+	record "$W/lg.data" -g -- --ms 800 "$S"
+	"$T" --chains "$W/lg.data" 2>&1 | by_sample > "$W/lg.ours"
+	perf_chains "$W/lg.data" | by_sample > "$W/lg.perf"
+	nchain=$(grep -c ' | chain ' "$W/lg.perf")
+	nctx=$(grep -c ' | chain [0-9]* fffffffffffffe00' "$W/lg.perf")
+	if [ "$nchain" -gt 100 ] && [ "$nctx" -gt 0 ] && diff -q "$W/lg.ours" "$W/lg.perf" >/dev/null; then
+		ok "loader -g: callchains of $nchain samples equal perf script -D ($nctx from user context)"
+	else
+		bad "loader -g: callchains differ from perf script -D ($nchain chains)"
+		diff "$W/lg.ours" "$W/lg.perf" | head -10 | cut -c1-160 | sed 's/^/    /'
+	fi
+	# 7. --call-graph=dwarf: registers and stacks as perf reads them, sizes as the attr asks
+	record "$W/ld.data" --call-graph=dwarf -- --ms 800 "$S"
+	"$T" --chains "$W/ld.data" > "$W/ld.ours" 2>&1
+	by_sample < "$W/ld.ours" > "$W/ld.ours.1"
+	perf_chains "$W/ld.data" | by_sample > "$W/ld.perf"
+	nregs=$(grep -c ' | regs ' "$W/ld.perf")
+	if [ "$nregs" -gt 100 ] && diff -q "$W/ld.ours.1" "$W/ld.perf" >/dev/null; then
+		ok "loader dwarf: callchains, user regs, stack dyn sizes of $nregs samples equal perf script -D"
+	else
+		bad "loader dwarf: differs from perf script -D ($nregs samples with regs)"
+		diff "$W/ld.ours.1" "$W/ld.perf" | head -10 | cut -c1-160 | sed 's/^/    /'
+	fi
+	mask=$(evlist_field "$W/ld.data" sample_regs_user)
+	want=$(evlist_field "$W/ld.data" sample_stack_user)
+	check_eq "loader dwarf: register mask is the attr's (perf evlist)" \
+		"$(awk '$1 == "regs" { print $2 }' "$W/ld.ours" | sort -u)" "$mask"
+	check_eq "loader dwarf: every non-empty stack copy is sample_stack_user bytes (perf evlist)" \
+		"$(awk '$1 == "stacksize" && $2 != 0 { print $2 }' "$W/ld.ours" | sort -u)" "$want"
+	# x86-64: BP, SP, IP are bits 6, 7, 8 of the mask (perf's register names say so)
+	names=$(perf script -D -i "$W/ld.data" 2>/dev/null |
+		awk '/^\.\.\. user regs: mask / { n++ } n == 1 && /^\.\.\.\. [A-Z0-9]+ +0x/ { printf "%s ", $2 }')
+	idx() { awk -v r="$1" '{ for (i = 1; i <= NF; i++) if ($i == r) print i - 1 }' <<<"$names"; }
+	if [ "$(uname -m)" = x86_64 ]; then
+		check_eq "loader dwarf: BP, SP, IP in the register set" \
+			"$(idx BP) $(idx SP) $(idx IP)" "6 7 8"
+		# the IP register of a user-mode sample is the sample's ip
+		agree=$(awk '/^@/ { user = $3 == "0x2"; ip = $5 }
+			     $1 == "regs" && user { n++; v = $(3 + 9); sub(/^0x0*/, "0x", v); a += v == ip }
+			     END { print a + 0 "/" n + 0 }' "$W/ld.ours")
+		check "loader dwarf: regs IP is the sample ip in every user-mode sample ($agree)" \
+			awk -v f="$agree" 'BEGIN { split(f, x, "/"); exit !(x[2] > 100 && x[1] == x[2]) }'
+	fi
+
+	# 8. --event on a pipe-mode recording stored in a file, and from stdin
+	perf record -q -e cpu-clock,task-clock -k mono -F 2000 -o - -- "$LOADER" --ms 800 "$S" \
+		> "$W/lp.data" 2>/dev/null
+	for e in cpu-clock task-clock; do
+		want=$(perf script -F event -i "$W/lp.data" 2>/dev/null | grep -c "^ *$e:")
+		"$AOTPERF" report -q -i "$W/lp.data" --cwasm "$S" --event "$e" --json "$W/lp.$e.json" \
+			> "$W/lp.$e.out" 2>&1
+		check_eq "pipe-mode file: report --event $e exit status" "$?" 0
+		check_eq "pipe-mode file: --event $e counts what perf script counts" \
+			"$(jq -r .total_samples "$W/lp.$e.json" 2>/dev/null)" "$want"
+		"$AOTPERF" report -q -i - --cwasm "$S" --event "$e" --json "$W/lps.$e.json" \
+			< "$W/lp.data" > "$W/lps.$e.out" 2>&1
+		check_eq "pipe-mode stdin: --event $e counts what perf script counts" \
+			"$(jq -r .total_samples "$W/lps.$e.json" 2>/dev/null)" "$want"
+	done
+	# attribution of a pipe-mode file, whose attrs are now known at open
+	perf record -q -e cpu-clock -k mono -F 2000 -o - -- "$LOADER" --ms 800 "$S" \
+		> "$W/lp1.data" 2>/dev/null
+	"$AOTPERF" report -q -i "$W/lp1.data" --cwasm "$S" --top 1000000 --json "$W/lp1.json" \
+		> /dev/null 2>&1
+	reference "$W/lp1.data" "$S.syms" > "$W/lp1.ref"
+	aotperf_counts "$W/lp1.json" > "$W/lp1.got"
+	same_counts "pipe-mode file: per-function counts equal perf script's" "$W/lp1.got" "$W/lp1.ref"
+	"$AOTPERF" report -q -i "$W/lp.data" --cwasm "$S" --event cycles > "$W/lp.none" 2>&1
+	check_eq "pipe-mode file: --event of an absent event is exit 2" "$?" 2
+	check "pipe-mode file: ... naming the events it has" \
+		grep -q "no event 'cycles' in this recording (it has: cpu-clock, task-clock)" "$W/lp.none"
+else
+	skip "test loader, fixtures or aotperf not built"
 fi
 
 finish

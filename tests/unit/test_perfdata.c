@@ -6,6 +6,8 @@
  *                              written to $TMPDIR (default /tmp)
  *   test_perfdata --count FILE per-type record counts and per-event sample
  *                              counts, for tests/e2e/perfdata_formats.sh
+ *   test_perfdata --chains FILE callchains, user regs and stacks per sample,
+ *                              in perf script -D's terms, for the same script
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -778,7 +780,7 @@ static void test_hostile_records(void)
 
 		put_rec(&data, NULL, PERF_RECORD_SAMPLE, 0, v, sizeof(v), NULL, 0);
 	}
-	/* A record too short for a trailer: no sid, no crash. */
+	/* A record too short for its fixed fields: skipped and counted too. */
 	put_rec(&data, NULL, PERF_RECORD_EXIT, 0, NULL, 0, NULL, 0);
 	put_sample(&data, NULL, ST_ONE, &s, PERF_RECORD_MISC_USER);
 	/* Size 4: the rest is unreadable. */
@@ -804,14 +806,10 @@ static void test_hostile_records(void)
 	CHECK(!strcmp(ev.ev->comm.comm, "odd"));
 	CHECK_EQ_U64(ev.sid.cpu, 2);
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
-	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_EXIT);
-	CHECK_EQ_U64(ev.has_sid, 0);
-	CHECK_EQ_U64(ev.seq, 3);
-	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
 	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_SAMPLE);
-	CHECK_EQ_U64(ev.seq, 4);
+	CHECK_EQ_U64(ev.seq, 3);
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 0);
-	CHECK_EQ_U64(perfdata__malformed(pd), 1);
+	CHECK_EQ_U64(perfdata__malformed(pd), 2);
 	CHECK_EQ_U64(perfdata__truncated(pd, &rd, &exp), 1);
 	CHECK(rd < exp);
 	CHECK_EQ_U64(exp, data.len);
@@ -1024,26 +1022,32 @@ static void build_pipe(struct wbuf *out, struct reclog *l, int nsamples)
 	put_rec(out, l, PERF_RECORD_FINISHED_ROUND, 0, NULL, 0, NULL, 0);
 }
 
-static void check_pipe_stream(struct perfdata *pd, int nsamples)
+/*
+ * learned: a seekable stream, whose attrs and names open read ahead; they
+ * hold from the start and the records do not change them again.
+ */
+static void check_pipe_stream(struct perfdata *pd, int nsamples, int learned)
 {
 	struct ap_err err = { 0 };
 	struct pd_event ev;
 	int i, bad = 0;
 
 	CHECK(perfdata__is_pipe(pd));
-	CHECK_EQ_U64(perfdata__nevsels(pd), 0);
+	CHECK_EQ_U64(perfdata__nevsels(pd), learned ? 1 : 0);
+	if (learned)
+		CHECK(!strcmp(perfdata__evsel(pd, 0)->name, "my-clock"));
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
 	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_HEADER_ATTR);
 	CHECK_EQ_U64(ev.file_offset, 16);
 	CHECK_EQ_U64(perfdata__nevsels(pd), 1);
 	CHECK_EQ_U64(perfdata__evsel(pd, 0)->nids, 2);
 	CHECK_EQ_U64(perfdata__evsel(pd, 0)->ids[1], 34);
-	CHECK(!strcmp(perfdata__evsel(pd, 0)->name, "task-clock"));
+	CHECK(!strcmp(perfdata__evsel(pd, 0)->name, learned ? "my-clock" : "task-clock"));
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
 	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_HEADER_FEATURE);
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
 	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_HEADER_FEATURE);
-	CHECK(!strcmp(perfdata__evsel(pd, 0)->name, "desc-clock"));
+	CHECK(!strcmp(perfdata__evsel(pd, 0)->name, learned ? "my-clock" : "desc-clock"));
 	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
 	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_EVENT_UPDATE);
 	CHECK(!strcmp(perfdata__evsel(pd, 0)->name, "my-clock"));
@@ -1078,12 +1082,12 @@ static void test_pipe(void)
 	build_pipe(&p, NULL, ns);
 	write_file(tpath("pipe.data"), p.p, p.len);
 	CHECK_EQ_U64(perfdata__open(tpath("pipe.data"), 0, &pd, &err), 0);
-	check_pipe_stream(pd, ns);
+	check_pipe_stream(pd, ns, 1);
 	perfdata__layout(pd, &lay);
 	CHECK_EQ_U64(lay.data_offset, 16);
 	CHECK_EQ_U64(lay.data_size, 0);
 	CHECK_EQ_U64(perfdata__rewind(pd, &err), 0);
-	check_pipe_stream(pd, ns);
+	check_pipe_stream(pd, ns, 1);
 	perfdata__close(pd);
 
 	/* Cut mid-record. */
@@ -1120,7 +1124,7 @@ static void test_pipe(void)
 		close(fds[0]);
 		CHECK_EQ_U64(perfdata__open("-", 0, &pd, &err), 0);
 		CHECK(!perfdata__seekable(pd));
-		check_pipe_stream(pd, ns);
+		check_pipe_stream(pd, ns, 0);
 		CHECK_EQ_U64(perfdata__rewind(pd, &err), (uint64_t)-1);
 		CHECK_STR_CONTAINS(err.msg, "-: cannot rewind");
 		perfdata__close(pd);
@@ -1344,7 +1348,8 @@ static void test_big(void)
 
 	tattr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_ONE, 1);
 	for (i = 0; i < 400; i++) {
-		size_t n = i % 7 == 0 ? 65527 : (x % 9000) + 1;
+		/* the shortest AUXTRACE_ERROR is 112 bytes */
+		size_t n = i % 7 == 0 ? 65527 : (x % 9000) + 104;
 
 		for (k = 0; k < n; k++) {
 			x = x * 1103515245 + 12345;
@@ -1387,6 +1392,763 @@ static void test_names(void)
 	CHECK(!strcmp(perfdata__record_name(0), "unknown"));
 	CHECK(!strcmp(perfdata__record_name(50), "unknown"));
 	CHECK(!strcmp(perfdata__record_name(100000), "unknown"));
+}
+
+/* ---- every record type against its minimum size ------------------------ */
+
+/*
+ * Read a file of one attr (sample_type st, sample_id_all) whose data is the
+ * record under test, then (unless last) a COMM "next" marker. Returns how
+ * many times the record under test was handed out (0 or 1) and checks the
+ * marker still comes and the malformed count says the same.
+ */
+static int handed_out(const char *what, uint64_t st, const struct wbuf *rec, int last,
+		      struct pd_event *out)
+{
+	struct tsample s = { .pid = 3, .tid = 4, .time = 77, .cpu = 1 };
+	struct wbuf data = { 0 }, file = { 0 };
+	struct ap_err err = { 0 };
+	struct perfdata *pd;
+	struct pd_event ev;
+	struct tattr a;
+	int got = 0, marker = 0, r;
+	static char keep[70000];
+
+	tattr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, st, 1);
+	wput(&data, rec->p, rec->len);
+	if (!last)
+		put_comm(&data, NULL, st, &s, "next");
+	build_file(&file, &a, 1, &data, NULL);
+	write_file(tpath("short.data"), file.p, file.len);
+	if (perfdata__open(tpath("short.data"), 0, &pd, &err)) {
+		fprintf(stderr, "%s: %s\n", what, err.msg);
+		CHECK(0);
+		return -1;
+	}
+	while ((r = perfdata__next(pd, &ev, &err)) == 1) {
+		if (ev.hdr->type == PERF_RECORD_COMM && !strcmp(ev.ev->comm.comm, "next")) {
+			marker++;
+			continue;
+		}
+		got++;
+		if (out) {
+			/* keep the bytes: ev points into the reader */
+			memcpy(keep, ev.hdr, ev.hdr->size);
+			*out = ev;
+			out->hdr = (const struct perf_event_header *)keep;
+			out->ev = (const union perf_event *)keep;
+		}
+	}
+	if (r != 0 || marker != !last || perfdata__malformed(pd) != (uint64_t)!got)
+		fprintf(stderr, "%s: r=%d marker=%d got=%d malformed=%llu\n", what, r, marker, got,
+			(unsigned long long)perfdata__malformed(pd));
+	CHECK_EQ_U64(r, 0);
+	CHECK_EQ_U64(marker, !last);
+	CHECK_EQ_U64(perfdata__malformed(pd), !got);
+	perfdata__close(pd);
+	wfree(&data);
+	wfree(&file);
+	return got;
+}
+
+/* A kernel record: header, body, then the ST_ONE trailer (ntrail of its u64s). */
+static void kernel_rec(struct wbuf *b, uint32_t type, uint16_t misc, const void *body,
+		       size_t blen, size_t ntrail)
+{
+	struct tsample s = { .pid = 3, .tid = 4, .time = 77, .cpu = 1 };
+	uint64_t t[8];
+	size_t n = make_sid(ST_ONE, &s, t);
+
+	b->len = 0;
+	put_rec(b, NULL, type, misc, body, blen, t + (n - ntrail), ntrail);
+}
+
+struct kcase {
+	uint32_t type;
+	uint16_t misc;
+	size_t body;		/* the shortest valid body */
+	int str_at;		/* a string starts at this body offset, -1: none */
+};
+
+#define KBODY(t, m) (offsetof(t, m) - 8)
+
+static void test_short_kernel_records(void)
+{
+	const struct kcase cases[] = {
+		{ PERF_RECORD_MMAP, 0, KBODY(struct perf_record_mmap, filename) + 8,
+		  KBODY(struct perf_record_mmap, filename) },
+		{ PERF_RECORD_MMAP2, 0, KBODY(struct perf_record_mmap2, filename) + 8,
+		  KBODY(struct perf_record_mmap2, filename) },
+		{ PERF_RECORD_COMM, 0, 16, 8 },
+		{ PERF_RECORD_LOST, 0, 16, -1 },
+		{ PERF_RECORD_EXIT, 0, 24, -1 },
+		{ PERF_RECORD_FORK, 0, 24, -1 },
+		{ PERF_RECORD_THROTTLE, 0, 24, -1 },
+		{ PERF_RECORD_UNTHROTTLE, 0, 24, -1 },
+		{ PERF_RECORD_READ, 0, 16, -1 },	/* pid, tid, value */
+		{ PERF_RECORD_AUX, 0, 24, -1 },
+		{ PERF_RECORD_ITRACE_START, 0, 8, -1 },
+		{ PERF_RECORD_LOST_SAMPLES, 0, 8, -1 },
+		{ PERF_RECORD_SWITCH_CPU_WIDE, 0, 8, -1 },
+		{ PERF_RECORD_NAMESPACES, 0, 16, -1 },
+		{ PERF_RECORD_KSYMBOL, 0, KBODY(struct perf_record_ksymbol, name) + 8,
+		  KBODY(struct perf_record_ksymbol, name) },
+		{ PERF_RECORD_BPF_EVENT, 0, 16, -1 },
+		{ PERF_RECORD_CGROUP, 0, 16, 8 },
+		{ PERF_RECORD_TEXT_POKE, 0, 16, -1 },
+		{ PERF_RECORD_AUX_OUTPUT_HW_ID, 0, 8, -1 },
+	};
+	uint8_t body[256];
+	struct wbuf b = { 0 };
+	struct pd_event ev;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct kcase *c = &cases[i];
+		const char *name = perfdata__record_name(c->type);
+		int last;
+
+		memset(body, 0, sizeof(body));
+		if (c->str_at >= 0)
+			memcpy(body + c->str_at, "abcdefg", 8);
+		/* the shortest valid form is handed out with its trailer */
+		kernel_rec(&b, c->type, c->misc, body, c->body, 3);
+		if (handed_out(name, ST_ONE, &b, 0, &ev) == 1) {
+			CHECK_EQ_U64(ev.hdr->type, c->type);
+			CHECK_EQ_U64(ev.sid_off, 8 + c->body);
+			CHECK_EQ_U64(ev.sid_len, 24);
+			CHECK_EQ_U64(ev.has_sid, 1);
+			CHECK_EQ_U64(ev.sid.time, 77);
+			CHECK_EQ_U64(ev.sid.cpu, 1);
+			CHECK_EQ_U64(ev.sid.tid, 4);
+		} else {
+			fprintf(stderr, "%s: the valid form was refused\n", name);
+			CHECK(0);
+		}
+		for (last = 0; last < 2; last++) {
+			/* 8 bytes short of the fixed fields (or of the string) */
+			kernel_rec(&b, c->type, c->misc, body,
+				   c->str_at >= 0 ? (size_t)c->str_at : c->body - 8, 3);
+			CHECK_EQ_U64(handed_out(name, ST_ONE, &b, last, NULL), 0);
+			/* the body is all there but the trailer misses a u64 */
+			kernel_rec(&b, c->type, c->misc, body, c->body, 2);
+			CHECK_EQ_U64(handed_out(name, ST_ONE, &b, last, NULL), 0);
+			/* the string runs into the trailer: no NUL inside the record */
+			if (c->str_at >= 0) {
+				memset(body + c->str_at, 'A', 8);
+				kernel_rec(&b, c->type, c->misc, body, c->body, 3);
+				CHECK_EQ_U64(handed_out(name, ST_ONE, &b, last, NULL), 0);
+				memcpy(body + c->str_at, "abcdefg", 8);
+			}
+		}
+		/* a size that is not a multiple of 8 */
+		kernel_rec(&b, c->type, c->misc, body, c->body, 3);
+		wput(&b, NULL, 4);
+		((struct perf_event_header *)b.p)->size += 4;
+		CHECK_EQ_U64(handed_out(name, ST_ONE, &b, 1, NULL), 0);
+	}
+
+	/* Counts and lengths that run past the record. */
+	memset(body, 0, sizeof(body));
+	body[8] = 1;	/* NAMESPACES nr 1, no link_info */
+	kernel_rec(&b, PERF_RECORD_NAMESPACES, 0, body, 16, 3);
+	CHECK_EQ_U64(handed_out("namespaces nr", ST_ONE, &b, 0, NULL), 0);
+	kernel_rec(&b, PERF_RECORD_NAMESPACES, 0, body, 32, 3);
+	CHECK_EQ_U64(handed_out("namespaces nr 1", ST_ONE, &b, 0, NULL), 1);
+	memset(body, 0, sizeof(body));
+	body[8] = 2;	/* TEXT_POKE old_len 2, new_len 3: 12 + 5 > 16 */
+	body[10] = 3;
+	kernel_rec(&b, PERF_RECORD_TEXT_POKE, 0, body, 16, 3);
+	CHECK_EQ_U64(handed_out("text_poke lens", ST_ONE, &b, 0, NULL), 0);
+	body[10] = 2;
+	kernel_rec(&b, PERF_RECORD_TEXT_POKE, 0, body, 16, 3);
+	CHECK_EQ_U64(handed_out("text_poke lens ok", ST_ONE, &b, 0, NULL), 1);
+	/* MMAP2 with a build id longer than its 20-byte field */
+	memset(body, 0, sizeof(body));
+	body[KBODY(struct perf_record_mmap2, build_id_size)] = 21;
+	kernel_rec(&b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_MMAP_BUILD_ID, body,
+		   KBODY(struct perf_record_mmap2, filename) + 8, 3);
+	CHECK_EQ_U64(handed_out("mmap2 build id", ST_ONE, &b, 0, NULL), 0);
+	/* a READ of a group: nr values that are not there */
+	{
+		struct wbuf data = { 0 }, file = { 0 };
+		struct ap_err err = { 0 };
+		struct perfdata *pd;
+		struct tattr a;
+		uint64_t v[4] = { pack32(3, 4), 5, 0, 0 };	/* nr 5 */
+
+		tattr_init(&a, PERF_TYPE_SOFTWARE, 0, ST_ONE, 0);
+		a.attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+		put_rec(&data, NULL, PERF_RECORD_READ, 0, v, sizeof(v), NULL, 0);
+		v[1] = 1;	/* nr 1: value and id fit */
+		put_rec(&data, NULL, PERF_RECORD_READ, 0, v, sizeof(v), NULL, 0);
+		build_file(&file, &a, 1, &data, NULL);
+		write_file(tpath("read.data"), file.p, file.len);
+		CHECK_EQ_U64(perfdata__open(tpath("read.data"), 0, &pd, &err), 0);
+		CHECK_EQ_U64(drain(pd, &err), 1);
+		CHECK_EQ_U64(perfdata__malformed(pd), 1);
+		perfdata__close(pd);
+		wfree(&data);
+		wfree(&file);
+	}
+	wfree(&b);
+}
+
+/* The phantom mapping: an MMAP shorter than its fixed fields, then a sample. */
+static void test_phantom_mmap(void)
+{
+	struct tsample s = { .pid = 3, .tid = 4, .time = 77, .cpu = 1, .ip = 0x1234,
+			     .period = 1 };
+	struct wbuf data = { 0 }, file = { 0 };
+	struct ap_err err = { 0 };
+	struct perfdata *pd;
+	struct pd_event ev;
+	struct tattr a;
+	uint64_t body[2] = { pack32(3, 4), 0x7f0000000000ULL };	/* pid, tid, start */
+
+	tattr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_ONE, 0);
+	/* What the old reader took as len, pgoff and name came from the sample. */
+	put_rec(&data, NULL, PERF_RECORD_MMAP, 0, body, sizeof(body), NULL, 0);
+	put_sample(&data, NULL, ST_ONE, &s, PERF_RECORD_MISC_USER);
+	put_rec(&data, NULL, PERF_RECORD_MMAP2, 0, body, sizeof(body), NULL, 0);
+	build_file(&file, &a, 1, &data, NULL);
+	write_file(tpath("phantom.data"), file.p, file.len);
+	CHECK_EQ_U64(perfdata__open(tpath("phantom.data"), 0, &pd, &err), 0);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_SAMPLE);
+	CHECK_EQ_U64(ev.sample.ip, 0x1234);
+	CHECK_EQ_U64(ev.seq, 0);
+	/* and the last record of the file, short: not handed out either */
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 0);
+	CHECK_EQ_U64(perfdata__malformed(pd), 2);
+	CHECK_EQ_U64(perfdata__truncated(pd, NULL, NULL), 0);
+	perfdata__close(pd);
+	wfree(&data);
+	wfree(&file);
+}
+
+struct ucase {
+	uint32_t type;
+	size_t body;		/* the shortest valid body */
+	int str_at;		/* -1 or a string's body offset */
+};
+
+static void test_short_user_records(void)
+{
+	const struct ucase cases[] = {
+		{ PERF_RECORD_HEADER_EVENT_TYPE, 72, -1 },
+		{ PERF_RECORD_HEADER_BUILD_ID, KBODY(struct perf_record_header_build_id, filename) + 4,
+		  KBODY(struct perf_record_header_build_id, filename) },
+		{ PERF_RECORD_ID_INDEX, 8, -1 },
+		{ PERF_RECORD_AUXTRACE_INFO, 8, -1 },
+		{ PERF_RECORD_AUXTRACE_ERROR, KBODY(struct perf_record_auxtrace_error, machine_pid), -1 },
+		{ PERF_RECORD_THREAD_MAP, 8, -1 },
+		{ PERF_RECORD_CPU_MAP, 2, -1 },
+		{ PERF_RECORD_STAT_CONFIG, 8, -1 },
+		{ PERF_RECORD_STAT, 40, -1 },
+		{ PERF_RECORD_STAT_ROUND, 16, -1 },
+		{ PERF_RECORD_TIME_CONV, 24, -1 },
+		{ PERF_RECORD_HEADER_FEATURE, 8, -1 },
+		{ PERF_RECORD_HEADER_ATTR, PERF_ATTR_SIZE_VER0, -1 },	/* file mode: ignored */
+	};
+	uint8_t body[512];
+	struct wbuf b = { 0 };
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct ucase *c = &cases[i];
+		const char *name = perfdata__record_name(c->type);
+		int last;
+
+		memset(body, 0, sizeof(body));
+		if (c->str_at >= 0)
+			memcpy(body + c->str_at, "abc", 4);
+		b.len = 0;
+		put_raw(&b, NULL, c->type, body, c->body);
+		CHECK_EQ_U64(handed_out(name, ST_ONE, &b, 0, NULL), 1);
+		for (last = 0; last < 2; last++) {
+			b.len = 0;
+			put_raw(&b, NULL, c->type, body, c->str_at >= 0 ? (size_t)c->str_at : c->body - 1);
+			CHECK_EQ_U64(handed_out(name, ST_ONE, &b, last, NULL), 0);
+			if (c->str_at >= 0) {
+				memset(body + c->str_at, 'A', 4);
+				b.len = 0;
+				put_raw(&b, NULL, c->type, body, c->body);
+				CHECK_EQ_U64(handed_out(name, ST_ONE, &b, last, NULL), 0);
+				memcpy(body + c->str_at, "abc", 4);
+			}
+		}
+	}
+	/* Arrays: nr entries must fit. */
+	{
+		const struct { uint32_t type; size_t entry; } arr[] = {
+			{ PERF_RECORD_ID_INDEX, 32 }, { PERF_RECORD_THREAD_MAP, 24 },
+			{ PERF_RECORD_STAT_CONFIG, 16 },
+		};
+
+		for (i = 0; i < 3; i++) {
+			uint64_t nr = 2;
+
+			memset(body, 0, sizeof(body));
+			memcpy(body, &nr, 8);
+			b.len = 0;
+			put_raw(&b, NULL, arr[i].type, body, 8 + 2 * arr[i].entry - 1);
+			CHECK_EQ_U64(handed_out("array short", ST_ONE, &b, 0, NULL), 0);
+			b.len = 0;
+			put_raw(&b, NULL, arr[i].type, body, 8 + 2 * arr[i].entry);
+			CHECK_EQ_U64(handed_out("array", ST_ONE, &b, 0, NULL), 1);
+			nr = ~0ULL / 4;		/* nr * size overflows */
+			memcpy(body, &nr, 8);
+			b.len = 0;
+			put_raw(&b, NULL, arr[i].type, body, 8 + 2 * arr[i].entry);
+			CHECK_EQ_U64(handed_out("array huge", ST_ONE, &b, 0, NULL), 0);
+		}
+	}
+	/* EVENT_UPDATE per kind: the name and unit NUL-terminated, a scale's 8 bytes. */
+	{
+		const struct { uint64_t kind; size_t len; int ok; } eu[] = {
+			{ PERF_EVENT_UPDATE__NAME, 16 + 8, 1 }, { PERF_EVENT_UPDATE__NAME, 16, 0 },
+			{ PERF_EVENT_UPDATE__UNIT, 16 + 8, 1 }, { PERF_EVENT_UPDATE__UNIT, 16 + 4, 0 },
+			{ PERF_EVENT_UPDATE__SCALE, 16 + 8, 1 }, { PERF_EVENT_UPDATE__SCALE, 16 + 7, 0 },
+			{ PERF_EVENT_UPDATE__CPUS, 16 + 4, 1 }, { PERF_EVENT_UPDATE__CPUS, 16 + 1, 0 },
+			{ 99, 16, 1 }, { 99, 15, 0 },
+		};
+
+		for (i = 0; i < sizeof(eu) / sizeof(eu[0]); i++) {
+			memset(body, 'x', sizeof(body));
+			memcpy(body, &eu[i].kind, 8);
+			memset(body + 8, 0, 8);
+			if (eu[i].kind == PERF_EVENT_UPDATE__NAME || eu[i].kind == PERF_EVENT_UPDATE__UNIT)
+				body[16 + 7] = 0;	/* "xxxxxxx\0" when 8 bytes are there */
+			b.len = 0;
+			put_raw(&b, NULL, PERF_RECORD_EVENT_UPDATE, body, eu[i].len);
+			CHECK_EQ_U64(handed_out("event_update", ST_ONE, &b, 0, NULL), eu[i].ok);
+		}
+	}
+	/* HEADER_FEATURE: a COMPRESSED payload must hold its five u32. */
+	{
+		uint64_t id = 27;
+
+		memset(body, 0, sizeof(body));
+		memcpy(body, &id, 8);
+		b.len = 0;
+		put_raw(&b, NULL, PERF_RECORD_HEADER_FEATURE, body, 8 + 19);
+		CHECK_EQ_U64(handed_out("feature compressed", ST_ONE, &b, 0, NULL), 0);
+		b.len = 0;
+		put_raw(&b, NULL, PERF_RECORD_HEADER_FEATURE, body, 8 + 20);
+		CHECK_EQ_U64(handed_out("feature compressed ok", ST_ONE, &b, 0, NULL), 1);
+	}
+	/* A HEADER_ATTR whose attr.size says more than the record holds (file mode). */
+	{
+		struct perf_event_attr at = { 0 };
+
+		at.size = sizeof(at) + 8;
+		b.len = 0;
+		put_raw(&b, NULL, PERF_RECORD_HEADER_ATTR, &at, sizeof(at));
+		CHECK_EQ_U64(handed_out("attr size", ST_ONE, &b, 0, NULL), 0);
+	}
+	/* AUXTRACE and TRACING_DATA too short to say their payload: an error. */
+	{
+		const uint32_t types[2] = { PERF_RECORD_AUXTRACE, PERF_RECORD_HEADER_TRACING_DATA };
+
+		for (i = 0; i < 2; i++) {
+			struct wbuf data = { 0 }, file = { 0 };
+			struct ap_err err = { 0 };
+			struct perfdata *pd;
+			struct tattr a;
+			char want[128];
+			size_t doff;
+
+			tattr_init(&a, PERF_TYPE_SOFTWARE, 0, ST_ONE, 1);
+			memset(body, 0, sizeof(body));
+			put_raw(&data, NULL, types[i], body, 4);
+			doff = build_file(&file, &a, 1, &data, NULL);
+			write_file(tpath("aux.data"), file.p, file.len);
+			CHECK_EQ_U64(perfdata__open(tpath("aux.data"), 0, &pd, &err), 0);
+			CHECK_EQ_U64(drain(pd, &err), (uint64_t)-1);
+			snprintf(want, sizeof(want), "%s record at offset %zu is too short",
+				 perfdata__record_name(types[i]), doff);
+			CHECK_STR_CONTAINS(err.msg, want);
+			CHECK_EQ_U64(err.kind, AP_ERR_INPUT);
+			perfdata__close(pd);
+			wfree(&data);
+			wfree(&file);
+		}
+	}
+	wfree(&b);
+}
+
+/* A pipe-mode HEADER_ATTR that does not hold its attr: nothing after it can be read. */
+static void test_pipe_bad_attr(void)
+{
+	struct perf_event_attr at = { 0 };
+	struct wbuf p = { 0 };
+	struct ap_err err = { 0 };
+	struct perfdata *pd;
+	struct tsample s = { .pid = 1, .tid = 1, .ip = 5, .period = 1 };
+
+	wput64(&p, MAGIC2);
+	wput64(&p, 16);
+	at.size = sizeof(at);
+	at.sample_type = ST_ONE;
+	put_raw(&p, NULL, PERF_RECORD_HEADER_ATTR, &at, PERF_ATTR_SIZE_VER0 - 8);
+	put_sample(&p, NULL, ST_ONE, &s, 0);
+	write_file(tpath("pbad.data"), p.p, p.len);
+	/* A file: open reads the attrs ahead and fails there. */
+	CHECK_EQ_U64(perfdata__open(tpath("pbad.data"), 0, &pd, &err), (uint64_t)-1);
+	CHECK_STR_CONTAINS(err.msg, "attr record at offset 16 is too short or inconsistent");
+	CHECK_STR_CONTAINS(err.msg, tpath("pbad.data"));
+	/* The attr's own size past the record. */
+	p.len = 16;
+	put_raw(&p, NULL, PERF_RECORD_HEADER_ATTR, &at, sizeof(at) - 8);
+	write_file(tpath("pbad.data"), p.p, p.len);
+	CHECK_EQ_U64(perfdata__open(tpath("pbad.data"), 0, &pd, &err), (uint64_t)-1);
+	CHECK_STR_CONTAINS(err.msg, "too short or inconsistent");
+	/* A trailing partial id. */
+	p.len = 16;
+	{
+		char body[sizeof(at) + 4] = { 0 };
+
+		memcpy(body, &at, sizeof(at));
+		put_raw(&p, NULL, PERF_RECORD_HEADER_ATTR, body, sizeof(body));
+	}
+	write_file(tpath("pbad.data"), p.p, p.len);
+	CHECK_EQ_U64(perfdata__open(tpath("pbad.data"), 0, &pd, &err), (uint64_t)-1);
+	/* Through a pipe: the read fails at that record. */
+	{
+		int fds[2], saved = dup(0), status = 0;
+		pid_t pid;
+
+		CHECK_EQ_U64(pipe(fds), 0);
+		pid = fork();
+		if (pid == 0) {
+			close(fds[0]);
+			_exit(write(fds[1], p.p, p.len) != (ssize_t)p.len);
+		}
+		close(fds[1]);
+		dup2(fds[0], 0);
+		close(fds[0]);
+		CHECK_EQ_U64(perfdata__open("-", 0, &pd, &err), 0);
+		CHECK_EQ_U64(drain(pd, &err), (uint64_t)-1);
+		CHECK_STR_CONTAINS(err.msg, "-: attr record at offset 16");
+		perfdata__close(pd);
+		waitpid(pid, &status, 0);
+		dup2(saved, 0);
+		close(saved);
+	}
+	wfree(&p);
+}
+
+/* ---- samples: every sample_type field, and each one cut short ---------- */
+
+#define ST_ALL (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+		PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
+		PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | \
+		PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | \
+		PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT | \
+		PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR | \
+		PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | \
+		PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX)
+
+struct sfield {
+	uint64_t bit;
+	size_t at, n;		/* where its u64s start in the sample, how many */
+};
+
+/*
+ * A sample with every field, values known by construction. Returns the
+ * u64 count; f[] says where each field sits.
+ */
+static size_t build_all_fields(uint64_t *v, struct sfield *f, size_t *nf)
+{
+	size_t n = 0, k = 0;
+
+#define FIELD(b, ...) do { \
+		uint64_t vals_[] = { __VA_ARGS__ }; \
+		f[k].bit = (b); \
+		f[k].at = n; \
+		f[k].n = sizeof(vals_) / 8; \
+		memcpy(v + n, vals_, sizeof(vals_)); \
+		n += sizeof(vals_) / 8; \
+		k++; \
+	} while (0)
+	FIELD(PERF_SAMPLE_IDENTIFIER, 5);
+	FIELD(PERF_SAMPLE_IP, 0x401000);
+	FIELD(PERF_SAMPLE_TID, pack32(10, 11));
+	FIELD(PERF_SAMPLE_TIME, 1000);
+	FIELD(PERF_SAMPLE_ADDR, 0xadd0);
+	FIELD(PERF_SAMPLE_ID, 5);
+	FIELD(PERF_SAMPLE_STREAM_ID, 6);
+	FIELD(PERF_SAMPLE_CPU, pack32(2, 0));
+	FIELD(PERF_SAMPLE_PERIOD, 4000);
+	/* read_format GROUP|ID|ENABLED: nr, enabled, 2 x (value, id) */
+	FIELD(PERF_SAMPLE_READ, 2, 50, 100, 5, 200, 6);
+	FIELD(PERF_SAMPLE_CALLCHAIN, 4, (uint64_t)PERF_CONTEXT_USER, 0x401000, 0x401100, 0x401200);
+	FIELD(PERF_SAMPLE_RAW, 12 | (0xabcdULL << 32), 0x1111);	/* u32 12 + 12 bytes */
+	/* branch_sample_type HW_INDEX: nr, hw_idx, nr x (from, to, flags) */
+	FIELD(PERF_SAMPLE_BRANCH_STACK, 1, 0, 0x10, 0x20, 0);
+	/* abi, regs of mask bp|sp|ip */
+	FIELD(PERF_SAMPLE_REGS_USER, PERF_SAMPLE_REGS_ABI_64, 0x7ffd0010, 0x7ffd0000, 0x401000);
+	/* size 16, 16 bytes, dyn_size 12 */
+	FIELD(PERF_SAMPLE_STACK_USER, 16, 0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL, 12);
+	FIELD(PERF_SAMPLE_WEIGHT, 33);
+	FIELD(PERF_SAMPLE_DATA_SRC, 44);
+	FIELD(PERF_SAMPLE_TRANSACTION, 55);
+	FIELD(PERF_SAMPLE_REGS_INTR, PERF_SAMPLE_REGS_ABI_64, 1, 2);	/* mask ax|bx */
+	FIELD(PERF_SAMPLE_PHYS_ADDR, 0x1000);
+	FIELD(PERF_SAMPLE_CGROUP, 7);
+	FIELD(PERF_SAMPLE_DATA_PAGE_SIZE, 4096);
+	FIELD(PERF_SAMPLE_CODE_PAGE_SIZE, 4096);
+	FIELD(PERF_SAMPLE_AUX, 8, 0x99);
+#undef FIELD
+	*nf = k;
+	return n;
+}
+
+static void all_fields_attr(struct tattr *a)
+{
+	tattr_init(a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_ALL, 1);
+	a->attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED;
+	a->attr.branch_sample_type = PERF_SAMPLE_BRANCH_HW_INDEX;
+	a->attr.sample_regs_user = (1ULL << 6) | (1ULL << 7) | (1ULL << 8);
+	a->attr.sample_regs_intr = 3;
+	a->attr.sample_stack_user = 16;
+}
+
+/* Read the one sample of a file with the all-fields attr; 1 if handed out. */
+static int read_all_fields(const uint64_t *v, size_t nbytes, struct pd_sample *out,
+			   uint64_t *copy)
+{
+	struct wbuf data = { 0 }, file = { 0 };
+	struct ap_err err = { 0 };
+	struct perfdata *pd;
+	struct pd_event ev;
+	struct tattr a;
+	int got = 0;
+
+	all_fields_attr(&a);
+	put_rec(&data, NULL, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, v, nbytes, NULL, 0);
+	build_file(&file, &a, 1, &data, NULL);
+	write_file(tpath("all.data"), file.p, file.len);
+	if (perfdata__open(tpath("all.data"), 0, &pd, &err))
+		abort();
+	while (perfdata__next(pd, &ev, &err) == 1) {
+		if (ev.hdr->type != PERF_RECORD_SAMPLE)
+			continue;
+		got++;
+		if (out) {
+			/* re-point the sample's pointers into a copy that outlives the reader */
+			const uint8_t *base = (const uint8_t *)ev.hdr;
+
+			memcpy(copy, base, ev.hdr->size);
+			*out = ev.sample;
+#define REBASE(p) ((p) ? (void *)((uint8_t *)copy + ((const uint8_t *)(p) - base)) : NULL)
+			out->callchain = REBASE(ev.sample.callchain);
+			out->regs_user = REBASE(ev.sample.regs_user);
+			out->stack_user = REBASE(ev.sample.stack_user);
+#undef REBASE
+		}
+	}
+	CHECK_EQ_U64(perfdata__malformed(pd), !got);
+	perfdata__close(pd);
+	wfree(&data);
+	wfree(&file);
+	return got;
+}
+
+static void test_sample_fields(void)
+{
+	uint64_t v[128], w[128], copy[128 + 2];
+	struct sfield f[32];
+	struct pd_sample s;
+	size_t n, nf, i;
+	uint64_t reg = 0;
+
+	n = build_all_fields(v, f, &nf);
+	CHECK_EQ_U64(read_all_fields(v, n * 8, &s, copy), 1);
+	CHECK_EQ_U64(s.attr_idx, 0);
+	CHECK_EQ_U64(s.ip, 0x401000);
+	CHECK_EQ_U64(s.sid.pid, 10);
+	CHECK_EQ_U64(s.sid.tid, 11);
+	CHECK_EQ_U64(s.sid.time, 1000);
+	CHECK_EQ_U64(s.sid.cpu, 2);
+	CHECK_EQ_U64(s.period, 4000);
+	CHECK_EQ_U64(s.has_callchain, 1);
+	CHECK_EQ_U64(s.callchain_nr, 4);
+	CHECK(s.callchain && s.callchain[0] == (uint64_t)PERF_CONTEXT_USER &&
+	      s.callchain[1] == 0x401000 && s.callchain[3] == 0x401200);
+	CHECK_EQ_U64(s.has_regs_user, 1);
+	CHECK_EQ_U64(s.regs_abi, PERF_SAMPLE_REGS_ABI_64);
+	CHECK_EQ_U64(s.regs_mask, 0x1c0);
+	CHECK_EQ_U64(s.nregs_user, 3);
+	CHECK(s.regs_user && s.regs_user[0] == 0x7ffd0010 && s.regs_user[2] == 0x401000);
+	CHECK_EQ_U64(pd_sample__user_reg(&s, 7, &reg), 1);	/* sp */
+	CHECK_EQ_U64(reg, 0x7ffd0000);
+	CHECK_EQ_U64(pd_sample__user_reg(&s, 8, &reg), 1);	/* ip */
+	CHECK_EQ_U64(reg, 0x401000);
+	CHECK_EQ_U64(pd_sample__user_reg(&s, 0, &reg), 0);	/* ax: not asked for */
+	CHECK_EQ_U64(pd_sample__user_reg(&s, 64, &reg), 0);
+	CHECK_EQ_U64(s.has_stack_user, 1);
+	CHECK_EQ_U64(s.stack_size, 16);
+	CHECK_EQ_U64(s.stack_dyn_size, 12);
+	CHECK(s.stack_user && s.stack_user[0] == 0 && s.stack_user[15] == 15);
+	CHECK_EQ_U64(((uintptr_t)s.callchain | (uintptr_t)s.regs_user) & 7, 0);
+
+	/* Each field cut in half: the sample stops there and is refused. */
+	for (i = 0; i < nf; i++) {
+		size_t cut = f[i].at + (f[i].n + 1) / 2 - (f[i].n == 1);
+
+		if (read_all_fields(v, cut * 8, NULL, copy) != 0) {
+			fprintf(stderr, "sample cut in field %#llx at u64 %zu handed out\n",
+				(unsigned long long)f[i].bit, cut);
+			CHECK(0);
+		}
+	}
+	/* Counts and sizes that cannot be right. */
+	{
+		const struct { uint64_t bit; size_t k; uint64_t val; const char *what; } bad[] = {
+			{ PERF_SAMPLE_CALLCHAIN, 0, 1ULL << 61, "callchain nr * 8 overflows" },
+			{ PERF_SAMPLE_CALLCHAIN, 0, 200, "callchain nr past the record" },
+			{ PERF_SAMPLE_READ, 0, 1ULL << 60, "read group nr huge" },
+			{ PERF_SAMPLE_RAW, 0, 13 | (0xabcdULL << 32), "raw size breaks alignment" },
+			{ PERF_SAMPLE_RAW, 0, 0xfffffff4, "raw size past the record" },
+			{ PERF_SAMPLE_BRANCH_STACK, 0, 1ULL << 62, "branch nr huge" },
+			{ PERF_SAMPLE_STACK_USER, 0, 12, "stack size not a u64 multiple" },
+			{ PERF_SAMPLE_STACK_USER, 0, 1ULL << 63, "stack size huge" },
+			{ PERF_SAMPLE_STACK_USER, 3, 17, "dyn_size above size" },
+			{ PERF_SAMPLE_AUX, 0, 1ULL << 40, "aux size huge" },
+		};
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			size_t j;
+
+			memcpy(w, v, n * 8);
+			for (j = 0; j < nf; j++)
+				if (f[j].bit == bad[i].bit)
+					w[f[j].at + bad[i].k] = bad[i].val;
+			if (read_all_fields(w, n * 8, NULL, copy) != 0) {
+				fprintf(stderr, "%s: handed out\n", bad[i].what);
+				CHECK(0);
+			}
+		}
+	}
+	/* User regs with ABI_NONE (a kernel thread): no registers follow. */
+	{
+		size_t j, at = 0;
+
+		for (j = 0; j < nf; j++)
+			if (f[j].bit == PERF_SAMPLE_REGS_USER)
+				at = f[j].at;
+		memcpy(w, v, at * 8);
+		w[at] = PERF_SAMPLE_REGS_ABI_NONE;
+		memcpy(w + at + 1, v + at + 4, (n - at - 4) * 8);
+		CHECK_EQ_U64(read_all_fields(w, (n - 3) * 8, &s, copy), 1);
+		CHECK_EQ_U64(s.has_regs_user, 1);
+		CHECK_EQ_U64(s.nregs_user, 0);
+		CHECK(s.regs_user == NULL);
+		CHECK_EQ_U64(pd_sample__user_reg(&s, 7, &reg), 0);
+		CHECK_EQ_U64(s.stack_size, 16);
+	}
+	/* An empty user stack: size 0 and no dyn_size. */
+	{
+		size_t j, at = 0;
+
+		for (j = 0; j < nf; j++)
+			if (f[j].bit == PERF_SAMPLE_STACK_USER)
+				at = f[j].at;
+		memcpy(w, v, at * 8);
+		w[at] = 0;
+		memcpy(w + at + 1, v + at + 4, (n - at - 4) * 8);
+		CHECK_EQ_U64(read_all_fields(w, (n - 3) * 8, &s, copy), 1);
+		CHECK_EQ_U64(s.has_stack_user, 1);
+		CHECK_EQ_U64(s.stack_size, 0);
+		CHECK(s.stack_user == NULL);
+	}
+	/* The record at an odd address (after an 84-byte record): pointers still aligned. */
+	{
+		struct wbuf data = { 0 }, file = { 0 };
+		struct ap_err err = { 0 };
+		struct perfdata *pd;
+		struct pd_event ev;
+		struct tattr a;
+		char odd[76] = { 0 };
+
+		all_fields_attr(&a);
+		put_raw(&data, NULL, PERF_RECORD_HEADER_FEATURE, odd, sizeof(odd));
+		put_rec(&data, NULL, PERF_RECORD_SAMPLE, 0, v, n * 8, NULL, 0);
+		build_file(&file, &a, 1, &data, NULL);
+		write_file(tpath("allodd.data"), file.p, file.len);
+		CHECK_EQ_U64(perfdata__open(tpath("allodd.data"), 0, &pd, &err), 0);
+		CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+		CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+		CHECK_EQ_U64(ev.hdr->type, PERF_RECORD_SAMPLE);
+		CHECK_EQ_U64(((uintptr_t)ev.sample.callchain | (uintptr_t)ev.sample.regs_user |
+			      (uintptr_t)ev.sample.stack_user) & 7, 0);
+		CHECK_EQ_U64(ev.sample.callchain[1], 0x401000);
+		perfdata__close(pd);
+		wfree(&data);
+		wfree(&file);
+	}
+}
+
+/* The trailer's place comes from the owning attr, found by the IDENTIFIER. */
+static void test_sid_span(void)
+{
+	struct wbuf data = { 0 }, file = { 0 };
+	struct tsample s = { .pid = 1, .tid = 2, .time = 10, .cpu = 1, .id = 21 };
+	struct ap_err err = { 0 };
+	struct perfdata *pd;
+	struct pd_event ev;
+	struct tattr a[2];
+
+	tattr_init(&a[0], PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_A, 1);
+	tattr_init(&a[1], PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, ST_B, 1);
+	a[0].ids[0] = 11;
+	a[0].nids = 1;
+	a[1].ids[0] = 21;
+	a[1].nids = 1;
+	/* a name padded with 16 more zero bytes than needed: the trailer is at the end */
+	{
+		struct perf_record_mmap2 m;
+		size_t fixed = offsetof(struct perf_record_mmap2, filename) - 8;
+		uint64_t t[8];
+
+		memset(&m, 0, sizeof(m));
+		m.pid = 1;
+		m.start = 0x1000;
+		m.len = 0x1000;
+		m.prot = 5;
+		strcpy(m.filename, "/lib/x.so");
+		put_rec(&data, NULL, PERF_RECORD_MMAP2, 0, (char *)&m + 8, fixed + 32, t,
+			make_sid(ST_B, &s, t));
+	}
+	s.id = 11;
+	put_mmap2(&data, NULL, ST_A, &s, 0x1000, 0x1000, 0, "/y", 0);
+	build_file(&file, a, 2, &data, NULL);
+	write_file(tpath("span.data"), file.p, file.len);
+	CHECK_EQ_U64(perfdata__open(tpath("span.data"), 0, &pd, &err), 0);
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	/* ST_B: tid, time, id, stream_id, cpu, identifier */
+	CHECK_EQ_U64(ev.sid_len, 48);
+	CHECK_EQ_U64(ev.sid_off, offsetof(struct perf_record_mmap2, filename) + 32);
+	CHECK_EQ_U64(ev.sid_off + ev.sid_len, ev.hdr->size);
+	CHECK_EQ_U64(ev.sid.id, 21);
+	CHECK_EQ_U64(ev.sid.cpu, 1);
+	{
+		uint64_t last;
+
+		memcpy(&last, (const char *)ev.hdr + ev.sid_off + ev.sid_len - 8, 8);
+		CHECK_EQ_U64(last, 21);	/* the IDENTIFIER closes the trailer */
+	}
+	CHECK_EQ_U64(perfdata__next(pd, &ev, &err), 1);
+	/* ST_A: tid, time, identifier */
+	CHECK_EQ_U64(ev.sid_len, 24);
+	CHECK_EQ_U64(ev.sid_off, offsetof(struct perf_record_mmap2, filename) + 8);
+	CHECK_EQ_U64(ev.sid.id, 11);
+	/* a sample has no trailer */
+	perfdata__close(pd);
+	wfree(&data);
+	wfree(&file);
 }
 
 /* ---- --count FILE ------------------------------------------------------ */
@@ -1507,6 +2269,64 @@ static int walk_file(const char *path)
 	return r < 0;
 }
 
+/*
+ * --chains FILE: per sample, in the form of perf script -D, the record's file
+ * offset and ip, its raw callchain, user registers and the user stack's
+ * dyn_size and offset in the record:
+ *
+ *   @0x408 misc 0x2 ip 0x7f9c13a70f38
+ *   chain 3 fffffffffffffe00 00007f9c13a70f38 007ffc35c09ae000
+ *   regs 0xff0fff 64-bit 0x... (one per mask bit)
+ *   ustack 8192 0xe0
+ *   stacksize 8192                 (bytes copied; perf -D does not print it)
+ */
+static int chains_file(const char *path)
+{
+	static const char *const abi[3] = { "none", "32-bit", "64-bit" };
+	struct ap_err err = { 0 };
+	struct perfdata *pd;
+	struct pd_event ev;
+	uint64_t i;
+	int r;
+
+	if (perfdata__open(path, 0, &pd, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
+	while ((r = perfdata__next(pd, &ev, &err)) == 1) {
+		const struct pd_sample *s = &ev.sample;
+
+		if (ev.hdr->type != PERF_RECORD_SAMPLE)
+			continue;
+		printf("@%#llx misc 0x%x ip %#llx\n", (unsigned long long)ev.file_offset,
+		       ev.hdr->misc, (unsigned long long)s->ip);
+		if (s->has_callchain) {
+			printf("chain %llu", (unsigned long long)s->callchain_nr);
+			for (i = 0; i < s->callchain_nr; i++)
+				printf(" %016llx", (unsigned long long)s->callchain[i]);
+			printf("\n");
+		}
+		if (s->regs_user) {
+			printf("regs %#llx %s", (unsigned long long)s->regs_mask,
+			       s->regs_abi < 3 ? abi[s->regs_abi] : "unknown");
+			for (i = 0; i < s->nregs_user; i++)
+				printf(" 0x%016llx", (unsigned long long)s->regs_user[i]);
+			printf("\n");
+		}
+		if (s->has_stack_user) {
+			/* perf -D: the offset of the size field in the record */
+			size_t off = s->stack_user ? (size_t)(s->stack_user - (const uint8_t *)ev.hdr) - 8 : 0;
+
+			printf("ustack %llu %#zx\n", (unsigned long long)s->stack_dyn_size, off);
+			printf("stacksize %llu\n", (unsigned long long)s->stack_size);
+		}
+	}
+	if (r < 0)
+		fprintf(stderr, "%s\n", err.msg);
+	perfdata__close(pd);
+	return r < 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *t = getenv("TMPDIR");
@@ -1518,8 +2338,10 @@ int main(int argc, char **argv)
 		return count_file(argv[2], PD_OPEN_RAW_COMPRESSED);
 	if (argc == 3 && !strcmp(argv[1], "--walk"))
 		return walk_file(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "--chains"))
+		return chains_file(argv[2]);
 	if (argc != 1) {
-		fprintf(stderr, "usage: %s [--count|--count-raw|--walk FILE]\n", argv[0]);
+		fprintf(stderr, "usage: %s [--count|--count-raw|--walk|--chains FILE]\n", argv[0]);
 		return 2;
 	}
 	snprintf(tmpdir, sizeof(tmpdir), "%s/test_perfdata.XXXXXX", t && *t ? t : "/tmp");
@@ -1536,6 +2358,12 @@ int main(int argc, char **argv)
 	test_pipe();
 	test_compressed();
 	test_big();
+	test_short_kernel_records();
+	test_phantom_mmap();
+	test_short_user_records();
+	test_pipe_bad_attr();
+	test_sample_fields();
+	test_sid_span();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd))
 		fprintf(stderr, "could not remove %s\n", tmpdir);

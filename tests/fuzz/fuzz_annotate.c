@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+// fuzz-seeds: tree/tests/classify/annot-*.txt
+// fuzz-options: -max_len=32768
+/*
+ * Fuzz target: `perf annotate --stdio` text, cls__annot_parse() on the input
+ * with the architecture, raw-byte use and a role override chosen from the
+ * input's size (so one input always takes the same path), then the table
+ * printing the classify command does.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "classify/annotate.h"
+#include "fuzz.h"
+
+static FILE *devnull;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	devnull = fopen("/dev/null", "w");
+	return devnull ? 0 : -1;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const enum cwasm_arch archs[3] = { CWASM_ARCH_UNKNOWN, CWASM_ARCH_X86_64,
+						  CWASM_ARCH_AARCH64 };
+	struct cls_annot_opts o = { 0 };
+	struct cls_annot a = { 0 };
+	struct ap_err err = { 0 };
+
+	if (!devnull)
+		LLVMFuzzerInitialize(NULL, NULL);
+	o.arch = archs[size % 3];
+	o.ignore_raw = (size / 3) % 2;
+	if ((size / 6) % 4 == 3)
+		o.roles = "vmctx=rcx,membase=none,frame=rbp";
+	if (cls__annot_parse((const char *)data, size, "fuzz.txt", &o, &a, &err)) {
+		FUZZ_ASSERT(err.msg[0] && strlen(err.msg) < sizeof(err.msg));
+		return 0;
+	}
+	if (devnull)
+		cls__annot_print(devnull, &a, 5);
+	cls_annot__exit(&a);
+	return 0;
+}
