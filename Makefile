@@ -97,18 +97,21 @@ endif
 $(B)/aotperf: $(CLI_OBJS) $(B)/libaotperf.a
 	$(CC) $(LDFLAGS) $(AOTPERF_LINK) -o $@ $(CLI_OBJS) $(B)/libaotperf.a $(AOTPERF_LDLIBS)
 
-# The runtime-side jitdump library: libc and pthreads only.
+# The runtime-side jitdump library: libc and pthreads only. It reads cores
+# with the same .cwasm walker as aotperf (all libc only). The .so exports
+# the aotjit_* interface alone (AOTJIT_API in jitdump.h).
+JIT_SRCS := $(wildcard jitdump/*.c unwind/*.c)
+AOTJIT_SRCS := $(JIT_SRCS) cwasm/walk.c cwasm/target.c cwasm/name.c
+
 $(B)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
 
-JIT_SRCS := $(wildcard jitdump/*.c unwind/*.c)
-
-$(B)/libaotperf-jit.a: $(JIT_SRCS:%.c=$(B)/obj/%.o)
+$(B)/libaotperf-jit.a: $(AOTJIT_SRCS:%.c=$(B)/obj/%.o)
 	rm -f $@
 	ar rcs $@ $^
 
-$(B)/libaotperf-jit.so.1: $(JIT_SRCS:%.c=$(B)/pic/%.o)
+$(B)/libaotperf-jit.so.1: $(AOTJIT_SRCS:%.c=$(B)/pic/%.o)
 	$(CC) -shared -Wl,-soname,libaotperf-jit.so.1 $(LDFLAGS) -o $@ $^ -lpthread
 
 $(B)/libaotperf-jit.so: $(B)/libaotperf-jit.so.1
@@ -130,6 +133,7 @@ $(B)/tests/mkfixture: $(wildcard tests/fixtures/mkfixture*.c) $(B)/libaotperf.a
 include tests/fixtures/fixtures.mk
 include tests/classify/classify.mk
 include tests/loader/loader.mk
+include tests/jitlib/jitlib.mk
 include render/render.mk
 include tests/fuzz/fuzz.mk
 

@@ -28,11 +28,6 @@ static int note_module(struct core_set *cs, const struct cwasm_module *m)
 	    ap_warnings__add(&cs->warnings, AP_HINT_NONE,
 			     "%s: .cwasm version %u is newer than aotperf knows", m->path, m->version))
 		return -1;
-	if (m->imports_partial &&
-	    ap_warnings__add(&cs->warnings, AP_HINT_NONE,
-			     "%s: a non-function import stopped the import walk;"
-			     " wasm function indices may be too low", m->path))
-		return -1;
 	return note_id(cs, m->path);
 }
 

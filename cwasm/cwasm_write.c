@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Writer for .cwasm files, used to make fixtures and test inputs. It checks
- * only what it needs to serialize: tests use it to build files the reader
- * must reject (offsets out of order, past the text, ...).
+ * Writer for .cwasm files, used to make fixtures and test inputs: each
+ * version's sections in the order and layout the compiler writes them
+ * (docs/formats-cwasm.md). It checks only what it needs to serialize:
+ * tests use it to build files the reader must reject (offsets out of
+ * order, past the text, inconsistent target info, ...).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -156,6 +158,15 @@ static int write_types(struct wbuf *w, const struct cwasm_spec *s)
 	return sec_end(w, at);
 }
 
+/* The optional maximum of a table or memory: u8 has_max, [u32 max] (flags as given). */
+static void wb_max(struct wbuf *w, const struct cwasm_import_type *t)
+{
+	wb_u8(w, t->has_max);
+	if (t->has_max)
+		wb_u32(w, t->max);
+}
+
+/* Version 6 (and 7): a u32 after every kind; from version 8 on, a payload by kind. */
 static int write_imports(struct wbuf *w, const struct cwasm_spec *s)
 {
 	size_t at = sec_begin(w, CWASM_SEC_IMPORT);
@@ -163,16 +174,62 @@ static int write_imports(struct wbuf *w, const struct cwasm_spec *s)
 
 	wb_u32(w, s->nimports);
 	for (i = 0; i < s->nimports; i++) {
+		static const struct cwasm_import_type none;
 		const struct cwasm_import_spec *im = &s->imports[i];
+		const struct cwasm_import_type *t = s->import_types ? &s->import_types[i] : &none;
 
 		wb_str(w, im->module);
 		wb_str(w, im->field);
 		wb_u8(w, im->kind);
-		/* Other kinds get no payload: their layout is not known. */
-		if (im->kind == 0)
+		if (s->version <= 7) {
 			wb_u32(w, im->type_idx);
+			continue;
+		}
+		switch (im->kind) {
+		case CWASM_KIND_TABLE:
+			wb_u8(w, t->elem_type);
+			wb_u32(w, t->min);
+			wb_max(w, t);
+			break;
+		case CWASM_KIND_MEMORY:
+			wb_u32(w, t->min);
+			wb_max(w, t);
+			wb_u8(w, t->is64);
+			wb_u8(w, t->shared);
+			break;
+		case CWASM_KIND_GLOBAL:
+			wb_u8(w, t->valtype);
+			wb_u8(w, t->is_mutable);
+			break;
+		default:	/* function, tag */
+			wb_u32(w, im->type_idx);
+			break;
+		}
 	}
 	return sec_end(w, at);
+}
+
+static int write_raw(struct wbuf *w, const struct cwasm_raw_section *r)
+{
+	size_t at = sec_begin(w, r->type);
+
+	wb_bytes(w, r->data, r->size);
+	return sec_end(w, at);
+}
+
+/* Raw sections that go before the imports (data, relocation) or after. */
+static int write_raws(struct wbuf *w, const struct cwasm_spec *s, int before_imports)
+{
+	int ret = 0;
+	uint32_t i;
+
+	for (i = 0; i < s->nraw; i++) {
+		int before = s->raw[i].type == CWASM_SEC_DATA || s->raw[i].type == CWASM_SEC_RELOCATION;
+
+		if (before == before_imports)
+			ret |= write_raw(w, &s->raw[i]);
+	}
+	return ret;
 }
 
 static int write_text(struct wbuf *w, const struct cwasm_spec *s)
@@ -230,12 +287,16 @@ static int check_spec(const struct cwasm_spec *s, struct ap_err *err)
 
 	if ((s->text_size && !s->text) || (s->nfuncs && !s->offsets) ||
 	    (s->ntypes && !s->types) || (s->nimports && !s->imports) ||
-	    (s->nexports && !s->exports) || (s->nnames && !s->names))
+	    (s->nexports && !s->exports) || (s->nnames && !s->names) ||
+	    (s->nraw && !s->raw))
 		return ap_errf(err, "cwasm writer: a spec count is set but its array is NULL");
 	for (i = 0; i < s->ntypes; i++)
 		if ((s->types[i].nparams && !s->types[i].params) ||
 		    (s->types[i].nresults && !s->types[i].results))
 			return ap_errf(err, "cwasm writer: type %u has a count but no array", i);
+	for (i = 0; i < s->nraw; i++)
+		if (s->raw[i].size && !s->raw[i].data)
+			return ap_errf(err, "cwasm writer: raw section %u has a size but no data", i);
 	return 0;
 }
 
@@ -253,15 +314,16 @@ int cwasm__build(const struct cwasm_spec *spec, uint8_t **buf, size_t *len,
 	wb_u32(&w, spec->version);
 	if (!spec->no_target_info)
 		ret |= write_target_info(&w, spec);
-	if (spec->ntypes)
+	ret |= write_text(&w, spec);
+	if (spec->version >= 7 && spec->ntypes)
 		ret |= write_types(&w, spec);
+	ret |= write_functions(&w, spec);
+	ret |= write_exports(&w, spec);
+	ret |= write_raws(&w, spec, 1);
 	if (spec->nimports)
 		ret |= write_imports(&w, spec);
-	ret |= write_text(&w, spec);
-	ret |= write_functions(&w, spec);
-	if (spec->nexports)
-		ret |= write_exports(&w, spec);
-	if (spec->nnames)
+	ret |= write_raws(&w, spec, 0);
+	if (spec->version >= 7 && spec->nnames)
 		ret |= write_names(&w, spec);
 	if (ret || w.oom) {
 		free(w.p);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The component manifest `<stem>.cwasm.json`: which per-core .cwasm files
- * belong to a component, under which index, with which hash. Every entry is
- * checked before any core is loaded, so a bad manifest fails fast.
+ * The component manifest `<stem>.cwasm.json` (docs/formats-cwasm.md,
+ * "Manifest"): which per-core .cwasm files belong to a component, under
+ * which index, with which hash. Every entry is checked before any core is
+ * loaded, so a bad manifest fails fast; cores are read as cwasm__read()
+ * reads them (regular files only, bounded size).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -146,6 +148,35 @@ static int check_dup_idx(const char *file, struct entry *ents, size_t n, struct 
 	return ret;
 }
 
+/*
+ * A core path must stay inside the manifest's folder: not absolute, and
+ * no "../" that climbs above it (checked on the text: "a/../b" is fine).
+ */
+static int check_inside(const char *file, size_t i, const char *rel, struct ap_err *err)
+{
+	const char *p = rel;
+	long depth = 0;
+
+	if (rel[0] == '/')
+		return ap_errf(err, "%s: modules[%zu]: \"path\" is absolute; a core must be inside "
+			       "the manifest's folder", file, i);
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (--depth < 0)
+				return ap_errf(err, "%s: modules[%zu]: \"path\" climbs out of the "
+					       "manifest's folder", file, i);
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			depth++;
+		}
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	return 0;
+}
+
 /* Paths in the manifest are relative to the manifest's folder. */
 static char *core_path(const char *manifest, const char *rel)
 {
@@ -191,7 +222,7 @@ static int load_core(struct cwasm_manifest *man, const struct entry *e, struct a
 }
 
 static int parse_manifest(struct cwasm_manifest *man, const struct jr_node *root,
-			  struct ap_err *err)
+			  unsigned flags, struct ap_err *err)
 {
 	const char *file = man->path;
 	const struct jr_node *v, *mods;
@@ -224,7 +255,9 @@ static int parse_manifest(struct cwasm_manifest *man, const struct jr_node *root
 		goto out;
 	}
 	for (i = 0; i < mods->n; i++)
-		if (parse_entry(file, i, &mods->items[i], &ents[i], err))
+		if (parse_entry(file, i, &mods->items[i], &ents[i], err) ||
+		    (!(flags & CWASM_MANIFEST_ANY_PATH) &&
+		     check_inside(file, i, ents[i].path, err)))
 			goto out;
 	if (check_dup_idx(file, ents, mods->n, err))
 		goto out;
@@ -239,6 +272,12 @@ out:
 
 int cwasm_manifest__read(const char *path, struct cwasm_manifest **out,
 			 struct ap_err *err)
+{
+	return cwasm_manifest__read_flags(path, 0, out, err);
+}
+
+int cwasm_manifest__read_flags(const char *path, unsigned flags,
+			       struct cwasm_manifest **out, struct ap_err *err)
 {
 	struct cwasm_manifest *man;
 	struct jr_node *root;
@@ -255,7 +294,7 @@ int cwasm_manifest__read(const char *path, struct cwasm_manifest **out,
 		jr__delete(root);
 		return ap_errf(err, "%s: out of memory", path);
 	}
-	ret = parse_manifest(man, root, err);
+	ret = parse_manifest(man, root, flags, err);
 	jr__delete(root);
 	if (ret) {
 		cwasm_manifest__delete(man);

@@ -1,14 +1,58 @@
 // SPDX-License-Identifier: MIT
 /*
- * The .cwasm target info (docs/formats.md, "target info"): which
- * architecture the code is for and, in the current form, which ABI. The
+ * The .cwasm target info (docs/formats-cwasm.md, "Target info"): which
+ * architecture the code is for and, in the current forms, which ABI. The
  * legacy form (bin_type 1, every other field 0) names the architecture
- * only; the current ELF64/COFF64 forms are checked field by field, and
- * any other combination is refused naming the field that disagrees.
+ * only; the current ELF64/COFF64 forms and the native profile are checked
+ * field by field, and any other combination is refused naming the field
+ * that disagrees. libc only (the runtime library compiles it in, without
+ * util/err.c), and no POSIX extensions, so it builds under any -std.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
-#include <strings.h>
-#include "cwasm.h"
+#include "target.h"
+
+/* Fill err like ap_errf (util/err.h) without needing util/err.c: -1. */
+static int target_fail(struct ap_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int target_fail(struct ap_err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		err->kind = AP_ERR_INPUT;
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+/* ASCII case-insensitive equality of s[0..len) and the C string name. */
+static int ascii_ieq(const char *s, size_t len, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char a = (unsigned char)s[i], b = (unsigned char)name[i];
+
+		if (!b)
+			return 0;
+		if (a >= 'A' && a <= 'Z')
+			a = (unsigned char)(a - 'A' + 'a');
+		if (a != b)
+			return 0;
+	}
+	return name[len] == '\0';
+}
 
 const char *cwasm_arch__name(enum cwasm_arch arch)
 {
@@ -31,7 +75,7 @@ int cwasm_arch__parse(const char *s, size_t len, enum cwasm_arch *out)
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strlen(names[i].name) == len && !strncasecmp(s, names[i].name, len)) {
+		if (ascii_ieq(s, len, names[i].name)) {
 			*out = names[i].arch;
 			return 0;
 		}
@@ -54,6 +98,15 @@ const char *cwasm_format__name(enum cwasm_format fmt)
 	case CWASM_FMT_LEGACY: return "legacy-unspecified";
 	case CWASM_FMT_ELF64: return "elf64-little";
 	case CWASM_FMT_COFF64: return "coff64";
+	default: return NULL;
+	}
+}
+
+const char *cwasm_profile__name(enum cwasm_profile profile)
+{
+	switch (profile) {
+	case CWASM_PROFILE_NATIVE: return "native";
+	case CWASM_PROFILE_NATIVE_FUEL: return "native-fuel";
 	default: return NULL;
 	}
 }
@@ -82,70 +135,96 @@ static void printable(const uint8_t *p, size_t n, char *out, size_t outlen)
 int cwasm_target__parse(const uint8_t *p, size_t len, const char *file,
 			struct cwasm_target_info *ti, struct cwasm_target *t, struct ap_err *err)
 {
+	const struct current_form *f = NULL;
 	size_t alen;
 	char shown[17];
 
 	memset(t, 0, sizeof(*t));
 	memset(ti, 0, sizeof(*ti));
 	if (len != CWASM_TARGET_INFO_SIZE)
-		return ap_errf(err, "%s: target info is %zu bytes, expected %d", file, len,
+		return target_fail(err, "%s: target info is %zu bytes, expected %d", file, len,
 			       CWASM_TARGET_INFO_SIZE);
 	ti->bin_type = (uint16_t)(p[0] | p[1] << 8);
 	ti->abi_type = (uint16_t)(p[2] | p[3] << 8);
 	ti->e_type = (uint16_t)(p[4] | p[5] << 8);
 	ti->e_machine = (uint16_t)(p[6] | p[7] << 8);
-	ti->e_flags = (uint32_t)p[8] | (uint32_t)p[9] << 8 | (uint32_t)p[10] << 16 |
-		      (uint32_t)p[11] << 24;
-	ti->reserved = (uint32_t)p[12] | (uint32_t)p[13] << 8 | (uint32_t)p[14] << 16 |
-		       (uint32_t)p[15] << 24;
+	ti->e_flags = le32(p + 8);
+	ti->reserved = le32(p + 12);
 	memcpy(ti->arch, p + 16, 16);
-	ti->features = 0;
-	for (int i = 7; i >= 0; i--)
-		ti->features = ti->features << 8 | p[32 + i];
+	ti->features = (uint64_t)le32(p + 32) | (uint64_t)le32(p + 36) << 32;
 
-	alen = strnlen(ti->arch, 16);
+	for (alen = 0; alen < 16 && ti->arch[alen]; alen++)
+		;
 	printable((const uint8_t *)ti->arch, alen, shown, sizeof(shown));
 	for (size_t i = alen; i < 16; i++)
 		if (ti->arch[i])
-			return ap_errf(err, "%s: target info arch '%s' has nonzero padding", file,
+			return target_fail(err, "%s: target info arch '%s' has nonzero padding", file,
 				       shown);
 	if (cwasm_arch__parse(ti->arch, alen, &t->arch))
-		return ap_errf(err, "%s: target info arch '%s' is not x86_64 or aarch64", file,
+		return target_fail(err, "%s: target info arch '%s' is not x86_64 or aarch64", file,
 			       shown);
-	if (ti->reserved)
-		return ap_errf(err, "%s: target info reserved field is 0x%x, expected 0", file,
-			       ti->reserved);
-	if (ti->bin_type == 1 && !ti->abi_type && !ti->e_type && !ti->e_machine && !ti->e_flags) {
-		t->format = CWASM_FMT_LEGACY;
-		t->abi = CWASM_ABI_UNSPECIFIED;
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof(current_forms) / sizeof(current_forms[0]); i++) {
-		const struct current_form *f = &current_forms[i];
 
-		if (f->arch != t->arch || f->bin_type != ti->bin_type)
-			continue;
-		if (ti->e_machine != f->e_machine)
-			return ap_errf(err, "%s: target info e_machine 0x%x does not match %s/%s"
-				       " (expected 0x%x)", file, ti->e_machine, shown,
-				       cwasm_format__name(f->format), f->e_machine);
-		if (ti->e_type != 1)
-			return ap_errf(err, "%s: target info e_type %u, expected 1 for %s/%s", file,
-				       ti->e_type, shown, cwasm_format__name(f->format));
+	if (ti->bin_type == 1) {
+		/* legacy: the architecture only, every other field 0 */
 		if (ti->abi_type)
-			return ap_errf(err, "%s: target info abi_type %u, expected 0", file,
-				       ti->abi_type);
+			return target_fail(err, "%s: target info abi_type %u, expected 0 in the legacy "
+				       "form (bin_type 1)", file, ti->abi_type);
+		if (ti->e_type)
+			return target_fail(err, "%s: target info e_type %u, expected 0 in the legacy "
+				       "form (bin_type 1)", file, ti->e_type);
+		if (ti->e_machine)
+			return target_fail(err, "%s: target info e_machine 0x%x, expected 0 in the "
+				       "legacy form (bin_type 1)", file, ti->e_machine);
 		if (ti->e_flags)
-			return ap_errf(err, "%s: target info e_flags 0x%x, expected 0", file,
-				       ti->e_flags);
-		t->format = f->format;
-		t->abi = f->abi;
-		t->verified = 1;
+			return target_fail(err, "%s: target info e_flags 0x%x, expected 0 in the legacy "
+				       "form (bin_type 1)", file, ti->e_flags);
+		if (ti->reserved)
+			return target_fail(err, "%s: target info reserved field is 0x%x, expected 0",
+				       file, ti->reserved);
+		t->format = CWASM_FMT_LEGACY;
 		return 0;
 	}
-	return ap_errf(err, "%s: target info bin_type %u is not a known form for arch '%s'"
-		       " (legacy 1 with all fields 0; 2 ELF64; 6 COFF64 for x86_64)", file,
-		       ti->bin_type, shown);
+	for (size_t i = 0; i < sizeof(current_forms) / sizeof(current_forms[0]); i++)
+		if (current_forms[i].arch == t->arch && current_forms[i].bin_type == ti->bin_type)
+			f = &current_forms[i];
+	if (!f)
+		return target_fail(err, "%s: target info bin_type %u is not a known form for arch '%s'"
+			       " (1 legacy; 2 ELF64; 6 COFF64 for x86_64)", file, ti->bin_type,
+			       shown);
+	if (ti->e_machine != f->e_machine)
+		return target_fail(err, "%s: target info e_machine 0x%x does not match %s/%s"
+			       " (expected 0x%x)", file, ti->e_machine, shown,
+			       cwasm_format__name(f->format), f->e_machine);
+	if (ti->e_type != 1)
+		return target_fail(err, "%s: target info e_type %u, expected 1 for %s/%s", file,
+			       ti->e_type, shown, cwasm_format__name(f->format));
+	if (ti->abi_type)
+		return target_fail(err, "%s: target info abi_type %u, expected 0", file, ti->abi_type);
+	if (f->abi == CWASM_ABI_SYSV && f->arch == CWASM_ARCH_X86_64 &&
+	    (ti->e_flags == CWASM_NATIVE_FLAG || ti->e_flags == CWASM_NATIVE_FUEL_FLAG)) {
+		/* the native profile: e_flags names it, reserved is its runtime contract */
+		if (ti->reserved != CWASM_NATIVE_CONTRACT)
+			return target_fail(err, "%s: target info reserved field (the native profile's "
+				       "runtime contract) is %u, expected %u", file, ti->reserved,
+				       CWASM_NATIVE_CONTRACT);
+		if (ti->features != CWASM_NATIVE_FEATURES)
+			return target_fail(err, "%s: target info features 0x%llx, expected 0x%x for "
+				       "the native profile", file,
+				       (unsigned long long)ti->features, CWASM_NATIVE_FEATURES);
+		t->profile = ti->e_flags == CWASM_NATIVE_FLAG ? CWASM_PROFILE_NATIVE
+							      : CWASM_PROFILE_NATIVE_FUEL;
+	} else {
+		if (ti->e_flags)
+			return target_fail(err, "%s: target info e_flags 0x%x, expected 0", file,
+				       ti->e_flags);
+		if (ti->reserved)
+			return target_fail(err, "%s: target info reserved field is 0x%x, expected 0",
+				       file, ti->reserved);
+	}
+	t->format = f->format;
+	t->abi = f->abi;
+	t->verified = 1;
+	return 0;
 }
 
 int cwasm_target__spec(struct cwasm_target_info *ti, enum cwasm_arch arch,
@@ -176,4 +255,15 @@ int cwasm_target__spec(struct cwasm_target_info *ti, enum cwasm_arch arch,
 		}
 	}
 	return -1;
+}
+
+int cwasm_target__spec_profile(struct cwasm_target_info *ti, enum cwasm_profile profile)
+{
+	if (profile != CWASM_PROFILE_NATIVE && profile != CWASM_PROFILE_NATIVE_FUEL)
+		return -1;
+	cwasm_target__spec(ti, CWASM_ARCH_X86_64, CWASM_FMT_ELF64, CWASM_ABI_SYSV);
+	ti->e_flags = profile == CWASM_PROFILE_NATIVE ? CWASM_NATIVE_FLAG : CWASM_NATIVE_FUEL_FLAG;
+	ti->reserved = CWASM_NATIVE_CONTRACT;
+	ti->features = CWASM_NATIVE_FEATURES;
+	return 0;
 }

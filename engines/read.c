@@ -772,12 +772,6 @@ int engines__open(const char *perf_path, const struct eng_opts *o, struct eng_pr
 	p->wamr = o->wamr;
 	p->sum.import_func_count = o->wamr ? (int64_t)o->wamr->import_func_count :
 					     o->import_func_count;
-	if (o->wamr && o->wamr->imports_partial &&
-	    eng_profile__warn(p, "%s: its import list was not read to the end: the import "
-			      "count is a lower bound", o->wamr->path)) {
-		engines__delete(p);
-		return ap_err_nomem(err);
-	}
 	if (perf_path) {
 		p->perf_path = strdup(perf_path);
 		if (!p->perf_path) {

@@ -15,8 +15,14 @@
  * the last complete record; a failed write is truncated away, so the file
  * never holds a torn record, whatever the caller does next.
  *
- * Only libc and pthreads: this file is also the runtime-side library.
+ * Only libc and pthreads: this file, with the .cwasm walker it reads cores
+ * through (cwasm/walk.c, target.c, name.c, all libc only), is also the
+ * runtime-side library.
  */
+/* secure_getenv, mkdtemp, syscall: whatever CFLAGS the runtime builds with */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +40,8 @@
 
 #include "jitdump.h"
 #include "unwind_info.h"
+#include "../cwasm/name.h"
+#include "../cwasm/walk.h"
 
 #define JD_MAGIC	0x4A695444u	/* "JiTD" */
 #define JD_VERSION	1
@@ -181,66 +189,17 @@ static char *str_printf(const char *fmt, ...)
 
 /* ---- names ---- */
 
-/* Length of one valid, printable UTF-8 character at s, or 0. */
-static size_t utf8_char(const unsigned char *s, size_t avail)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
-	size_t n, i;
-
-	if (c >= 0x20 && c < 0x7f)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4;
-	else
-		return 0;	/* controls, DEL, stray continuation, overlong lead */
-	if (n > avail)
-		return 0;
-	if (c == 0xc2)
-		lo = 0xa0;	/* U+0080..U+009F are C1 controls */
-	else if (c == 0xe0)
-		lo = 0xa0;	/* overlong */
-	else if (c == 0xed)
-		hi = 0x9f;	/* surrogates */
-	else if (c == 0xf0)
-		lo = 0x90;	/* overlong */
-	else if (c == 0xf4)
-		hi = 0x8f;	/* above U+10FFFF */
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return n;
-}
-
+/* The shared sanitizer (cwasm/name.h) on a C string of at most len bytes. */
 size_t aotjit_sanitize_name(char *dst, size_t dstsz, const char *src,
 			    size_t len)
 {
-	const unsigned char *s = (const unsigned char *)src;
-	size_t i = 0, o = 0;
+	size_t n = 0;
 
 	if (!dstsz)
 		return 0;
-	while (src && i < len && s[i]) {
-		size_t n = utf8_char(s + i, len - i);
-
-		if (o + (n ? n : 1) >= dstsz)
-			break;
-		if (n) {
-			memcpy(dst + o, s + i, n);
-			o += n;
-			i += n;
-		} else {
-			dst[o++] = '_';
-			i++;
-		}
-	}
-	dst[o] = '\0';
-	return o;
+	while (src && n < len && src[n])
+		n++;
+	return cwasm_name__sanitize(dst, dstsz, src, n);
 }
 
 /* ---- the fork registry ---- */
@@ -694,15 +653,10 @@ int aotjit_code_load(struct aotjit *j, uint64_t addr, const void *code,
 
 /* ---- cores ---- */
 
-struct span {
-	const char *s;
-	uint32_t len;
-};
-
 /* Where a core's function names come from. */
 struct namesrc {
 	const char *const *names;	/* caller's, NUL-terminated, used as-is */
-	const struct span *spans;	/* from a .cwasm: local_func_N:name */
+	const struct cwasm_str *spans;	/* from a .cwasm: local_func_N:name */
 };
 
 static void core_name(char *out, size_t outsz, size_t plen, uint32_t i,
@@ -717,11 +671,14 @@ static void core_name(char *out, size_t outsz, size_t plen, uint32_t i,
 	snprintf(p, room, "local_func_%u", i);
 	if (ns->spans && ns->spans[i].len) {
 		size_t n = strlen(p);
+		char wname[CWASM_NAME_MAX + 1];
 
-		if (n + 1 < room) {
+		/* bounded as aotperf bounds it (cwasm__parse), then fitted */
+		cwasm_name__sanitize(wname, sizeof(wname), ns->spans[i].p, ns->spans[i].len);
+		if (n + 1 < room && wname[0]) {
 			p[n++] = ':';
-			if (!aotjit_sanitize_name(p + n, room - n, ns->spans[i].s,
-						  ns->spans[i].len))
+			aotjit_sanitize_name(p + n, room - n, wname, SIZE_MAX);
+			if (!p[n])
 				p[n - 1] = '\0';
 		}
 	}
@@ -870,221 +827,51 @@ int aotjit_register_core(struct aotjit *j, uint64_t base, const void *text,
 				       nfuncs, names, prefix, 0);
 }
 
-/* ---- the .cwasm container (FORMATS.md section 1), read standalone ---- */
+/* ---- a .cwasm core, read through the shared walker (cwasm/walk.h) ---- */
 
-#define CW_MAGIC	0x746f6100u
-#define CW_MIN_VERSION	6
-#define CW_TARGET_INFO_SIZE 40
-
-enum { CW_TARGET = 0, CW_TEXT = 2, CW_FUNC = 3, CW_EXPORT = 4, CW_NAMES = 7,
-       CW_IMPORT = 8, CW_NSEC = 9 };
-
-struct cw_sec {
-	const unsigned char *p;
-	uint32_t size;
-	int seen;
-};
-
-struct cw_cur {
-	const unsigned char *p;
-	uint32_t left;
-	int bad;
-};
-
-static uint32_t le32(const unsigned char *p)
+int aotjit_check_cwasm(const void *cwasm, size_t len, const char *name, char *msg,
+		       size_t msglen)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
+	struct cwasm_walk w;
+	struct ap_err err = { 0 };
+	int ret = cwasm_walk__init(&w, cwasm, len, name, &err);
 
-static uint32_t cur_u32(struct cw_cur *c)
-{
-	uint32_t v;
-
-	if (c->bad || c->left < 4) {
-		c->bad = 1;
-		return 0;
-	}
-	v = le32(c->p);
-	c->p += 4;
-	c->left -= 4;
-	return v;
-}
-
-static const char *cur_bytes(struct cw_cur *c, uint32_t n)
-{
-	const char *s = (const char *)c->p;
-
-	if (c->bad || c->left < n) {
-		c->bad = 1;
-		return NULL;
-	}
-	c->p += n;
-	c->left -= n;
-	return s;
-}
-
-static int cw_sections(const unsigned char *b, size_t len, struct cw_sec *sec)
-{
-	size_t off = 8;
-
-	if (len < 8 || le32(b) != CW_MAGIC)
-		return -ENOEXEC;
-	if (le32(b + 4) < CW_MIN_VERSION)
-		return -ENOTSUP;	/* upstream C WAMR .aot shares the magic */
-	while (off < len) {
-		uint32_t type, size;
-
-		if (len - off < 8)
-			return -EINVAL;
-		type = le32(b + off);
-		size = le32(b + off + 4);
-		off += 8;
-		if (size > len - off)
-			return -EINVAL;
-		if (type < CW_NSEC) {
-			if (sec[type].seen)
-				return -EINVAL;
-			sec[type].p = b + off;
-			sec[type].size = size;
-			sec[type].seen = 1;
-		}
-		off += size;
-	}
-	if (sec[CW_TARGET].seen && sec[CW_TARGET].size != CW_TARGET_INFO_SIZE)
-		return -ENOTSUP;
-	if (!sec[CW_TEXT].seen || !sec[CW_FUNC].seen)
-		return -EINVAL;
-	return 0;
-}
-
-/* Function table: v7+ (offset, type_idx) pairs, v6 offsets only. */
-static int cw_offsets(const struct cw_sec *f, uint32_t **out, uint32_t *nout)
-{
-	uint32_t n, i, stride, *off;
-
-	if (f->size < 4)
-		return -EINVAL;
-	n = le32(f->p);
-	if ((uint64_t)f->size == 4 + 8 * (uint64_t)n)
-		stride = 8;
-	else if ((uint64_t)f->size == 4 + 4 * (uint64_t)n)
-		stride = 4;
-	else
-		return -EINVAL;
-	off = malloc(n ? n * sizeof(*off) : 1);
-	if (!off)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		off[i] = le32(f->p + 4 + (size_t)i * stride);
-	*out = off;
-	*nout = n;
-	return 0;
-}
-
-/*
- * Function imports come first in the wasm index space. Only their payload
- * (u32 type index) is documented; any other kind makes the count unknown,
- * and then we name nothing rather than guess.
- */
-static int cw_import_funcs(const struct cw_sec *s, uint32_t *count)
-{
-	struct cw_cur c = { s->p, s->size, 0 };
-	uint32_t n, i, funcs = 0;
-
-	*count = 0;
-	if (!s->seen)
-		return 0;
-	n = cur_u32(&c);
-	for (i = 0; i < n && !c.bad; i++) {
-		const char *kind;
-
-		cur_bytes(&c, cur_u32(&c));
-		cur_bytes(&c, cur_u32(&c));
-		kind = cur_bytes(&c, 1);
-		if (c.bad || *kind != 0)
-			return -1;
-		cur_u32(&c);
-		funcs++;
-	}
-	if (c.bad)
-		return -1;
-	*count = funcs;
-	return 0;
-}
-
-static void cw_name(struct span *spans, uint32_t nfuncs, uint32_t nimp,
-		    uint32_t widx, const char *s, uint32_t len)
-{
-	if (!s || !len || widx < nimp || widx - nimp >= nfuncs)
-		return;
-	if (spans[widx - nimp].len)
-		return;	/* first name wins; the name section comes first */
-	spans[widx - nimp].s = s;
-	spans[widx - nimp].len = len;
-}
-
-/* Names are cosmetic: a malformed names or export section is ignored. */
-static struct span *cw_names(const struct cw_sec *sec, uint32_t nfuncs)
-{
-	struct span *spans;
-	struct cw_cur c;
-	uint32_t nimp, n, i;
-
-	if (cw_import_funcs(&sec[CW_IMPORT], &nimp))
-		return NULL;
-	spans = calloc(nfuncs ? nfuncs : 1, sizeof(*spans));
-	if (!spans)
-		return NULL;
-	if (sec[CW_NAMES].seen) {
-		c = (struct cw_cur){ sec[CW_NAMES].p, sec[CW_NAMES].size, 0 };
-		n = cur_u32(&c);
-		for (i = 0; i < n && !c.bad; i++) {
-			uint32_t widx = cur_u32(&c), len = cur_u32(&c);
-			const char *s = cur_bytes(&c, len);
-
-			cw_name(spans, nfuncs, nimp, widx, s, len);
-		}
-	}
-	if (sec[CW_EXPORT].seen) {
-		c = (struct cw_cur){ sec[CW_EXPORT].p, sec[CW_EXPORT].size, 0 };
-		n = cur_u32(&c);
-		for (i = 0; i < n && !c.bad; i++) {
-			uint32_t len = cur_u32(&c);
-			const char *s = cur_bytes(&c, len);
-			const char *kind = cur_bytes(&c, 1);
-			uint32_t widx = cur_u32(&c);
-
-			if (!c.bad && *kind == 0)
-				cw_name(spans, nfuncs, nimp, widx, s, len);
-		}
-	}
-	return spans;
+	if (msg && msglen)
+		snprintf(msg, msglen, "%s", ret ? err.msg : "");
+	return ret;
 }
 
 int aotjit_register_cwasm(struct aotjit *j, uint64_t base, const void *cwasm,
 			  size_t len, const char *prefix, unsigned flags)
 {
-	struct cw_sec sec[CW_NSEC];
+	struct cwasm_walk w;
 	struct namesrc ns = { 0 };
-	struct span *spans = NULL;
-	uint32_t *offsets = NULL, nfuncs = 0;
+	struct cwasm_str *spans = NULL;
+	uint32_t *offsets, i;
 	int ret = 0;
 
 	if (!cwasm)
 		return -EINVAL;
-	if (!j && !(j = default_writer(&ret)))
-		return ret;
-	memset(sec, 0, sizeof(sec));
-	ret = cw_sections(cwasm, len, sec);
-	if (!ret)
-		ret = cw_offsets(&sec[CW_FUNC], &offsets, &nfuncs);
+	ret = cwasm_walk__init(&w, cwasm, len, NULL, NULL);
 	if (ret)
 		return ret;
-	if (flags & AOTJIT_WASM_NAMES)
-		ns.spans = spans = cw_names(sec, nfuncs);
-	ret = write_core(j, base, sec[CW_TEXT].p, sec[CW_TEXT].size, offsets,
-			 nfuncs, &ns, prefix, 0);
+	if (!j && !(j = default_writer(&ret)))
+		return ret;
+	offsets = malloc(w.nfuncs ? w.nfuncs * sizeof(*offsets) : 1);
+	if (!offsets)
+		return -ENOMEM;
+	for (i = 0; i < w.nfuncs; i++)
+		offsets[i] = cwasm_walk__func_offset(&w, i);
+	if ((flags & AOTJIT_WASM_NAMES) && w.nfuncs) {
+		spans = calloc(w.nfuncs, sizeof(*spans));
+		if (!spans) {
+			free(offsets);
+			return -ENOMEM;
+		}
+		cwasm_walk__func_names(&w, spans);
+		ns.spans = spans;
+	}
+	ret = write_core(j, base, w.text, w.text_size, offsets, w.nfuncs, &ns, prefix, 0);
 	free(spans);
 	free(offsets);
 	return ret;

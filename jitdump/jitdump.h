@@ -32,6 +32,15 @@
 extern "C" {
 #endif
 
+/* The library's interface; everything else in libaotperf-jit.so is hidden. */
+#ifndef AOTJIT_API
+#if defined(__GNUC__)
+#define AOTJIT_API __attribute__((visibility("default")))
+#else
+#define AOTJIT_API
+#endif
+#endif
+
 struct aotjit;
 
 /* Longest name written, NUL included; longer names are cut at a UTF-8
@@ -61,7 +70,7 @@ struct aotjit;
  * dir NULL on first use; if that fails, the error sticks until
  * aotjit_close(NULL).
  */
-struct aotjit *aotjit_open(const char *dir, uint32_t elf_mach, int *err);
+AOTJIT_API struct aotjit *aotjit_open(const char *dir, uint32_t elf_mach, int *err);
 
 /*
  * Open a writer that records code for ANOTHER process, after the fact:
@@ -71,14 +80,14 @@ struct aotjit *aotjit_open(const char *dir, uint32_t elf_mach, int *err);
  * *_at calls and explicit timestamps. Not usable in a forked child
  * (-ECHILD): the fork would share its file.
  */
-struct aotjit *aotjit_open_file(const char *path, uint32_t pid,
+AOTJIT_API struct aotjit *aotjit_open_file(const char *path, uint32_t pid,
 				uint32_t elf_mach, uint64_t timestamp,
 				int *err);
 
 /* The dump's path, owned by the writer and valid until its next call (a
  * forked child's first call moves it to the child's dump); NULL for the
  * process-wide writer when it has not been opened yet. */
-const char *aotjit_path(struct aotjit *j);
+AOTJIT_API const char *aotjit_path(struct aotjit *j);
 
 /*
  * One JIT_CODE_LOAD record: code of SIZE bytes that runs at ADDR (vma ==
@@ -86,7 +95,7 @@ const char *aotjit_path(struct aotjit *j);
  * be NULL only when SIZE is 0. timestamp 0 = now (CLOCK_MONOTONIC ns).
  * j NULL: the process-wide writer.
  */
-int aotjit_code_load(struct aotjit *j, uint64_t addr, const void *code,
+AOTJIT_API int aotjit_code_load(struct aotjit *j, uint64_t addr, const void *code,
 		     uint64_t size, const char *name, uint64_t timestamp);
 
 /*
@@ -100,13 +109,13 @@ int aotjit_code_load(struct aotjit *j, uint64_t addr, const void *code,
  * put in front of every name. All records of the call share one
  * timestamp; the file is flushed before the call returns.
  */
-int aotjit_register_core(struct aotjit *j, uint64_t base, const void *text,
+AOTJIT_API int aotjit_register_core(struct aotjit *j, uint64_t base, const void *text,
 			 uint64_t text_size, const uint32_t *offsets,
 			 uint32_t nfuncs, const char *const *names,
 			 const char *prefix);
 
 /* The same with an explicit timestamp (0 = now), for aotjit_open_file. */
-int aotjit_register_core_at(struct aotjit *j, uint64_t base, const void *text,
+AOTJIT_API int aotjit_register_core_at(struct aotjit *j, uint64_t base, const void *text,
 			    uint64_t text_size, const uint32_t *offsets,
 			    uint32_t nfuncs, const char *const *names,
 			    const char *prefix, uint64_t timestamp);
@@ -120,33 +129,44 @@ enum {
 };
 
 /*
- * The one-call form: parses the .cwasm bytes itself (magic "\0aot",
- * version >= 6, sections u32 type + u32 size: 2 text, 3 function table
- * (v7+ offset/type pairs or v6 offsets, told apart by size), optionally
- * 4 exports, 7 names, 8 imports) and registers its text as mapped at BASE.
- * Errors: -ENOEXEC not a .cwasm, -ENOTSUP a layout we do not know
- * (upstream C WAMR .aot, version < 6), -EINVAL inconsistent sections.
+ * The one-call form: reads the .cwasm bytes (container versions 6 to 11,
+ * docs/formats-cwasm.md) with the same walker aotperf reads them with,
+ * and registers its text as mapped at BASE: function i is local_func_i.
+ * Nothing is written unless the whole container is consistent.
+ * Errors: -ENOEXEC not a .cwasm, -ENOTSUP an upstream C WAMR .aot,
+ * -EINVAL inconsistent sections (aotjit_check_cwasm says which),
+ * -ENOMEM, or the writer's errors.
  */
-int aotjit_register_cwasm(struct aotjit *j, uint64_t base, const void *cwasm,
+AOTJIT_API int aotjit_register_cwasm(struct aotjit *j, uint64_t base, const void *cwasm,
 			  size_t len, const char *prefix, unsigned flags);
+
+/*
+ * Check .cwasm bytes exactly as aotjit_register_cwasm does, writing
+ * nothing: 0, or its error with one line "NAME: what is wrong" in MSG
+ * (MSGLEN bytes, always terminated; NAME NULL: "<memory>"; MSG "" on 0).
+ */
+AOTJIT_API int aotjit_check_cwasm(const void *cwasm, size_t len, const char *name,
+		       char *msg, size_t msglen);
 
 /* Write the JIT_CODE_CLOSE record (timestamp: now for a live writer, the
  * newest timestamp written for aotjit_open_file), unmap the marker, close
  * and free. A forked child that never wrote leaves its parent's dump alone.
  * j NULL: the process-wide writer (which may then be opened again). */
-int aotjit_close(struct aotjit *j);
+AOTJIT_API int aotjit_close(struct aotjit *j);
 
 /* CLOCK_MONOTONIC in ns, the clock `perf record -k mono` uses; 0 on error. */
-uint64_t aotjit_now(void);
+AOTJIT_API uint64_t aotjit_now(void);
 
 /*
  * Copy at most LEN bytes of SRC (stops at a NUL) into DST (DSTSZ bytes,
  * always NUL-terminated when DSTSZ > 0), keeping valid printable UTF-8 and
- * replacing control characters (newline and CR included, which would break
- * a perf map line), DEL, C1 controls and invalid UTF-8 bytes with '_'.
- * Cuts only at a character boundary. Returns the length written.
+ * replacing with one '_' each: a control character (newline and CR
+ * included, which would break a perf map line; ESC), DEL, a C1 control, a
+ * line or paragraph separator, a bidirectional control, and each invalid
+ * UTF-8 byte. Cuts only at a character boundary. Returns the length
+ * written. The sanitizer every name aotperf writes goes through.
  */
-size_t aotjit_sanitize_name(char *dst, size_t dstsz, const char *src,
+AOTJIT_API size_t aotjit_sanitize_name(char *dst, size_t dstsz, const char *src,
 			    size_t len);
 
 #ifdef __cplusplus

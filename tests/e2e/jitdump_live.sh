@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # The embeddable jitdump writer with stock perf and nothing else: a small
-# stand-in runtime (tests/jitdump/live_demo.c, linked with jitdump/jitdump.c
-# alone) maps a code blob RX and registers it; `perf record -k mono`, then
+# stand-in runtime (tests/jitdump/live_demo.c, linked with the runtime
+# library's sources alone: jitdump/jitdump.c and the .cwasm walker) maps a code blob RX and registers it; `perf record -k mono`, then
 # `perf inject --jit` and `perf report` / `perf annotate` must name and
 # disassemble its functions. Also: a child that maps and registers after a
 # fork gets its own dump, and a perf map with aotperf's marker line works
@@ -16,8 +16,9 @@ ROOT=$(cd "$E2E/../.." && pwd)
 DEMO=$WORK/live_demo
 cc -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -I"$ROOT" \
 	-o "$DEMO" "$ROOT/tests/jitdump/live_demo.c" "$ROOT"/jitdump/*.c "$ROOT"/unwind/*.c \
+	"$ROOT/cwasm/walk.c" "$ROOT/cwasm/target.c" "$ROOT/cwasm/name.c" \
 	-lpthread >"$WORK/cc.log" 2>&1
-check "live_demo builds with jitdump/ and unwind/ alone (libc + pthreads)" [ -x "$DEMO" ] ||
+check "live_demo builds with the runtime library's sources alone (libc + pthreads)" [ -x "$DEMO" ] ||
 	{ cat "$WORK/cc.log"; finish; exit 1; }
 
 # The blob: two hot loops between cold functions, as raw text + nm listing.

@@ -12,17 +12,15 @@
 # zstd or libelf, and always without the sanitizers (ASan cannot link
 # -static), also under SAN=1.
 
-LOADER_STATIC_SRCS := tests/loader/loader.c cwasm/cwasm.c cwasm/target.c cwasm/manifest.c \
-		      cwasm/json_read.c util/err.c util/sha256.c jitdump/jitdump.c \
-		      util/file.c util/array.c \
-		      jitdump/unwind_info.c $(wildcard unwind/*.c)
+LOADER_STATIC_SRCS := tests/loader/loader.c cwasm/cwasm.c cwasm/manifest.c cwasm/json_read.c \
+		      util/err.c util/sha256.c util/file.c util/array.c $(AOTJIT_SRCS)
 LOADER_STATIC_CFLAGS := $(filter-out $(SANFLAGS),$(CFLAGS)) \
 			-ffunction-sections -fdata-sections
 
 TEST_HELPERS += $(B)/tests/loader-static
 
 $(B)/tests/loader-static: $(LOADER_STATIC_SRCS) $(wildcard tests/loader/*.h) \
-			  cwasm/cwasm.h cwasm/json_read.h util/err.h util/sha256.h \
+			  $(wildcard cwasm/*.h) util/err.h util/sha256.h util/file.h \
 			  jitdump/jitdump.h jitdump/unwind_info.h $(wildcard unwind/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(LOADER_STATIC_CFLAGS) -static -Wl,--gc-sections -o $@ \
@@ -31,13 +29,12 @@ $(B)/tests/loader-static: $(LOADER_STATIC_SRCS) $(wildcard tests/loader/*.h) \
 # Optional, out of the default build: the LD_PRELOAD agent
 # (tests/preload/aotperf-preload.c) on the same writer, for runtimes that call
 # libc's mprotect. Not sanitized: it is preloaded into other programs.
-PRELOAD_SRCS := tests/preload/aotperf-preload.c jitdump/jitdump.c jitdump/unwind_info.c \
-		$(wildcard unwind/*.c)
+PRELOAD_SRCS := tests/preload/aotperf-preload.c $(AOTJIT_SRCS)
 
 TEST_HELPERS += $(B)/aotperf-preload.so
 
 $(B)/aotperf-preload.so: $(PRELOAD_SRCS) jitdump/jitdump.h jitdump/unwind_info.h \
-			 $(wildcard unwind/*.h)
+			 $(wildcard unwind/*.h) $(wildcard cwasm/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out $(SANFLAGS),$(CFLAGS)) -fPIC -fvisibility=hidden -shared \
 		-Wl,-soname,aotperf-preload.so -o $@ $(PRELOAD_SRCS) -lpthread

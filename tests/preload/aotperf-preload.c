@@ -35,12 +35,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* the agent exports mprotect alone, not the writer's interface */
+#define AOTJIT_API
 #include "jitdump/jitdump.h"
+#include "cwasm/walk.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define MAX_CORES 64
-#define CWASM_MAGIC 0x746f6100u
-#define SEC_TEXT 2
 
 struct core {
 	const char *path;
@@ -60,32 +61,20 @@ static void say(const char *path, const char *msg)
 		fprintf(stderr, "aotperf-preload: %s: %s\n", path, msg);
 }
 
-static uint32_t get_u32(const uint8_t *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* The text section: u32 magic, u32 version, then u32 type + u32 size sections. */
+/* Its text section, through the writer's own .cwasm walker. */
 static int find_text(struct core *c)
 {
-	size_t off = 8;
+	struct cwasm_walk w;
+	struct ap_err err = { 0 };
 
-	if (c->len < 8 || get_u32(c->bytes) != CWASM_MAGIC)
+	if (cwasm_walk__init(&w, c->bytes, c->len, c->path, &err)) {
+		if (debug)
+			fprintf(stderr, "aotperf-preload: %s\n", err.msg);
 		return -1;
-	while (off + 8 <= c->len) {
-		uint32_t type = get_u32(c->bytes + off), size = get_u32(c->bytes + off + 4);
-
-		off += 8;
-		if (size > c->len - off)
-			return -1;
-		if (type == SEC_TEXT && size) {
-			c->text = c->bytes + off;
-			c->text_size = size;
-			return 0;
-		}
-		off += size;
 	}
-	return -1;
+	c->text = w.text;
+	c->text_size = w.text_size;
+	return 0;
 }
 
 static int load_core(struct core *c, const char *path)

@@ -341,7 +341,7 @@ static void test_bad_core(void)
 	free(text);
 }
 
-/* ---- .cwasm built by hand (FORMATS.md section 1) ---- */
+/* ---- .cwasm built by hand (docs/formats-cwasm.md) ---- */
 
 struct wb {
 	uint8_t b[4096];
@@ -374,7 +374,8 @@ static void wsec(struct wb *w, uint32_t type, const struct wb *payload)
 }
 
 /* version, 3 functions over 48 bytes of text, 2 function imports
- * (+ one of kind import_kind), names and exports */
+ * (+ one of kind import_kind, in the version 6 layout: a u32 after the
+ * kind), names and exports */
 static void build_cwasm(struct wb *w, uint32_t version, int v6, uint8_t import_kind,
 			const uint8_t *text)
 {
@@ -386,8 +387,11 @@ static void build_cwasm(struct wb *w, uint32_t version, int v6, uint8_t import_k
 	w32(w, 0x746f6100);
 	w32(w, version);
 
-	memset(&s, 0, sizeof(s));
+	memset(&s, 0, sizeof(s));	/* x86_64 SysV ELF64 */
+	ti[0] = 2;
+	ti[4] = 1;
 	ti[6] = 0x3e;
+	memcpy(ti + 16, "x86_64", 6);
 	wbytes(&s, ti, sizeof(ti));
 	wsec(w, 0, &s);
 
@@ -455,7 +459,7 @@ static void test_cwasm(void)
 	CHECK_EQ_U64(aotjit_register_cwasm(j, 0x10000, w.b, w.n, "m:", AOTJIT_WASM_NAMES), 0);
 	build_cwasm(&w, 6, 1, 0, text);
 	CHECK_EQ_U64(aotjit_register_cwasm(j, 0x20000, w.b, w.n, NULL, 0), 0);
-	/* an import of undocumented kind: the index space is unknown, no names */
+	/* a table import: read whole, so 2 function imports shift the names */
 	build_cwasm(&w, 7, 0, 1, text);
 	CHECK_EQ_U64(aotjit_register_cwasm(j, 0x30000, w.b, w.n, NULL, AOTJIT_WASM_NAMES), 0);
 
@@ -485,7 +489,9 @@ static void test_cwasm(void)
 		CHECK(!strcmp(r[3].name, "local_func_0"));
 		CHECK(!strcmp(r[4].name, "local_func_1"));
 		CHECK_EQ_U64(r[4].vma, 0x20000 + 16);
+		CHECK(!strcmp(r[6].name, "local_func_0"));
 		CHECK(!strcmp(r[7].name, "local_func_1"));
+		CHECK(!strcmp(r[8].name, "local_func_2:beta_"));
 	}
 	free_dump(&d);
 	free(text);
@@ -734,7 +740,7 @@ static void test_sanitize(void)
 	aotjit_sanitize_name(b, sizeof(b), "h\xc3\xa9llo \xe2\x9c\x93", SIZE_MAX);
 	CHECK(!strcmp(b, "h\xc3\xa9llo \xe2\x9c\x93"));		/* UTF-8 kept */
 	aotjit_sanitize_name(b, sizeof(b), "x\xff\xc2\x85\x7fy\xed\xa0\x80", SIZE_MAX);
-	CHECK(!strcmp(b, "x____y___"));	/* invalid, C1, DEL, surrogate */
+	CHECK(!strcmp(b, "x___y___"));	/* invalid, C1 (one character), DEL, surrogate */
 	n = aotjit_sanitize_name(small, sizeof(small), "\xc3\xa9\xc3\xa9\xc3\xa9", SIZE_MAX);
 	CHECK_EQ_U64(n, 4);			/* cut between characters */
 	CHECK(!strcmp(small, "\xc3\xa9\xc3\xa9"));

@@ -3,8 +3,10 @@
  * SHA-256 against known vectors, the JSON reader, and the component
  * manifest: a valid two-core component and each way a manifest can be wrong.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -282,7 +284,7 @@ static void test_manifest_ok(struct ctx *c)
 	CHECK_EQ_U64(m->cores[1]->nfuncs, 2);
 	cwasm_manifest__delete(m);
 
-	/* absolute paths, upper-case hex, optional keys absent or null */
+	/* absolute paths (when allowed), upper-case hex, optional keys absent or null */
 	for (i = 0; i < 65; i++)
 		upper[i] = (char)(c->hex7[i] >= 'a' && c->hex7[i] <= 'f' ? c->hex7[i] - 32 : c->hex7[i]);
 	snprintf(json, sizeof(json),
@@ -290,7 +292,7 @@ static void test_manifest_ok(struct ctx *c)
 		 c->dir, upper);
 	write_manifest(c, json);
 	m = NULL;
-	CHECK(cwasm_manifest__read(c->man, &m, &err) == 0);
+	CHECK(cwasm_manifest__read_flags(c->man, CWASM_MANIFEST_ANY_PATH, &m, &err) == 0);
 	if (m) {
 		CHECK(m->wamr_build_id == NULL);
 		CHECK(m->component_sha256 == NULL);
@@ -326,7 +328,7 @@ static void test_manifest_bad(struct ctx *c)
 	snprintf(json, sizeof(json),
 		 "{\"version\": 2, \"modules\": [{\"idx\": 4, \"path\": \"comp.cwasm.json\", \"sha256\": \"%s\"}]}",
 		 c->hex4);
-	EXPECT_BAD(c, json, "comp.cwasm.json: not a .cwasm file");
+	EXPECT_BAD(c, json, "comp.cwasm.json: not a .cwasm (no \\0aot magic)");
 
 	/* the manifest itself is missing */
 	snprintf(missing, sizeof(missing), "%s/none.cwasm.json", c->dir);
@@ -378,6 +380,99 @@ static void test_manifest_bad(struct ctx *c)
 	EXPECT_BAD(c, json, "modules[1]: missing \"path\"");
 }
 
+/* Read c->man with flags; the one-line error, or "" when it reads. */
+static const char *try_read(const struct ctx *c, const char *json, unsigned flags,
+			    struct ap_err *err)
+{
+	struct cwasm_manifest *m = NULL;
+
+	write_manifest(c, json);
+	err->msg[0] = '\0';
+	if (cwasm_manifest__read_flags(c->man, flags, &m, err) == 0) {
+		cwasm_manifest__delete(m);
+		return "";
+	}
+	CHECK(m == NULL);
+	CHECK(strchr(err->msg, '\n') == NULL);
+	return err->msg;
+}
+
+static void entry_json(char *json, size_t n, const char *path, const char *hex)
+{
+	snprintf(json, n, "{\"version\": 2, \"modules\": [{\"idx\": 4, \"path\": \"%s\", "
+		 "\"sha256\": \"%s\"}]}", path, hex);
+}
+
+/* Core paths stay inside the manifest's folder; cores are regular files of sane size. */
+static void test_manifest_paths(struct ctx *c)
+{
+	struct ap_err err;
+	char json[8192], p[4200], sub[4200];
+	int fd;
+
+	/* inside: plain, "./", and a climb that comes back */
+	snprintf(sub, sizeof(sub), "%s/sub", c->dir);
+	CHECK(mkdir(sub, 0755) == 0);
+	entry_json(json, sizeof(json), "./comp.4.cwasm", c->hex4);
+	CHECK(!strcmp(try_read(c, json, 0, &err), ""));
+	entry_json(json, sizeof(json), "sub/../comp.4.cwasm", c->hex4);
+	CHECK(!strcmp(try_read(c, json, 0, &err), ""));
+
+	/* out: absolute, or climbing above the folder, unless allowed */
+	snprintf(p, sizeof(p), "%s/comp.4.cwasm", c->dir);
+	entry_json(json, sizeof(json), p, c->hex4);
+	CHECK_STR_CONTAINS(try_read(c, json, 0, &err),
+			   "comp.cwasm.json: modules[0]: \"path\" is absolute; a core must be "
+			   "inside the manifest's folder");
+	CHECK(!strcmp(try_read(c, json, CWASM_MANIFEST_ANY_PATH, &err), ""));
+	snprintf(p, sizeof(p), "../%s/comp.4.cwasm", strrchr(c->dir, '/') + 1);
+	entry_json(json, sizeof(json), p, c->hex4);
+	CHECK_STR_CONTAINS(try_read(c, json, 0, &err),
+			   "comp.cwasm.json: modules[0]: \"path\" climbs out of the manifest's folder");
+	CHECK(!strcmp(try_read(c, json, CWASM_MANIFEST_ANY_PATH, &err), ""));
+	entry_json(json, sizeof(json), "sub/../../x.cwasm", c->hex4);
+	CHECK_STR_CONTAINS(try_read(c, json, 0, &err), "\"path\" climbs out");
+	entry_json(json, sizeof(json), "/dev/zero", c->hex4);
+	CHECK_STR_CONTAINS(try_read(c, json, 0, &err), "\"path\" is absolute");
+
+	/*
+	 * Not regular files: refused after open(O_NONBLOCK) and fstat, never
+	 * read (a FIFO with no writer would block a plain open; the alarm
+	 * turns a hang into a failure).
+	 */
+	alarm(20);
+	snprintf(p, sizeof(p), "%s/fifo.cwasm", c->dir);
+	CHECK(mkfifo(p, 0600) == 0);
+	entry_json(json, sizeof(json), "fifo.cwasm", c->hex4);
+	CHECK_STR_CONTAINS(try_read(c, json, 0, &err), "fifo.cwasm: is a FIFO or pipe, not a regular file");
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/zero.cwasm", c->dir);
+	CHECK(symlink("/dev/zero", p) == 0);
+	entry_json(json, sizeof(json), "zero.cwasm", c->hex4);
+	CHECK_STR_CONTAINS(try_read(c, json, 0, &err),
+			   "zero.cwasm: is a character device, not a regular file");
+	unlink(p);
+	entry_json(json, sizeof(json), "/dev/zero", c->hex4);
+	CHECK_STR_CONTAINS(try_read(c, json, CWASM_MANIFEST_ANY_PATH, &err),
+			   "/dev/zero: is a character device, not a regular file");
+	entry_json(json, sizeof(json), "sub", c->hex4);
+	CHECK_STR_CONTAINS(try_read(c, json, 0, &err), "sub: Is a directory");
+	alarm(0);
+
+	/* larger than a .cwasm may be: refused by its size (sparse: no disk used) */
+	snprintf(p, sizeof(p), "%s/huge.cwasm", c->dir);
+	fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0 && ftruncate(fd, (off_t)CWASM_FILE_MAX + 1) == 0);
+	if (fd >= 0)
+		close(fd);
+	entry_json(json, sizeof(json), "huge.cwasm", c->hex4);
+	snprintf(sub, sizeof(sub), "huge.cwasm: larger than %zu bytes", CWASM_FILE_MAX);
+	CHECK_STR_CONTAINS(try_read(c, json, 0, &err), sub);
+	unlink(p);
+	snprintf(sub, sizeof(sub), "%s/sub", c->dir);
+	rmdir(sub);
+}
+
 static void cleanup(struct ctx *c)
 {
 	char p[4200];
@@ -400,6 +495,7 @@ int main(void)
 	setup(&c);
 	test_manifest_ok(&c);
 	test_manifest_bad(&c);
+	test_manifest_paths(&c);
 	cleanup(&c);
 	CHECK_DONE();
 }
