@@ -38,10 +38,10 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstric
 	   -Wmissing-prototypes -fno-strict-aliasing $(SANFLAGS) \
 	   $(LIBPERF_INC) $(CAPSTONE_CFLAGS) -I.
 override LDFLAGS += $(SANFLAGS)
-LDLIBS  += -lzstd $(CAPSTONE_LIBS) -lelf
+LDLIBS  += -lzstd $(CAPSTONE_LIBS) -lelf -lm
 
 LIB_DIRS := util cwasm perfdata attr jitdump decode classify symbolize spills frames engines \
-	    unwind profile render
+	    unwind profile render compare
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)
 CLI_SRCS := $(wildcard cli/*.c)
@@ -87,7 +87,7 @@ $(B)/libaotperf.a: $(LIB_OBJS)
 # them at link time. Without libcapstone.a, the plain shared link.
 CAPSTONE_A := $(shell $(CC) -print-file-name=libcapstone.a)
 ifneq ($(CAPSTONE_A),libcapstone.a)
-AOTPERF_LDLIBS := $(CAPSTONE_A) -lzstd -lelf
+AOTPERF_LDLIBS := $(CAPSTONE_A) -lzstd -lelf -lm
 AOTPERF_LINK   := -no-pie
 else
 AOTPERF_LDLIBS := $(LDLIBS)
