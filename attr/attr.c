@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include "maptable.h"
 #include "../util/array.h"
+#include "../util/progress.h"
 
 struct ev_list {
 	struct mt_event *ev;
@@ -142,7 +143,9 @@ static int sample_selected(struct run *r, const struct pd_sample *s)
 	return 1;
 }
 
-/* Count a sample that lies in a core's mapping; 0 if it found none. */
+enum { ATTR_NONE, ATTR_IN_TEXT, ATTR_PAST_TEXT };
+
+/* Count a sample that lies in a core's mapping: ATTR_NONE if it found none. */
 static int attribute(struct run *r, const struct pd_sample *s, uint64_t t)
 {
 	uint32_t midx = 0;
@@ -154,7 +157,7 @@ static int attribute(struct run *r, const struct pd_sample *s, uint64_t t)
 
 	core = maptable__lookup(&r->mt, s->sid.pid, t, s->ip, &midx);
 	if (core < 0)
-		return 0;
+		return ATTR_NONE;
 	maptable__note_hit(&r->mt, s->sid.pid, t);
 	c = &r->cores[core];
 	m = &r->res->mappings[midx];
@@ -162,7 +165,7 @@ static int attribute(struct run *r, const struct pd_sample *s, uint64_t t)
 	fn = off < c->mod->text_size ? cwasm__func_at(c->mod, off) : -1;
 	if (fn < 0) {
 		c->outside_text++;
-		return 1;
+		return ATTR_PAST_TEXT;
 	}
 	c->samples++;
 	c->func_samples[fn]++;
@@ -174,7 +177,7 @@ static int attribute(struct run *r, const struct pd_sample *s, uint64_t t)
 	r->res->attributed_samples++;
 	if (r->opts->on_sample)
 		r->opts->on_sample(r->opts->ctx, core, (uint32_t)fn, off, s);
-	return 1;
+	return ATTR_IN_TEXT;
 }
 
 static void defer_sample(struct run *r, const struct pd_sample *s, uint64_t t)
@@ -191,13 +194,47 @@ static void count_sample(struct run *r, const struct pd_event *ev)
 	const struct pd_sample *s = &ev->sample;
 	uint64_t t = r->use_time ? s->sid.time : ev->seq;
 
+	int where = ATTR_NONE;
+
 	if (!sample_selected(r, s))
 		return;
 	r->res->total_samples++;
-	if (!s->has_ip || attribute(r, s, t))
+	if (s->has_ip)
+		where = attribute(r, s, t);
+	if (where == ATTR_IN_TEXT)
 		return;
-	if (r->one_pass && s->cpumode == PERF_RECORD_MISC_USER)
+	if (where == ATTR_NONE && s->has_ip && r->one_pass &&
+	    s->cpumode == PERF_RECORD_MISC_USER) {
 		defer_sample(r, s, t);
+		return;
+	}
+	/* final here: a hook makes the read two-pass, so nothing is deferred */
+	if (r->opts->on_other)
+		r->opts->on_other(r->opts->other_ctx, s, t);
+}
+
+/* The progress line: how far into the data this pass is. */
+static void progress_phase(struct run *r, struct perfdata *pd, const char *phase)
+{
+	struct pd_layout l;
+	uint64_t total = 0;
+
+	if (!r->opts->progress)
+		return;
+	if (!perfdata__layout(pd, &l))
+		total = l.data_size ? l.data_size :
+			l.file_size > l.data_offset ? l.file_size - l.data_offset : 0;
+	progress__phase(r->opts->progress, phase, total, "B");
+}
+
+static void progress_tick(struct run *r, struct perfdata *pd, uint64_t nrec)
+{
+	uint64_t done;
+
+	if (!r->opts->progress || nrec % 4096)
+		return;
+	perfdata__truncated(pd, &done, NULL);
+	progress__update(r->opts->progress, done);
 }
 
 /* End of the one pass: the deferred samples, now that every mapping is known. */
@@ -221,11 +258,18 @@ static int pass_mappings(struct run *r, struct perfdata *pd, struct ap_err *err)
 	struct ev_list list = { 0 };
 	struct pd_event ev;
 	struct mt_event me;
+	uint64_t nrec = 0;
 	int ret;
 
+	progress_phase(r, pd, "reading perf.data: mappings");
 	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
+		progress_tick(r, pd, ++nrec);
 		if (ev.hdr->type == PERF_RECORD_SAMPLE || !to_mt_event(&ev, r->use_time, &me))
 			continue;
+		if (r->opts->on_map && r->opts->on_map(r->opts->other_ctx, &ev, me.time)) {
+			free(list.ev);
+			return ap_err_nomem(err);
+		}
 		if (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid)
 			continue;
 		if (ap_push(&list.ev, &list.n, &list.cap, &me, sizeof(me))) {
@@ -253,9 +297,13 @@ static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 {
 	struct pd_event ev;
 	struct mt_event me;
+	uint64_t nrec = 0;
 	int ret;
 
+	progress_phase(r, pd, r->one_pass || r->single_pass ? "reading perf.data" :
+		       "reading perf.data: samples");
 	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
+		progress_tick(r, pd, ++nrec);
 		if (ev.hdr->type == PERF_RECORD_SAMPLE) {
 			count_sample(r, &ev);
 			if (r->fallback)
@@ -264,6 +312,9 @@ static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 		}
 		if ((!r->single_pass && !r->one_pass) || !to_mt_event(&ev, r->use_time, &me))
 			continue;
+		/* a pipe: the hook sees the records as they come (the others had pass 1) */
+		if (r->opts->on_map && r->opts->on_map(r->opts->other_ctx, &ev, me.time))
+			return ap_err_nomem(err);
 		if (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid)
 			continue;
 		if (r->one_pass && maptable__late(&r->mt, &me))
@@ -407,6 +458,25 @@ static int summarize(struct run *r, struct ap_err *err)
 	return 0;
 }
 
+/* The event the selected samples are of, for the renderers; -1 when out of memory. */
+static int keep_event(struct run *r, struct perfdata *pd)
+{
+	const struct pd_evsel *e = NULL;
+
+	if (r->event_attr >= 0)
+		e = perfdata__evsel(pd, (size_t)r->event_attr);
+	else if (perfdata__nevsels(pd) == 1)
+		e = perfdata__evsel(pd, 0);
+	if (!e)
+		return 0;
+	r->res->event_name = strdup(e->name ? e->name : "unknown");
+	if (!r->res->event_name)
+		return -1;
+	r->res->event_attr = e->attr;
+	r->res->have_event = 1;
+	return 0;
+}
+
 int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 	      const struct attr_opts *opts, struct attr_result *res, struct ap_err *err)
 {
@@ -439,7 +509,7 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 		if (resolve_event(&r, pd, err))
 			goto out;
 		/* A sample hook cannot be taken back, so it gets the two-pass read. */
-		r.one_pass = !opts->on_sample && !opts->two_pass;
+		r.one_pass = !opts->on_sample && !opts->on_other && !opts->two_pass;
 		if (!r.one_pass && (pass_mappings(&r, pd, err) || perfdata__rewind(pd, err)))
 			goto out;
 	}
@@ -468,11 +538,15 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 			     "%s: cut short: read %" PRIu64 " of %" PRIu64 " data bytes",
 			     perf_path, res->bytes_read, res->bytes_expected))
 		goto oom;
+	if (keep_event(&r, pd))
+		goto oom;
 	ret = summarize(&r, err);
 	goto out;
 oom:
 	ret = ap_err_nomem(err);
 out:
+	if (opts->progress)
+		progress__clear(opts->progress);
 	perfdata__close(pd);
 	maptable__exit(&r.mt);
 	free(r.pend);

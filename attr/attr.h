@@ -73,6 +73,19 @@ struct attr_mapping {
  */
 typedef void (*attr_sample_fn)(void *ctx, int core, uint32_t func, uint64_t text_off,
 			       const struct pd_sample *s);
+/*
+ * Optional hooks for naming what no core holds (profile/host.h): on_map
+ * gets every executable MMAP/MMAP2, exec COMM and FORK record of any
+ * process, all of them before the first on_other (a pipe: in stream
+ * order, as they come); on_other gets every selected sample that no
+ * core's text holds (host code, the kernel, a core's page tail, no ip),
+ * once that is final. t is the time key mappings are ordered by (the
+ * record time, else the stream position), the same for both.
+ */
+typedef int (*attr_map_fn)(void *ctx, const struct pd_event *ev, uint64_t t);
+typedef void (*attr_other_fn)(void *ctx, const struct pd_sample *s, uint64_t t);
+
+struct progress;
 
 struct attr_opts {
 	int pid;                 /* -1 = all */
@@ -83,6 +96,10 @@ struct attr_opts {
 	struct attr_hist *hist;  /* when set, every attributed sample is also counted here */
 	attr_sample_fn on_sample; /* reads the file twice: a hook cannot be taken back */
 	void *ctx;
+	attr_map_fn on_map;      /* with on_other (both or neither); read twice, as on_sample */
+	attr_other_fn on_other;
+	void *other_ctx;
+	struct progress *progress; /* bytes read, a phase per pass (util/progress.h); NULL: none */
 };
 
 struct attr_result {
@@ -98,6 +115,10 @@ struct attr_result {
 	uint64_t bytes_read, bytes_expected;
 	int passes;                   /* reads of the file: 1, or 2 when records came too late */
 	struct ap_warnings warnings;  /* non-unique mappings, cores never mapped, a cut file */
+	/* what the samples are of: the selected event, or the recording's only one */
+	int have_event;               /* 0: several events, none selected */
+	char *event_name;             /* as perf names it ("cpu-clock") */
+	struct perf_event_attr event_attr; /* its sample_period / sample_freq, type, config */
 };
 
 /*

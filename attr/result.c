@@ -32,5 +32,6 @@ void attr_result__exit(struct attr_result *res)
 	}
 	ap_warnings__exit(&res->warnings);
 	free(res->mappings);
+	free(res->event_name);
 	memset(res, 0, sizeof(*res));
 }
