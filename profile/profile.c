@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "host.h"
 #include "internal.h"
 #include "../util/array.h"
 #include "../util/num.h"
@@ -143,6 +144,9 @@ void profile__delete(struct profile *p)
 	attr_result__exit(&p->attr);	/* per-core counts; the array is ours */
 	free(cores);
 	attr_hist__exit(&p->hist);
+	if (p->host)
+		profile_host__exit(p->host);
+	free(p->host);
 	free(p);
 }
 

@@ -26,6 +26,9 @@
  *   hist       samples per (core, text offset): per-instruction counts.
  *   funcs      functions looked at closely: decoded, classified, weighted
  *              (classify/funcclass.h), with frame attribution when asked.
+ *   host       (perf.data, when asked: profile_opts.host) the samples no
+ *              core holds, by DSO and ip, named as perf names them
+ *              (profile/host.h); NULL otherwise.
  *
  * Extending (call stacks, comparisons, other engines): add a member here
  * with its own producer step (e.g. profile__add_stacks() filled from the
@@ -63,6 +66,9 @@ struct profile_func {
 	struct fa_join fj;
 };
 
+struct profile_host;
+struct progress;
+
 struct profile {
 	enum profile_source source;
 	const char *input;		/* perf.data as given; NULL for fed samples */
@@ -74,6 +80,7 @@ struct profile {
 	uint32_t nfuncs;
 	size_t cap_funcs;
 	int finished;			/* profile__finish ran */
+	struct profile_host *host;	/* see above; NULL unless asked */
 };
 
 /* Pins (aotperf's --base, the dlfilter's base=): the i-th pins the i-th core. */
@@ -98,6 +105,8 @@ struct profile_opts {
 	uint32_t npins;
 	int require_size_match;		/* AP_ERR_GATE unless each core's mapping is unique */
 	int two_pass;			/* read the mappings first, always (tests) */
+	int host;			/* also name the samples no core holds (p->host) */
+	struct progress *progress;	/* a progress line while reading (util/progress.h), or NULL */
 };
 
 /*
