@@ -72,6 +72,8 @@ void render__report_json_core(struct json_out *j, const struct profile *p, uint3
 	json_end_obj(j);
 	json_key(j, "top_functions");
 	json_top_functions(j, c, render__shown(o, c->nranked), total);
+	if (o->json_core_extra)
+		o->json_core_extra(j, p, core, o->core_ctx);
 }
 
 void render__report_json_func(struct json_out *j, const struct profile *p,

@@ -194,8 +194,12 @@
 		if (doc.attributed_samples === undefined)
 			m.cores.forEach(function (c) { att += num(c.block.attributed_samples); });
 		kv(dl, 'in wasm code', fmt(att) + ' (' + pct(att, m.total) + ' of run)');
+		if (doc.host) kv(dl, 'outside wasm', fmt(doc.host.samples) + ' (' + pct(num(doc.host.samples), m.total) + ')');
 		if (doc.perf) kv(dl, 'perf.data', doc.perf);
-		if (doc.event) kv(dl, 'event', doc.event);
+		var se = doc.sampled_event;
+		if (doc.event || (se && se.name))
+			kv(dl, 'event', (doc.event || se.name) + (se && se.frequency ? ', ' + fmt(se.frequency) + ' Hz' :
+				se && se.period ? ', every ' + fmt(se.period) : ''));
 		kv(dl, 'cores', String(m.cores.length));
 		m.cores.forEach(function (c) {
 			var b = c.block, card = put(cards, el('div', 'card'));
@@ -311,20 +315,48 @@
 		});
 	}
 
+	/* host frames (doc.host) as chart rows: kind host or kernel */
+	function hostRows(doc) {
+		var fr = doc.host && Array.isArray(doc.host.frames) ? doc.host.frames : [];
+		return fr.map(function (h) {
+			var dso = String(h.dso || '[unknown]');
+			var kernel = dso === '[kernel.kallsyms]' || (/^\[.*\]$/.test(dso) && dso !== '[unknown]' && dso !== '[vdso]' && !/^\[JIT\]/.test(dso));
+			return { host: true, kind: kernel ? 'kernel' : 'host', s: num(h.samples),
+				text: (h.sym || '[unknown]') + '  ' + dso.replace(/^.*\//, '') , title: (h.sym || '[unknown]') + ' in ' + dso };
+		});
+	}
+
 	function renderSelfChart(app, m, onPick) {
 		var s = section(app, 'flame', 'Self samples');
-		add(s, el('p', 'note', 'The hottest functions by self samples (this document has no call stacks).'));
+		var hosts = hostRows(m.doc);
+		add(s, el('p', 'note', 'The hottest functions by self samples (this document has no call stacks)' +
+			(hosts.length ? ': wasm functions, and outside wasm the host code and the kernel as perf names them.' : '.')));
+		if (hosts.length) {
+			var kinds = el('p', 'note kinds');
+			[['wasm', 'wasm'], ['host', 'host'], ['kernel', 'kernel']].forEach(function (k) {
+				add(kinds, el('span', 'k k-' + k[0]), document.createTextNode(k[1]));
+			});
+			s.appendChild(kinds);
+		}
 		var all = [];
 		m.cores.forEach(function (c) { all = all.concat(c.rows); });
-		all = all.filter(function (r) { return r.s > 0; }).sort(function (a, b) { return b.s - a.s || a.f - b.f; }).slice(0, 25);
-		if (!all.length) { add(s, el('p', 'empty', 'No samples in wasm code.')); return; }
+		all = all.filter(function (r) { return r.s > 0; }).concat(hosts.filter(function (r) { return r.s > 0; }))
+			.sort(function (a, b) { return b.s - a.s || (a.host ? 1 : 0) - (b.host ? 1 : 0) || a.f - b.f; }).slice(0, 25);
+		if (!all.length) { add(s, el('p', 'empty', 'No samples.')); return; }
 		var grid = put(s, el('div', 'bars selfbars'));
 		var max = all[0].s;
 		all.forEach(function (r) {
-			var lb = el('span', 'lbl mono', label(m.cores[r.core].label, r.f, r.n, m.cores.length));
-			lb.title = lb.textContent;
-			lb.addEventListener('click', function () { onPick(r.core, r.f); });
-			var tr = el('div', 'track'), f = put(tr, el('div', 'fill'));
+			var lb, tr = el('div', 'track'), f;
+			if (r.host) {
+				lb = el('span', 'lbl mono nolink', r.text);
+				lb.title = r.title;
+				f = put(tr, el('div', 'fill ' + r.kind));
+			} else {
+				lb = el('span', 'lbl mono', label(m.cores[r.core].label, r.f, r.n, m.cores.length));
+				lb.title = lb.textContent;
+				lb.addEventListener('click', function () { onPick(r.core, r.f); });
+				f = put(tr, el('div', 'fill'));
+			}
 			f.style.width = (100 * r.s / max).toFixed(2) + '%';
 			add(grid, lb, tr, el('span', 'num', fmt(r.s) + '  ' + pct(r.s, m.total)));
 		});
@@ -708,7 +740,8 @@
 		var title = doc.title || (m.cores.length === 1 ? first.label : m.cores.length + ' cores') + (m.diff ? ': before / after' : '');
 		document.title = 'aotperf: ' + title;
 		add(app, el('h1', null, title));
-		add(app, el('p', 'sub', [doc.tool || 'aotperf', doc.perf, doc.event].filter(Boolean).join(' \u00b7 ')));
+		add(app, el('p', 'sub', [doc.tool || 'aotperf', doc.perf, doc.event || (doc.sampled_event && doc.sampled_event.name)]
+			.filter(Boolean).join(' \u00b7 ')));
 
 		var state = { sel: null };
 		var listingBox, table;

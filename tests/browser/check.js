@@ -149,8 +149,18 @@ async function main() {
 		}
 	} else {
 		const bars = await page.$$eval('.selfbars .track', (r) => r.length);
-		const hot = cores.reduce((a, c) => a + rowsOf(c).filter((r) => r.s > 0).length, 0);
-		ok(bars === Math.min(25, hot), 'self-sample chart without stacks (' + bars + ' bars)');
+		const hosts = doc.host ? doc.host.frames.filter((h) => h.samples > 0) : [];
+		const wasmHot = cores.reduce((a, c) => a.concat(rowsOf(c).filter((r) => r.s > 0).map((r) => r.s)), []);
+		ok(bars === Math.min(25, wasmHot.length + hosts.length), 'self-sample chart without stacks (' + bars + ' bars)');
+		if (hosts.length) {
+			// host bars: the document's host frames among the 25 largest (wasm first on ties)
+			const nhost = await page.$$eval('.selfbars .fill.host, .selfbars .fill.kernel', (r) => r.length);
+			const top = wasmHot.concat(hosts.map((h) => -h.samples))
+				.sort((a, b) => Math.abs(b) - Math.abs(a) || b - a).slice(0, 25);
+			ok(nhost === top.filter((v) => v < 0).length, 'host and kernel frames in the chart (' + nhost + ')');
+			const sum = await page.textContent('#summary');
+			ok(sum.includes('outside wasm') && sum.includes(fmt(doc.host.samples)), 'summary: samples outside wasm');
+		}
 	}
 
 	// class mix bars
