@@ -39,7 +39,7 @@ enum {
 	"      --base HEX          the i-th --base pins the i-th core to the mapping at HEX\n" \
 	"      --require-size-match  exit 1 instead of guessing when a core's exact-size\n" \
 	"                          mapping is not unique\n"                           \
-	"  -q, --quiet             no warnings\n"
+	"  -q, --quiet             no warnings, no progress line\n"
 
 struct attr_args {
 	const char *cmd;

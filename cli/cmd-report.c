@@ -4,10 +4,14 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "attr-args.h"
 #include "../render/report.h"
+#include "../render/report-export.h"
 
 #define REPORT_MAX_FUNCS 32
+/* HTML and Markdown show this many hottest functions closely when --func/--hot name none */
+#define REPORT_EXPORT_HOT 3
 
 struct report_opts {
 	const char *json;
@@ -19,6 +23,7 @@ struct report_opts {
 	uint32_t hot;			/* --hot K */
 	const char *roles;		/* --roles SPEC */
 	const char *frame_attr;		/* --frame-attribution PREFIX */
+	const char *html, *markdown, *pprof;	/* FILE, or "-": stdout */
 	struct attr_args a;
 };
 
@@ -26,6 +31,7 @@ static const char report_usage[] =
 	"usage: aotperf report [-i perf.data] (--cwasm FILE | --manifest M.cwasm.json)...\n"
 	"                      [--top N] [--json FILE] [--pid PID] [--event NAME]\n"
 	"                      [--base HEX]... [--min-samples N] [--require-size-match]\n"
+	"                      [--html FILE] [--markdown FILE] [--pprof FILE]\n"
 	"\n"
 	"Attribute the samples of a precompiled WAMR run to its wasm functions.\n"
 	"\n"
@@ -40,12 +46,48 @@ static const char report_usage[] =
 	"      --frame-attribution PREFIX\n"
 	"                          with --func/--hot: the compiler's PREFIX.modM.funcN.json\n"
 	"                          frame-access origins, and where the classes disagree\n"
+	"      --html FILE         also write a self-contained HTML report (- : stdout)\n"
+	"      --markdown FILE     also write the report as GitHub Markdown tables (- : stdout)\n"
+	"      --pprof FILE        also write a gzip pprof profile for go tool pprof,\n"
+	"                          Pyroscope, Parca (- : stdout, not a terminal)\n"
 	"\n"
 	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
 
+/* Outputs: none is an input or another output; one at most on stdout, pprof not to a terminal. */
+static int check_outputs(struct report_opts *o, struct ap_err *err)
+{
+	const char *outs[] = { o->json, o->html, o->markdown, o->pprof };
+	const char *opts[] = { "--json", "--html", "--markdown", "--pprof" };
+	int nstdout = 0;
+
+	for (int i = 0; i < 4; i++) {
+		if (!outs[i])
+			continue;
+		if (!strcmp(outs[i], "-")) {
+			if (i == 0)
+				return ap_errf(err, "--json: give a file (- is not supported)");
+			if (++nstdout > 1)
+				return ap_errf(err, "%s -: only one output can go to stdout", opts[i]);
+			if (i == 3 && isatty(STDOUT_FILENO))
+				return ap_errf(err, "--pprof -: stdout is a terminal; give a file"
+					       " or redirect");
+			continue;
+		}
+		for (int k = 0; k < i; k++)
+			if (outs[k] && !strcmp(outs[k], outs[i]))
+				return ap_errf(err, "%s and %s name the same file %s", opts[k],
+					       opts[i], outs[i]);
+		if (attr_args__check_output(&o->a, outs[i], err))
+			return ap_err_prefix(err, "%s: ", opts[i]);
+	}
+	o->a.opts.host = o->html || o->markdown || o->pprof;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_err *err)
 {
-	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES, O_FRAME_ATTR };
+	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES, O_FRAME_ATTR, O_HTML,
+	       O_MARKDOWN, O_PPROF };
 	uint64_t v;
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
@@ -56,6 +98,9 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		{ "hot", required_argument, NULL, O_HOT },
 		{ "roles", required_argument, NULL, O_ROLES },
 		{ "frame-attribution", required_argument, NULL, O_FRAME_ATTR },
+		{ "html", required_argument, NULL, O_HTML },
+		{ "markdown", required_argument, NULL, O_MARKDOWN },
+		{ "pprof", required_argument, NULL, O_PPROF },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -94,6 +139,9 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 			break;
 		case O_ROLES: o->roles = optarg; break;
 		case O_FRAME_ATTR: o->frame_attr = optarg; break;
+		case O_HTML: o->html = optarg; break;
+		case O_MARKDOWN: o->markdown = optarg; break;
+		case O_PPROF: o->pprof = optarg; break;
 		default:
 			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
 				       argv[optind - 1]);
@@ -105,7 +153,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		return ap_errf(err, "--frame-attribution needs --func or --hot");
 	if (attr_args__check(&o->a, err))
 		return -1;
-	return o->json ? attr_args__check_output(&o->a, o->json, err) : 0;
+	return check_outputs(o, err);
 }
 
 /* --func, --hot, --frame-attribution, --roles: the functions to classify. */
@@ -125,6 +173,44 @@ static int classify(struct report_opts *o, struct ap_err *err)
 	return profile__classify(p, o->roles, err);
 }
 
+typedef int (*export_file_fn)(const char *path, const struct profile *p,
+			      const struct render_opts *o, struct ap_err *err);
+typedef int (*export_stream_fn)(FILE *f, const char *name, const struct profile *p,
+				const struct render_opts *o, struct ap_err *err);
+
+/* One export, "-" to stdout; the option's name in front of an error. */
+static int export(const char *opt, const char *out, export_file_fn to_file,
+		  export_stream_fn to_stream, const struct profile *p, const struct render_opts *ro,
+		  struct ap_err *err)
+{
+	int rc;
+
+	if (!out)
+		return 0;
+	rc = strcmp(out, "-") ? to_file(out, p, ro, err) : to_stream(stdout, "stdout", p, ro, err);
+	return rc ? ap_err_prefix(err, "%s: ", opt) : 0;
+}
+
+/*
+ * HTML, Markdown, pprof. Without --func/--hot the pages still show the
+ * hottest functions closely: classified here, after the JSON and apart
+ * from the text report, which print what was asked.
+ */
+static int exports(struct report_opts *o, const struct render_opts *ro, struct ap_err *err)
+{
+	struct profile *p = o->a.p;
+
+	if ((o->html || o->markdown) && !p->nfuncs &&
+	    (profile__add_hot(p, REPORT_EXPORT_HOT, err) || profile__classify(p, o->roles, err)))
+		return -1;
+	if (export("--html", o->html, render__report_html_file, render__report_html, p, ro, err) ||
+	    export("--markdown", o->markdown, render__report_md_file, render__report_md, p, ro,
+		   err) ||
+	    export("--pprof", o->pprof, render__report_pprof_file, render__report_pprof, p, ro, err))
+		return -1;
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
@@ -134,6 +220,7 @@ int cmd_report(int argc, char **argv)
 		.pin_word = "--base", .tool = "aotperf report", .hint = cli_hint,
 	};
 	const struct profile *p;
+	uint32_t nasked;
 	int ret;
 
 	attr_args__init(&o.a, "report");
@@ -163,16 +250,25 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	ro.top = o.top;
-	/* JSON first: on failure nothing has been promised on stdout. */
-	if (o.json && render__report_json_file(o.json, p, &ro, &err)) {
+	nasked = p->nfuncs;
+	/* files first: on failure nothing has been promised on stdout. */
+	if ((o.json && render__report_json_file(o.json, p, &ro, &err)) ||
+	    exports(&o, &ro, &err)) {
 		ret = cli_fail("report", &err);
 		goto out;
 	}
+	/* an export on stdout is the output */
+	if ((o.html && !strcmp(o.html, "-")) || (o.markdown && !strcmp(o.markdown, "-")) ||
+	    (o.pprof && !strcmp(o.pprof, "-")))
+		goto out;
 	printf("aotperf report: %s\n", o.a.input);
 	printf("  total samples       %" PRIu64 "%s%s\n", p->attr.total_samples,
 	       p->event ? "  event " : "", p->event ? p->event : "");
 	render__report_coverage(stdout, p);
-	render__report_body(stdout, p, &ro);
+	for (uint32_t i = 0; i < p->attr.ncores; i++)
+		render__report_core(stdout, p, i, &ro);
+	for (uint32_t i = 0; i < nasked; i++)
+		render__report_func(stdout, p, &p->funcs[i], &ro);
 out:
 	attr_args__exit(&o.a);
 	return ret;
