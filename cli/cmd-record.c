@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include "attr-args.h"
 #include "../symbolize/inject.h"
+#include "../util/progress.h"
 #include "../util/array.h"
 #include "../util/perf.h"
 #include "../util/run.h"
@@ -251,6 +252,7 @@ static int inject(struct rec_args *r, struct ap_err *err)
 	struct sym_inject_opts io = { .sym = { .names = r->mode }, .direct = r->direct,
 				      .perf = r->perf };
 	struct sym_inject_result res;
+	struct progress pr;
 	char dir[PATH_MAX];
 	int ret;
 
@@ -259,7 +261,10 @@ static int inject(struct rec_args *r, struct ap_err *err)
 		return -1;
 	io.sym.dir = dir;
 	io.sym.prefix_core = symbolize__want_prefix(&r->a.p->attr);
+	progress__init(&pr, stderr, r->a.quiet);
+	io.progress = &pr;
 	ret = symbolize__inject(r->out, &r->a.p->attr, &io, r->jit_out, &res, err);
+	progress__exit(&pr);
 	sym_inject_result__exit(&res);
 	return ret;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "attr-args.h"
 #include "../symbolize/inject.h"
+#include "../util/progress.h"
 #include "../util/perf.h"
 
 enum route { ROUTE_PERFMAP, ROUTE_JITDUMP, ROUTE_INJECT };
@@ -124,12 +125,16 @@ static int do_inject(struct sym_args *s, const struct sym_opts *so, char ***file
 	struct sym_inject_opts io = { .sym = *so, .direct = s->direct };
 	struct sym_inject_result r;
 	struct ap_err perf_err;
+	struct progress pr;
 	char perf[PATH_MAX];
 	int ret;
 
 	/* perf runs only for a -k mono recording; without it that route fails */
 	io.perf = ap_perf__find(NULL, perf, sizeof(perf), &perf_err) ? NULL : perf;
+	progress__init(&pr, stderr, s->a.quiet);
+	io.progress = &pr;
 	ret = symbolize__inject(s->a.input, &s->a.p->attr, &io, s->out, &r, err);
+	progress__exit(&pr);
 	if (!ret && r.elf && !r.mono && !s->direct && !s->a.quiet)
 		cli_warn(s->cmd, "%s was not recorded with -k mono, which perf inject --jit"
 			 " needs: writing ELF images instead", s->a.input);
