@@ -383,16 +383,17 @@ static int resolve_dso(struct profile_host *h, uint32_t d, int vdso)
 /* The name a frame points to, copied once into the host's symstore. */
 static const char *keep(struct profile_host *h, char **copy, const char *name)
 {
-	char *dup;
+	if (!*copy) {
+		char *dup = strdup(name);
 
-	if (*copy)
-		return *copy;
-	dup = strdup(name);
-	if (!dup || ap_push(&h->symstore, &h->nsymstore, &h->cap_symstore, &dup, sizeof(dup))) {
-		free(dup);
-		return NULL;
+		if (!dup ||
+		    ap_push(&h->symstore, &h->nsymstore, &h->cap_symstore, &dup, sizeof(dup))) {
+			free(dup);
+			return NULL;
+		}
+		*copy = dup;
 	}
-	return *copy = dup;
+	return *copy;
 }
 
 /* Function symbols of /proc/kallsyms outside modules, into f->syms; _text and _etext. */
