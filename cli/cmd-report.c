@@ -63,9 +63,7 @@ static int check_outputs(struct report_opts *o, struct ap_err *err)
 	for (int i = 0; i < 4; i++) {
 		if (!outs[i])
 			continue;
-		if (!strcmp(outs[i], "-")) {
-			if (i == 0)
-				return ap_errf(err, "--json: give a file (- is not supported)");
+		if (i && !strcmp(outs[i], "-")) {	/* --json has no stdout form */
 			if (++nstdout > 1)
 				return ap_errf(err, "%s -: only one output can go to stdout", opts[i]);
 			if (i == 3 && isatty(STDOUT_FILENO))

@@ -13,8 +13,10 @@
  *         "[unknown]" when no mapping record covers the ip.
  *   sym   the function symbol of that file that holds the ip (its symbol
  *         table, else the dynamic one: perf's choice) when the file is
- *         readable here (profile_host__symbols); kernel symbols are not
- *         looked up. NULL: perf's "[unknown]".
+ *         readable here, its debug file, the vdso, /proc/kallsyms
+ *         (profile_host__symbols, profile/hostsyms.c), spelled as the
+ *         symbol table does (perf demangles C++ and Rust names; aotperf
+ *         does not). NULL: perf's "[unknown]".
  *
  * Filled through attr's on_map/on_other hooks (attr/attr.h) by
  * profile__read() when profile_opts.host is set. Memory follows the

@@ -174,16 +174,12 @@ static int read_loads(struct felf *f)
 }
 
 /* Is path the file the mapping record names (device and inode), when it names one? */
-static int same_file(const char *path, const struct profile_host_frame *fr)
+static int same_file(const struct stat *st, const struct profile_host_frame *fr)
 {
-	struct stat st;
-
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
-		return 0;
 	if (!fr->ino)
 		return 1;
-	return st.st_ino == (ino_t)fr->ino && major(st.st_dev) == fr->dev_major &&
-	       minor(st.st_dev) == fr->dev_minor;
+	return st->st_ino == (ino_t)fr->ino && major(st->st_dev) == fr->dev_major &&
+	       minor(st->st_dev) == fr->dev_minor;
 }
 
 /* The GNU build id of e as hex into out (at least 41 bytes); 0 when it has one. */
@@ -351,6 +347,8 @@ static int resolve_dso(struct profile_host *h, uint32_t d, int vdso)
 {
 	const char *path = h->dsos[d];
 	struct felf f = { 0 };
+	struct stat st;
+	uint64_t vdso_len = 0;
 	int opened = -2, ret = 0;
 
 	for (size_t i = 0; i < h->nframes; i++) {
@@ -359,14 +357,19 @@ static int resolve_dso(struct profile_host *h, uint32_t d, int vdso)
 
 		if (fr->dso != d || fr->kernel || fr->map_end <= fr->map_start)
 			continue;
-		if (opened == -2 && vdso)
-			opened = vdso_open(&f, fr->map_end - fr->map_start);
-		else if (opened == -2)
-			opened = same_file(path, fr) ? felf_open(&f, path) : 0;
+		if (opened == -2 && vdso) {
+			vdso_len = fr->map_end - fr->map_start;
+			opened = vdso_open(&f, vdso_len);
+		} else if (opened == -2) {
+			opened = !stat(path, &st) && S_ISREG(st.st_mode) ? felf_open(&f, path) : 0;
+		}
 		if (opened <= 0) {
 			ret = opened;
 			break;
 		}
+		/* each mapping record names its file: another inode is another build */
+		if (vdso ? fr->map_end - fr->map_start != vdso_len : !same_file(&st, fr))
+			continue;
 		s = sym_at(&f, fr->ip - fr->map_start + fr->pgoff);
 		if (!s)
 			continue;

@@ -73,6 +73,10 @@ pprof_sums() {
 		}' "$1.txt"
 }
 
+# aotperf names host symbols as the symbol table spells them; perf shows C++
+# names demangled without parameters (the sanitized build's libasan has some)
+demangle() { if command -v c++filt >/dev/null 2>&1; then c++filt -p; else cat; fi; }
+
 # ---- the sample core, recorded as make demo records it ----
 record "$WORK/perf.data" -g -- --ms 1500 "$cwasm"
 "$AOTPERF" report -q -i "$WORK/perf.data" --cwasm "$cwasm" --top 100000 --json "$WORK/report.json" \
@@ -150,7 +154,7 @@ if command -v protoc >/dev/null 2>&1; then
 	gawk '$1 == "HOST" { split(substr($0, 6), a, "|"); n = a[2]; sub(/ [0-9]+$/, "", n); sub(/@.*/, "", n)
 		d[a[1]] += $NF; s[a[1] "|" n] += $NF }
 		END { for (k in d) print "DSO " k " " d[k]; for (k in s) print "SYM " k " " s[k] }' \
-		"$WORK/prof.sum" | sort >"$WORK/host.ours"
+		"$WORK/prof.sum" | demangle | sort >"$WORK/host.ours"
 	same_counts "pprof host frames: DSOs and symbols = perf script's" "$WORK/host.ours" "$WORK/host.ref"
 	check "pprof names wasm functions local_func_N:wasm_name" \
 		grep -q '^string_table: "local_func_[0-9]*:bounds_checked_mem"' "$WORK/prof.pb.gz.txt"
