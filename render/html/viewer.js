@@ -653,6 +653,12 @@
 				el('td', 'text', x.text || ''), el('td', 'cls', cls), sc,
 				el('td', 'num', smp ? pct(smp, total, 1) : ''), hb);
 		}
+		/* a listing taller than its box opens at its hottest instruction */
+		var hot = tb.querySelector('tr.hot');
+		if (hot && wrap.scrollHeight > wrap.clientHeight) {
+			var at = hot.getBoundingClientRect().top - wrap.getBoundingClientRect().top;
+			if (at > wrap.clientHeight * 0.6) wrap.scrollTop = Math.max(0, at - wrap.clientHeight / 3);
+		}
 	}
 
 	/* ---- before / after ---- */
