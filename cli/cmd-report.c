@@ -47,7 +47,7 @@ static const char report_usage[] =
 	"                          with --func/--hot: the compiler's PREFIX.modM.funcN.json\n"
 	"                          frame-access origins, and where the classes disagree\n"
 	"      --html FILE         also write a self-contained HTML report (- : stdout)\n"
-	"      --markdown FILE     also write the report as GitHub Markdown tables (- : stdout)\n"
+	"      --markdown FILE     also write the report as GitHub Markdown (- : stdout)\n"
 	"      --pprof FILE        also write a gzip pprof profile for go tool pprof,\n"
 	"                          Pyroscope, Parca (- : stdout, not a terminal)\n"
 	"\n"
