@@ -204,8 +204,9 @@ void cls_table__set_spills(struct cls_table *t, uint64_t samples, uint32_t stati
 struct cls_levers {
 	double frame;		/* frame_load + frame_store (unattributed) */
 	double moves, bounds, dispatch;
+	double vmctx;		/* vmctx_reload + vmctx_field: runtime state reloaded at each use */
 	double spills;		/* proven spills, when known (else 0) */
-	const char *verdict;	/* "frame traffic", "spill-bound", "move-bound", ... "mixed" */
+	const char *verdict;	/* "frame traffic", "spill-bound", "move-bound", "vmctx-bound", ... "mixed" */
 };
 void cls__levers(const struct cls_table *t, struct cls_levers *l);
 
