@@ -59,9 +59,9 @@ static const char common_usage[] =
 	"                          wasmtime (wasm[M]::function[F]::name)\n"
 	"      --force             (perfmap) replace a map aotperf did not write\n"
 	"      --direct            (inject) ELF images even for a -k mono recording\n"
-	"      --arch ARCH         (jitdump, inject) the code's architecture for the images\n"
-	"                          and unwinding data: x86_64 or aarch64, whatever the\n"
-	"                          target info says\n"
+	"      --arch ARCH         (jitdump, inject) x86_64 or aarch64: the code's arch\n"
+	"                          for images and unwinding data, whatever the target\n"
+	"                          info says\n"
 	"\n"
 	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
 
