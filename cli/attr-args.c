@@ -31,6 +31,7 @@ int attr_args__option(struct attr_args *a, int c, const char *arg, struct ap_err
 	case ATTR_OPT_BASE:
 		return profile_pins__add(&a->pins, arg, err) ? ap_err_prefix(err, "--base: ") : 1;
 	case ATTR_OPT_REQ: a->opts.require_size_match = 1; return 1;
+	case ATTR_OPT_ARCH: return cli_parse_arch(arg, &a->arch, err) ? -1 : 1;
 	/* undocumented: read mappings first, as a file with late records is read */
 	case ATTR_OPT_TWO_PASS: a->opts.two_pass = 1; return 1;
 	}
@@ -45,6 +46,7 @@ int attr_args__check(struct attr_args *a, struct ap_err *err)
 		return ap_errf(err, "%u --base for %u core(s)", a->pins.n, a->cs.n);
 	a->opts.pins = a->pins.base;
 	a->opts.npins = a->pins.n;
+	core_set__set_arch(&a->cs, a->arch);
 	return 0;
 }
 

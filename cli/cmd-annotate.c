@@ -25,8 +25,10 @@ static const char annotate_usage[] =
 	"      --intel           Intel syntax in the listing (the default)\n"
 	"      --att             AT&T syntax in the listing\n"
 	"      --objdump PATH    objdump for perf to run (e.g. aarch64-linux-gnu-objdump)\n"
-	"      --arch ARCH       x86_64 (default) or aarch64 (automatic from the bytes)\n"
-	"      --roles SPEC      register roles, e.g. vmctx=rcx,membase=none,frame=rbp\n"
+	"      --arch ARCH       x86_64 (default) or aarch64; amd64, x64, x86-64, arm64\n"
+	"                        too (automatic from the bytes)\n"
+	"      --roles SPEC      pin registers to roles on top of the inferred ones,\n"
+	"                        e.g. vmctx=rcx,membase=none,frame=rbp\n"
 	"      --top N           hottest instructions to list (default 10)\n"
 	"      --json FILE       also write the table as JSON\n"
 	"      --save FILE       keep perf annotate's output in FILE\n"
@@ -85,8 +87,8 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o, struct ap_
 		case O_ATT: o->att = 1; break;
 		case O_OBJDUMP: o->objdump = optarg; break;
 		case O_ARCH:
-			if (cls__parse_arch(optarg, &o->annot.arch))
-				return ap_errf(err, "--arch: '%s' is not x86_64 or aarch64", optarg);
+			if (cli_parse_arch(optarg, &o->annot.arch, err))
+				return -1;
 			break;
 		case O_ROLES: o->annot.roles = optarg; break;
 		case O_TOP:

@@ -19,6 +19,7 @@ struct report_opts {
 	uint32_t hot;			/* --hot K */
 	const char *roles;		/* --roles SPEC */
 	const char *frame_attr;		/* --frame-attribution PREFIX */
+	int have_input;			/* -i given; without it --func is static */
 	struct attr_args a;
 };
 
@@ -26,22 +27,34 @@ static const char report_usage[] =
 	"usage: aotperf report [-i perf.data] (--cwasm FILE | --manifest M.cwasm.json)...\n"
 	"                      [--top N] [--json FILE] [--pid PID] [--event NAME]\n"
 	"                      [--base HEX]... [--min-samples N] [--require-size-match]\n"
+	"                      [--func F]... [--hot K] [--arch ARCH] [--roles SPEC]\n"
+	"       aotperf report (--cwasm FILE | --manifest M)... --func F... [--json FILE]\n"
 	"\n"
 	"Attribute the samples of a precompiled WAMR run to its wasm functions.\n"
+	"Without -i, --func prints the static class table of the function, of\n"
+	"any architecture, from the core alone (no recording needed).\n"
 	"\n"
 	ATTR_USAGE
+	ATTR_ARCH_USAGE
 	"      --top N             functions to list per core (default 20, 0 = all)\n"
 	"      --json FILE         also write the JSON report (schema in README)\n"
 	"      --min-samples N     exit 1 unless the selection holds at least N samples\n"
 	"      --func F            classify function F's instructions: N, local_func_N, a wasm\n"
 	"                          name, or modM:N in a manifest; repeatable\n"
 	"      --hot K             classify the K hottest functions\n"
-	"      --roles SPEC        register roles for classes, e.g. vmctx=rcx,membase=none\n"
+	"      --roles SPEC        pin registers to roles on top of the ones inferred\n"
+	"                          from the code, e.g. vmctx=rcx,membase=none\n"
 	"      --frame-attribution PREFIX\n"
 	"                          with --func/--hot: the compiler's PREFIX.modM.funcN.json\n"
 	"                          frame-access origins, and where the classes disagree\n"
 	"\n"
 	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
+
+/* --func without -i (and without --hot): classify from the cores alone. */
+static int report_static(const struct report_opts *o)
+{
+	return !o->have_input && o->nspecs && !o->hot;
+}
 
 static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_err *err)
 {
@@ -49,6 +62,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 	uint64_t v;
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
+		ATTR_ARCH_LONGOPT,
 		{ "top", required_argument, NULL, O_TOP },
 		{ "json", required_argument, NULL, O_JSON },
 		{ "min-samples", required_argument, NULL, O_MIN },
@@ -65,6 +79,8 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:qh", longopts, NULL)) != -1) {
+		if (c == 'i')
+			o->have_input = 1;
 		r = attr_args__option(&o->a, c, optarg, err);
 		if (r < 0)
 			return -1;
@@ -105,6 +121,10 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		return ap_errf(err, "--frame-attribution needs --func or --hot");
 	if (attr_args__check(&o->a, err))
 		return -1;
+	if (report_static(o) && (o->min_samples || o->a.pins.n || o->a.opts.pid >= 0 ||
+				 o->a.opts.event || o->a.opts.require_size_match))
+		return ap_errf(err, "--min-samples, --base, --pid, --event and --require-size-match"
+			       " need a recording: -i perf.data");
 	return o->json ? attr_args__check_output(&o->a, o->json, err) : 0;
 }
 
@@ -123,6 +143,21 @@ static int classify(struct report_opts *o, struct ap_err *err)
 	if (o->frame_attr && profile__load_sidecars(p, o->frame_attr, err))
 		return -1;
 	return profile__classify(p, o->roles, err);
+}
+
+/* No recording: the static class tables of the --func functions. */
+static int run_static(struct report_opts *o, const struct render_opts *ro)
+{
+	struct ap_err err = { 0 };
+
+	if (!o->a.quiet)
+		cli_warnings("report", &o->a.cs.warnings);
+	if (profile__new_static(&o->a.cs, &o->a.p, &err) || classify(o, &err) ||
+	    (o->json && render__report_json_file(o->json, o->a.p, ro, &err)))
+		return cli_fail("report", &err);
+	printf("aotperf report: static classes, no recording (-i perf.data adds samples)\n");
+	render__report_body(stdout, o->a.p, ro);
+	return EXIT_OK;
 }
 
 int cmd_report(int argc, char **argv)
@@ -147,6 +182,10 @@ int cmd_report(int argc, char **argv)
 			ret = cli_fail_opt("report", "--func", &err);
 			goto out;
 		}
+	}
+	if (report_static(&o)) {
+		ret = run_static(&o, &ro);
+		goto out;
 	}
 	ret = attr_args__read(&o.a);
 	if (ret != EXIT_OK)

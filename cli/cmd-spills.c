@@ -42,6 +42,7 @@ static const char spills_usage[] =
 	"      --hot-pct P         P% of the run or more counts as hot (default 5)\n"
 	"      --roles SPEC        register roles for the frame-reload decode\n"
 	ATTR_USAGE
+	ATTR_ARCH_USAGE
 	"\n"
 	"Without -i, --cwasm/--manifest only add the static cross-check.\n"
 	"Exit status: 0 ok, 1 a gate failed (--require-size-match), 2 bad usage or input.\n";
@@ -71,6 +72,7 @@ static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_er
 	enum { O_SORT = 256, O_TOP, O_VS, O_JSON, O_LENIENT, O_MOD, O_COLD, O_HOT, O_ROLES };
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
+		ATTR_ARCH_LONGOPT,
 		{ "sort", required_argument, NULL, O_SORT },
 		{ "top", required_argument, NULL, O_TOP },
 		{ "vs", required_argument, NULL, O_VS },
@@ -145,6 +147,7 @@ static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_er
 		return attr_args__check(&o->a, err);
 	if (o->a.pins.n || o->a.opts.pid >= 0 || o->a.opts.event || o->a.opts.require_size_match)
 		return ap_errf(err, "--base, --pid, --event and --require-size-match need -i");
+	core_set__set_arch(&o->a.cs, o->a.arch);
 	return 0;
 }
 

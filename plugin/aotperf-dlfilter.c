@@ -40,6 +40,8 @@ static const char dlf_usage[] =
 	"--dlarg top=N       functions listed per core (default 20, 0 = all)\n"
 	"--dlarg base=HEX    the i-th base= pins the i-th core to the region at HEX\n"
 	"--dlarg roles=SPEC  register roles for the class mix, e.g. vmctx=rcx,membase=none\n"
+	"--dlarg arch=ARCH   decode the cores as x86_64 or aarch64 (amd64, x64, x86-64,\n"
+	"                    arm64), whatever their target info says\n"
 	"--dlarg out=FILE    the summary to FILE instead of stderr\n"
 	"--dlarg json=FILE   also write the summary as JSON (aotperf report's keys)\n"
 	"--dlarg quiet       no notes or warnings\n";
@@ -90,6 +92,12 @@ static int parse_arg(struct dlf *d, struct dlf_args *a, const char *arg, struct 
 		return set_str(&d->json_path, "json", v, err);
 	if ((v = opt_val(arg, "roles")))
 		return set_str(&d->roles, "roles", v, err);
+	if ((v = opt_val(arg, "arch"))) {
+		if (cwasm_arch__parse(v, strlen(v), &d->arch))
+			return ap_errf(err, "arch=%s: not x86_64 or aarch64 (also amd64, x64, x86-64,"
+				       " arm64)", v);
+		return 0;
+	}
 	if ((v = opt_val(arg, "top"))) {
 		if (ap_parse_u64(v, 10, &d->top))
 			return ap_errf(err, "top=%s: not a number", v);
@@ -133,6 +141,7 @@ static int setup(struct dlf *d, const struct dlf_args *a, struct ap_err *err)
 			       dlf_usage);
 	if (a->pins.n > n)
 		return ap_errf(err, "%u base= for %u core(s)", a->pins.n, n);
+	core_set__set_arch(&d->cs, d->arch);
 	if (profile__new(&d->cs, a->pins.base, a->pins.n, d->event, &d->p, err))
 		return -1;
 	if (rg__init(&d->rg, d->p->attr.cores, n))

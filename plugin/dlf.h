@@ -31,6 +31,7 @@ struct dlf {
 	FILE *out;			/* opened by start(): fail before the run */
 	char *json_path;		/* json=FILE */
 	char *roles;			/* roles=SPEC for the class table */
+	enum cwasm_arch arch;		/* arch=: decode as this, whatever the target info says */
 	uint64_t top;
 	int quiet;
 

@@ -76,6 +76,19 @@ int profile__new(const struct core_set *cs, const uint64_t *pins, uint32_t npins
 	return 0;
 }
 
+int profile__new_static(const struct core_set *cs, struct profile **out, struct ap_err *err)
+{
+	if (profile__new(cs, NULL, 0, NULL, out, err))
+		return -1;
+	(*out)->source = PROFILE_STATIC;
+	if (profile__finish(*out, err)) {
+		profile__delete(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 int64_t profile__sample(struct profile *p, int core, uint64_t off)
 {
 	struct attr_core *c;
@@ -252,7 +265,8 @@ int profile__classify(struct profile *p, const char *roles, struct ap_err *err)
 		if (f->classified)
 			continue;
 		if (cls_result__classify(&f->cls, c->mod, f->func, CWASM_ARCH_UNKNOWN, roles,
-					 &p->hist, f->core, c->first_base, err))
+					 p->source == PROFILE_STATIC ? NULL : &p->hist, f->core,
+					 c->first_base, err))
 			return -1;
 		f->classified = 1;
 		if (f->fa && fa__join(f->fa, &f->cls.f, f->cls.insn_samples, &f->fj, err))

@@ -47,6 +47,7 @@
 enum profile_source {
 	PROFILE_RECORDS,	/* perf.data: mappings from its MMAP records */
 	PROFILE_SAMPLES,	/* fed sample by sample: regions found from the samples */
+	PROFILE_STATIC,		/* no recording: functions classified from the code alone */
 };
 
 /* A function looked at closely (report --func/--hot, the dlfilter's func= or hottest). */
@@ -106,6 +107,12 @@ struct profile_opts {
  */
 int profile__read(const char *perf_path, const struct core_set *cs,
 		  const struct profile_opts *o, struct profile **out, struct ap_err *err);
+
+/*
+ * A profile of cs without a recording (report --func without -i): no
+ * samples, finished; profile__classify() then gives static counts only.
+ */
+int profile__new_static(const struct core_set *cs, struct profile **out, struct ap_err *err);
 
 /* An empty profile of cs, to be fed with profile__sample(). */
 int profile__new(const struct core_set *cs, const uint64_t *pins, uint32_t npins,

@@ -36,6 +36,20 @@ static void json_hex_or_null(struct json_out *j, int have, uint64_t v)
 		json_null(j);
 }
 
+void render__json_target(struct json_out *j, const struct cwasm_target *t)
+{
+	json_begin_obj(j);
+	json_key(j, "architecture"); json_str(j, cwasm_arch__name(t->declared_arch));
+	json_key(j, "abi"); json_str(j, cwasm_abi__name(t->declared_abi));
+	json_key(j, "format"); json_str(j, cwasm_format__name(t->format));
+	json_key(j, "verified"); json_bool(j, t->verified);
+	json_key(j, "profile"); json_str(j, cwasm_profile__name(t->profile));
+	/* what the code was decoded as: the target's, or --arch */
+	json_key(j, "decoded_as"); json_str(j, cwasm_arch__name(t->arch));
+	json_key(j, "arch_override"); json_bool(j, t->overridden);
+	json_end_obj(j);
+}
+
 void render__report_json_core(struct json_out *j, const struct profile *p, uint32_t core,
 			      const struct render_opts *o)
 {
@@ -51,6 +65,7 @@ void render__report_json_core(struct json_out *j, const struct profile *p, uint3
 	}
 	ap_sha256_hex(m->sha256, hex);
 	json_key(j, "cwasm_sha256"); json_str(j, hex);
+	json_key(j, "artifact_target"); render__json_target(j, &m->target);
 	json_key(j, "text_base"); json_hex_or_null(j, c->nmappings, c->first_base);
 	json_key(j, "text_size"); json_u64(j, m->text_size);
 	json_key(j, "function_count"); json_u64(j, m->nfuncs);
@@ -108,6 +123,7 @@ void render__report_json_members(struct json_out *j, const struct profile *p,
 	uint32_t nclassified = 0;
 
 	json_key(j, "perf"); json_str(j, p->input);
+	json_key(j, "static"); json_bool(j, p->source == PROFILE_STATIC);
 	json_key(j, "event"); json_str(j, p->event);
 	if (a->ncores == 1) {
 		render__report_json_core(j, p, 0, o);

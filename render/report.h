@@ -62,6 +62,12 @@ int render__report_json_file(const char *path, const struct profile *p,
 /* One core's block members (the keys the seed helper's consumers read). */
 void render__report_json_core(struct json_out *j, const struct profile *p, uint32_t core,
 			      const struct render_opts *o);
+/*
+ * A core's "artifact_target" value: {architecture, abi, format, verified}
+ * as its target info says (null where it says nothing), profile, and
+ * decoded_as / arch_override (--arch).
+ */
+void render__json_target(struct json_out *j, const struct cwasm_target *t);
 /* One classified function's object members. */
 void render__report_json_func(struct json_out *j, const struct profile *p,
 			      const struct profile_func *f, const struct render_opts *o);
