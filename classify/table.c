@@ -168,10 +168,11 @@ void cls__print_table(FILE *out, const struct cls_table *t, uint64_t run_total)
 	fprintf(out, "%u static (runtime state, not spills)\n", sum_static(t, is_vmctx_slot));
 	cls__levers(t, &l);
 	fprintf(out, "  levers%s  frame %.1f%%", t->total ? "         " : " (static)", l.frame);
-	if (t->spills_known)
-		fprintf(out, " (spills %.1f%%)", l.spills);
 	fprintf(out, "  moves %.1f%%  bounds %.1f%%  dispatch %.1f%%\n", l.moves, l.bounds,
 		l.dispatch);
+	if (t->spills_known)	/* its own line: 80 columns */
+		fprintf(out, "                  of the frame, proven allocator spills %.1f%%\n",
+			l.spills);
 	fprintf(out, "  verdict         => %s\n", l.verdict);
 	if (!strcmp(l.verdict, "frame traffic"))
 		fprintf(out, "                  frame traffic is unattributed: the compiler's frame-\n"
