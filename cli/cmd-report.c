@@ -171,8 +171,8 @@ static int validate_frames(const struct report_opts *o, struct ap_err *err)
 			return ap_errf(err, "--frame-attribution: '%s' is too long", o->frame_attr);
 		if (frames__validate(m, o->funcs[i].func, path, &id, err))
 			return -1;
-		printf("%s: valid for %s local_func_%u (schema %u, module %u, compiler %s)\n", path,
-		       core_set__core_name(m), o->funcs[i].func, id.schema_version, id.module,
+		printf("%s\n  valid: local_func_%u of %s, schema %u, module %u, compiler %.40s\n",
+		       path, o->funcs[i].func, core_set__core_name(m), id.schema_version, id.module,
 		       id.compiler_build_id);
 	}
 	return 0;

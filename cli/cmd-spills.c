@@ -311,8 +311,8 @@ int cmd_spills(int argc, char **argv)
 	}
 	if ((o.a.cs.n && spills__cross_check(&s, &err)) || (o.so.vs_path && spills__diff(&s, &err)) ||
 	    load_frames(&o, &s, &err) ||
-	    (o.json && render__spills_json_file(o.json, &s, cli_hint, o.frame_prefix ? json_frames : NULL,
-						&o, &err))) {
+	    (o.json && render__spills_json_file(o.json, &s, cli_hint,
+						o.frame_prefix ? json_frames : NULL, &o, &err))) {
 		ret = cli_fail("spills", &err);
 		goto out;
 	}

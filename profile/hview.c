@@ -58,10 +58,8 @@ static int add_hot(struct hv_build *b, uint64_t samples, uint32_t off, const cha
 	h = &b->hot[b->nhot++];
 	h->samples = samples;
 	h->addr = b->addr0 + off;
-	if (cls)
-		snprintf(h->text, sizeof(h->text), "<%s>", cls);
-	else
-		snprintf(h->text, sizeof(h->text), "%s", text);
+	/* an instruction's text, or "<class>" for a byte no instruction starts at */
+	snprintf(h->text, sizeof(h->text), cls ? "<%s>" : "%s", cls ? cls : text ? text : "");
 	return 0;
 }
 

@@ -111,7 +111,8 @@ static void origins(struct json_out *j, const struct frames_summary *s, int exte
 		if (extended) {
 			json_key(j, "loads"); kind_counts(j, &s->origin[o][FRAMES_LOAD]);
 		}
-		json_key(j, "percent_of_frame_samples"); json_pyfloat(j, frames__pct(c.samples, s->frame_samples));
+		json_key(j, "percent_of_frame_samples");
+		json_pyfloat(j, frames__pct(c.samples, s->frame_samples));
 		json_key(j, "samples"); json_u64(j, c.samples);
 		json_key(j, "static_instructions"); json_u64(j, c.insns);
 		if (extended) {

@@ -92,7 +92,7 @@ static void contributor_line(FILE *out, const struct frames_contributor *k)
 
 static void frame_summary(FILE *out, const struct frames_summary *s, uint64_t total, uint64_t top)
 {
-	struct origin_line lines[FRAMES__NORIGINS];
+	struct origin_line lines[FRAMES__NORIGINS] = { { 0 } };
 	uint32_t nl = 0, unknown = s->frame_instructions - s->proven_origin_frame_instructions;
 	uint64_t nc;
 
@@ -148,7 +148,7 @@ void render__helper_text_func(FILE *out, const struct helper_report *r)
 	const struct helper_view *hv = f->hv;
 	const struct profile_sidecar *sc = f->sc && f->sc->fr ? f->sc : NULL;
 	uint64_t total = r->p->attr.total_samples;
-	const struct hv_class *order[HV_MAX_CLASSES];
+	const struct hv_class *order[HV_MAX_CLASSES] = { 0 };
 
 	if (r->perf)
 		fprintf(out, "\n=== local_func=%u instruction-class mix (self=%" PRIu64 ", %.1f%% of run)"

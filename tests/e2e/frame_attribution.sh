@@ -23,7 +23,7 @@ for ex in sidecar-v1-x86_64 sidecar-v2-aarch64; do
 	"$AOTPERF" report --validate-frame-metadata --cwasm "$EX/$ex.cwasm" --func 0 \
 		--frame-attribution "$EX/$ex" >"$WORK/v.out" 2>&1
 	check_eq "$ex validates" "$?" 0
-	check "$ex: one line per function, naming the schema" grep -q "schema" "$WORK/v.out"
+	check "$ex: the sidecar named, then what it is valid for" grep -q "^  valid: local_func_0 of .*, schema [12], module 0" "$WORK/v.out"
 done
 jq '.normalized_code_sha256 = ("0" * 64)' "$SIDE.mod0.func$SH.json" >"$WORK/bad.json"
 "$AOTPERF" report --validate-frame-metadata --cwasm "$F" --func spill_heavy \
