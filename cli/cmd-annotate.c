@@ -18,7 +18,7 @@ static const char annotate_usage[] =
 	"usage: aotperf annotate [-i perf.data] [--intel | --att] [--objdump PATH]\n"
 	"                        [--arch ARCH] [--roles SPEC] [--top N] [--json FILE]\n"
 	"                        [--save FILE] [(--cwasm F | --manifest M) [--func F]\n"
-	"                        (--frame-attribution PREFIX | --frame-metadata FILE)] SYMBOL\n"
+	"                        (--frame-attribution P | --frame-metadata FILE)] SYMBOL\n"
 	"\n"
 	"Run `perf annotate -i FILE --stdio --asm-raw -M intel SYMBOL` (perf from $PERF\n"
 	"or PATH) and print the instruction-class table of what it disassembles, as\n"

@@ -22,10 +22,11 @@ enum { ATTR_OK = 0, ATTR_FAIL = 1, ATTR_USAGE = 2 };
 
 static const char attr_usage[] =
 	"usage: aotperf attr [-h] [--perf PERF] --cwasm CWASM [--func FUNC] [--top TOP]\n"
-	"                    [--base BASE] [--arch {aarch64,x86_64}] [--json-out JSON_OUT]\n"
-	"                    [--min-samples MIN_SAMPLES]\n"
-	"                    [--min-attribution-pct MIN_ATTRIBUTION_PCT] [--authoritative]\n"
-	"                    [--frame-metadata FRAME_METADATA] [--validate-frame-metadata]\n";
+	"                    [--base BASE] [--arch {aarch64,x86_64}]\n"
+	"                    [--json-out JSON_OUT] [--min-samples MIN_SAMPLES]\n"
+	"                    [--min-attribution-pct MIN_ATTRIBUTION_PCT]\n"
+	"                    [--authoritative] [--frame-metadata FRAME_METADATA]\n"
+	"                    [--validate-frame-metadata]\n";
 
 static const char attr_help[] =
 	"\n"
@@ -303,6 +304,9 @@ static int read_perf(struct attr_run *a)
 	struct ap_err err = { 0 };
 	int ret;
 
+	/* the helper reads the file twice too; a stream cannot be */
+	if (!strcmp(a->o.perf, "-"))
+		return fail("--perf -: a pipe cannot be read twice; save the recording to a file");
 	if (attr__scan(a->o.perf, &a->scan, &err))
 		return fail("%s", err.msg);
 	if (!a->scan.samples)

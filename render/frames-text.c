@@ -4,7 +4,7 @@
 #include <string.h>
 #include "frames.h"
 
-static void origin_row(FILE *out, const char *name, const struct frames_count c[2],
+static void origin_row(FILE *out, const char *name, const struct frames_count *c,
 		       uint64_t func_samples)
 {
 	uint64_t s = c[0].samples + c[1].samples;
