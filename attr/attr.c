@@ -478,3 +478,30 @@ out:
 	free(r.pend);
 	return ret;
 }
+
+int attr__scan(const char *perf_path, struct attr_scan *out, struct ap_err *err)
+{
+	struct perfdata *pd = NULL;
+	struct pd_event ev;
+	struct mt_event me;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (perfdata__open(perf_path, 0, &pd, err))
+		return -1;
+	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
+		if (ev.hdr->type == PERF_RECORD_SAMPLE) {
+			out->samples++;
+			continue;
+		}
+		if (to_mt_event(&ev, 0, &me) && me.kind == MT_MMAP && me.anon &&
+		    attr_spans__add(&out->anon, &out->nanon, &out->cap_anon, me.start, me.len)) {
+			ret = ap_err_nomem(err);
+			break;
+		}
+	}
+	perfdata__close(pd);
+	if (ret < 0)
+		attr_scan__exit(out);
+	return ret < 0 ? -1 : 0;
+}

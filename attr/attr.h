@@ -66,6 +66,11 @@ struct attr_mapping {
 	uint64_t first_sample_time; /* UINT64_MAX when none */
 };
 
+/* An executable //anon mapping as recorded: where and how long. */
+struct attr_span {
+	uint64_t start, len;
+};
+
 /*
  * Optional per-sample hook (for --func and classifiers): called for every
  * sample that landed in a core, with the core index, function index and the
@@ -94,6 +99,14 @@ struct attr_result {
 	uint32_t nmappings;
 	struct attr_mapping *mappings; /* candidate mappings attributed to cores, time order */
 	size_t cap_mappings;
+	/*
+	 * Every executable //anon mapping record of the selected processes,
+	 * any size, each (start, len) once, in the order first seen: the
+	 * candidates the upstream helper lists (docs/helper-interface.md).
+	 */
+	struct attr_span *anon;
+	uint32_t nanon;
+	size_t cap_anon;
 	int truncated;
 	uint64_t bytes_read, bytes_expected;
 	int passes;                   /* reads of the file: 1, or 2 when records came too late */
@@ -113,6 +126,23 @@ void attr_result__exit(struct attr_result *res);
 
 /* Fill every core's ranked[] from its func_samples; -1 when out of memory. */
 int attr__rank_cores(struct attr_result *res);
+
+/*
+ * One quick read of perf_path for what the upstream helper decides before
+ * it attributes anything (docs/helper-interface.md): every sample
+ * counted, and the executable //anon mappings (attr_result.anon's rule).
+ */
+struct attr_scan {
+	uint64_t samples;
+	struct attr_span *anon;
+	uint32_t nanon;
+	size_t cap_anon;
+};
+int attr__scan(const char *perf_path, struct attr_scan *out, struct ap_err *err);
+void attr_scan__exit(struct attr_scan *s);
+/* Append (start, len) unless it is there already; -1 when out of memory. */
+int attr_spans__add(struct attr_span **v, uint32_t *n, size_t *cap, uint64_t start,
+		    uint64_t len);
 
 uint64_t attr__page_round(uint64_t len);
 /* Unpinned cores of core i's page-rounded text size, core i included. */

@@ -229,6 +229,9 @@ int maptable__add(struct maptable *mt, const struct mt_event *ev, struct attr_re
 		return -1;
 	switch (ev->kind) {
 	case MT_MMAP:
+		if (ev->anon && attr_spans__add(&res->anon, &res->nanon, &res->cap_anon, ev->start,
+						ev->len))
+			return -1;
 		core = add_merged(mt, p, ev, res);
 		if (core)
 			return core < 0 ? -1 : 0;

@@ -27,6 +27,7 @@ static const struct subcommand subcommands[] = {
 	{ "spills", cmd_spills, "rank compile-time spillers, joined with runtime heat" },
 	{ "classify", cmd_classify, "instruction classes of perf annotate output" },
 	{ "annotate", cmd_annotate, "run perf annotate on a symbol and classify it" },
+	{ "attr", cmd_attr, "drop-in for the upstream helper aot_jit_attr.py (its flags, JSON)" },
 	{ "doctor", cmd_doctor, "what works on this machine, and what to do otherwise" },
 };
 

@@ -40,5 +40,6 @@ int cmd_jitdump(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_spills(int argc, char **argv);
+int cmd_attr(int argc, char **argv);
 
 #endif

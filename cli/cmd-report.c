@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attr-args.h"
+#include "../frames/frames.h"
 #include "../render/report.h"
 
 #define REPORT_MAX_FUNCS 32
@@ -20,6 +21,8 @@ struct report_opts {
 	const char *roles;		/* --roles SPEC */
 	const char *frame_attr;		/* --frame-attribution PREFIX */
 	int have_input;			/* -i given; without it --func is static */
+	const char *frame_meta;		/* --frame-metadata FILE */
+	int validate_frames;		/* --validate-frame-metadata */
 	struct attr_args a;
 };
 
@@ -45,8 +48,13 @@ static const char report_usage[] =
 	"      --roles SPEC        pin registers to roles on top of the ones inferred\n"
 	"                          from the code, e.g. vmctx=rcx,membase=none\n"
 	"      --frame-attribution PREFIX\n"
-	"                          with --func/--hot: the compiler's PREFIX.modM.funcN.json\n"
-	"                          frame-access origins, and where the classes disagree\n"
+	"                          with --func/--hot: the compiler's sidecars\n"
+	"                          PREFIX.modM.funcN.json (M the manifest idx, else 0):\n"
+	"                          frame traffic by proven origin, the verdict from them\n"
+	"      --frame-metadata FILE  the same from one sidecar, for the one --func\n"
+	"      --validate-frame-metadata\n"
+	"                          check the sidecars of --func against the cores and\n"
+	"                          stop: no recording is read\n"
 	"\n"
 	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
 
@@ -56,9 +64,26 @@ static int report_static(const struct report_opts *o)
 	return !o->have_input && o->nspecs && !o->hot;
 }
 
+/* --frame-attribution, --frame-metadata, --validate-frame-metadata: which go together. */
+static int check_frame_options(const struct report_opts *o, struct ap_err *err)
+{
+	if (o->frame_attr && o->frame_meta)
+		return ap_errf(err, "--frame-attribution and --frame-metadata: give one");
+	if (o->frame_attr && !o->nspecs && !o->hot)
+		return ap_errf(err, "--frame-attribution needs --func or --hot");
+	if (o->frame_meta && o->nspecs + o->hot != 1)
+		return ap_errf(err, "--frame-metadata needs exactly one function (one --func, or"
+			       " --hot 1)");
+	if (o->validate_frames && (!o->nspecs || o->hot || (!o->frame_attr && !o->frame_meta)))
+		return ap_errf(err, "--validate-frame-metadata needs --func and --frame-attribution"
+			       " or --frame-metadata (and no --hot)");
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_err *err)
 {
-	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES, O_FRAME_ATTR };
+	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES, O_FRAME_ATTR, O_FRAME_META,
+	       O_VALIDATE };
 	uint64_t v;
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
@@ -70,6 +95,8 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		{ "hot", required_argument, NULL, O_HOT },
 		{ "roles", required_argument, NULL, O_ROLES },
 		{ "frame-attribution", required_argument, NULL, O_FRAME_ATTR },
+		{ "frame-metadata", required_argument, NULL, O_FRAME_META },
+		{ "validate-frame-metadata", no_argument, NULL, O_VALIDATE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -110,6 +137,8 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 			break;
 		case O_ROLES: o->roles = optarg; break;
 		case O_FRAME_ATTR: o->frame_attr = optarg; break;
+		case O_FRAME_META: o->frame_meta = optarg; break;
+		case O_VALIDATE: o->validate_frames = 1; break;
 		default:
 			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
 				       argv[optind - 1]);
@@ -117,8 +146,8 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 	}
 	if (optind < argc)
 		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
-	if (o->frame_attr && !o->nspecs && !o->hot)
-		return ap_errf(err, "--frame-attribution needs --func or --hot");
+	if (check_frame_options(o, err))
+		return -1;
 	if (attr_args__check(&o->a, err))
 		return -1;
 	if (report_static(o) && (o->min_samples || o->a.pins.n || o->a.opts.pid >= 0 ||
@@ -142,6 +171,8 @@ static int classify(struct report_opts *o, struct ap_err *err)
 		return -1;
 	if (o->frame_attr && profile__load_sidecars(p, o->frame_attr, err))
 		return -1;
+	if (o->frame_meta && profile__set_sidecar(p, 0, o->frame_meta, err))
+		return -1;
 	return profile__classify(p, o->roles, err);
 }
 
@@ -158,6 +189,28 @@ static int run_static(struct report_opts *o, const struct render_opts *ro)
 	printf("aotperf report: static classes, no recording (-i perf.data adds samples)\n");
 	render__report_body(stdout, o->a.p, ro);
 	return EXIT_OK;
+}
+
+/* --validate-frame-metadata: each --func's sidecar against its core, no recording. */
+static int validate_frames(const struct report_opts *o, struct ap_err *err)
+{
+	for (uint32_t i = 0; i < o->nspecs; i++) {
+		const struct cwasm_module *m = o->a.cs.mods[o->funcs[i].core];
+		uint32_t mod = m->manifest_idx >= 0 ? (uint32_t)m->manifest_idx : 0;
+		char path[4096];
+		struct frames_identity id;
+
+		if (o->frame_meta)
+			snprintf(path, sizeof(path), "%s", o->frame_meta);
+		else if (frames__path(path, sizeof(path), o->frame_attr, mod, o->funcs[i].func))
+			return ap_errf(err, "--frame-attribution: '%s' is too long", o->frame_attr);
+		if (frames__validate(m, o->funcs[i].func, path, &id, err))
+			return -1;
+		printf("%s\n  valid: local_func_%u of %s, schema %u, module %u, compiler %.40s\n",
+		       path, o->funcs[i].func, core_set__core_name(m), id.schema_version, id.module,
+		       id.compiler_build_id);
+	}
+	return 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -182,6 +235,10 @@ int cmd_report(int argc, char **argv)
 			ret = cli_fail_opt("report", "--func", &err);
 			goto out;
 		}
+	}
+	if (o.validate_frames) {
+		ret = validate_frames(&o, &err) ? cli_fail("report", &err) : EXIT_OK;
+		goto out;
 	}
 	if (report_static(&o)) {
 		ret = run_static(&o, &ro);

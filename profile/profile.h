@@ -25,7 +25,9 @@
  *              them), passes, truncation, warnings.
  *   hist       samples per (core, text offset): per-instruction counts.
  *   funcs      functions looked at closely: decoded, classified, weighted
- *              (classify/funcclass.h), with frame attribution when asked.
+ *              (classify/funcclass.h), their upstream helper's view
+ *              (profile/sidecar.h), with the compiler's frame-attribution
+ *              sidecar and its origins (frames/) when asked.
  *
  * Extending (call stacks, comparisons, other engines): add a member here
  * with its own producer step (e.g. profile__add_stacks() filled from the
@@ -39,7 +41,6 @@
 #include <stdint.h>
 #include "../attr/attr.h"
 #include "../attr/hist.h"
-#include "../classify/frameattr.h"
 #include "../classify/funcclass.h"
 #include "../cwasm/coreset.h"
 #include "../util/err.h"
@@ -50,6 +51,9 @@ enum profile_source {
 	PROFILE_STATIC,		/* no recording: functions classified from the code alone */
 };
 
+struct profile_sidecar;
+struct helper_view;
+
 /* A function looked at closely (report --func/--hot, the dlfilter's func= or hottest). */
 struct profile_func {
 	uint32_t core, func;
@@ -57,11 +61,10 @@ struct profile_func {
 	uint64_t samples;	/* its self samples */
 	int classified;		/* cls is valid */
 	struct cls_result cls;	/* decoded, per-instruction samples, class table */
-	/* frame attribution: fa_path is where the sidecar was looked for (NULL
-	 * when not asked), fa the sidecar (NULL when there is none), fj the join */
-	char *fa_path;
-	struct fa_sidecar *fa;
-	struct fa_join fj;
+	/* the frame-attribution sidecar (profile/sidecar.h); NULL when not asked */
+	struct profile_sidecar *sc;
+	/* the upstream helper's classes and hottest instructions; set by classify */
+	struct helper_view *hv;
 };
 
 struct profile {
@@ -138,12 +141,21 @@ int profile__add_hot(struct profile *p, uint32_t k, struct ap_err *err);
 /* The hottest function over all cores: 1 and *core, *func; 0 when nothing ran. */
 int profile__hottest(const struct profile *p, uint32_t *core, uint32_t *func);
 /*
- * Frame-attribution sidecars PREFIX.mod<M>.func<N>.json (classify/frameattr.h)
- * of every added function, read before anything is printed so a bad one
- * fails cleanly; a missing one is only noted (fa stays NULL).
+ * Frame-attribution sidecars (frames/frames.h, docs/sidecar.md), read and
+ * checked before anything is printed so a bad one fails cleanly:
+ * PREFIX.mod<M>.func<N>.json of every added function (M the manifest idx,
+ * 0 for a lone core), a missing one only noted; or the one file path for
+ * added function i (missing: an error). Implemented in profile/sidecar.c.
  */
 int profile__load_sidecars(struct profile *p, const char *prefix, struct ap_err *err);
-/* Decode, weight and classify every added function (roles: an override or NULL). */
+/* The same for added function i as module mod (a lone core's index in a log, say). */
+int profile__find_sidecar(struct profile *p, uint32_t i, const char *prefix, uint32_t mod,
+			  struct ap_err *err);
+int profile__set_sidecar(struct profile *p, uint32_t i, const char *path, struct ap_err *err);
+/*
+ * Decode, weight and classify every added function (roles: an override or
+ * NULL); with a sidecar also its origins, which the lever verdict then uses.
+ */
 int profile__classify(struct profile *p, const char *roles, struct ap_err *err);
 
 #endif

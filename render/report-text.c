@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The report as text: per-core function tables and classified functions. */
 #include <inttypes.h>
+#include "frames.h"
 #include "report.h"
 #include "../util/pct.h"
 
@@ -78,10 +79,8 @@ void render__report_func(FILE *out, const struct profile *p, const struct profil
 		fprintf(out, "  core %s\n", core_set__core_name(m));
 	cls__print_roles(out, &f->cls.f.roles);
 	cls__print_table(out, &f->cls.t, total);
-	if (f->fj.sc)
-		fa__print(out, &f->fj, &f->cls.f, f->cls.insn_samples, o->fa_listed);
-	else if (f->fa_path)
-		fprintf(out, "\n  frame attribution  no sidecar %s\n", f->fa_path);
+	if (f->sc)
+		render__frames_text(out, f->sc, f->samples, o->fa_listed);
 	if (f->samples) {
 		fprintf(out, "\n  hottest instructions\n");
 		cls__print_hottest(out, &f->cls.f, f->cls.insn_samples, o->hottest, &f->cls.t,

@@ -20,7 +20,7 @@
 struct render_opts {
 	uint64_t top;			/* functions listed per core; 0: all */
 	uint32_t hottest;		/* hottest instructions per classified function */
-	uint32_t fa_listed;		/* frame-attribution disagreements listed per function */
+	uint32_t fa_listed;		/* allocator contributors and unproven frame instructions listed */
 	const char *pin_word;		/* how the front end names a pin: "--base", "base=" */
 	const char *tool;		/* JSON "tool" */
 	render_hint_fn hint;		/* the front end's words for a hint, NULL: none */
@@ -29,10 +29,10 @@ struct render_opts {
 	void *ctx;
 };
 
-/* The default table sizes: 20 functions, 20 hottest instructions, 20 disagreements. */
+/* The default table sizes: 20 functions, 20 hottest instructions, 10 frame rows. */
 #define RENDER_TOP_DEFAULT 20
 #define RENDER_HOTTEST_DEFAULT 20
-#define RENDER_FA_LISTED_DEFAULT 20
+#define RENDER_FA_LISTED_DEFAULT 10
 
 /* "  in wasm code        N  (P% of run)" */
 void render__report_coverage(FILE *out, const struct profile *p);

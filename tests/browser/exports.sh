@@ -30,7 +30,7 @@ record "$WORK/perf.data" -- --ms 1500 "$cwasm"
 	--json "$WORK/report.json" >/dev/null
 perf script -G -i "$WORK/perf.data" -F ip 2>/dev/null >"$WORK/ips.txt"
 core=$(jq -r .core "$WORK/report.json")
-base=$(jq -r .text_base "$WORK/report.json")
+base=$(jq -r .text_base_hex "$WORK/report.json")
 check_eq "perf script has every sample aotperf counts" "$(grep -c . "$WORK/ips.txt")" \
 	"$(jq .total_samples "$WORK/report.json")"
 
@@ -74,7 +74,7 @@ record "$WORK/comp.data" -- --ms 1000 --manifest "$man"
 perf script -G -i "$WORK/comp.data" -F ip 2>/dev/null >"$WORK/comp.ips"
 for i in 0 1; do
 	"$HTMLDOC" extras --cwasm "$FIX/comp.$i.cwasm" --core "$(jq -r ".cores[$i].core" "$WORK/comp.json")" \
-		--base "$(jq -r ".cores[$i].text_base" "$WORK/comp.json")" --ips "$WORK/comp.ips" --hot 2 \
+		--base "$(jq -r ".cores[$i].text_base_hex" "$WORK/comp.json")" --ips "$WORK/comp.ips" --hot 2 \
 		-o "$WORK/comp.e$i.json"
 done
 jq --slurpfile a "$WORK/comp.e0.json" --slurpfile b "$WORK/comp.e1.json" \

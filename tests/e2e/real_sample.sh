@@ -49,7 +49,7 @@ gawk '/^local_func_[0-9]+:/ { f = $1; sub(/:/, "", f); sub(/local_func_/, "", f)
 check_eq "49 + 11 + 11 tagged instructions" "$(awk '{ s += $3 } END { print s }' "$WORK/expect")" 71
 
 statics() { # statics JSON [JQ path to the function object]: "CLASS COUNT", nonzero
-	jq -r "${2:-.classified_function} | .classes | to_entries[] |
+	jq -r "${2:-.classified_functions[0]} | .classes | to_entries[] |
 	       select(.value.static_instructions > 0) | \"\(.key) \(.value.static_instructions)\"" "$1" | sort
 }
 want() { awk -v f="$1" '$1 == f { print $2, $3 }' "$WORK/expect" | sort; }
@@ -67,15 +67,15 @@ check "static report: says there is no recording" grep -q 'static classes, no re
 check "static report: the target line" grep -qx '  target      x86_64, ABI not recorded (legacy-unspecified)' \
 	"$WORK/s2.txt"
 check_eq "static report JSON: static, samples null" \
-	"$(jq -c '[.static, .perf, .classified_function.classes.linear_mem.samples]' "$WORK/s2.json")" \
+	"$(jq -c '[.static, .perf, .classified_functions[0].classes.linear_mem.samples]' "$WORK/s2.json")" \
 	'[true,null,null]'
 check_eq "artifact_target of a legacy v6 file" "$(jq -c .artifact_target "$WORK/s2.json")" \
 	'{"architecture":"x86_64","abi":null,"format":"legacy-unspecified","verified":false,"profile":null,"decoded_as":"x86_64","arch_override":false}'
 check_eq "roles: vmctx from rcx parked at [rbp-0x8], reloaded into r10" \
-	"$(jq -r '.classified_function.roles | "\(.abi) \(.abi_source) \(.vmctx_param) \(.vmctx_slot) \(.vmctx_registers | join(","))"' "$WORK/s2.json")" \
+	"$(jq -r '.classified_functions[0].roles | "\(.abi) \(.abi_source) \(.vmctx_param) \(.vmctx_slot) \(.vmctx_registers | join(","))"' "$WORK/s2.json")" \
 	"win64 prologue rcx [rbp-0x8] r10"
 "$AOTPERF" report --cwasm "$T" --func _start --json "$WORK/n.json" >/dev/null
-check_eq "the export name _start is local_func_2" "$(jq .classified_function.local_func "$WORK/n.json")" 2
+check_eq "the export name _start is local_func_2" "$(jq .classified_functions[0].local_func "$WORK/n.json")" 2
 check "every text line fits 80 columns (bar the core line with the path)" \
 	awk 'length > 80 && !/^core / { bad = 1; print } END { exit bad }' "$WORK/s2.txt"
 # --arch: any core decodes as either arch; an alias is accepted
@@ -94,11 +94,11 @@ check_eq "recorded _start" "$?" 0
 "$AOTPERF" report -q -i "$WORK/p.data" --cwasm "$T" --func 2 --json "$WORK/r.json" >"$WORK/r.txt"
 check_eq "report --func 2: exit status" "$?" 0
 check "report --func 2: statics == the tags" diff -u <(want 2) <(statics "$WORK/r.json")
-check "report --func 2: samples" test "$(jq .classified_function.samples "$WORK/r.json")" -gt 100
+check "report --func 2: samples" test "$(jq .classified_functions[0].samples "$WORK/r.json")" -gt 100
 check_eq "report --func 2: no frame traffic (every frame access is runtime state)" \
-	"$(jq '.classified_function.frame_traffic.static_instructions' "$WORK/r.json")" 0
+	"$(jq '.classified_functions[0].frame_traffic.static_instructions' "$WORK/r.json")" 0
 check "report --func 2: samples land on vmctx reloads or their field loads" \
-	test "$(jq '.classified_function.classes | .vmctx_reload.samples + .vmctx_field.samples' "$WORK/r.json")" -gt 0
+	test "$(jq '.classified_functions[0].classes | .vmctx_reload.samples + .vmctx_field.samples' "$WORK/r.json")" -gt 0
 check "report: the target line" grep -qx '  target      x86_64, ABI not recorded (legacy-unspecified)' "$WORK/r.txt"
 check_eq "report JSON: artifact_target" "$(jq -c '.artifact_target | [.architecture, .abi, .format, .verified]' "$WORK/r.json")" \
 	'["x86_64",null,"legacy-unspecified",false]'
@@ -106,9 +106,9 @@ check_eq "report JSON: artifact_target" "$(jq -c '.artifact_target | [.architect
 check_eq "--hot 2: _start and the function it calls indirectly" \
 	"$(jq -c '[.classified_functions[].local_func]' "$WORK/hot.json")" '[2,1]'
 check "--hot 2: local_func_1 statics == the tags" diff -u <(want 1) <(statics "$WORK/hot.json" '.classified_functions[1]')
-table "$WORK/r.json" .classified_function >"$WORK/r.table"
+table "$WORK/r.json" .classified_functions[0] >"$WORK/r.table"
 "$AOTPERF" report -q -i "$WORK/p.data" --cwasm "$T" --func 2 --arch x86-64 --json "$WORK/rx.json" >/dev/null
-check "report --arch x86-64: the same table" diff -u "$WORK/r.table" <(table "$WORK/rx.json" .classified_function)
+check "report --arch x86-64: the same table" diff -u "$WORK/r.table" <(table "$WORK/rx.json" .classified_functions[0])
 
 # annotate, on both symbolized routes, and classify of perf annotate's text
 "$AOTPERF" inject -q -i "$WORK/p.data" --cwasm "$T" -o "$WORK/jit.data" >/dev/null
@@ -137,7 +137,7 @@ if [ -f "$DLF" ] && perf script -h 2>&1 | grep -q -- --dlfilter; then
 			-F ip >/dev/null 2>"$WORK/d.err"
 		check_eq "dlfilter ${extra:-(target arch)}: exit status" "$?" 0
 		check "dlfilter ${extra:-(target arch)}: class mix == report --func table" \
-			diff -u "$WORK/r.table" <(table "$WORK/d.json" .classified_function)
+			diff -u "$WORK/r.table" <(table "$WORK/d.json" .classified_functions[0])
 	done
 	check "dlfilter: the target line" grep -q '^  target      x86_64, ABI not recorded' "$WORK/d.txt"
 else

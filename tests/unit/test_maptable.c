@@ -34,6 +34,7 @@ static void teardown(struct maptable *mt, struct attr_result *res)
 {
 	maptable__exit(mt);
 	free(res->mappings);
+	free(res->anon);
 }
 
 static void test_merge(void)
