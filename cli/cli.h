@@ -37,5 +37,6 @@ int cmd_jitdump(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_spills(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 #endif
