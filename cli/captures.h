@@ -52,14 +52,18 @@ int captures__read(struct captures *c, struct attr_args *a, const char *label,
 		   struct capture_func *funcs, uint32_t nfuncs, const char *roles);
 void captures__exit(struct captures *c);
 
-/* Several captures of one build: report's path when -i is repeated (report-captures.c). */
+/*
+ * Several captures of one build: aotperf report's path when -i is repeated
+ * (report-captures.c). Options as report's; --hot and --frame-attribution
+ * are not taken there.
+ */
 struct report_captures_opts {
 	const char *json;		/* --json FILE or NULL */
 	uint64_t top;			/* functions listed per core (0: all) */
 	uint64_t min_samples;		/* every recording needs this many */
 	const char *const *specs;	/* --func */
 	uint32_t nspecs;
-	const char *roles;
+	const char *roles;		/* --roles */
 };
 int report__captures(struct attr_args *a, const struct report_captures_opts *o);
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attr-args.h"
+#include "captures.h"
 #include "../render/report.h"
 
 #define REPORT_MAX_FUNCS 32
@@ -23,11 +24,13 @@ struct report_opts {
 };
 
 static const char report_usage[] =
-	"usage: aotperf report [-i perf.data] (--cwasm FILE | --manifest M.cwasm.json)...\n"
+	"usage: aotperf report [-i perf.data]... (--cwasm FILE | --manifest M.cwasm.json)...\n"
 	"                      [--top N] [--json FILE] [--pid PID] [--event NAME]\n"
 	"                      [--base HEX]... [--min-samples N] [--require-size-match]\n"
 	"\n"
 	"Attribute the samples of a precompiled WAMR run to its wasm functions.\n"
+	"With -i repeated (recordings of one build): each function's mean share\n"
+	"of the run and its spread over the recordings.\n"
 	"\n"
 	ATTR_USAGE
 	"      --top N             functions to list per core (default 20, 0 = all)\n"
@@ -139,6 +142,18 @@ int cmd_report(int argc, char **argv)
 	attr_args__init(&o.a, "report");
 	if (parse_args(argc, argv, &o, &err)) {
 		ret = cli_fail("report", &err);
+		goto out;
+	}
+	if (o.a.ninputs > 1) {	/* several captures of one build: report-captures.c */
+		struct report_captures_opts rc = { o.json, o.top, o.min_samples, o.specs,
+						   o.nspecs, o.roles };
+
+		if (o.hot || o.frame_attr) {
+			ap_errf(&err, "--hot and --frame-attribution take one -i");
+			ret = cli_fail("report", &err);
+		} else {
+			ret = report__captures(&o.a, &rc);
+		}
 		goto out;
 	}
 	/* a function that is not there fails before perf.data is read */

@@ -125,3 +125,13 @@ uint32_t render__diff_shown(const struct render_diff *r, uint32_t nrows)
 {
 	return r->top && r->top < nrows ? (uint32_t)r->top : nrows;
 }
+
+const char *render__tail(const char *s, size_t width, char *buf, size_t len)
+{
+	size_t n = strlen(s);
+
+	if (n <= width || width < 4)
+		return s;
+	snprintf(buf, len, "...%s", s + n - (width - 3));
+	return buf;
+}

@@ -6,27 +6,16 @@
 #include "diff.h"
 #include "../cwasm/coreset.h"
 
-/* the last `width` characters of a path, "..." in front when cut */
-static const char *tail(const char *s, size_t width, char *buf, size_t len)
-{
-	size_t n = strlen(s);
-
-	if (n <= width)
-		return s;
-	snprintf(buf, len, "...%s", s + n - (width - 3));
-	return buf;
-}
-
 static void side_lines(FILE *out, const char *word, const struct cmp_side *s)
 {
 	char buf[128];
 
 	fprintf(out, "%-7s %s%s (%u recording%s)\n", word,
-		tail(s->mods[0]->path, s->ncores > 1 ? 50 : 54, buf, sizeof(buf)),
+		render__tail(s->mods[0]->path, s->ncores > 1 ? 50 : 54, buf, sizeof(buf)),
 		s->ncores > 1 ? " ..." : "", s->ncaptures, s->ncaptures == 1 ? "" : "s");
 	for (uint32_t k = 0; k < s->ncaptures; k++)
 		fprintf(out, "  %-58s %10" PRIu64 " samples\n",
-			tail(s->captures[k].label, 58, buf, sizeof(buf)), s->captures[k].total);
+			render__tail(s->captures[k].label, 58, buf, sizeof(buf)), s->captures[k].total);
 }
 
 static void metric_line(FILE *out, const char *what, const struct cmp_metric *m)

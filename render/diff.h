@@ -47,6 +47,9 @@ int render__diff_html_file(const char *path, const struct render_diff *r, struct
 
 /* ---- shared by the diff renderers ---- */
 
+/* s, or its last `width` characters with "..." in front (buf holds them). */
+const char *render__tail(const char *s, size_t width, char *buf, size_t len);
+
 /* "zext_heavy", "mod4:zext_heavy", "local_func_12" (the after build's name first). */
 const char *render__diff_func_label(const struct render_diff *r, const struct cmp_func *f,
 				    char *buf, size_t len);
