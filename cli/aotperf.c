@@ -26,6 +26,7 @@ static const struct subcommand subcommands[] = {
 	{ "record", cmd_record, "perf record -k mono, then a symbolized perf.jit.data at once" },
 	{ "spills", cmd_spills, "rank compile-time spillers, joined with runtime heat" },
 	{ "diff", cmd_diff, "before/after: two builds of one wasm, function by function" },
+	{ "compare", cmd_compare, "one wasm function under WAMR and another engine, class by class" },
 	{ "classify", cmd_classify, "instruction classes of perf annotate output" },
 	{ "annotate", cmd_annotate, "run perf annotate on a symbol and classify it" },
 	{ "doctor", cmd_doctor, "what works on this machine, and what to do otherwise" },

@@ -26,8 +26,8 @@ static uint64_t *summed(const struct cmp_side *s, uint32_t c)
 	return v;
 }
 
-static int core_block(struct json_out *j, const struct cmp_side *s, uint32_t c, int top,
-		      struct ap_err *err)
+int render__html_core_block(struct json_out *j, const struct cmp_side *s, uint32_t c, int top,
+			    struct ap_err *err)
 {
 	const struct cwasm_module *m = s->mods[c];
 	uint64_t *v = summed(s, c), in = 0, total = 0;
@@ -159,7 +159,7 @@ static int emit(struct json_out *j, void *arg, struct ap_err *err)
 	json_key(j, "total_samples");
 	json_u64(j, r->d->wasm.after.total);
 	if (a->ncores == 1) {
-		if (core_block(j, a, 0, 1, err))
+		if (render__html_core_block(j, a, 0, 1, err))
 			return -1;
 	} else {
 		json_key(j, "attributed_samples");
@@ -167,7 +167,7 @@ static int emit(struct json_out *j, void *arg, struct ap_err *err)
 		json_key(j, "cores");
 		json_begin_arr(j);
 		for (uint32_t c = 0; c < a->ncores; c++)
-			if (core_block(j, a, c, 0, err))
+			if (render__html_core_block(j, a, c, 0, err))
 				return -1;
 		json_end_arr(j);
 	}

@@ -47,6 +47,16 @@ int render__diff_html_file(const char *path, const struct render_diff *r, struct
 
 /* ---- shared by the diff renderers ---- */
 
+struct json_out;
+/*
+ * The HTML data document's block of core c of side s (docs/html-data.md):
+ * core, cwasm, counts, target, attributed_samples, functions (self
+ * samples summed over the recordings). top: members of the object being
+ * written (the single-core form), else a whole object; 0 or -1 (memory).
+ */
+int render__html_core_block(struct json_out *j, const struct cmp_side *s, uint32_t c, int top,
+			    struct ap_err *err);
+
 /* s, or its last `width` characters with "..." in front (buf holds them). */
 const char *render__tail(const char *s, size_t width, char *buf, size_t len);
 
