@@ -54,9 +54,9 @@ static void func_block(FILE *out, const struct render_captures *r,
 	const char *nm = m->funcs[f->func].name;
 	uint64_t total = r->agg->wasm.total;
 
-	fprintf(out, "\nfunction local_func_%u%s%s%s: %" PRIu64 " samples in %u recordings "
-		"(%.2f%% of them)\n", f->func, nm ? " (" : "", nm ? nm : "", nm ? ")" : "",
-		f->samples, r->side->ncaptures, ap_pct(f->samples, total));
+	fprintf(out, "\nfunction local_func_%u%s%.24s%s: %" PRIu64 " samples, %.2f%% of all\n",
+		f->func, nm ? " (" : "", nm ? nm : "", nm ? ")" : "", f->samples,
+		ap_pct(f->samples, total));
 	if (r->side->ncores > 1)
 		fprintf(out, "  core %s\n", core_set__core_name(m));
 	cls__print_table(out, f->t, total);
@@ -71,8 +71,8 @@ void render__captures_text(FILE *out, const struct render_captures *r)
 	for (uint32_t k = 0; k < s->ncaptures; k++) {
 		char buf[80];
 
-		fprintf(out, "  %-44s %9" PRIu64 " samples",
-			render__tail(s->captures[k].label, 44, buf, sizeof(buf)), s->captures[k].total);
+		fprintf(out, "  %-42s %9" PRIu64 " samples",
+			render__tail(s->captures[k].label, 42, buf, sizeof(buf)), s->captures[k].total);
 		if (r->attributed)
 			fprintf(out, ", %6.2f%% in wasm",
 				ap_pct(r->attributed[k], s->captures[k].total));
