@@ -59,9 +59,9 @@ static void header(FILE *out, const struct render_compare *r)
 			fprintf(out, "          also %" PRIu64 " samples in %s-tier code (not "
 				"compared)\n", oc->func->tier_samples[t],
 				eng_tier__name((enum eng_tier)t));
-	fprintf(out, "          code %" PRIu64 " bytes, %" PRIu64 " reachable and classified; "
-		"from %.30s\n", oc->code_bytes, oc->code_used,
-		render__tail(r->other_label, 30, buf, sizeof(buf)));
+	fprintf(out, "          code %" PRIu64 " bytes, %" PRIu64 " reachable and classified\n",
+		oc->code_bytes, oc->code_used);
+	fprintf(out, "          from %s\n", render__tail(r->other_label, 64, buf, sizeof(buf)));
 	cls__roles_describe(r->wamr_roles, roles, sizeof(roles));
 	wrapped(out, "roles", roles);
 	snprintf(buf, sizeof(buf), "%s:", render__compare_engine(r));
