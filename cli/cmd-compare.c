@@ -28,8 +28,8 @@ struct compare_opts {
 };
 
 static const char compare_usage[] =
-	"usage: aotperf compare [-i wamr.data]... (--cwasm FILE | --manifest M.cwasm.json)...\n"
-	"                       [--func F] --other perf.jit.data [--other-jitdump DUMP]...\n"
+	"usage: aotperf compare [-i wamr.data]... (--cwasm F | --manifest M)...\n"
+	"                       [--func F] --other perf.jit.data [--other-jitdump DUMP]\n"
 	"                       [--json FILE] [--markdown FILE] [--html FILE]\n"
 	"\n"
 	"One wasm function under WAMR and under another engine running the same wasm\n"

@@ -24,13 +24,13 @@ struct report_opts {
 };
 
 static const char report_usage[] =
-	"usage: aotperf report [-i perf.data]... (--cwasm FILE | --manifest M.cwasm.json)...\n"
+	"usage: aotperf report [-i perf.data] (--cwasm FILE | --manifest M.cwasm.json)...\n"
 	"                      [--top N] [--json FILE] [--pid PID] [--event NAME]\n"
 	"                      [--base HEX]... [--min-samples N] [--require-size-match]\n"
 	"\n"
 	"Attribute the samples of a precompiled WAMR run to its wasm functions.\n"
 	"With -i repeated (recordings of one build): each function's mean share\n"
-	"of the run and its spread over the recordings.\n"
+	"of the run and its spread over the recordings (--hot takes one -i).\n"
 	"\n"
 	ATTR_USAGE
 	"      --top N             functions to list per core (default 20, 0 = all)\n"
