@@ -25,6 +25,8 @@ static const struct subcommand subcommands[] = {
 	{ "inject", cmd_inject, "one step to a symbolized perf.jit.data" },
 	{ "record", cmd_record, "perf record -k mono, then a symbolized perf.jit.data at once" },
 	{ "spills", cmd_spills, "rank compile-time spillers, joined with runtime heat" },
+	{ "diff", cmd_diff, "before/after: two builds of one wasm, function by function" },
+	{ "compare", cmd_compare, "one wasm function under WAMR and another engine, class by class" },
 	{ "classify", cmd_classify, "instruction classes of perf annotate output" },
 	{ "annotate", cmd_annotate, "run perf annotate on a symbol and classify it" },
 	{ "attr", cmd_attr, "drop-in for the upstream helper aot_jit_attr.py (its flags, JSON)" },

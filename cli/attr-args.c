@@ -18,7 +18,12 @@ int attr_args__option(struct attr_args *a, int c, const char *arg, struct ap_err
 	uint64_t v;
 
 	switch (c) {
-	case 'i': a->input = arg; return 1;
+	case 'i':
+		if (a->ninputs == ATTR_MAX_INPUTS)
+			return ap_errf(err, "-i: at most %d recordings", ATTR_MAX_INPUTS);
+		a->inputs[a->ninputs++] = arg;
+		a->input = arg;
+		return 1;
 	case 'q': a->quiet = 1; return 1;
 	case ATTR_OPT_CWASM: return core_set__add_cwasm(&a->cs, arg, err) ? -1 : 1;
 	case ATTR_OPT_MANIFEST: return core_set__add_manifest(&a->cs, arg, err) ? -1 : 1;
@@ -52,11 +57,13 @@ int attr_args__check(struct attr_args *a, struct ap_err *err)
 
 int attr_args__check_output(const struct attr_args *a, const char *out, struct ap_err *err)
 {
-	struct ap_input in = { .name = a->input };
+	for (uint32_t i = 0; i < (a->ninputs ? a->ninputs : 1); i++) {
+		struct ap_input in = { .name = a->ninputs ? a->inputs[i] : a->input };
 
-	if (strcmp(a->input, "-") && !ap_file_id__of(a->input, &in.id) &&
-	    ap_file__check_output(out, &in, 1, err))
-		return -1;
+		if (strcmp(in.name, "-") && !ap_file_id__of(in.name, &in.id) &&
+		    ap_file__check_output(out, &in, 1, err))
+			return -1;
+	}
 	return ap_file__check_output(out, a->cs.inputs, a->cs.ninputs, err);
 }
 

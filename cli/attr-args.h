@@ -12,6 +12,7 @@
 #include "../profile/profile.h"
 
 #define ATTR_MAX_BASES PROFILE_MAX_PINS
+#define ATTR_MAX_INPUTS 64	/* -i repeated: captures of one build */
 
 enum {
 	ATTR_OPT_CWASM = 1000, ATTR_OPT_MANIFEST, ATTR_OPT_PID, ATTR_OPT_EVENT, ATTR_OPT_BASE,
@@ -36,7 +37,7 @@ enum {
 	"      --manifest FILE     a component manifest (.cwasm.json): all its cores\n" \
 	"      --pid PID           only this process's samples and mappings\n"       \
 	"      --event NAME        only this event's samples (e.g. cpu-clock)\n"     \
-	"      --base HEX          the i-th --base pins the i-th core to the mapping at HEX\n" \
+	"      --base HEX          the i-th one pins the i-th core to the mapping at HEX\n" \
 	"      --require-size-match  exit 1 instead of guessing when a core's exact-size\n" \
 	"                          mapping is not unique\n"                           \
 	"  -q, --quiet             no warnings\n"
@@ -50,6 +51,8 @@ enum {
 struct attr_args {
 	const char *cmd;
 	const char *input;
+	const char *inputs[ATTR_MAX_INPUTS];	/* every -i in order (input: the last) */
+	uint32_t ninputs;
 	int quiet;
 	struct core_set cs;
 	struct profile_pins pins;	/* --base */
@@ -64,8 +67,8 @@ int attr_args__option(struct attr_args *a, int c, const char *arg, struct ap_err
 /* After getopt: at least one core, bases fit; --arch applied to every core. */
 int attr_args__check(struct attr_args *a, struct ap_err *err);
 /*
- * Refuse an output path that is one of the inputs (perf.data, a core, a
- * manifest), by identity. 0, or -1 with err.
+ * Refuse an output path that is one of the inputs (every perf.data, a core,
+ * a manifest), by identity. 0, or -1 with err.
  */
 int attr_args__check_output(const struct attr_args *a, const char *out, struct ap_err *err);
 /*

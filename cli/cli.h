@@ -41,5 +41,7 @@ int cmd_inject(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_spills(int argc, char **argv);
 int cmd_attr(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "attr-args.h"
 #include "../frames/frames.h"
+#include "captures.h"
 #include "../render/report.h"
 
 #define REPORT_MAX_FUNCS 32
@@ -36,6 +37,8 @@ static const char report_usage[] =
 	"Attribute the samples of a precompiled WAMR run to its wasm functions.\n"
 	"Without -i, --func prints the static class table of the function, of\n"
 	"any architecture, from the core alone (no recording needed).\n"
+	"With -i repeated (recordings of one build): each function's mean share\n"
+	"of the run and its spread over the recordings (--hot takes one -i).\n"
 	"\n"
 	ATTR_USAGE
 	ATTR_ARCH_USAGE
@@ -227,6 +230,18 @@ int cmd_report(int argc, char **argv)
 	attr_args__init(&o.a, "report");
 	if (parse_args(argc, argv, &o, &err)) {
 		ret = cli_fail("report", &err);
+		goto out;
+	}
+	if (o.a.ninputs > 1) {	/* several captures of one build: report-captures.c */
+		struct report_captures_opts rc = { o.json, o.top, o.min_samples, o.specs,
+						   o.nspecs, o.roles };
+
+		if (o.hot || o.frame_attr || o.frame_meta || o.validate_frames) {
+			ap_errf(&err, "--hot and the frame-attribution options take one -i");
+			ret = cli_fail("report", &err);
+		} else {
+			ret = report__captures(&o.a, &rc);
+		}
 		goto out;
 	}
 	/* a function that is not there fails before perf.data is read */
