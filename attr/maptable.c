@@ -271,6 +271,12 @@ int maptable__late(const struct maptable *mt, const struct mt_event *ev)
 
 	if (!p)
 		return 0;
+	if (mt->all_samples) {
+		if (ev->kind == MT_MMAP && !is_candidate(mt, ev) &&
+		    !(ev->start < p->hi && ev->start + ev->len > p->lo))
+			return 0;
+		return ev->time < p->max_hit_time;
+	}
 	switch (ev->kind) {
 	case MT_MMAP:
 		overlaps = ev->start < p->hi && ev->start + ev->len > p->lo;
@@ -282,6 +288,19 @@ int maptable__late(const struct maptable *mt, const struct mt_event *ev)
 	case MT_FORK:
 		return 0;
 	}
+	return 0;
+}
+
+int maptable__note_sample(struct maptable *mt, uint32_t pid, uint64_t t)
+{
+	struct mt_proc *p = (struct mt_proc *)mt->last;
+
+	if (!p || p->pid != pid)
+		p = proc_get(mt, pid);
+	if (!p)
+		return -1;
+	if (t > p->max_hit_time)
+		p->max_hit_time = t;
 	return 0;
 }
 

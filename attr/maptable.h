@@ -42,6 +42,7 @@ struct maptable {
 	const struct attr_core *cores;
 	uint32_t ncores;
 	const struct mt_proc *last; /* lookup cache */
+	int all_samples;        /* every sample counts for maptable__late (a hooked read) */
 };
 
 /* A mapping record as read from perf.data, before any decision. */
@@ -66,11 +67,19 @@ int maptable__add(struct maptable *mt, const struct mt_event *ev, struct attr_re
 /*
  * For a file read in one pass: 1 when this event arrives too late to be
  * applied in order (it predates samples already attributed in its range,
- * or an earlier-numbered candidate), so the caller must read twice.
+ * or an earlier-numbered candidate; with all_samples, any candidate,
+ * overlapping mapping, fork or exec older than a hooked sample of its
+ * process), so the caller must read twice.
  */
 int maptable__late(const struct maptable *mt, const struct mt_event *ev);
 /* A sample of pid at time t was found in a core. */
 void maptable__note_hit(struct maptable *mt, uint32_t pid, uint64_t t);
+/*
+ * A sample of pid at time t was handed to a hook (all_samples): from now
+ * on a mapping, fork or exec of pid older than t is late. 0, or -1 when
+ * out of memory (the caller must then read twice).
+ */
+int maptable__note_sample(struct maptable *mt, uint32_t pid, uint64_t t);
 
 /* Core index holding ip for pid at time t (mapping index in *midx), or -1. */
 int maptable__lookup(struct maptable *mt, uint32_t pid, uint64_t t, uint64_t ip,

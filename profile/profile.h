@@ -26,6 +26,13 @@
  *   hist       samples per (core, text offset): per-instruction counts.
  *   funcs      functions looked at closely: decoded, classified, weighted
  *              (classify/funcclass.h), with frame attribution when asked.
+ *   stacks     call stacks (profile/stacks.h), when profile_opts.stacks
+ *              asks (perf.data only): a tree of (core, function | host
+ *              symbol | kernel | "[caller unknown]") nodes from the
+ *              outermost caller down, self and total samples per node;
+ *              per symbol self, inclusive (once per sample) and
+ *              caller-unknown samples; caller -> callee edges. Filled
+ *              from attr's sample hook as the file streams by.
  *
  * Extending (call stacks, comparisons, other engines): add a member here
  * with its own producer step (e.g. profile__add_stacks() filled from the
@@ -43,6 +50,7 @@
 #include "../classify/funcclass.h"
 #include "../cwasm/coreset.h"
 #include "../util/err.h"
+#include "stacks.h"
 
 enum profile_source {
 	PROFILE_RECORDS,	/* perf.data: mappings from its MMAP records */
@@ -74,6 +82,7 @@ struct profile {
 	uint32_t nfuncs;
 	size_t cap_funcs;
 	int finished;			/* profile__finish ran */
+	struct profile_stacks *stacks;	/* NULL unless asked (profile/stacks.h) */
 };
 
 /* Pins (aotperf's --base, the dlfilter's base=): the i-th pins the i-th core. */
@@ -98,6 +107,7 @@ struct profile_opts {
 	uint32_t npins;
 	int require_size_match;		/* AP_ERR_GATE unless each core's mapping is unique */
 	int two_pass;			/* read the mappings first, always (tests) */
+	int stacks;			/* also aggregate call stacks (p->stacks) */
 };
 
 /*

@@ -14,14 +14,7 @@
 #include "elfimage.h"
 
 /*
- * The rules of every function of M, from the instruction starts capstone
- * finds (decode/). NULL with *err untouched when M's architecture has no
- * rules; NULL with err filled on failure.
- */
-struct unwind_table *symcfi__table(const struct cwasm_module *m, struct ap_err *err);
-
-/*
- * Rules for every mapped core of RES (NULL entries for the others and for
+ * Rules (decode/unwind_table.h) for every mapped core of RES (NULL entries for the others and for
  * architectures without rules), for the jitdump writer. NULL with err
  * filled on failure. Free with symcfi__tables_delete.
  */
