@@ -4,8 +4,12 @@
  * that holds an address wins; each file's function symbols (STT_FUNC and
  * STT_GNU_IFUNC, defined and named; a zero size reaches to the next
  * symbol, as perf fixes them up) sorted once, found by binary search in
- * the file's address space (through its PT_LOAD headers).
+ * the file's address space (through its PT_LOAD headers). A file with
+ * no .symtab takes it from its detached debug file, found by build id
+ * under /usr/lib/debug/.build-id/ as perf finds it (Debian's -dbg
+ * packages), else keeps its .dynsym.
  */
+#include <elfutils/libdwelf.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <gelf.h>
@@ -19,6 +23,7 @@
 struct hs_sym {
 	uint64_t start, end;
 	uint32_t name;		/* offset into the file's names */
+	uint64_t rank;		/* among aliases the highest names the address */
 };
 
 struct hs_load {
@@ -118,13 +123,29 @@ int hostsyms__add_map(struct hostsyms *h, uint32_t pid, uint64_t start, uint64_t
 	return ap_push(&h->maps, &h->nmaps, &h->cap_maps, &m, sizeof(m));
 }
 
+/* By address; aliases by rank, the best last (sym_at looks from the end). */
 static int sym_cmp(const void *a, const void *b)
 {
 	const struct hs_sym *x = a, *y = b;
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	return x->end > y->end ? -1 : x->end < y->end;	/* the longest first */
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/*
+ * Which alias names an address, as perf chooses: one with a size, then
+ * not weak, then global, then fewer leading underscores, then the longer
+ * name, then the earlier entry (glibc: "__libc_start_main@@GLIBC_2.34").
+ */
+static uint64_t rank_of(const GElf_Sym *s, const char *name, size_t idx)
+{
+	int bind = GELF_ST_BIND(s->st_info);
+	size_t us = strspn(name, "_"), len = strlen(name);
+
+	return (uint64_t)(s->st_size != 0) << 63 | (uint64_t)(bind != STB_WEAK) << 62 |
+	       (uint64_t)(bind == STB_GLOBAL) << 61 | (uint64_t)(15 - (us < 15 ? us : 15)) << 57 |
+	       (uint64_t)(len < 0xffffff ? len : 0xffffff) << 33 | (0xffffffffu - (idx & 0xffffffffu));
 }
 
 static int read_loads(Elf *e, struct hs_file *f)
@@ -146,8 +167,8 @@ static int read_loads(Elf *e, struct hs_file *f)
 	return 0;
 }
 
-/* The symbol table, else the dynamic one. */
-static Elf_Scn *symtab_of(Elf *e, GElf_Shdr *sh)
+/* The symbol table, else (unless symtab_only) the dynamic one. */
+static Elf_Scn *symtab_of(Elf *e, GElf_Shdr *sh, int symtab_only)
 {
 	Elf_Scn *scn = NULL, *tab = NULL;
 	GElf_Shdr s;
@@ -155,7 +176,7 @@ static Elf_Scn *symtab_of(Elf *e, GElf_Shdr *sh)
 	while ((scn = elf_nextscn(e, scn))) {
 		if (!gelf_getshdr(scn, &s))
 			continue;
-		if (s.sh_type == SHT_SYMTAB || (s.sh_type == SHT_DYNSYM && !tab)) {
+		if (s.sh_type == SHT_SYMTAB || (s.sh_type == SHT_DYNSYM && !tab && !symtab_only)) {
 			tab = scn;
 			*sh = s;
 		}
@@ -163,16 +184,14 @@ static Elf_Scn *symtab_of(Elf *e, GElf_Shdr *sh)
 	return tab && sh->sh_entsize ? tab : NULL;
 }
 
-static int read_syms(Elf *e, struct hs_file *f)
+static int read_syms(Elf *e, Elf_Scn *tab, const GElf_Shdr *sh, struct hs_file *f)
 {
-	GElf_Shdr sh = { 0 };
-	Elf_Scn *tab = symtab_of(e, &sh);
-	Elf_Data *d = tab ? elf_getdata(tab, NULL) : NULL;
+	Elf_Data *d = elf_getdata(tab, NULL);
 	size_t n, names = 0, cap_names = 0, k = 0;
 
 	if (!d)
 		return 0;
-	n = sh.sh_size / sh.sh_entsize;
+	n = sh->sh_size / sh->sh_entsize;
 	f->syms = calloc(n ? n : 1, sizeof(*f->syms));
 	if (!f->syms)
 		return -1;
@@ -188,7 +207,7 @@ static int read_syms(Elf *e, struct hs_file *f)
 		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || !s.st_name ||
 		    s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE)
 			continue;
-		name = elf_strptr(e, sh.sh_link, s.st_name);
+		name = elf_strptr(e, sh->sh_link, s.st_name);
 		if (!name || !*name)
 			continue;
 		len = strlen(name) + 1;
@@ -196,7 +215,7 @@ static int read_syms(Elf *e, struct hs_file *f)
 			return -1;
 		memcpy(f->names + names, name, len);
 		f->syms[k++] = (struct hs_sym){ s.st_value, s.st_value + s.st_size,
-						(uint32_t)names };
+						(uint32_t)names, rank_of(&s, name, i) };
 		names += len;
 	}
 	qsort(f->syms, k, sizeof(*f->syms), sym_cmp);
@@ -211,6 +230,36 @@ static int read_syms(Elf *e, struct hs_file *f)
 	}
 	f->nsyms = k;
 	return 0;
+}
+
+/* The detached debug file's .symtab (by build id): 1 read, 0 none there, -1 memory. */
+static int read_debug_syms(Elf *e, struct hs_file *f)
+{
+	const uint8_t *id;
+	ssize_t n = dwelf_elf_gnu_build_id(e, (const void **)&id);
+	char path[160];
+	size_t at;
+	int fd, ret = 0;
+	GElf_Shdr sh = { 0 };
+	Elf_Scn *tab;
+	Elf *d;
+
+	if (n < 2 || n > 64)
+		return 0;
+	at = (size_t)snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/", id[0]);
+	for (ssize_t i = 1; i < n; i++)
+		at += (size_t)snprintf(path + at, sizeof(path) - at, "%02x", id[i]);
+	snprintf(path + at, sizeof(path) - at, ".debug");
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	d = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (d && elf_kind(d) == ELF_K_ELF && (tab = symtab_of(d, &sh, 1)))
+		ret = read_syms(d, tab, &sh, f) ? -1 : 1;
+	if (d)
+		elf_end(d);
+	close(fd);
+	return ret;
 }
 
 /* Read f's symbols once; a file that is not there or not ELF has none. */
@@ -229,8 +278,19 @@ static int load(struct hs_file *f)
 		return 0;
 	elf_version(EV_CURRENT);
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (e && elf_kind(e) == ELF_K_ELF)
-		ret = read_loads(e, f) || read_syms(e, f) ? -1 : 0;
+	if (e && elf_kind(e) == ELF_K_ELF) {
+		GElf_Shdr sh = { 0 };
+		Elf_Scn *tab = symtab_of(e, &sh, 1);
+		int dbg = 0;
+
+		ret = read_loads(e, f);
+		if (!ret && !tab && (dbg = read_debug_syms(e, f)) < 0)
+			ret = -1;
+		if (!ret && !tab && !dbg)
+			tab = symtab_of(e, &sh, 0);
+		if (!ret && tab && read_syms(e, tab, &sh, f))
+			ret = -1;
+	}
 	if (e)
 		elf_end(e);
 	close(fd);
@@ -303,4 +363,17 @@ int hostsyms__lookup(struct hostsyms *h, uint32_t pid, uint64_t ip, const char *
 	*name = s ? f->names + s->name : f->bracket;
 	*dso = f->path;
 	return 0;
+}
+
+int hostsyms__map_at(const struct hostsyms *h, uint32_t pid, uint64_t ip, uint64_t *start,
+		     uint64_t *pgoff, const char **path)
+{
+	const struct hs_map *m = map_at(h, pid, ip);
+
+	if (!m)
+		return 0;
+	*start = m->start;
+	*pgoff = m->pgoff;
+	*path = h->files[m->file].path;
+	return 1;
 }

@@ -34,4 +34,11 @@ int hostsyms__add_map(struct hostsyms *h, uint32_t pid, uint64_t start, uint64_t
 int hostsyms__lookup(struct hostsyms *h, uint32_t pid, uint64_t ip, const char **name,
 		     const char **dso);
 
+/*
+ * The mapping holding IP in pid (or in another process, as above): 1 and
+ * its start, pgoff and file path (valid as long as h), else 0.
+ */
+int hostsyms__map_at(const struct hostsyms *h, uint32_t pid, uint64_t ip, uint64_t *start,
+		     uint64_t *pgoff, const char **path);
+
 #endif

@@ -8,8 +8,8 @@
  *     rule has the wrong frame pointer: the chain's next entry is not its
  *     caller, so "[caller unknown]" stands between them.
  *   --call-graph=dwarf (user registers and stack bytes): the wasm frames
- *     unwound with the rules (unwind/unwind.h), up to and including the
- *     first host frame, where the stack ends (host code is not unwound).
+ *     unwound with the rules (unwind/unwind.h), host frames with libdw
+ *     from the mapped files' CFI (hostunwind.h), back and forth.
  *   kernel entries of a callchain: one "[kernel.kallsyms]" frame.
  *
  * A return address is looked up at ip - 1, inside the call.
@@ -18,6 +18,7 @@
 #include <string.h>
 #include "internal.h"
 #include "hostsyms.h"
+#include "hostunwind.h"
 #include "stacks.h"
 #include "u64map.h"
 #include "../decode/unwind_table.h"
@@ -48,6 +49,9 @@ struct stacks_reader {
 	size_t nhost, cap_host;
 	uint32_t frames[STACKS_MAX_FRAMES + 2];
 	struct unwind_frame uw[STACKS_MAX_FRAMES];
+	uint64_t hips[STACKS_MAX_FRAMES];
+	struct hostunwind *hu;
+	enum unwind_arch arch;		/* of the cores (and so of the host) */
 	int failed;			/* out of memory (or rules failed) in a hook */
 	struct ap_err err;
 };
@@ -213,37 +217,118 @@ static int regs_of(const struct pd_sample *s, int a64, struct unwind_regs *regs)
 	       pd_sample__user_reg(s, X86_REG_BP, &regs->fp);
 }
 
-/* --call-graph=dwarf: the wasm frames unwound here, then the first host frame. */
+/* The sample's registers in DWARF numbering, for the host unwinder: 1, or 0 if some are missing. */
+static int dwarf_regs_of(const struct pd_sample *s, int a64, uint64_t *v, uint32_t *n)
+{
+	/* x86-64 DWARF order rax rdx rcx rbx rsi rdi rbp rsp r8..r15, in perf's numbers */
+	static const uint8_t x86[16] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23 };
+
+	*n = a64 ? 32 : 16;
+	for (uint32_t i = 0; i < *n; i++)
+		if (!pd_sample__user_reg(s, a64 ? i : x86[i], &v[i]))
+			return 0;
+	return 1;
+}
+
+struct wasm_ctx {
+	struct stacks_reader *r;
+	struct attr_lookup *lk;
+};
+
+static int is_wasm(void *ctx, uint64_t ip)
+{
+	struct wasm_ctx *c = ctx;
+	uint64_t base;
+
+	return attr_lookup__core(c->lk, ip, &base) >= 0;
+}
+
+/* Frames of a walk's host stretch into fr[k...]: host symbols. */
+static int add_host(struct stacks_reader *r, uint32_t pid, const uint64_t *ips, uint32_t n,
+		    int first_sampled, uint32_t *fr, uint32_t *k)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t sym = host_sym(r, pid, ips[i] - (i || !first_sampled));
+
+		if (sym < 0)
+			return -1;
+		fr[(*k)++] = (uint32_t)sym;
+	}
+	return 0;
+}
+
+/*
+ * --call-graph=dwarf: wasm frames with the rules, host frames with libdw,
+ * handing over at each boundary, from the sampled registers and stack copy.
+ */
 static uint32_t dwarf_frames(struct stacks_reader *r, struct attr_lookup *lk,
 			     const struct pd_sample *s, const struct unwind_regs *regs0,
 			     uint32_t *fr, uint32_t room)
 {
 	struct unwind_stack stk = { regs0->sp, s->stack_user, s->stack_dyn_size };
 	struct lookup_ctx lc = { r, lk };
+	struct wasm_ctx wc = { r, lk };
 	struct unwind_regs regs = *regs0;
-	uint32_t nf = 0, k = 0;
-	int stop;
+	uint64_t dregs[32];
+	int a64 = r->arch == UNWIND_ARCH_AARCH64, first = 1, full;
+	uint32_t k = 0, ndregs = 0;
+	uint64_t base;
 
 	if (stk.size > s->stack_size)
 		stk.size = s->stack_size;
-	stop = unwind__walk(walk_lookup, &lc, unwind_stack__read, &stk, &regs, 0, r->uw,
-			    room < STACKS_MAX_FRAMES ? room : STACKS_MAX_FRAMES, &nf);
-	for (uint32_t i = 0; i < nf; i++) {
-		const struct unwind_frame *f = &r->uw[i];
-		int64_t sym = f->wasm ? stacks__sym_wasm(r->st, f->core, f->func) :
-			      host_sym(r, s->sid.pid, i ? f->ip - 1 : f->ip);
+	full = dwarf_regs_of(s, a64, dregs, &ndregs);
+	while (k < room) {
+		uint64_t at = first ? regs.ip : regs.ip - 1;
+		uint32_t nf = 0;
+		int stop;
 
-		if (sym < 0) {
-			fail(r);
-			return 0;
+		if (attr_lookup__core(lk, at, &base) >= 0) {
+			stop = unwind__walk(walk_lookup, &lc, unwind_stack__read, &stk, &regs,
+					    first ? 0 : UNWIND_WALK_RETURN_ADDR, r->uw,
+					    room - k < STACKS_MAX_FRAMES ? room - k : STACKS_MAX_FRAMES,
+					    &nf);
+			for (uint32_t i = 0; i < nf; i++) {
+				const struct unwind_frame *f = &r->uw[i];
+				int64_t sym;
+
+				if (!f->wasm)
+					break;	/* the host frame: the host walk starts there */
+				sym = stacks__sym_wasm(r->st, f->core, f->func);
+				if (sym < 0)
+					goto nomem;
+				fr[k++] = (uint32_t)sym;
+			}
+			if (stop != UNWIND_STOP_HOST) {
+				if (stop != UNWIND_STOP_END)
+					r->st->cut++;
+				break;
+			}
+			first = 0;
+			full = 0;	/* only ip, sp and fp are known past wasm code */
+		} else {
+			struct hostunwind_start hsu = {
+				.pid = s->sid.pid, .arch = r->arch, .regs = regs,
+				.dwarf_regs = full ? dregs : NULL, .ndwarf_regs = ndregs,
+				.return_addr = !first, .stack = &stk,
+			};
+			struct unwind_regs wasm;
+			int hst = hostunwind__walk(r->hu, &hsu, is_wasm, &wc, r->hips,
+						   room - k < STACKS_MAX_FRAMES ? room - k :
+						   STACKS_MAX_FRAMES, &nf, &wasm);
+
+			if (hst == HOSTUNWIND_NOMEM || add_host(r, s->sid.pid, r->hips, nf, first, fr, &k))
+				goto nomem;
+			if (hst != HOSTUNWIND_WASM)
+				break;
+			regs = wasm;
+			first = 0;
+			full = 0;
 		}
-		fr[k++] = (uint32_t)sym;
 	}
-	if (stop == UNWIND_STOP_HOST)
-		r->st->host_end++;
-	else if (stop != UNWIND_STOP_END)
-		r->st->cut++;
 	return k;
+nomem:
+	fail(r);
+	return 0;
 }
 
 /* One sample's frames into r->frames, leaf first: their number (0 on failure). */
@@ -254,7 +339,7 @@ static uint32_t frames_of(struct stacks_reader *r, const struct pd_sample *s,
 	const uint64_t *ips = NULL;
 	uint64_t nuser = 0;
 	struct unwind_regs regs;
-	int a64 = r->p->attr.cores[0].mod->target.arch == CWASM_ARCH_AARCH64;
+	int a64 = r->arch == UNWIND_ARCH_AARCH64;
 	int kernel = s->has_callchain ? split_chain(s, &ips, &nuser) :
 		     s->cpumode == PERF_RECORD_MISC_KERNEL;
 	int64_t sym;
@@ -314,6 +399,7 @@ static void on_restart(void *ctx)
 	struct stacks_reader *r = ctx;
 
 	stacks__reset(r->st);
+	hostunwind__reset(r->hu);
 	hostsyms__reset(r->hs);
 	u64map__exit(&r->host_ix);
 	r->nhost = 0;
@@ -328,6 +414,7 @@ void stacks_reader__delete(struct stacks_reader *r)
 	free(r->tables);
 	free(r->tried);
 	stacks__delete(r->st);
+	hostunwind__delete(r->hu);
 	hostsyms__delete(r->hs);
 	u64map__exit(&r->host_ix);
 	free(r->host_ips);
@@ -346,9 +433,12 @@ struct stacks_reader *stacks_reader__new(struct profile *p, struct attr_opts *ao
 	r->p = p;
 	r->st = stacks__new();
 	r->hs = hostsyms__new();
+	r->hu = r->hs ? hostunwind__new(r->hs) : NULL;
+	if (!dc__unwind_arch(p->attr.cores[0].mod, &r->arch))
+		r->arch = UNWIND_ARCH_X86_64;
 	r->tables = calloc(p->attr.ncores + 1, sizeof(*r->tables));
 	r->tried = calloc(p->attr.ncores + 1, 1);
-	if (!r->st || !r->hs || !r->tables || !r->tried) {
+	if (!r->st || !r->hs || !r->hu || !r->tables || !r->tried) {
 		stacks_reader__delete(r);
 		ap_err_nomem(err);
 		return NULL;

@@ -47,8 +47,6 @@ void render__callgraph_json(struct json_out *j, const struct profile *p, uint64_
 	json_u64(j, st->dwarf_samples);
 	json_key(j, "caller_unknown");
 	json_u64(j, st->caller_unknown);
-	json_key(j, "host_end");
-	json_u64(j, st->host_end);
 	json_key(j, "cut");
 	json_u64(j, st->cut);
 	json_key(j, "max_depth");

@@ -75,12 +75,9 @@ void render__callgraph_summary(FILE *out, const struct profile *p)
 	if (st->fp_samples)
 		fprintf(out, "  caller unknown      %" PRIu64 "  (%.2f%%: -g chain skipped the"
 			" immediate caller)\n", st->caller_unknown, ap_pct(st->caller_unknown, n));
-	if (st->dwarf_samples) {
-		fprintf(out, "  ends at host frame  %" PRIu64 "  (%.2f%%: host code is not"
-			" unwound)\n", st->host_end, ap_pct(st->host_end, n));
+	if (st->dwarf_samples)
 		fprintf(out, "  cut in wasm code    %" PRIu64 "  (%.2f%%: no rule or stack copy"
 			" too short)\n", st->cut, ap_pct(st->cut, n));
-	}
 }
 
 static int sym_cmp(const void *a, const void *b, void *ctx)
@@ -123,8 +120,9 @@ void render__callgraph_children(FILE *out, const struct profile *p, uint64_t top
 	}
 	if (top && top < n)
 		n = (uint32_t)top;
-	fprintf(out, "\n  %8s  %8s  %8s  %8s  %s\n", "Children", "Self", "Samples", "Self",
+	fprintf(out, "\n  %8s  %8s  %8s  %8s  %s\n", "Children", "Self", "Children", "Self",
 		"Symbol");
+	fprintf(out, "  %8s  %8s  %8s  %8s\n", "% run", "% run", "samples", "samples");
 	for (uint32_t i = 0; i < n; i++) {
 		const struct stack_sym *s = &st->syms[order[i]];
 

@@ -98,7 +98,7 @@ int unwind__walk(unwind_lookup_fn lookup, void *lctx, unwind_read_fn read, void 
 	*nframes = 0;
 	for (;;) {
 		/* a return address points after the call: look inside it */
-		uint64_t at = n ? regs->ip - 1 : regs->ip;
+		uint64_t at = n || (flags & UNWIND_WALK_RETURN_ADDR) ? regs->ip - 1 : regs->ip;
 		const struct unwind_row *row = NULL;
 		struct unwind_code code;
 		struct unwind_regs next;
