@@ -181,7 +181,7 @@ static uint64_t find_room(const struct symcfi_maps *maps, const uint64_t *starts
 
 int symcfi__write_image(const char *path, const struct cwasm_module *m, uint16_t e_machine,
 			const uint32_t *offsets, const char *const *names,
-			const struct symcfi_maps *maps, const uint64_t *starts, uint32_t nstarts,
+			struct symcfi_maps *maps, const uint64_t *starts, uint32_t nstarts,
 			struct symcfi_place *place, struct ap_err *err)
 {
 	struct unwind_ehframe eh = { 0 };
@@ -214,6 +214,10 @@ int symcfi__write_image(const char *path, const struct cwasm_module *m, uint16_t
 			place->map_off = room;
 			place->pgoff = file_off - in_page;
 			place->len = page_up(in_page + eh.eh_frame_size + eh.hdr_size);
+			/* taken: another core's CFI must not land there too */
+			for (uint32_t i = 0; i < nstarts && !ret; i++)
+				if (maps_push(maps, starts[i] + room, place->len))
+					ret = ap_err_nomem(err);
 		}
 	}
 	unwind_table__delete(t);

@@ -45,12 +45,13 @@ struct symcfi_place {
  * Write M's ELF image to PATH, with its unwinding data when its
  * architecture has rules, placed at the lowest offset from the text
  * where every mapping of the core (their start addresses in STARTS)
- * finds the room free in MAPS (NULL: none looked for). Without room, the
+ * finds the room free in MAPS (NULL: none looked for). The room taken is
+ * added to MAPS, so the next core's CFI goes elsewhere. Without room, the
  * CFI is still written, right after the text, but not mapped.
  */
 int symcfi__write_image(const char *path, const struct cwasm_module *m, uint16_t e_machine,
 			const uint32_t *offsets, const char *const *names,
-			const struct symcfi_maps *maps, const uint64_t *starts, uint32_t nstarts,
+			struct symcfi_maps *maps, const uint64_t *starts, uint32_t nstarts,
 			struct symcfi_place *place, struct ap_err *err);
 
 #endif
