@@ -377,3 +377,8 @@ int hostsyms__map_at(const struct hostsyms *h, uint32_t pid, uint64_t ip, uint64
 	*path = h->files[m->file].path;
 	return 1;
 }
+
+size_t hostsyms__nmaps(const struct hostsyms *h)
+{
+	return h->nmaps;
+}

@@ -34,6 +34,9 @@ int hostsyms__add_map(struct hostsyms *h, uint32_t pid, uint64_t start, uint64_t
 int hostsyms__lookup(struct hostsyms *h, uint32_t pid, uint64_t ip, const char **name,
 		     const char **dso);
 
+/* How many mappings were added: a change says the address space grew. */
+size_t hostsyms__nmaps(const struct hostsyms *h);
+
 /*
  * The mapping holding IP in pid (or in another process, as above): 1 and
  * its start, pgoff and file path (valid as long as h), else 0.

@@ -6,8 +6,16 @@
  * libdw unwinder reports it), the sample's registers and stack copy
  * handed over through the thread callbacks. No debuginfo is looked for:
  * the files' .eh_frame is what the unwinder reads (and no network).
+ *
+ * A walk that starts from a wasm frame's caller (ip, sp, fp only) is
+ * remembered with every stack word libdw read: the next sample that
+ * starts there with the same words in its stack copy gets the same
+ * frames without libdw (nearly every sample: the host stack under the
+ * wasm code rarely changes). New mappings forget it all; whether each
+ * frame is wasm code is asked again.
  */
 #include <elfutils/libdwfl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hostunwind.h"
@@ -36,11 +44,28 @@ struct hu_walk {
 	struct unwind_regs *wasm;
 };
 
+#define MEMO_SLOTS 1024
+#define MEMO_READS 64
+#define MEMO_FRAMES 64
+
+/* One remembered walk: its start, the words it read, what it found. */
+struct hu_memo {
+	uint32_t pid, nreads, nframes;
+	int used, stop;
+	uint64_t ip, sp, fp;
+	uint64_t addr[MEMO_READS], val[MEMO_READS];
+	uint64_t frames[MEMO_FRAMES];
+	struct unwind_regs wasm;
+};
+
 struct hostunwind {
 	const struct hostsyms *hs;
 	struct hu_proc *procs;
 	size_t nprocs, cap_procs;
 	struct hu_walk *cur;	/* the walk the callbacks serve */
+	struct hu_memo *memo;	/* MEMO_SLOTS, by a hash of the start */
+	struct hu_memo *rec;	/* the one being recorded, or NULL */
+	size_t nmaps_seen;	/* hostsyms' mappings when the memo was valid */
 };
 
 static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
@@ -79,6 +104,14 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	(void)dwfl;
 	if (!h->cur || unwind_stack__read((void *)h->cur->s->stack, addr, &v))
 		return false;
+	if (h->rec) {
+		if (h->rec->nreads == MEMO_READS) {
+			h->rec = NULL;	/* too many words to check: not remembered */
+		} else {
+			h->rec->addr[h->rec->nreads] = addr;
+			h->rec->val[h->rec->nreads++] = v;
+		}
+	}
 	*result = v;
 	return true;
 }
@@ -121,8 +154,14 @@ struct hostunwind *hostunwind__new(const struct hostsyms *hs)
 {
 	struct hostunwind *h = calloc(1, sizeof(*h));
 
-	if (h)
-		h->hs = hs;
+	if (!h)
+		return NULL;
+	h->hs = hs;
+	h->memo = calloc(MEMO_SLOTS, sizeof(*h->memo));
+	if (!h->memo) {
+		free(h);
+		return NULL;
+	}
 	return h;
 }
 
@@ -134,6 +173,7 @@ void hostunwind__reset(struct hostunwind *h)
 		free(h->procs[i].failed);
 	}
 	h->nprocs = 0;
+	memset(h->memo, 0, MEMO_SLOTS * sizeof(*h->memo));
 }
 
 void hostunwind__delete(struct hostunwind *h)
@@ -142,6 +182,7 @@ void hostunwind__delete(struct hostunwind *h)
 		return;
 	hostunwind__reset(h);
 	free(h->procs);
+	free(h->memo);
 	free(h);
 }
 
@@ -222,16 +263,62 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	       DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
+static struct hu_memo *memo_slot(struct hostunwind *h, const struct hostunwind_start *s)
+{
+	uint64_t k = (s->regs.ip * 0x9e3779b97f4a7c15ULL) ^ (s->regs.sp * 0xc2b2ae3d27d4eb4fULL) ^
+		     s->regs.fp ^ s->pid;
+
+	return &h->memo[(k >> 32) % MEMO_SLOTS];
+}
+
+/* The remembered walk from s, if its words are in s's stack copy: its stop, else -1. */
+static int memo_hit(struct hostunwind *h, const struct hostunwind_start *s,
+		    hostunwind_is_wasm_fn is_wasm, void *ctx, uint64_t *frames, uint32_t max,
+		    uint32_t *n, struct unwind_regs *wasm)
+{
+	const struct hu_memo *m = memo_slot(h, s);
+	uint64_t v;
+
+	if (!m->used || m->pid != s->pid || m->ip != s->regs.ip || m->sp != s->regs.sp ||
+	    m->fp != s->regs.fp || m->nframes > max)
+		return -1;
+	for (uint32_t i = 0; i < m->nreads; i++)
+		if (unwind_stack__read((void *)s->stack, m->addr[i], &v) || v != m->val[i])
+			return -1;
+	for (uint32_t i = 1; i < m->nframes; i++)
+		if (is_wasm(ctx, m->frames[i] - 1))
+			return -1;
+	if (m->stop == HOSTUNWIND_WASM && !is_wasm(ctx, m->wasm.ip - 1))
+		return -1;
+	memcpy(frames, m->frames, m->nframes * sizeof(*frames));
+	*n = m->nframes;
+	*wasm = m->wasm;
+	return m->stop;
+}
+
 int hostunwind__walk(struct hostunwind *h, const struct hostunwind_start *s,
 		     hostunwind_is_wasm_fn is_wasm, void *ctx, uint64_t *frames,
 		     uint32_t max, uint32_t *n, struct unwind_regs *wasm)
 {
 	struct hu_walk w = { h, NULL, s, is_wasm, ctx, frames, max, 0, HOSTUNWIND_END, wasm };
 	uint64_t at = s->return_addr ? s->regs.ip - 1 : s->regs.ip;
+	struct hu_memo *m = NULL;
+	int stop;
 
 	*n = 0;
 	if (!max)
 		return HOSTUNWIND_MAX;
+	if (hostsyms__nmaps(h->hs) != h->nmaps_seen) {
+		memset(h->memo, 0, MEMO_SLOTS * sizeof(*h->memo));
+		h->nmaps_seen = hostsyms__nmaps(h->hs);
+	}
+	if (!s->dwarf_regs) {
+		stop = memo_hit(h, s, is_wasm, ctx, frames, max, n, wasm);
+		if (stop >= 0)
+			return stop;
+		m = memo_slot(h, s);
+		memset(m, 0, offsetof(struct hu_memo, addr));
+	}
 	w.p = proc_of(h, s->pid);
 	if (!w.p)
 		return HOSTUNWIND_NOMEM;
@@ -242,6 +329,7 @@ int hostunwind__walk(struct hostunwind *h, const struct hostunwind_start *s,
 		return HOSTUNWIND_END;
 	}
 	h->cur = &w;
+	h->rec = m;
 	dwfl_getthread_frames(w.p->dwfl, (pid_t)s->pid, frame_cb, &w);
 	h->cur = NULL;
 	if (!w.n) {
@@ -249,5 +337,18 @@ int hostunwind__walk(struct hostunwind *h, const struct hostunwind_start *s,
 		w.n = 1;
 	}
 	*n = w.n;
+	if (h->rec && w.n <= MEMO_FRAMES && w.stop != HOSTUNWIND_MAX) {
+		m->used = 1;
+		m->pid = s->pid;
+		m->ip = s->regs.ip;
+		m->sp = s->regs.sp;
+		m->fp = s->regs.fp;
+		m->stop = w.stop;
+		m->nframes = w.n;
+		memcpy(m->frames, frames, w.n * sizeof(*frames));
+		if (w.stop == HOSTUNWIND_WASM)
+			m->wasm = *wasm;
+	}
+	h->rec = NULL;
 	return w.stop;
 }

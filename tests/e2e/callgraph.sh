@@ -157,6 +157,26 @@ check "dwarf: perf report --children after inject --direct equals aotperf's incl
 	test $? -eq 0
 sed 's/^/    /' "$D/children.check"
 
+# jitdump + stock perf inject --jit: a perf that unwinds from the ELF
+# files (libdw) can follow the jitted ELFs' CFI; Debian's (libunwind)
+# reads CFI through the mappings, which jitted ELFs of back-to-back
+# functions cannot have (docs/unwinding.md)
+J=$WORK/jit
+mkdir -p "$J"
+"$AOTPERF" jitdump -q --names wasm -i "$D/perf.data" --cwasm "$C" -o "$J/marked.data" >/dev/null &&
+	perf inject --jit -i "$J/marked.data" -o "$J/perf.jit.data" >/dev/null 2>&1
+check_eq "jitdump: aotperf jitdump + perf inject --jit: exit status" "$?" 0
+if perf report -v -i "$J/perf.jit.data" --stdio 2>&1 >/dev/null | grep -q 'unwind: find_proc_info'; then
+	echo "skip: jitdump: this perf unwinds with libunwind, which cannot unwind jitted ELFs" \
+		"of back-to-back functions; inject --direct is compared above"
+else
+	perf script -i "$J/perf.jit.data" --no-inline -F ip,sym,symoff,dso 2>/dev/null |
+		gawk -f "$FOLD" >"$J/perf.folded"
+	wasm "$J/perf.folded" >"$J/perf.wasm"
+	same_counts "jitdump: every wasm stack equals perf script's after perf inject --jit" \
+		"$D/aot.wasm" "$J/perf.wasm"
+fi
+
 # the one-pass read with the hook equals the two-pass read
 "$AOTPERF" report -q -i "$D/perf.data" --cwasm "$C" --children --top 0 --two-pass \
 	--folded "$D/two.folded" --json "$D/two.json" >/dev/null

@@ -140,11 +140,40 @@ static void test_base_override(void)
 	teardown(&mt, &res);
 }
 
+/* A hooked read: a mapping, fork or exec older than any hooked sample is late. */
+static void test_all_samples_late(void)
+{
+	struct attr_core cores[1] = { { .mod = &mod_b } };
+	struct maptable mt;
+	struct attr_result res;
+	struct mt_event e;
+
+	setup(&mt, cores, 1, &res);
+	e = mmap_ev(7, 0x500000, 5 * PAGE, 10, 1);
+	CHECK(!maptable__late(&mt, &e));
+	mt.all_samples = 1;
+	/* a host sample at 50 in no core: without the hook nothing is late */
+	CHECK(maptable__note_sample(&mt, 7, 50) == 0);
+	CHECK(maptable__late(&mt, &e));		/* the core's mapping at 10 < 50 */
+	e = mmap_ev(7, 0x500000, 5 * PAGE, 60, 1);
+	CHECK(!maptable__late(&mt, &e));	/* after it: in order */
+	e = mmap_ev(7, 0x900000, 2 * PAGE, 20, 0);
+	CHECK(!maptable__late(&mt, &e));	/* a file no core can be, nowhere near one */
+	e = (struct mt_event){ .kind = MT_FORK, .pid = 7, .ppid = 3, .time = 40 };
+	CHECK(maptable__late(&mt, &e));		/* a fork before its child's sample */
+	e = (struct mt_event){ .kind = MT_EXEC, .pid = 7, .time = 45 };
+	CHECK(maptable__late(&mt, &e));
+	e = mmap_ev(8, 0x500000, 5 * PAGE, 10, 1);
+	CHECK(!maptable__late(&mt, &e));	/* another process, no sample yet */
+	teardown(&mt, &res);
+}
+
 int main(void)
 {
 	test_merge();
 	test_remap_exec_fork();
 	test_equal_sizes();
 	test_base_override();
+	test_all_samples_late();
 	CHECK_DONE();
 }
