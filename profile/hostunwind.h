@@ -42,9 +42,10 @@ enum hostunwind_stop {
 };
 
 /*
- * Host frames from S: frames[i] is a frame's ip and *activation[i] 1 for
- * the first frame when it is not a return address. Returns an enum
- * hostunwind_stop; *n the frames written.
+ * Host frames from S: frames[0] is S's ip (a return address when
+ * S->return_addr), each further one a caller's return address. Returns
+ * an enum hostunwind_stop; *n the frames written (at least 1 unless
+ * MAX or NOMEM).
  */
 int hostunwind__walk(struct hostunwind *h, const struct hostunwind_start *s,
 		     hostunwind_is_wasm_fn is_wasm, void *ctx, uint64_t *frames,

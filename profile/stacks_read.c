@@ -311,7 +311,7 @@ static uint32_t dwarf_frames(struct stacks_reader *r, struct attr_lookup *lk,
 				.dwarf_regs = full ? dregs : NULL, .ndwarf_regs = ndregs,
 				.return_addr = !first, .stack = &stk,
 			};
-			struct unwind_regs wasm;
+			struct unwind_regs wasm = { 0 };
 			int hst = hostunwind__walk(r->hu, &hsu, is_wasm, &wc, r->hips,
 						   room - k < STACKS_MAX_FRAMES ? room - k :
 						   STACKS_MAX_FRAMES, &nf, &wasm);
