@@ -34,6 +34,7 @@ static const char report_usage[] =
 	"usage: aotperf report [-i perf.data] (--cwasm FILE | --manifest M.cwasm.json)...\n"
 	"                      [--top N] [--json FILE] [--pid PID] [--event NAME]\n"
 	"                      [--base HEX]... [--min-samples N] [--require-size-match]\n"
+	"                      [--children] [--callers F] [--callees F] [--folded FILE]\n"
 	"\n"
 	"Attribute the samples of a precompiled WAMR run to its wasm functions.\n"
 	"\n"
@@ -54,7 +55,7 @@ static const char report_usage[] =
 	"      --callers F         F's callers with their samples; repeatable\n"
 	"      --callees F         F's callees with their samples; repeatable\n"
 	"                          (F: a function spec as for --func, or a host symbol)\n"
-	"      --folded FILE       collapsed stacks for flamegraph.pl, inferno, speedscope\n"
+	"      --folded FILE       collapsed stacks (flamegraph.pl, inferno, speedscope)\n"
 	"\n"
 	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
 
