@@ -222,10 +222,9 @@ static void count_sample(struct run *r, const struct pd_event *ev)
 	if (r->opts->on_sample) {
 		struct attr_lookup lk = { r, s->sid.pid, t };
 
-		/* a mapping older than any hooked sample comes too late */
-		if (r->one_pass && maptable__note_sample(&r->mt, s->sid.pid, t))
-			r->fallback = 1;
 		r->opts->on_sample(r->opts->ctx, s, h.core, h.func, h.off, &lk);
+		if (r->mt.miss_oom)
+			r->fallback = 1;	/* a miss went unnoted: read twice */
 	}
 	if (!s->has_ip || found)
 		return;
@@ -388,7 +387,6 @@ static int start_over(struct run *r)
 	maptable__exit(&r->mt);
 	if (maptable__init(&r->mt, r->cores, r->ncores))
 		return -1;
-	r->mt.all_samples = r->opts->on_sample != NULL;
 	return 0;
 }
 
@@ -493,7 +491,6 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 	}
 	if (maptable__init(&r.mt, cores, ncores))
 		return ap_err_nomem(err);
-	r.mt.all_samples = opts->on_sample != NULL;
 	if (perfdata__open(perf_path, 0, &pd, err))
 		goto out;
 	r.single_pass = !perfdata__seekable(pd);
@@ -507,6 +504,8 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 		if (resolve_event(&r, pd, err))
 			goto out;
 		r.one_pass = !opts->two_pass;
+		/* a hooked one pass: what the hook was told must stay true */
+		r.mt.track_misses = r.one_pass && opts->on_sample;
 		if (!r.one_pass && (pass_mappings(&r, pd, err) || perfdata__rewind(pd, err)))
 			goto out;
 	}

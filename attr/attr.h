@@ -72,8 +72,8 @@ struct attr_mapping {
  * cannot take back what it was given, so when the one-pass read meets a
  * record it cannot order it starts over: on_restart says to forget
  * everything, and the two-pass read follows. In a hooked read every
- * sample counts for that check (maptable__late), not only those in a
- * core, so a hooked sample never sees a mapping that arrives too late.
+ * lookup that finds no core counts for that check (maptable__late), so
+ * no hooked sample misses a mapping that arrives too late.
  */
 struct attr_lookup;
 
