@@ -325,7 +325,8 @@ int stacks__finish(struct profile_stacks *st, struct ap_err *err)
 				break;
 		}
 	}
-	qsort(st->edges, st->nedges, sizeof(*st->edges), edge_cmp);
+	if (st->nedges)
+		qsort(st->edges, st->nedges, sizeof(*st->edges), edge_cmp);
 	st->finished = 1;
 	ret = 0;
 out:
