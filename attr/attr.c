@@ -142,8 +142,15 @@ static int sample_selected(struct run *r, const struct pd_sample *s)
 	return 1;
 }
 
+/* Where a sample landed: core -1 when in no core's text. */
+struct hit {
+	int core;
+	uint32_t func;
+	uint64_t off;
+};
+
 /* Count a sample that lies in a core's mapping; 0 if it found none. */
-static int attribute(struct run *r, const struct pd_sample *s, uint64_t t)
+static int attribute(struct run *r, const struct pd_sample *s, uint64_t t, struct hit *h)
 {
 	uint32_t midx = 0;
 	struct attr_mapping *m;
@@ -172,9 +179,24 @@ static int attribute(struct run *r, const struct pd_sample *s, uint64_t t)
 	if (t < m->first_sample_time)
 		m->first_sample_time = t;
 	r->res->attributed_samples++;
-	if (r->opts->on_sample)
-		r->opts->on_sample(r->opts->ctx, core, (uint32_t)fn, off, s);
+	*h = (struct hit){ core, (uint32_t)fn, off };
 	return 1;
+}
+
+struct attr_lookup {
+	struct run *r;
+	uint32_t pid;
+	uint64_t time;
+};
+
+int attr_lookup__core(struct attr_lookup *lk, uint64_t ip, uint64_t *base)
+{
+	uint32_t midx = 0;
+	int core = maptable__lookup(&lk->r->mt, lk->pid, lk->time, ip, &midx);
+
+	if (core >= 0)
+		*base = lk->r->res->mappings[midx].start;
+	return core;
 }
 
 static void defer_sample(struct run *r, const struct pd_sample *s, uint64_t t)
@@ -190,14 +212,46 @@ static void count_sample(struct run *r, const struct pd_event *ev)
 {
 	const struct pd_sample *s = &ev->sample;
 	uint64_t t = r->use_time ? s->sid.time : ev->seq;
+	struct hit h = { .core = -1 };
+	int found;
 
 	if (!sample_selected(r, s))
 		return;
 	r->res->total_samples++;
-	if (!s->has_ip || attribute(r, s, t))
+	found = s->has_ip && attribute(r, s, t, &h);
+	if (r->opts->on_sample) {
+		struct attr_lookup lk = { r, s->sid.pid, t };
+
+		r->opts->on_sample(r->opts->ctx, s, h.core, h.func, h.off, &lk);
+		if (r->mt.miss_oom)
+			r->fallback = 1;	/* a miss went unnoted: read twice */
+	}
+	if (!s->has_ip || found)
 		return;
 	if (r->one_pass && s->cpumode == PERF_RECORD_MISC_USER)
 		defer_sample(r, s, t);
+}
+
+/* An executable file mapping, for the hook that names host frames. */
+static void note_file_map(struct run *r, const struct pd_event *ev)
+{
+	const union perf_event *e = ev->ev;
+	struct attr_file_map m;
+
+	if (!r->opts->on_map)
+		return;
+	if (ev->hdr->type == PERF_RECORD_MMAP && !(ev->hdr->misc & PERF_RECORD_MISC_MMAP_DATA))
+		m = (struct attr_file_map){ e->mmap.pid, e->mmap.start, e->mmap.len, e->mmap.pgoff,
+					    e->mmap.filename };
+	else if (ev->hdr->type == PERF_RECORD_MMAP2 && (e->mmap2.prot & PROT_EXEC))
+		m = (struct attr_file_map){ e->mmap2.pid, e->mmap2.start, e->mmap2.len,
+					    e->mmap2.pgoff, e->mmap2.filename };
+	else
+		return;
+	if (strncmp(m.filename, "//anon", 6) == 0 ||
+	    (r->opts->pid >= 0 && m.pid != (uint32_t)r->opts->pid))
+		return;
+	r->opts->on_map(r->opts->ctx, &m);
 }
 
 /* End of the one pass: the deferred samples, now that every mapping is known. */
@@ -212,7 +266,9 @@ static void retry_pending(struct run *r)
 			.has_ip = 1,
 		};
 
-		attribute(r, &s, p->time);
+		struct hit h;
+
+		attribute(r, &s, p->time, &h);
 	}
 }
 
@@ -224,6 +280,8 @@ static int pass_mappings(struct run *r, struct perfdata *pd, struct ap_err *err)
 	int ret;
 
 	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
+		if (ev.hdr->type != PERF_RECORD_SAMPLE)
+			note_file_map(r, &ev);
 		if (ev.hdr->type == PERF_RECORD_SAMPLE || !to_mt_event(&ev, r->use_time, &me))
 			continue;
 		if (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid)
@@ -262,7 +320,10 @@ static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 				return 0;
 			continue;
 		}
-		if ((!r->single_pass && !r->one_pass) || !to_mt_event(&ev, r->use_time, &me))
+		if (!r->single_pass && !r->one_pass)
+			continue;
+		note_file_map(r, &ev);
+		if (!to_mt_event(&ev, r->use_time, &me))
 			continue;
 		if (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid)
 			continue;
@@ -321,8 +382,12 @@ static int start_over(struct run *r)
 	r->npend = 0;
 	r->one_pass = 0;
 	r->fallback = 0;
+	if (r->opts->on_restart)
+		r->opts->on_restart(r->opts->ctx);
 	maptable__exit(&r->mt);
-	return maptable__init(&r->mt, r->cores, r->ncores);
+	if (maptable__init(&r->mt, r->cores, r->ncores))
+		return -1;
+	return 0;
 }
 
 /* Does every record carry a time? Then order by it, as perf does. */
@@ -438,8 +503,9 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 		r.use_time = times_usable(pd);
 		if (resolve_event(&r, pd, err))
 			goto out;
-		/* A sample hook cannot be taken back, so it gets the two-pass read. */
-		r.one_pass = !opts->on_sample && !opts->two_pass;
+		r.one_pass = !opts->two_pass;
+		/* a hooked one pass: what the hook was told must stay true */
+		r.mt.track_misses = r.one_pass && opts->on_sample;
 		if (!r.one_pass && (pass_mappings(&r, pd, err) || perfdata__rewind(pd, err)))
 			goto out;
 	}

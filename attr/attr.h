@@ -72,12 +72,39 @@ struct attr_span {
 };
 
 /*
- * Optional per-sample hook (for --func and classifiers): called for every
- * sample that landed in a core, with the core index, function index and the
- * offset from the start of text.
+ * Call stacks (profile/stacks.h) hook every selected sample, in a core or
+ * not, and the executable file mappings that name host frames. A hook
+ * cannot take back what it was given, so when the one-pass read meets a
+ * record it cannot order it starts over: on_restart says to forget
+ * everything, and the two-pass read follows. In a hooked read every
+ * lookup that finds no core counts for that check (maptable__late), so
+ * no hooked sample misses a mapping that arrives too late.
  */
-typedef void (*attr_sample_fn)(void *ctx, int core, uint32_t func, uint64_t text_off,
-			       const struct pd_sample *s);
+struct attr_lookup;
+
+/*
+ * The core holding IP in the hooked sample's process at its time: the
+ * core's index and *base, the address of its text offset 0 (the
+ * mapping's start); -1 when IP is in no core.
+ */
+int attr_lookup__core(struct attr_lookup *lk, uint64_t ip, uint64_t *base);
+
+/*
+ * A selected sample. core >= 0: its ip is in that core's text, in local
+ * function func at text offset text_off; core -1: in no core's text (host
+ * or kernel code, or no ip). lk resolves the sample's other addresses.
+ */
+typedef void (*attr_sample_fn)(void *ctx, const struct pd_sample *s, int core, uint32_t func,
+			       uint64_t text_off, struct attr_lookup *lk);
+
+/* An executable mapping of a file (not //anon), as recorded. */
+struct attr_file_map {
+	uint32_t pid;
+	uint64_t start, len, pgoff;
+	const char *filename;	/* valid during the call */
+};
+typedef void (*attr_map_fn)(void *ctx, const struct attr_file_map *m);
+typedef void (*attr_restart_fn)(void *ctx);
 
 struct attr_opts {
 	int pid;                 /* -1 = all */
@@ -86,7 +113,10 @@ struct attr_opts {
 	int quiet;               /* no warnings to stderr */
 	int two_pass;            /* always read mappings first (tests compare both reads) */
 	struct attr_hist *hist;  /* when set, every attributed sample is also counted here */
-	attr_sample_fn on_sample; /* reads the file twice: a hook cannot be taken back */
+	/* hooks (above), each optional, all with ctx */
+	attr_sample_fn on_sample;
+	attr_map_fn on_map;
+	attr_restart_fn on_restart;
 	void *ctx;
 };
 

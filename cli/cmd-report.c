@@ -7,9 +7,11 @@
 #include "attr-args.h"
 #include "../frames/frames.h"
 #include "captures.h"
+#include "../render/callgraph.h"
 #include "../render/report.h"
 
 #define REPORT_MAX_FUNCS 32
+#define REPORT_MAX_EDGES 16	/* --callers / --callees, each */
 
 struct report_opts {
 	const char *json;
@@ -24,6 +26,12 @@ struct report_opts {
 	int have_input;			/* -i given; without it --func is static */
 	const char *frame_meta;		/* --frame-metadata FILE */
 	int validate_frames;		/* --validate-frame-metadata */
+	/* call graph: --children, --callers F, --callees F, --folded FILE */
+	int children;
+	const char *callers[REPORT_MAX_EDGES], *callees[REPORT_MAX_EDGES];
+	uint32_t ncallers, ncallees;
+	uint32_t caller_syms[REPORT_MAX_EDGES], callee_syms[REPORT_MAX_EDGES];
+	const char *folded;
 	struct attr_args a;
 };
 
@@ -32,6 +40,7 @@ static const char report_usage[] =
 	"                      [--top N] [--json FILE] [--pid PID] [--event NAME]\n"
 	"                      [--base HEX]... [--min-samples N] [--require-size-match]\n"
 	"                      [--func F]... [--hot K] [--arch ARCH] [--roles SPEC]\n"
+	"                      [--children] [--callers F] [--callees F] [--folded FILE]\n"
 	"       aotperf report (--cwasm FILE | --manifest M)... --func F... [--json FILE]\n"
 	"\n"
 	"Attribute the samples of a precompiled WAMR run to its wasm functions.\n"
@@ -58,6 +67,13 @@ static const char report_usage[] =
 	"      --validate-frame-metadata\n"
 	"                          check the sidecars of --func against the cores and\n"
 	"                          stop: no recording is read\n"
+	"\nCall graph (a recording made with -g or --call-graph=dwarf):\n"
+	"      --children          inclusive and self samples per function (perf report\n"
+	"                          --children's columns), instead of the self tables\n"
+	"      --callers F         F's callers with their samples; repeatable\n"
+	"      --callees F         F's callees with their samples; repeatable\n"
+	"                          (F: a function spec as for --func, or a host symbol)\n"
+	"      --folded FILE       collapsed stacks (flamegraph.pl, inferno, speedscope)\n"
 	"\n"
 	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
 
@@ -86,7 +102,7 @@ static int check_frame_options(const struct report_opts *o, struct ap_err *err)
 static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_err *err)
 {
 	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES, O_FRAME_ATTR, O_FRAME_META,
-	       O_VALIDATE };
+	       O_VALIDATE, O_CHILDREN, O_CALLERS, O_CALLEES, O_FOLDED };
 	uint64_t v;
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
@@ -100,6 +116,10 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		{ "frame-attribution", required_argument, NULL, O_FRAME_ATTR },
 		{ "frame-metadata", required_argument, NULL, O_FRAME_META },
 		{ "validate-frame-metadata", no_argument, NULL, O_VALIDATE },
+		{ "children", no_argument, NULL, O_CHILDREN },
+		{ "callers", required_argument, NULL, O_CALLERS },
+		{ "callees", required_argument, NULL, O_CALLEES },
+		{ "folded", required_argument, NULL, O_FOLDED },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -142,6 +162,18 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		case O_FRAME_ATTR: o->frame_attr = optarg; break;
 		case O_FRAME_META: o->frame_meta = optarg; break;
 		case O_VALIDATE: o->validate_frames = 1; break;
+		case O_CHILDREN: o->children = 1; break;
+		case O_CALLERS:
+		case O_CALLEES:
+			if ((c == O_CALLERS ? o->ncallers : o->ncallees) == REPORT_MAX_EDGES)
+				return ap_errf(err, "%s: at most %d", c == O_CALLERS ? "--callers" :
+					       "--callees", REPORT_MAX_EDGES);
+			if (c == O_CALLERS)
+				o->callers[o->ncallers++] = optarg;
+			else
+				o->callees[o->ncallees++] = optarg;
+			break;
+		case O_FOLDED: o->folded = optarg; break;
 		default:
 			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
 				       argv[optind - 1]);
@@ -157,7 +189,68 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 				 o->a.opts.event || o->a.opts.require_size_match))
 		return ap_errf(err, "--min-samples, --base, --pid, --event and --require-size-match"
 			       " need a recording: -i perf.data");
+	if (report_static(o) && (o->children || o->ncallers || o->ncallees || o->folded))
+		return ap_errf(err, "--children, --callers, --callees and --folded need a recording"
+			       " made with -g or --call-graph=dwarf: -i perf.data");
+	o->a.opts.stacks = o->children || o->ncallers || o->ncallees || o->folded;
+	if (o->folded && attr_args__check_output(&o->a, o->folded, err))
+		return -1;
 	return o->json ? attr_args__check_output(&o->a, o->json, err) : 0;
+}
+
+/* --callers/--callees: each F as a stack symbol; a spec that names no function fails. */
+static int find_syms(const struct profile *p, const char *const *specs, uint32_t n,
+		     uint32_t *syms, const char *opt, struct ap_err *err)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t s = render__stack_find(p, specs[i]);
+
+		if (s < 0)
+			return ap_errf(err, "%s: '%s' is in no stack of %s", opt, specs[i],
+				       p->input);
+		syms[i] = (uint32_t)s;
+	}
+	return 0;
+}
+
+/* The call-graph views: JSON members, then the text. */
+static void callgraph_json(struct json_out *j, const struct profile *p, void *ctx)
+{
+	const struct report_opts *o = ctx;
+
+	render__callgraph_json(j, p, o->top);
+	render__callgraph_json_edges(j, p, o->caller_syms, o->ncallers, 1);
+	render__callgraph_json_edges(j, p, o->callee_syms, o->ncallees, 0);
+}
+
+static int callgraph_prepare(struct report_opts *o, struct ap_err *err)
+{
+	const struct profile *p = o->a.p;
+
+	if (!p->stacks)
+		return 0;
+	if (p->stacks->mode == STACKS_NONE)
+		return ap_errf(err, "%s: no call chains: record with perf record -g or"
+			       " --call-graph=dwarf", o->a.input);
+	if (find_syms(p, o->callers, o->ncallers, o->caller_syms, "--callers", err) ||
+	    find_syms(p, o->callees, o->ncallees, o->callee_syms, "--callees", err))
+		return -1;
+	return o->folded ? render__folded_file(o->folded, p, err) : 0;
+}
+
+static void callgraph_print(const struct report_opts *o)
+{
+	const struct profile *p = o->a.p;
+
+	if (!p->stacks)
+		return;
+	render__callgraph_summary(stdout, p);
+	if (o->children)
+		render__callgraph_children(stdout, p, o->top);
+	for (uint32_t i = 0; i < o->ncallers; i++)
+		render__callgraph_edges(stdout, p, o->caller_syms[i], 1);
+	for (uint32_t i = 0; i < o->ncallees; i++)
+		render__callgraph_edges(stdout, p, o->callee_syms[i], 0);
 }
 
 /* --func, --hot, --frame-attribution, --roles: the functions to classify. */
@@ -236,8 +329,9 @@ int cmd_report(int argc, char **argv)
 		struct report_captures_opts rc = { o.json, o.top, o.min_samples, o.specs,
 						   o.nspecs, o.roles };
 
-		if (o.hot || o.frame_attr || o.frame_meta || o.validate_frames) {
-			ap_errf(&err, "--hot and the frame-attribution options take one -i");
+		if (o.hot || o.frame_attr || o.frame_meta || o.validate_frames || o.a.opts.stacks) {
+			ap_errf(&err, "--hot, the frame-attribution and the call-graph options take"
+				" one -i");
 			ret = cli_fail("report", &err);
 		} else {
 			ret = report__captures(&o.a, &rc);
@@ -274,6 +368,14 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	ro.top = o.top;
+	if (callgraph_prepare(&o, &err)) {
+		ret = cli_fail("report", &err);
+		goto out;
+	}
+	if (p->stacks) {
+		ro.json_extra = callgraph_json;
+		ro.ctx = &o;
+	}
 	/* JSON first: on failure nothing has been promised on stdout. */
 	if (o.json && render__report_json_file(o.json, p, &ro, &err)) {
 		ret = cli_fail("report", &err);
@@ -283,7 +385,12 @@ int cmd_report(int argc, char **argv)
 	printf("  total samples       %" PRIu64 "%s%s\n", p->attr.total_samples,
 	       p->event ? "  event " : "", p->event ? p->event : "");
 	render__report_coverage(stdout, p);
-	render__report_body(stdout, p, &ro);
+	callgraph_print(&o);
+	if (o.children)
+		for (uint32_t i = 0; i < p->nfuncs; i++)
+			render__report_func(stdout, p, &p->funcs[i], &ro);
+	else
+		render__report_body(stdout, p, &ro);
 out:
 	attr_args__exit(&o.a);
 	return ret;

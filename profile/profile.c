@@ -152,6 +152,7 @@ void profile__delete(struct profile *p)
 	attr_result__exit(&p->attr);	/* per-core counts; the array is ours */
 	free(cores);
 	attr_hist__exit(&p->hist);
+	stacks__delete(p->stacks);
 	free(p);
 }
 

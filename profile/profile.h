@@ -28,6 +28,13 @@
  *              (classify/funcclass.h), their upstream helper's view
  *              (profile/sidecar.h), with the compiler's frame-attribution
  *              sidecar and its origins (frames/) when asked.
+ *   stacks     call stacks (profile/stacks.h), when profile_opts.stacks
+ *              asks (perf.data only): a tree of (core, function | host
+ *              symbol | kernel | "[caller unknown]") nodes from the
+ *              outermost caller down, self and total samples per node;
+ *              per symbol self, inclusive (once per sample) and
+ *              caller-unknown samples; caller -> callee edges. Filled
+ *              from attr's sample hook as the file streams by.
  *
  * Extending (call stacks, comparisons, other engines): add a member here
  * with its own producer step (e.g. profile__add_stacks() filled from the
@@ -44,6 +51,7 @@
 #include "../classify/funcclass.h"
 #include "../cwasm/coreset.h"
 #include "../util/err.h"
+#include "stacks.h"
 
 enum profile_source {
 	PROFILE_RECORDS,	/* perf.data: mappings from its MMAP records */
@@ -78,6 +86,7 @@ struct profile {
 	uint32_t nfuncs;
 	size_t cap_funcs;
 	int finished;			/* profile__finish ran */
+	struct profile_stacks *stacks;	/* NULL unless asked (profile/stacks.h) */
 };
 
 /* Pins (aotperf's --base, the dlfilter's base=): the i-th pins the i-th core. */
@@ -102,6 +111,7 @@ struct profile_opts {
 	uint32_t npins;
 	int require_size_match;		/* AP_ERR_GATE unless each core's mapping is unique */
 	int two_pass;			/* read the mappings first, always (tests) */
+	int stacks;			/* also aggregate call stacks (p->stacks) */
 };
 
 /*

@@ -11,6 +11,7 @@ int profile__read(const char *perf_path, const struct core_set *cs,
 		.pid = o->pid, .event = o->event, .require_size_match = o->require_size_match,
 		.quiet = 1, .two_pass = o->two_pass,
 	};
+	struct stacks_reader *sr = NULL;
 	struct attr_core *cores;
 
 	*out = NULL;
@@ -20,17 +21,23 @@ int profile__read(const char *perf_path, const struct core_set *cs,
 	p->event = o->event;
 	ao.hist = &p->hist;
 	cores = p->attr.cores;
+	if (o->stacks && !(sr = stacks_reader__new(p, &ao, err))) {
+		profile__delete(p);
+		return -1;
+	}
 	if (attr__run(perf_path, cores, cs->n, &ao, &p->attr, err)) {
 		/* attr__run starts from an empty result: give it the cores back to free */
 		p->attr.cores = cores;
 		p->attr.ncores = cs->n;
-		profile__delete(p);
-		return -1;
+		goto fail;
 	}
-	if (profile__finish(p, err)) {
-		profile__delete(p);
-		return -1;
-	}
+	if ((sr && stacks_reader__end(sr, err)) || profile__finish(p, err))
+		goto fail;
+	stacks_reader__delete(sr);
 	*out = p;
 	return 0;
+fail:
+	stacks_reader__delete(sr);
+	profile__delete(p);
+	return -1;
 }

@@ -6,6 +6,7 @@
  *   loader [--ms MILLIS] [--twice] [--remap] [--adjacent]
  *          [--mix NAME:W,NAME:W,...] [--call-abi sysv|win64]
  *          [--jitdump] [--fork] [--threads N]
+ *          [--import CORE:EXPORT]
  *          [--manifest M.json | FILE.cwasm ...]
  *
  * --ms      run the mix for about MILLIS ms of wall time (default 1000)
@@ -34,6 +35,9 @@
  *           trap slots (a trap ends the loader with status 3). For the real
  *           compiler's output and the idiom fixtures, which have no
  *           entry_<NAME> trampolines.
+ * --import CORE:EXPORT  put the address of core CORE's (0-based) exported
+ *           function EXPORT in vmctx field 24, the import slot a core calls
+ *           another core through (tests/fixtures/xcore.S)
  *
  * Prints "loader: pid P core PATH mapped at 0xADDR len N" per mapping, N
  * being the page-rounded length perf records. Exit 0, or 2 on any error.
@@ -120,6 +124,7 @@ struct run {
 	enum call_abi abi;
 	uint64_t dvm[DVM_WORDS];	/* --call-abi: the vmctx */
 	uint64_t globals[16];
+	const char *import;	/* --import CORE:EXPORT */
 	struct core_src *srcs;
 	struct mix_ent mix[MAX_MIX];
 	int nmix;
@@ -149,6 +154,7 @@ static void usage(void)
 {
 	fail("usage: loader [--ms MILLIS] [--twice] [--remap] [--adjacent] "
 	     "[--mix NAME:W,...] [--call-abi sysv|win64] [--jitdump] [--fork] [--threads N] "
+	     "[--import CORE:EXPORT] "
 	     "[--manifest M.json | FILE.cwasm ...]");
 }
 
@@ -191,12 +197,9 @@ static void parse_mix(struct run *r, const char *spec)
 		fail("--mix: empty");
 }
 
-/* Text offset of the exported entry_<name> trampoline. */
-static uint32_t find_entry(const struct cwasm_module *mod, const char *kernel)
+/* Text offset of the exported function named want. */
+static uint32_t find_export(const struct cwasm_module *mod, const char *want)
 {
-	char want[80];
-
-	snprintf(want, sizeof(want), "entry_%s", kernel);
 	for (uint32_t i = 0; i < mod->nexports; i++) {
 		const struct cwasm_export *e = &mod->exports[i];
 		uint32_t local;
@@ -211,7 +214,29 @@ static uint32_t find_entry(const struct cwasm_module *mod, const char *kernel)
 			     mod->path, want, local);
 		return mod->funcs[local].offset;
 	}
-	fail("%s: no exported function %s (kernel %s)", mod->path, want, kernel);
+	fail("%s: no exported function %s", mod->path, want);
+}
+
+/* Text offset of the exported entry_<name> trampoline. */
+static uint32_t find_entry(const struct cwasm_module *mod, const char *kernel)
+{
+	char want[80];
+
+	snprintf(want, sizeof(want), "entry_%s", kernel);
+	return find_export(mod, want);
+}
+
+/* --import CORE:EXPORT: the function's address in the vmctx import slot. */
+static void link_import(struct run *r)
+{
+	char *end;
+	long c = strtol(r->import, &end, 10);
+	struct core *core;
+
+	if (end == r->import || *end != ':' || c < 0 || c >= r->ncores)
+		fail("--import: '%s' is not CORE:EXPORT with CORE below %d", r->import, r->ncores);
+	core = &r->cores[c];
+	r->vm.reserved[0] = (uint64_t)(uintptr_t)core->map[0] + find_export(core->mod, end + 1);
 }
 
 /* --call-abi: a function by wasm/export name or local_func_N, its text offset. */
@@ -498,6 +523,8 @@ static void run_all(struct run *r)
 		fail("out of memory");
 	for (int c = 0; c < r->ncores; c++)
 		setup_core(r, &r->cores[c], &r->srcs[c]);
+	if (r->import)
+		link_import(r);
 	run_mix(r);
 }
 
@@ -685,6 +712,8 @@ int main(int argc, char **argv)
 				r.abi = CALL_WIN64;
 			else
 				fail("--call-abi: '%s' is not sysv or win64", argv[i]);
+		} else if (!strcmp(a, "--import") && i + 1 < argc) {
+			r.import = argv[++i];
 		} else if (!strcmp(a, "--mix") && i + 1 < argc) {
 			parse_mix(&r, argv[++i]);
 		} else if (!strcmp(a, "--manifest") && i + 1 < argc) {
