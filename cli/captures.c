@@ -3,20 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "captures.h"
-
-/*
- * Inclusive samples of core c's functions (the function anywhere on the
- * stack), when the profile has call graphs; NULL when it has none.
- * The hook for call stacks in the profile: once profile/ keeps per-function
- * inclusive counts, return them here and every capture gets `incl`, which
- * compare/ tests as a second family and the diff renderers show.
- */
-static const uint64_t *profile_incl(const struct profile *p, uint32_t c)
-{
-	(void)p;
-	(void)c;
-	return NULL;
-}
+#include "../profile/stacks.h"
 
 static uint64_t funcs_total(const struct core_set *cs)
 {
@@ -46,16 +33,20 @@ static int alloc(struct captures *c, const struct core_set *cs, struct ap_err *e
 	return 0;
 }
 
-/* The recording's call-graph counts, copied; 0 when there are none. */
+/*
+ * The recording's inclusive samples per function (the function anywhere on
+ * the stack, once per sample: profile/stacks.h), copied; nothing when it
+ * has no call chains. compare/ then tests them as a second family.
+ */
 static int copy_incl(struct captures *c, uint32_t k, const struct profile *p, struct ap_err *err)
 {
 	const struct core_set *cs = p->cs;
+	const struct profile_stacks *st = p->stacks;
 	uint64_t nf = funcs_total(cs);
 	uint64_t *at;
 
-	for (uint32_t m = 0; m < cs->n; m++)
-		if (!profile_incl(p, m))
-			return 0;
+	if (!st || st->mode == STACKS_NONE)
+		return 0;
 	if (!c->incl) {
 		c->incl = calloc((size_t)c->n * cs->n, sizeof(*c->incl));
 		c->incl_store = calloc(nf ? (size_t)nf * c->n : 1, sizeof(*c->incl_store));
@@ -64,13 +55,15 @@ static int copy_incl(struct captures *c, uint32_t k, const struct profile *p, st
 	}
 	at = c->incl_store + (size_t)k * nf;
 	for (uint32_t m = 0; m < cs->n; m++) {
-		const uint64_t *src = profile_incl(p, m);
-
-		if (!src)
-			return 0;
-		memcpy(at, src, cs->mods[m]->nfuncs * sizeof(*at));
+		memset(at, 0, cs->mods[m]->nfuncs * sizeof(*at));
 		c->incl[k * cs->n + m] = at;
 		at += cs->mods[m]->nfuncs;
+	}
+	for (uint32_t i = 0; i < st->nsyms; i++) {
+		const struct stack_sym *s = &st->syms[i];
+
+		if (s->kind == STACK_WASM && s->core < cs->n && s->func < cs->mods[s->core]->nfuncs)
+			((uint64_t *)c->incl[k * cs->n + s->core])[s->func] = s->total;
 	}
 	c->caps[k].incl = &c->incl[k * cs->n];
 	return 0;
@@ -143,6 +136,7 @@ int captures__read(struct captures *c, struct attr_args *a, const char *label,
 	}
 	if (alloc(c, &a->cs, &err))
 		return cli_fail(a->cmd, &err);
+	a->opts.stacks = 1;	/* inclusive shares where the recordings have call chains */
 	for (uint32_t k = 0; k < c->n; k++) {
 		a->input = c->paths[k];
 		ret = attr_args__read(a);

@@ -227,6 +227,30 @@ check_eq "manifest: cores paired by idx" "$(jq -r '[.core_pairs[] | "\(.manifest
 check_eq "manifest: functions named mod<M>:" "$(jq -r '[.functions[].core] | unique | join(" ")' "$WORK/man.json")" "mod0 mod1"
 fits_80 "manifest diff text" "$WORK/man.txt"
 
+# ---- call graphs: inclusive shares from -g recordings ----
+# Each side's inclusive samples per function must equal what report
+# --children counts in that recording (profile/stacks.h); a recording
+# without call chains has no inclusive table.
+record "$WORK/g1.data" -g -- --ms 600 "$FIX/sample.cwasm"
+record "$WORK/g2.data" -g -- --ms 600 "$FIX/sample.cwasm"
+"$AOTPERF" diff -q -i "$WORK/g1.data" --cwasm "$FIX/sample.cwasm" -- -i "$WORK/g2.data" \
+	--json "$WORK/g.json" >"$WORK/g.txt" 2>&1
+check_eq "call graphs: exit 0" "$?" 0
+check "call graphs: the inclusive table is printed" grep -q '^Inclusive (call graphs)' "$WORK/g.txt"
+for side in before after; do
+	k=1; [ "$side" = after ] && k=2
+	"$AOTPERF" report -q -i "$WORK/g$k.data" --cwasm "$FIX/sample.cwasm" --children --top 0 \
+		--json "$WORK/gc$k.json" >/dev/null
+	jq -r '.children[] | select(.kind == "wasm") | "\(.local_func) \(.children_samples)"' \
+		"$WORK/gc$k.json" | sort -n >"$WORK/gc$k.ref"
+	jq -r --arg s "$side" '.functions[] | select(.inclusive[$s].samples > 0) |
+		"\(.[$s + "_func"].local_func) \(.inclusive[$s].samples)"' "$WORK/g.json" | sort -n >"$WORK/gc$k.ours"
+	check "call graphs: $side inclusive samples = report --children's" \
+		diff -u "$WORK/gc$k.ref" "$WORK/gc$k.ours"
+done
+check_eq "no call chains: no inclusive table" \
+	"$(grep -c '^Inclusive' "$WORK/man.txt")" 0
+
 # ---- report -i x5: mean and spread ----
 "$AOTPERF" report -q "${bef[@]}" --cwasm "$FIX/sample.cwasm" --top 0 --func zext_heavy \
 	--json "$WORK/rep.json" >"$WORK/rep.txt"
