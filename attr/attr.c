@@ -143,10 +143,15 @@ static int sample_selected(struct run *r, const struct pd_sample *s)
 	return 1;
 }
 
-enum { ATTR_NONE, ATTR_IN_TEXT, ATTR_PAST_TEXT };
+/* Where a sample landed: core -1 when in no core's text. */
+struct hit {
+	int core;
+	uint32_t func;
+	uint64_t off;
+};
 
-/* Count a sample that lies in a core's mapping: ATTR_NONE if it found none. */
-static int attribute(struct run *r, const struct pd_sample *s, uint64_t t)
+/* Count a sample that lies in a core's mapping; 0 if it found none. */
+static int attribute(struct run *r, const struct pd_sample *s, uint64_t t, struct hit *h)
 {
 	uint32_t midx = 0;
 	struct attr_mapping *m;
@@ -157,7 +162,7 @@ static int attribute(struct run *r, const struct pd_sample *s, uint64_t t)
 
 	core = maptable__lookup(&r->mt, s->sid.pid, t, s->ip, &midx);
 	if (core < 0)
-		return ATTR_NONE;
+		return 0;
 	maptable__note_hit(&r->mt, s->sid.pid, t);
 	c = &r->cores[core];
 	m = &r->res->mappings[midx];
@@ -165,7 +170,7 @@ static int attribute(struct run *r, const struct pd_sample *s, uint64_t t)
 	fn = off < c->mod->text_size ? cwasm__func_at(c->mod, off) : -1;
 	if (fn < 0) {
 		c->outside_text++;
-		return ATTR_PAST_TEXT;
+		return 1;
 	}
 	c->samples++;
 	c->func_samples[fn]++;
@@ -175,9 +180,29 @@ static int attribute(struct run *r, const struct pd_sample *s, uint64_t t)
 	if (t < m->first_sample_time)
 		m->first_sample_time = t;
 	r->res->attributed_samples++;
-	if (r->opts->on_sample)
-		r->opts->on_sample(r->opts->ctx, core, (uint32_t)fn, off, s);
-	return ATTR_IN_TEXT;
+	*h = (struct hit){ core, (uint32_t)fn, off };
+	return 1;
+}
+
+struct attr_lookup {
+	struct run *r;
+	uint32_t pid;
+	uint64_t time;
+};
+
+int attr_lookup__core(struct attr_lookup *lk, uint64_t ip, uint64_t *base)
+{
+	uint32_t midx = 0;
+	int core = maptable__lookup(&lk->r->mt, lk->pid, lk->time, ip, &midx);
+
+	if (core >= 0)
+		*base = lk->r->res->mappings[midx].start;
+	return core;
+}
+
+uint64_t attr_lookup__time(const struct attr_lookup *lk)
+{
+	return lk->time;
 }
 
 static void defer_sample(struct run *r, const struct pd_sample *s, uint64_t t)
@@ -193,24 +218,24 @@ static void count_sample(struct run *r, const struct pd_event *ev)
 {
 	const struct pd_sample *s = &ev->sample;
 	uint64_t t = r->use_time ? s->sid.time : ev->seq;
-
-	int where = ATTR_NONE;
+	struct hit h = { .core = -1 };
+	int found;
 
 	if (!sample_selected(r, s))
 		return;
 	r->res->total_samples++;
-	if (s->has_ip)
-		where = attribute(r, s, t);
-	if (where == ATTR_IN_TEXT)
-		return;
-	if (where == ATTR_NONE && s->has_ip && r->one_pass &&
-	    s->cpumode == PERF_RECORD_MISC_USER) {
-		defer_sample(r, s, t);
-		return;
+	found = s->has_ip && attribute(r, s, t, &h);
+	if (r->opts->on_sample) {
+		struct attr_lookup lk = { r, s->sid.pid, t };
+
+		r->opts->on_sample(r->opts->ctx, s, h.core, h.func, h.off, &lk);
+		if (r->mt.miss_oom)
+			r->fallback = 1;	/* a miss went unnoted: read twice */
 	}
-	/* final here: a hook makes the read two-pass, so nothing is deferred */
-	if (r->opts->on_other)
-		r->opts->on_other(r->opts->other_ctx, s, t);
+	if (!s->has_ip || found)
+		return;
+	if (r->one_pass && s->cpumode == PERF_RECORD_MISC_USER)
+		defer_sample(r, s, t);
 }
 
 /* The progress line: how far into the data this pass is. */
@@ -237,6 +262,37 @@ static void progress_tick(struct run *r, struct perfdata *pd, uint64_t nrec)
 	progress__update(r->opts->progress, done);
 }
 
+/*
+ * The on_map hook: an address-space record (me, from ev) of any process,
+ * the kernel's included (host frames need them all: a --pid's parent, the
+ * kernel's pid -1). 0, or -1 when the hook ran out of memory.
+ */
+static int note_map(struct run *r, const struct pd_event *ev, const struct mt_event *me)
+{
+	const union perf_event *e = ev->ev;
+	struct attr_map_event m = {
+		.kind = me->kind == MT_EXEC ? ATTR_MAP_EXEC : me->kind == MT_FORK ? ATTR_MAP_FORK :
+			ATTR_MAP_MMAP,
+		.pid = me->pid, .ppid = me->ppid, .start = me->start, .len = me->len,
+		.pgoff = me->pgoff, .time = me->time,
+	};
+
+	if (!r->opts->on_map)
+		return 0;
+	if (m.kind == ATTR_MAP_MMAP && ev->hdr->type == PERF_RECORD_MMAP) {
+		m.filename = e->mmap.filename;
+	} else if (m.kind == ATTR_MAP_MMAP) {
+		m.filename = e->mmap2.filename;
+		/* the record names device and inode unless it carries a build id instead */
+		if (!(ev->hdr->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+			m.ino = e->mmap2.ino;
+			m.maj = e->mmap2.maj;
+			m.min = e->mmap2.min;
+		}
+	}
+	return r->opts->on_map(r->opts->ctx, &m);
+}
+
 /* End of the one pass: the deferred samples, now that every mapping is known. */
 static void retry_pending(struct run *r)
 {
@@ -249,7 +305,9 @@ static void retry_pending(struct run *r)
 			.has_ip = 1,
 		};
 
-		attribute(r, &s, p->time);
+		struct hit h;
+
+		attribute(r, &s, p->time, &h);
 	}
 }
 
@@ -266,7 +324,7 @@ static int pass_mappings(struct run *r, struct perfdata *pd, struct ap_err *err)
 		progress_tick(r, pd, ++nrec);
 		if (ev.hdr->type == PERF_RECORD_SAMPLE || !to_mt_event(&ev, r->use_time, &me))
 			continue;
-		if (r->opts->on_map && r->opts->on_map(r->opts->other_ctx, &ev, me.time)) {
+		if (note_map(r, &ev, &me)) {
 			free(list.ev);
 			return ap_err_nomem(err);
 		}
@@ -312,15 +370,17 @@ static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 		}
 		if ((!r->single_pass && !r->one_pass) || !to_mt_event(&ev, r->use_time, &me))
 			continue;
-		/* a pipe: the hook sees the records as they come (the others had pass 1) */
-		if (r->opts->on_map && r->opts->on_map(r->opts->other_ctx, &ev, me.time))
+		if (r->opts->pid < 0 || me.pid == (uint32_t)r->opts->pid) {
+			if (r->one_pass && maptable__late(&r->mt, &me))
+				r->fallback = 1;
+			if (r->fallback)
+				return 0;
+		}
+		/* read once: the hook sees the records as they come (else pass 1 did) */
+		if (note_map(r, &ev, &me))
 			return ap_err_nomem(err);
 		if (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid)
 			continue;
-		if (r->one_pass && maptable__late(&r->mt, &me))
-			r->fallback = 1;
-		if (r->fallback)
-			return 0;
 		if (maptable__add(&r->mt, &me, r->res))
 			return ap_err_nomem(err);
 	}
@@ -372,8 +432,12 @@ static int start_over(struct run *r)
 	r->npend = 0;
 	r->one_pass = 0;
 	r->fallback = 0;
+	if (r->opts->on_restart)
+		r->opts->on_restart(r->opts->ctx);
 	maptable__exit(&r->mt);
-	return maptable__init(&r->mt, r->cores, r->ncores);
+	if (maptable__init(&r->mt, r->cores, r->ncores))
+		return -1;
+	return 0;
 }
 
 /* Does every record carry a time? Then order by it, as perf does. */
@@ -508,8 +572,10 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 		r.use_time = times_usable(pd);
 		if (resolve_event(&r, pd, err))
 			goto out;
-		/* A sample hook cannot be taken back, so it gets the two-pass read. */
-		r.one_pass = !opts->on_sample && !opts->on_other && !opts->two_pass;
+		r.one_pass = !opts->two_pass;
+		/* a hooked one pass: what the hooks were told must stay true */
+		r.mt.track_misses = r.one_pass && opts->on_sample;
+		r.mt.track_files = r.mt.track_misses && opts->on_map;
 		if (!r.one_pass && (pass_mappings(&r, pd, err) || perfdata__rewind(pd, err)))
 			goto out;
 	}
@@ -551,4 +617,31 @@ out:
 	maptable__exit(&r.mt);
 	free(r.pend);
 	return ret;
+}
+
+int attr__scan(const char *perf_path, struct attr_scan *out, struct ap_err *err)
+{
+	struct perfdata *pd = NULL;
+	struct pd_event ev;
+	struct mt_event me;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (perfdata__open(perf_path, 0, &pd, err))
+		return -1;
+	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
+		if (ev.hdr->type == PERF_RECORD_SAMPLE) {
+			out->samples++;
+			continue;
+		}
+		if (to_mt_event(&ev, 0, &me) && me.kind == MT_MMAP && me.anon &&
+		    attr_spans__add(&out->anon, &out->nanon, &out->cap_anon, me.start, me.len)) {
+			ret = ap_err_nomem(err);
+			break;
+		}
+	}
+	perfdata__close(pd);
+	if (ret < 0)
+		attr_scan__exit(out);
+	return ret < 0 ? -1 : 0;
 }

@@ -66,24 +66,66 @@ struct attr_mapping {
 	uint64_t first_sample_time; /* UINT64_MAX when none */
 };
 
+/* An executable //anon mapping as recorded: where and how long. */
+struct attr_span {
+	uint64_t start, len;
+};
+
 /*
- * Optional per-sample hook (for --func and classifiers): called for every
- * sample that landed in a core, with the core index, function index and the
- * offset from the start of text.
+ * Hooks for what profile/ reads along with the attribution: the call
+ * stacks (profile/stacks.h) and the samples outside wasm, named as perf
+ * names them (profile/host.h, profile/hostmaps.h). Each is optional; all
+ * get attr_opts.ctx.
+ *
+ *   on_sample   every selected sample, in a core or not (core -1);
+ *   on_map      every address-space record of any process: executable
+ *               MMAP/MMAP2 (files, //anon, the kernel's), exec COMM, FORK;
+ *               the two-pass read hands them all over before the first
+ *               sample, the one pass as they come;
+ *   on_restart  forget everything: the one pass starts over.
+ *
+ * A hook cannot take back what it was given, so when the one-pass read
+ * meets a record it cannot order it starts over (on_restart) and reads
+ * twice. In a hooked one pass every lookup that finds no core counts for
+ * that check (maptable__late), and with on_map so does a late mapping of
+ * a file over an address a lookup missed: no hooked sample misses a
+ * mapping that arrives too late, a core's or the host's.
  */
-typedef void (*attr_sample_fn)(void *ctx, int core, uint32_t func, uint64_t text_off,
-			       const struct pd_sample *s);
+struct attr_lookup;
+
 /*
- * Optional hooks for naming what no core holds (profile/host.h): on_map
- * gets every executable MMAP/MMAP2, exec COMM and FORK record of any
- * process, all of them before the first on_other (a pipe: in stream
- * order, as they come); on_other gets every selected sample that no
- * core's text holds (host code, the kernel, a core's page tail, no ip),
- * once that is final. t is the time key mappings are ordered by (the
- * record time, else the stream position), the same for both.
+ * The core holding IP in the hooked sample's process at its time: the
+ * core's index and *base, the address of its text offset 0 (the
+ * mapping's start); -1 when IP is in no core.
  */
-typedef int (*attr_map_fn)(void *ctx, const struct pd_event *ev, uint64_t t);
-typedef void (*attr_other_fn)(void *ctx, const struct pd_sample *s, uint64_t t);
+int attr_lookup__core(struct attr_lookup *lk, uint64_t ip, uint64_t *base);
+/* The hooked sample's time key: what attr_map_event.time is compared with. */
+uint64_t attr_lookup__time(const struct attr_lookup *lk);
+
+/*
+ * A selected sample. core >= 0: its ip is in that core's text, in local
+ * function func at text offset text_off; core -1: in no core's text (host
+ * or kernel code, a core's page past its text, or no ip). lk resolves the
+ * sample's other addresses.
+ */
+typedef void (*attr_sample_fn)(void *ctx, const struct pd_sample *s, int core, uint32_t func,
+			       uint64_t text_off, struct attr_lookup *lk);
+
+/* An address-space record as recorded. */
+enum attr_map_kind { ATTR_MAP_MMAP, ATTR_MAP_EXEC, ATTR_MAP_FORK };
+struct attr_map_event {
+	enum attr_map_kind kind;
+	uint32_t pid;		/* UINT32_MAX: the kernel (perf's -1) */
+	uint32_t ppid;		/* FORK: the parent */
+	uint64_t start, len, pgoff;	/* MMAP */
+	const char *filename;	/* MMAP: as recorded ("//anon", "[vdso]", ...); valid during the call */
+	uint64_t ino;		/* MMAP2 naming device and inode; else 0 */
+	uint32_t maj, min;
+	uint64_t time;		/* the time key (the record's time, else its position) */
+};
+/* 0, or -1 when out of memory (the read fails). */
+typedef int (*attr_map_fn)(void *ctx, const struct attr_map_event *m);
+typedef void (*attr_restart_fn)(void *ctx);
 
 struct progress;
 
@@ -94,11 +136,11 @@ struct attr_opts {
 	int quiet;               /* no warnings to stderr */
 	int two_pass;            /* always read mappings first (tests compare both reads) */
 	struct attr_hist *hist;  /* when set, every attributed sample is also counted here */
-	attr_sample_fn on_sample; /* reads the file twice: a hook cannot be taken back */
+	/* hooks (above), each optional, all with ctx */
+	attr_sample_fn on_sample;
+	attr_map_fn on_map;
+	attr_restart_fn on_restart;
 	void *ctx;
-	attr_map_fn on_map;      /* with on_other (both or neither); read twice, as on_sample */
-	attr_other_fn on_other;
-	void *other_ctx;
 	struct progress *progress; /* bytes read, a phase per pass (util/progress.h); NULL: none */
 };
 
@@ -111,6 +153,14 @@ struct attr_result {
 	uint32_t nmappings;
 	struct attr_mapping *mappings; /* candidate mappings attributed to cores, time order */
 	size_t cap_mappings;
+	/*
+	 * Every executable //anon mapping record of the selected processes,
+	 * any size, each (start, len) once, in the order first seen: the
+	 * candidates the upstream helper lists (docs/helper-interface.md).
+	 */
+	struct attr_span *anon;
+	uint32_t nanon;
+	size_t cap_anon;
 	int truncated;
 	uint64_t bytes_read, bytes_expected;
 	int passes;                   /* reads of the file: 1, or 2 when records came too late */
@@ -134,6 +184,23 @@ void attr_result__exit(struct attr_result *res);
 
 /* Fill every core's ranked[] from its func_samples; -1 when out of memory. */
 int attr__rank_cores(struct attr_result *res);
+
+/*
+ * One quick read of perf_path for what the upstream helper decides before
+ * it attributes anything (docs/helper-interface.md): every sample
+ * counted, and the executable //anon mappings (attr_result.anon's rule).
+ */
+struct attr_scan {
+	uint64_t samples;
+	struct attr_span *anon;
+	uint32_t nanon;
+	size_t cap_anon;
+};
+int attr__scan(const char *perf_path, struct attr_scan *out, struct ap_err *err);
+void attr_scan__exit(struct attr_scan *s);
+/* Append (start, len) unless it is there already; -1 when out of memory. */
+int attr_spans__add(struct attr_span **v, uint32_t *n, size_t *cap, uint64_t start,
+		    uint64_t len);
 
 uint64_t attr__page_round(uint64_t len);
 /* Unpinned cores of core i's page-rounded text size, core i included. */

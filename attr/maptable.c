@@ -12,6 +12,8 @@
 
 #define MT_MAX_FORK_DEPTH 16
 
+static int lookup(struct maptable *mt, uint32_t pid, uint64_t t, uint64_t ip, uint32_t *midx);
+
 int maptable__init(struct maptable *mt, const struct attr_core *cores, uint32_t ncores)
 {
 	memset(mt, 0, sizeof(*mt));
@@ -29,6 +31,8 @@ void maptable__exit(struct maptable *mt)
 	for (uint32_t i = 0; i < mt->nprocs; i++) {
 		free(mt->procs[i].maps);
 		free(mt->procs[i].len_seen);
+		free(mt->procs[i].miss_page);
+		free(mt->procs[i].miss_time);
 	}
 	free(mt->procs);
 	size_groups__delete(mt->groups, mt->ngroups);
@@ -229,6 +233,9 @@ int maptable__add(struct maptable *mt, const struct mt_event *ev, struct attr_re
 		return -1;
 	switch (ev->kind) {
 	case MT_MMAP:
+		if (ev->anon && attr_spans__add(&res->anon, &res->nanon, &res->cap_anon, ev->start,
+						ev->len))
+			return -1;
 		core = add_merged(mt, p, ev, res);
 		if (core)
 			return core < 0 ? -1 : 0;
@@ -264,11 +271,58 @@ static int is_candidate(const struct maptable *mt, const struct mt_event *ev)
 	return 0;
 }
 
+/* A noted miss of proc q on a page of [lo, hi) newer than t? */
+static int missed_after(const struct mt_proc *q, uint64_t lo, uint64_t hi, uint64_t t)
+{
+	if (q->max_miss_time <= t)
+		return 0;
+	for (uint32_t i = 0; i < q->cap_miss; i++) {
+		uint64_t page = q->miss_page[i];
+
+		if (page && page - 1 >= lo >> 12 && page - 1 <= (hi - 1) >> 12 && q->miss_time[i] > t)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A hooked sample looked an address up and found no core: a mapping over
+ * it that is older than the sample (in its process, or the parent's,
+ * which a child inherits) or the child's fork, arriving now, would have
+ * changed the answer. Exec only takes mappings away: the hit rule covers it.
+ */
+static int late_for_misses(const struct maptable *mt, const struct mt_event *ev)
+{
+	const struct mt_proc *q;
+
+	switch (ev->kind) {
+	case MT_MMAP:
+		/* a file's code is never a core's, but it names host frames */
+		if (!ev->anon && !is_candidate(mt, ev) && !mt->track_files)
+			return 0;
+		for (uint32_t i = 0; i < mt->nprocs; i++) {
+			q = &mt->procs[i];
+			if ((q->pid == ev->pid || q->ppid == ev->pid) &&
+			    missed_after(q, ev->start, ev->start + ev->len, ev->time))
+				return 1;
+		}
+		return 0;
+	case MT_FORK:
+		q = proc_find(mt, ev->pid, NULL);
+		return q && q->max_miss_time > ev->time;
+	case MT_EXEC:
+		return 0;
+	}
+	return 0;
+}
+
 int maptable__late(const struct maptable *mt, const struct mt_event *ev)
 {
 	const struct mt_proc *p = proc_find(mt, ev->pid, NULL);
 	int overlaps;
 
+	if (mt->track_misses && late_for_misses(mt, ev))
+		return 1;
 	if (!p)
 		return 0;
 	switch (ev->kind) {
@@ -316,8 +370,76 @@ static int proc_lookup(const struct mt_proc *p, uint64_t t, uint64_t ip, uint32_
 	return -1;
 }
 
+static uint32_t miss_slot(const struct mt_proc *p, uint64_t page)
+{
+	uint64_t h = page * 0x9e3779b97f4a7c15ULL;
+	uint32_t i = (uint32_t)(h >> 32) & (p->cap_miss - 1);
+
+	while (p->miss_page[i] && p->miss_page[i] != page + 1)
+		i = (i + 1) & (p->cap_miss - 1);
+	return i;
+}
+
+static int miss_grow(struct mt_proc *p)
+{
+	uint32_t cap = p->cap_miss ? p->cap_miss * 2 : 64;
+	struct mt_proc n = { .cap_miss = cap };
+
+	n.miss_page = calloc(cap, sizeof(*n.miss_page));
+	n.miss_time = calloc(cap, sizeof(*n.miss_time));
+	if (!n.miss_page || !n.miss_time) {
+		free(n.miss_page);
+		free(n.miss_time);
+		return -1;
+	}
+	for (uint32_t i = 0; i < p->cap_miss; i++) {
+		if (!p->miss_page[i])
+			continue;
+		uint32_t j = miss_slot(&n, p->miss_page[i] - 1);
+
+		n.miss_page[j] = p->miss_page[i];
+		n.miss_time[j] = p->miss_time[i];
+	}
+	free(p->miss_page);
+	free(p->miss_time);
+	p->miss_page = n.miss_page;
+	p->miss_time = n.miss_time;
+	p->cap_miss = cap;
+	return 0;
+}
+
+/* track_misses: pid looked ip up at time t and found no core. */
+static void note_miss(struct maptable *mt, uint32_t pid, uint64_t t, uint64_t ip)
+{
+	struct mt_proc *p = proc_get(mt, pid);
+	uint32_t i;
+
+	if (!p || ((p->nmiss + 1) * 2 > p->cap_miss && miss_grow(p))) {
+		mt->miss_oom = 1;
+		return;
+	}
+	i = miss_slot(p, ip >> 12);
+	if (!p->miss_page[i]) {
+		p->miss_page[i] = (ip >> 12) + 1;
+		p->nmiss++;
+	}
+	if (t > p->miss_time[i])
+		p->miss_time[i] = t;
+	if (t > p->max_miss_time)
+		p->max_miss_time = t;
+}
+
 int maptable__lookup(struct maptable *mt, uint32_t pid, uint64_t t, uint64_t ip,
 		     uint32_t *midx)
+{
+	int core = lookup(mt, pid, t, ip, midx);
+
+	if (core < 0 && mt->track_misses)
+		note_miss(mt, pid, t, ip);
+	return core;
+}
+
+static int lookup(struct maptable *mt, uint32_t pid, uint64_t t, uint64_t ip, uint32_t *midx)
 {
 	const struct mt_proc *p = mt->last;
 

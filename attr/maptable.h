@@ -31,6 +31,10 @@ struct mt_proc {
 	uint32_t nmaps;
 	size_t cap;
 	uint32_t *len_seen;     /* per core-length group: candidates met so far */
+	/* track_misses: pages looked up in no core, newest time each (hash, page + 1 as key) */
+	uint64_t *miss_page, *miss_time;
+	uint32_t nmiss, cap_miss;
+	uint64_t max_miss_time;
 };
 
 struct maptable {
@@ -42,6 +46,9 @@ struct maptable {
 	const struct attr_core *cores;
 	uint32_t ncores;
 	const struct mt_proc *last; /* lookup cache */
+	int track_misses;       /* a hooked one-pass read: lookups that miss count for maptable__late */
+	int track_files;        /* with track_misses: mappings of files count too (host frames) */
+	int miss_oom;           /* a miss could not be noted: the caller must read twice */
 };
 
 /* A mapping record as read from perf.data, before any decision. */
@@ -66,13 +73,20 @@ int maptable__add(struct maptable *mt, const struct mt_event *ev, struct attr_re
 /*
  * For a file read in one pass: 1 when this event arrives too late to be
  * applied in order (it predates samples already attributed in its range,
- * or an earlier-numbered candidate), so the caller must read twice.
+ * or an earlier-numbered candidate; with track_misses, also a mapping
+ * (of //anon or a candidate; with track_files of any file too) over a
+ * page a lookup of its process (or a child's) missed after its time, or a
+ * fork older than a miss of the child), so the caller must read twice.
  */
 int maptable__late(const struct maptable *mt, const struct mt_event *ev);
 /* A sample of pid at time t was found in a core. */
 void maptable__note_hit(struct maptable *mt, uint32_t pid, uint64_t t);
 
-/* Core index holding ip for pid at time t (mapping index in *midx), or -1. */
+
+/*
+ * Core index holding ip for pid at time t (mapping index in *midx), or -1
+ * (with track_misses, the miss is noted for maptable__late).
+ */
 int maptable__lookup(struct maptable *mt, uint32_t pid, uint64_t t, uint64_t ip,
 		     uint32_t *midx);
 

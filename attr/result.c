@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attr.h"
+#include "../util/array.h"
 
 int attr__rank_cores(struct attr_result *res)
 {
@@ -33,5 +34,25 @@ void attr_result__exit(struct attr_result *res)
 	ap_warnings__exit(&res->warnings);
 	free(res->mappings);
 	free(res->event_name);
+	free(res->anon);
 	memset(res, 0, sizeof(*res));
+}
+
+int attr_spans__add(struct attr_span **v, uint32_t *n, size_t *cap, uint64_t start,
+		    uint64_t len)
+{
+	/* newest first: a remapped core is usually the last one seen */
+	for (uint32_t i = *n; i-- > 0;)
+		if ((*v)[i].start == start && (*v)[i].len == len)
+			return 0;
+	if (ap_grow(v, cap, (size_t)*n + 1, sizeof(**v)))
+		return -1;
+	(*v)[(*n)++] = (struct attr_span){ start, len };
+	return 0;
+}
+
+void attr_scan__exit(struct attr_scan *s)
+{
+	free(s->anon);
+	memset(s, 0, sizeof(*s));
 }

@@ -104,14 +104,3 @@ int cls__annot_write_json(const char *path, const char *tool, const char *input,
 	json_finish(&j);
 	return outfile__commit(&out, err);
 }
-
-int cls__parse_arch(const char *s, enum cwasm_arch *arch)
-{
-	if (!strcmp(s, "x86_64") || !strcmp(s, "x86-64") || !strcmp(s, "x86"))
-		*arch = CWASM_ARCH_X86_64;
-	else if (!strcmp(s, "aarch64") || !strcmp(s, "arm64"))
-		*arch = CWASM_ARCH_AARCH64;
-	else
-		return -1;
-	return 0;
-}

@@ -50,8 +50,6 @@ void cls__annot_print(FILE *out, const struct cls_annot *a, uint32_t top);
 /* A whole JSON report {schema_version, tool, input, functions}, written atomically. */
 int cls__annot_write_json(const char *path, const char *tool, const char *input,
 			  const struct cls_annot *a, uint32_t top, struct ap_err *err);
-/* "x86_64"/"x86-64" or "aarch64"/"arm64"; -1 otherwise. */
-int cls__parse_arch(const char *s, enum cwasm_arch *arch);
 /* {"functions": [...]} members for one JSON report (caller opens the object). */
 void cls__annot_json(struct json_out *j, const struct cls_annot *a, uint32_t top);
 

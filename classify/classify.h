@@ -183,13 +183,14 @@ struct cls_table {
 	uint32_t static_count[CLS__COUNT];
 	uint64_t total;
 	int percent_only;
+	int static_only;	/* no recording: static counts only (tabulated without samples) */
 	/* proven allocator spills (the compiler's sidecar), cls_table__set_spills */
 	int spills_known;
 	uint64_t spill_samples;
 	uint32_t spill_static;
 };
 
-/* insn_samples is parallel to f->insns; NULL gives static counts only. */
+/* insn_samples is parallel to f->insns; NULL gives static counts only (static_only). */
 void cls__tabulate(const struct cls_func *f, const uint64_t *insn_samples,
 		   struct cls_table *t);
 /*
@@ -203,8 +204,9 @@ void cls_table__set_spills(struct cls_table *t, uint64_t samples, uint32_t stati
 struct cls_levers {
 	double frame;		/* frame_load + frame_store (unattributed) */
 	double moves, bounds, dispatch;
+	double vmctx;		/* vmctx_reload + vmctx_field: runtime state reloaded at each use */
 	double spills;		/* proven spills, when known (else 0) */
-	const char *verdict;	/* "frame traffic", "spill-bound", "move-bound", ... "mixed" */
+	const char *verdict;	/* "frame traffic", "spill-bound", "move-bound", "vmctx-bound", ... "mixed" */
 };
 void cls__levers(const struct cls_table *t, struct cls_levers *l);
 

@@ -33,7 +33,8 @@ int cls_result__classify(struct cls_result *out, const struct cwasm_module *m, u
 		out->insn_samples[i] = attr_hist__sum(hist, core, (uint64_t)fn->offset + in->offset,
 						      in->size);
 	}
-	cls__tabulate(&out->f, out->insn_samples, &out->t);
+	/* no histogram: no recording, static counts only */
+	cls__tabulate(&out->f, hist ? out->insn_samples : NULL, &out->t);
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 void cls__tabulate(const struct cls_func *f, const uint64_t *insn_samples, struct cls_table *t)
 {
 	memset(t, 0, sizeof(*t));
+	t->static_only = !insn_samples;
 	for (uint32_t i = 0; i < f->ninsns; i++) {
 		unsigned c = f->insns[i].cls < CLS__COUNT ? f->insns[i].cls : CLS_OTHER;
 
@@ -62,19 +63,20 @@ static double spill_share(const struct cls_table *t)
 void cls__levers(const struct cls_table *t, struct cls_levers *l)
 {
 	static const char *const verdicts[] = { "frame traffic", "move-bound", "bounds-check-bound",
-						"dispatch-bound" };
-	double g[4];
+						"dispatch-bound", "vmctx-bound" };
+	double g[5];
 	int best = 0, second = -1;
 
 	g[0] = l->frame = share(t, CLS_FRAME_LOAD) + share(t, CLS_FRAME_STORE);
 	g[1] = l->moves = share(t, CLS_REG_MOVE) + share(t, CLS_ZEXT_MOVE);
 	g[2] = l->bounds = share(t, CLS_BOUNDS_CHECK);
 	g[3] = l->dispatch = share(t, CLS_DISPATCH);
+	g[4] = l->vmctx = share(t, CLS_VMCTX_RELOAD) + share(t, CLS_VMCTX_FIELD);
 	l->spills = spill_share(t);
-	for (int i = 1; i < 4; i++)
+	for (int i = 1; i < 5; i++)
 		if (g[i] > g[best])
 			best = i;
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (i != best && (second < 0 || g[i] > g[second]))
 			second = i;
 	/* one lever must carry a tenth of the function and clearly lead */
@@ -149,33 +151,60 @@ static void print_amount(FILE *out, const struct cls_table *t, uint64_t n)
 		fprintf(out, "no samples");
 }
 
+/* Without a recording: the static count and its share of the instructions. */
+static void print_static_rows(FILE *out, const struct cls_table *t)
+{
+	uint32_t n = static_total(t);
+
+	fprintf(out, "  %-15s %7s %8s\n", "class", "static", "%static");
+	for (int c = 0; c < CLS__COUNT; c++) {
+		fprintf(out, "  %-15s %7u", cls__name(c), t->static_count[c]);
+		col_pct(out, c != CLS_DATA, pct(t->static_count[c], n));
+		fputc('\n', out);
+	}
+	fprintf(out, "  %-15s %7u\n", "total", n);
+	fprintf(out, "  frame traffic   frame_load + frame_store: %u static (%u loads, %u stores)\n",
+		sum_static(t, is_unattributed), t->static_count[CLS_FRAME_LOAD],
+		t->static_count[CLS_FRAME_STORE]);
+}
+
 void cls__print_table(FILE *out, const struct cls_table *t, uint64_t run_total)
 {
 	uint64_t fs = sum_samples(t, is_unattributed), vs = sum_samples(t, is_vmctx_slot);
 	struct cls_levers l;
 
-	fprintf(out, "  %-15s %9s %8s %8s %7s\n", "class", "samples", "%func", "%run", "static");
-	for (int c = 0; c < CLS__COUNT; c++)
-		print_row(out, cls__name(c), t->samples[c], t->static_count[c], t, run_total);
-	print_row(out, "total", t->total, static_total(t), t, run_total);
-	fprintf(out, "  frame traffic   frame_load + frame_store: ");
-	print_amount(out, t, fs);
-	fprintf(out, "\n                  %u static: %u loads, %u stores\n", sum_static(t, is_unattributed),
-		t->static_count[CLS_FRAME_LOAD], t->static_count[CLS_FRAME_STORE]);
+	if (t->static_only) {
+		print_static_rows(out, t);
+	} else {
+		fprintf(out, "  %-15s %9s %8s %8s %7s\n", "class", "samples", "%func", "%run",
+			"static");
+		for (int c = 0; c < CLS__COUNT; c++)
+			print_row(out, cls__name(c), t->samples[c], t->static_count[c], t, run_total);
+		print_row(out, "total", t->total, static_total(t), t, run_total);
+		fprintf(out, "  frame traffic   frame_load + frame_store: ");
+		print_amount(out, t, fs);
+		fprintf(out, "\n                  %u static: %u loads, %u stores\n",
+			sum_static(t, is_unattributed), t->static_count[CLS_FRAME_LOAD],
+			t->static_count[CLS_FRAME_STORE]);
+	}
 	fprintf(out, "  vmctx slot      ");
 	if (t->total && !t->percent_only)
 		fprintf(out, "%" PRIu64 " samples, ", vs);
 	fprintf(out, "%u static (runtime state, not spills)\n", sum_static(t, is_vmctx_slot));
 	cls__levers(t, &l);
-	fprintf(out, "  levers%s  frame %.1f%%", t->total ? "         " : " (static)", l.frame);
+	/* two lines: 80 columns */
+	fprintf(out, "  levers%s  frame %.1f%%  moves %.1f%%  bounds %.1f%%  dispatch %.1f%%\n",
+		t->total ? "         " : " (static)", l.frame, l.moves, l.bounds, l.dispatch);
+	fprintf(out, "                   vmctx %.1f%%", l.vmctx);
 	if (t->spills_known)
-		fprintf(out, " (spills %.1f%%)", l.spills);
-	fprintf(out, "  moves %.1f%%  bounds %.1f%%  dispatch %.1f%%\n", l.moves, l.bounds,
-		l.dispatch);
-	fprintf(out, "  verdict         => %s\n", l.verdict);
+		fprintf(out, "  spills %.1f%% (proven, within frame)", l.spills);
+	fprintf(out, "\n  verdict         => %s\n", l.verdict);
 	if (!strcmp(l.verdict, "frame traffic"))
 		fprintf(out, "                  frame traffic is unattributed: the compiler's frame-\n"
 			     "                  attribution sidecar splits it into spills, locals, scratch\n");
+	else if (!strcmp(l.verdict, "vmctx-bound"))
+		fprintf(out, "                  vmctx and its fields are reloaded from memory at each\n"
+			     "                  use; code keeping them in registers does without\n");
 }
 
 /* Indices of the n hottest entries, hottest first (ties: lower address). */
@@ -244,17 +273,19 @@ void cls__json(struct json_out *j, const struct cls_table *t, uint64_t run_total
 		json_key(j, cls__name(c));
 		json_begin_obj(j);
 		json_key(j, "samples");
-		if (t->percent_only)
+		if (t->percent_only || t->static_only)
 			json_null(j);
 		else
 			json_u64(j, t->samples[c]);
 		json_key(j, "percent_of_run");
-		if (run_total && !t->percent_only)
+		if (run_total && !t->percent_only && !t->static_only)
 			json_dbl(j, pct(t->samples[c], run_total), 4);
 		else
 			json_null(j);
 		json_key(j, "static_instructions"); json_u64(j, t->static_count[c]);
-		json_key(j, "percent_of_function"); json_dbl(j, pct(t->samples[c], t->total), 4);
+		/* without a recording, of the static instructions (as the levers) */
+		json_key(j, "percent_of_function");
+		json_dbl(j, t->static_only ? share(t, c) : pct(t->samples[c], t->total), 4);
 		json_end_obj(j);
 	}
 	json_end_obj(j);
@@ -266,11 +297,12 @@ static void json_amount(struct json_out *j, const struct cls_table *t,
 	uint64_t n = sum_samples(t, pick);
 
 	json_key(j, "samples");
-	if (t->percent_only)
+	if (t->percent_only || t->static_only)
 		json_null(j);
 	else
 		json_u64(j, n);
-	json_key(j, "percent_of_function"); json_dbl(j, pct(n, t->total), 4);
+	json_key(j, "percent_of_function");
+	json_dbl(j, t->static_only ? pct(sum_static(t, pick), static_total(t)) : pct(n, t->total), 4);
 	json_key(j, "static_instructions"); json_u64(j, sum_static(t, pick));
 }
 
@@ -302,6 +334,7 @@ void cls__json_levers(struct json_out *j, const struct cls_table *t)
 	json_key(j, "moves_pct"); json_dbl(j, l.moves, 4);
 	json_key(j, "bounds_pct"); json_dbl(j, l.bounds, 4);
 	json_key(j, "dispatch_pct"); json_dbl(j, l.dispatch, 4);
+	json_key(j, "vmctx_pct"); json_dbl(j, l.vmctx, 4);
 	json_key(j, "verdict"); json_str(j, l.verdict);
 	json_end_obj(j);
 }

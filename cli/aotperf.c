@@ -25,8 +25,11 @@ static const struct subcommand subcommands[] = {
 	{ "inject", cmd_inject, "one step to a symbolized perf.jit.data" },
 	{ "record", cmd_record, "perf record -k mono, then a symbolized perf.jit.data at once" },
 	{ "spills", cmd_spills, "rank compile-time spillers, joined with runtime heat" },
+	{ "diff", cmd_diff, "before/after: two builds of one wasm, function by function" },
+	{ "compare", cmd_compare, "one wasm function under WAMR and another engine, class by class" },
 	{ "classify", cmd_classify, "instruction classes of perf annotate output" },
 	{ "annotate", cmd_annotate, "run perf annotate on a symbol and classify it" },
+	{ "attr", cmd_attr, "drop-in for the upstream helper aot_jit_attr.py (its flags, JSON)" },
 	{ "doctor", cmd_doctor, "what works on this machine, and what to do otherwise" },
 };
 
@@ -98,6 +101,14 @@ void cli_warnings(const char *cmd, const struct ap_warnings *ws)
 int cli_parse_u64(const char *s, int base, uint64_t *out)
 {
 	return ap_parse_u64(s, base, out);
+}
+
+int cli_parse_arch(const char *s, enum cwasm_arch *out, struct ap_err *err)
+{
+	if (s && *s && !cwasm_arch__parse(s, strlen(s), out))
+		return 0;
+	return ap_errf(err, "--arch: '%s' is not x86_64 or aarch64 (also amd64, x64, x86-64, "
+		       "arm64)", s ? s : "");
 }
 
 static void usage(FILE *f)

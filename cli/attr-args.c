@@ -19,7 +19,12 @@ int attr_args__option(struct attr_args *a, int c, const char *arg, struct ap_err
 	uint64_t v;
 
 	switch (c) {
-	case 'i': a->input = arg; return 1;
+	case 'i':
+		if (a->ninputs == ATTR_MAX_INPUTS)
+			return ap_errf(err, "-i: at most %d recordings", ATTR_MAX_INPUTS);
+		a->inputs[a->ninputs++] = arg;
+		a->input = arg;
+		return 1;
 	case 'q': a->quiet = 1; return 1;
 	case ATTR_OPT_CWASM: return core_set__add_cwasm(&a->cs, arg, err) ? -1 : 1;
 	case ATTR_OPT_MANIFEST: return core_set__add_manifest(&a->cs, arg, err) ? -1 : 1;
@@ -32,6 +37,7 @@ int attr_args__option(struct attr_args *a, int c, const char *arg, struct ap_err
 	case ATTR_OPT_BASE:
 		return profile_pins__add(&a->pins, arg, err) ? ap_err_prefix(err, "--base: ") : 1;
 	case ATTR_OPT_REQ: a->opts.require_size_match = 1; return 1;
+	case ATTR_OPT_ARCH: return cli_parse_arch(arg, &a->arch, err) ? -1 : 1;
 	/* undocumented: read mappings first, as a file with late records is read */
 	case ATTR_OPT_TWO_PASS: a->opts.two_pass = 1; return 1;
 	}
@@ -46,16 +52,19 @@ int attr_args__check(struct attr_args *a, struct ap_err *err)
 		return ap_errf(err, "%u --base for %u core(s)", a->pins.n, a->cs.n);
 	a->opts.pins = a->pins.base;
 	a->opts.npins = a->pins.n;
+	core_set__set_arch(&a->cs, a->arch);
 	return 0;
 }
 
 int attr_args__check_output(const struct attr_args *a, const char *out, struct ap_err *err)
 {
-	struct ap_input in = { .name = a->input };
+	for (uint32_t i = 0; i < (a->ninputs ? a->ninputs : 1); i++) {
+		struct ap_input in = { .name = a->ninputs ? a->inputs[i] : a->input };
 
-	if (strcmp(a->input, "-") && !ap_file_id__of(a->input, &in.id) &&
-	    ap_file__check_output(out, &in, 1, err))
-		return -1;
+		if (strcmp(in.name, "-") && !ap_file_id__of(in.name, &in.id) &&
+		    ap_file__check_output(out, &in, 1, err))
+			return -1;
+	}
 	return ap_file__check_output(out, a->cs.inputs, a->cs.ninputs, err);
 }
 

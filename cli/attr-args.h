@@ -12,10 +12,11 @@
 #include "../profile/profile.h"
 
 #define ATTR_MAX_BASES PROFILE_MAX_PINS
+#define ATTR_MAX_INPUTS 64	/* -i repeated: captures of one build */
 
 enum {
 	ATTR_OPT_CWASM = 1000, ATTR_OPT_MANIFEST, ATTR_OPT_PID, ATTR_OPT_EVENT, ATTR_OPT_BASE,
-	ATTR_OPT_REQ, ATTR_OPT_TWO_PASS,
+	ATTR_OPT_REQ, ATTR_OPT_TWO_PASS, ATTR_OPT_ARCH,
 };
 
 /* Spliced into each command's getopt_long table. */
@@ -36,29 +37,38 @@ enum {
 	"      --manifest FILE     a component manifest (.cwasm.json): all its cores\n" \
 	"      --pid PID           only this process's samples and mappings\n"       \
 	"      --event NAME        only this event's samples (e.g. cpu-clock)\n"     \
-	"      --base HEX          the i-th --base pins the i-th core to the mapping at HEX\n" \
+	"      --base HEX          the i-th one pins the i-th core to the mapping at HEX\n" \
 	"      --require-size-match  exit 1 instead of guessing when a core's exact-size\n" \
 	"                          mapping is not unique\n"                           \
 	"  -q, --quiet             no warnings, no progress line\n"
 
+/* --arch, for the commands that decode code (report, jitdump, inject, record, spills) */
+#define ATTR_ARCH_LONGOPT { "arch", required_argument, NULL, ATTR_OPT_ARCH }
+#define ATTR_ARCH_USAGE                                                            \
+	"      --arch ARCH         decode the cores as x86_64 or aarch64 (amd64, x64,\n" \
+	"                          x86-64, arm64), whatever their target info says\n"
+
 struct attr_args {
 	const char *cmd;
 	const char *input;
+	const char *inputs[ATTR_MAX_INPUTS];	/* every -i in order (input: the last) */
+	uint32_t ninputs;
 	int quiet;
 	struct core_set cs;
 	struct profile_pins pins;	/* --base */
 	struct profile_opts opts;
+	enum cwasm_arch arch;		/* --arch; UNKNOWN: the target info's */
 	struct profile *p;		/* after attr_args__read */
 };
 
 void attr_args__init(struct attr_args *a, const char *cmd);
 /* 1 if c was one of ours (handled), 0 if not, -1 on a bad value (err set, with the option). */
 int attr_args__option(struct attr_args *a, int c, const char *arg, struct ap_err *err);
-/* After getopt: at least one core, bases fit. */
+/* After getopt: at least one core, bases fit; --arch applied to every core. */
 int attr_args__check(struct attr_args *a, struct ap_err *err);
 /*
- * Refuse an output path that is one of the inputs (perf.data, a core, a
- * manifest), by identity. 0, or -1 with err.
+ * Refuse an output path that is one of the inputs (every perf.data, a core,
+ * a manifest), by identity. 0, or -1 with err.
  */
 int attr_args__check_output(const struct attr_args *a, const char *out, struct ap_err *err);
 /*

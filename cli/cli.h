@@ -9,6 +9,7 @@
  * cli_exit_status().
  */
 #include <stdint.h>
+#include "../cwasm/target.h"
 #include "../util/err.h"
 
 enum { EXIT_OK = 0, EXIT_GATE = 1, EXIT_BAD = 2 };
@@ -27,6 +28,8 @@ void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(print
 void cli_warnings(const char *cmd, const struct ap_warnings *ws);
 /* Parse numbers strictly ("12x" is an error). */
 int cli_parse_u64(const char *s, int base, uint64_t *out);
+/* --arch: x86_64 or aarch64 and their aliases; else -1 and err "--arch: ...". */
+int cli_parse_arch(const char *s, enum cwasm_arch *out, struct ap_err *err);
 
 int cmd_report(int argc, char **argv);
 int cmd_classify(int argc, char **argv);
@@ -37,5 +40,8 @@ int cmd_jitdump(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_spills(int argc, char **argv);
+int cmd_attr(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

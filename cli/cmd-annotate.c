@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* aotperf annotate: run perf annotate on one symbol and classify what it prints. */
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "../classify/annotate.h"
+#include "../cwasm/coreset.h"
+#include "../render/frames.h"
 #include "../util/file.h"
 #include "../util/outfile.h"
 #include "../util/perf.h"
@@ -14,7 +17,8 @@
 static const char annotate_usage[] =
 	"usage: aotperf annotate [-i perf.data] [--intel | --att] [--objdump PATH]\n"
 	"                        [--arch ARCH] [--roles SPEC] [--top N] [--json FILE]\n"
-	"                        [--save FILE] SYMBOL\n"
+	"                        [--save FILE] [(--cwasm F | --manifest M) [--func F]\n"
+	"                        (--frame-attribution P | --frame-metadata FILE)] SYMBOL\n"
 	"\n"
 	"Run `perf annotate -i FILE --stdio --asm-raw -M intel SYMBOL` (perf from $PERF\n"
 	"or PATH) and print the instruction-class table of what it disassembles, as\n"
@@ -25,11 +29,22 @@ static const char annotate_usage[] =
 	"      --intel           Intel syntax in the listing (the default)\n"
 	"      --att             AT&T syntax in the listing\n"
 	"      --objdump PATH    objdump for perf to run (e.g. aarch64-linux-gnu-objdump)\n"
-	"      --arch ARCH       x86_64 (default) or aarch64 (automatic from the bytes)\n"
-	"      --roles SPEC      register roles, e.g. vmctx=rcx,membase=none,frame=rbp\n"
+	"      --arch ARCH       x86_64 (default) or aarch64; amd64, x64, x86-64, arm64\n"
+	"                        too (automatic from the bytes)\n"
+	"      --roles SPEC      pin registers to roles on top of the inferred ones,\n"
+	"                        e.g. vmctx=rcx,membase=none,frame=rbp\n"
 	"      --top N           hottest instructions to list (default 10)\n"
 	"      --json FILE       also write the table as JSON\n"
 	"      --save FILE       keep perf annotate's output in FILE\n"
+	"      --cwasm FILE, --manifest FILE\n"
+	"                        the core(s) the symbol's code comes from, for:\n"
+	"      --frame-attribution PREFIX\n"
+	"                        the compiler's sidecar PREFIX.modM.funcN.json of the\n"
+	"                        symbol's function: frame traffic by proven origin, and\n"
+	"                        the verdict from them\n"
+	"      --frame-metadata FILE  the same from that one sidecar file\n"
+	"      --func F          the function when SYMBOL does not name it (N,\n"
+	"                        local_func_N, a wasm name, modM:N)\n"
 	"\n"
 	"Exit status: 0 ok, 2 bad usage or input, or perf failed.\n";
 
@@ -42,6 +57,10 @@ struct annotate_opts {
 	int att;
 	uint64_t top;
 	struct cls_annot_opts annot;
+	struct core_set cs;		/* --cwasm, --manifest */
+	const char *func;		/* --func, else the symbol */
+	const char *frame_prefix;	/* --frame-attribution */
+	const char *frame_meta;		/* --frame-metadata */
 };
 
 /* --json and --save must not replace the recording. */
@@ -51,13 +70,16 @@ static int check_outputs(const struct annotate_opts *o, struct ap_err *err)
 
 	if (ap_file_id__of(o->input, &in.id))
 		return 0;
-	return (o->json && ap_file__check_output(o->json, &in, 1, err)) ||
-	       (o->save && ap_file__check_output(o->save, &in, 1, err)) ? -1 : 0;
+	return (o->json && (ap_file__check_output(o->json, &in, 1, err) ||
+			    ap_file__check_output(o->json, o->cs.inputs, o->cs.ninputs, err))) ||
+	       (o->save && (ap_file__check_output(o->save, &in, 1, err) ||
+			    ap_file__check_output(o->save, o->cs.inputs, o->cs.ninputs, err))) ? -1 : 0;
 }
 
 static int parse_args(int argc, char **argv, struct annotate_opts *o, struct ap_err *err)
 {
-	enum { O_INTEL = 256, O_ATT, O_OBJDUMP, O_ARCH, O_ROLES, O_TOP, O_JSON, O_SAVE };
+	enum { O_INTEL = 256, O_ATT, O_OBJDUMP, O_ARCH, O_ROLES, O_TOP, O_JSON, O_SAVE, O_CWASM,
+	       O_MANIFEST, O_FUNC, O_FRAME_ATTR, O_FRAME_META };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "intel", no_argument, NULL, O_INTEL },
@@ -68,6 +90,11 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o, struct ap_
 		{ "top", required_argument, NULL, O_TOP },
 		{ "json", required_argument, NULL, O_JSON },
 		{ "save", required_argument, NULL, O_SAVE },
+		{ "cwasm", required_argument, NULL, O_CWASM },
+		{ "manifest", required_argument, NULL, O_MANIFEST },
+		{ "func", required_argument, NULL, O_FUNC },
+		{ "frame-attribution", required_argument, NULL, O_FRAME_ATTR },
+		{ "frame-metadata", required_argument, NULL, O_FRAME_META },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -85,8 +112,8 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o, struct ap_
 		case O_ATT: o->att = 1; break;
 		case O_OBJDUMP: o->objdump = optarg; break;
 		case O_ARCH:
-			if (cls__parse_arch(optarg, &o->annot.arch))
-				return ap_errf(err, "--arch: '%s' is not x86_64 or aarch64", optarg);
+			if (cli_parse_arch(optarg, &o->annot.arch, err))
+				return -1;
 			break;
 		case O_ROLES: o->annot.roles = optarg; break;
 		case O_TOP:
@@ -95,6 +122,17 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o, struct ap_
 			break;
 		case O_JSON: o->json = optarg; break;
 		case O_SAVE: o->save = optarg; break;
+		case O_CWASM:
+			if (core_set__add_cwasm(&o->cs, optarg, err))
+				return -1;
+			break;
+		case O_MANIFEST:
+			if (core_set__add_manifest(&o->cs, optarg, err))
+				return -1;
+			break;
+		case O_FUNC: o->func = optarg; break;
+		case O_FRAME_ATTR: o->frame_prefix = optarg; break;
+		case O_FRAME_META: o->frame_meta = optarg; break;
 		default:
 			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
 				       argv[optind - 1]);
@@ -105,6 +143,11 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o, struct ap_
 	o->symbol = argv[optind++];
 	if (optind < argc)
 		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
+	if (o->frame_prefix && o->frame_meta)
+		return ap_errf(err, "--frame-attribution and --frame-metadata: give one");
+	if ((o->frame_prefix || o->frame_meta) && !o->cs.n)
+		return ap_errf(err, "--frame-attribution and --frame-metadata need the core: "
+			       "--cwasm FILE or --manifest FILE");
 	return check_outputs(o, err);
 }
 
@@ -194,25 +237,99 @@ out:
 	return ret;
 }
 
+/*
+ * The symbol's function in the cores and its sidecar joined with the
+ * listing's samples; the class table's verdict then knows the proven
+ * spills. *sc stays NULL without --frame-attribution/--frame-metadata.
+ */
+static int frames(const struct annotate_opts *o, struct cls_annot *a,
+		  struct profile_sidecar **sc, uint64_t *unplaced, struct ap_err *err)
+{
+	const struct cwasm_module *m;
+	struct cls_annot_func *af;
+	struct core_func cf;
+	const struct frames_summary *s;
+	char path[4096];
+
+	*sc = NULL;
+	if (!o->frame_prefix && !o->frame_meta)
+		return 0;
+	if (a->n != 1)
+		return ap_errf(err, "%s: perf annotate listed %u symbols for '%s'; a sidecar "
+			       "needs one", o->input, a->n, o->symbol);
+	if (core_set__resolve(&o->cs, o->func ? o->func : o->symbol, &cf, err))
+		return ap_err_prefix(err, o->func ? "--func " : "");
+	m = o->cs.mods[cf.core];
+	if (o->frame_meta)
+		snprintf(path, sizeof(path), "%s", o->frame_meta);
+	else if (frames__path(path, sizeof(path), o->frame_prefix,
+			      m->manifest_idx >= 0 ? (uint32_t)m->manifest_idx : 0, cf.func))
+		return ap_errf(err, "--frame-attribution: '%s' is too long", o->frame_prefix);
+	if (profile_sidecar__open(sc, path, m, cf.func, o->frame_prefix != NULL, err))
+		return -1;
+	if (!(*sc)->fr)
+		return 0;
+	af = &a->funcs[0];
+	if (profile_sidecar__join_listing(*sc, m, &af->func, af->samples, unplaced, err))
+		return -1;
+	s = (*sc)->sum;
+	cls_table__set_spills(&af->table, s->sampled_allocator_loads + s->sampled_allocator_stores,
+			      s->origin[FRAMES_ALLOCATOR_SPILL][FRAMES_LOAD].insns +
+				      s->origin[FRAMES_ALLOCATOR_SPILL][FRAMES_STORE].insns);
+	return 0;
+}
+
+/* annotate's JSON; with a sidecar the helper's frame keys (render/frames.h) at the top. */
+static int write_json(const struct annotate_opts *o, const struct cls_annot *a,
+		      const struct profile_sidecar *sc, struct ap_err *err)
+{
+	struct json_doc d;
+
+	if (!sc)
+		return cls__annot_write_json(o->json, "aotperf annotate", o->input, a,
+					     (uint32_t)o->top, err);
+	if (json_doc__open(&d, o->json, "aotperf annotate", err))
+		return -1;
+	json_key(&d.j, "input"); json_str(&d.j, o->input);
+	cls__annot_json(&d.j, a, (uint32_t)o->top);
+	if (sc->fr) {
+		render__frames_json(&d.j, sc, 0, 1);
+	} else {
+		json_key(&d.j, "frame_metadata"); json_str(&d.j, sc->path);
+		json_key(&d.j, "frame_metadata_present"); json_bool(&d.j, 0);
+	}
+	return json_doc__commit(&d, err);
+}
+
 int cmd_annotate(int argc, char **argv)
 {
 	struct annotate_opts o = { 0 };
 	struct cls_annot a = { 0 };
 	struct ap_err err = { 0 };
+	struct profile_sidecar *sc = NULL;
+	uint64_t unplaced = 0;
 	int ret = EXIT_BAD;
 
-	if (parse_args(argc, argv, &o, &err) || annotate(&o, &a, &err))
+	if (parse_args(argc, argv, &o, &err) || annotate(&o, &a, &err) ||
+	    frames(&o, &a, &sc, &unplaced, &err))
 		goto fail;
-	if (o.json && cls__annot_write_json(o.json, "aotperf annotate", o.input, &a,
-					    (uint32_t)o.top, &err))
+	if (o.json && write_json(&o, &a, sc, &err))
 		goto fail;
 	printf("aotperf annotate: %s %s", o.input, o.symbol);
 	cls__annot_print(stdout, &a, (uint32_t)o.top);
+	if (sc)
+		render__frames_text(stdout, sc, a.funcs[0].table.total, RENDER_FRAMES_LISTED);
+	if (unplaced)
+		cli_warn("annotate", "%" PRIu64 " listed samples at offsets where the sidecar's "
+			 "decode of the core starts no instruction: is the listing of this core?",
+			 unplaced);
 	ret = EXIT_OK;
 	goto out;
 fail:
 	ret = cli_fail("annotate", &err);
 out:
+	profile_sidecar__delete(sc);
 	cls_annot__exit(&a);
+	core_set__exit(&o.cs);
 	return ret;
 }

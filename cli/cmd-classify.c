@@ -20,11 +20,10 @@ static const char classify_usage[] =
 	"without them the instruction text is parsed. Percentages become sample\n"
 	"estimates scaled to the header's sample total.\n"
 	"\n"
-	"      --arch ARCH     x86_64 (default) or aarch64 (automatic when the raw bytes\n"
-	"                      are 32-bit words)\n"
-	"      --roles SPEC    register roles, e.g. vmctx=rcx,membase=none,frame=rbp\n"
-	"                      (default x86-64 vmctx=rbx,membase=r15,frame=rbp;\n"
-	"                      aarch64 vmctx=x19,membase=x28,frame=x29)\n"
+	"      --arch ARCH     x86_64 (default) or aarch64; amd64, x64, x86-64, arm64\n"
+	"                      too (automatic when the raw bytes are 32-bit words)\n"
+	"      --roles SPEC    pin registers to roles on top of the ones inferred from\n"
+	"                      the code, e.g. vmctx=rcx,membase=none,frame=rbp\n"
 	"      --text          parse the instruction text even when bytes are present\n"
 	"      --top N         hottest instructions to list per symbol (default 10)\n"
 	"      --json FILE     also write the tables as JSON\n"
@@ -69,8 +68,8 @@ static int parse_args(int argc, char **argv, struct classify_opts *o, struct ap_
 		case 'h': fputs(classify_usage, stdout); exit(EXIT_OK);
 		case O_CLASSES: print_classes(); exit(EXIT_OK);
 		case O_ARCH:
-			if (cls__parse_arch(optarg, &o->annot.arch))
-				return ap_errf(err, "--arch: '%s' is not x86_64 or aarch64", optarg);
+			if (cli_parse_arch(optarg, &o->annot.arch, err))
+				return -1;
 			break;
 		case O_ROLES: o->annot.roles = optarg; break;
 		case O_TEXT: o->annot.ignore_raw = 1; break;

@@ -51,6 +51,8 @@ static const char record_usage[] =
 	"      --direct            (inject) ELF images instead of jitdump + perf inject --jit\n"
 	"      --dir DIR           (inject) folder for images and jitted-*.so files\n"
 	"      --names MODE        (inject) local (default), wasm or wasmtime\n"
+	"      --arch ARCH         (inject) decode the cores as x86_64 or aarch64,\n"
+	"                          whatever their target info says\n"
 	"  -q, --quiet             perf record -q, and no warnings\n"
 	"\n"
 	"Ctrl-C (SIGINT) or SIGTERM is passed to perf record, which stops the command;\n"
@@ -72,7 +74,7 @@ struct rec_args {
 	enum symname_mode mode;
 	const char *perf_args[REC_MAX_PERF_ARGS];
 	int nperf_args;
-	const char **core_args;	/* "--cwasm" F / "--manifest" M pairs, in order */
+	const char **core_args;	/* "--cwasm" F / "--manifest" M / "--arch" A pairs, in order */
 	size_t ncore_args, cap_core_args;
 	char **cmd;
 	char jit_buf[4096];
@@ -146,6 +148,7 @@ static int parse(int argc, char **argv, struct rec_args *r, struct ap_err *err)
 {
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
+		ATTR_ARCH_LONGOPT,
 		{ "output", required_argument, NULL, 'o' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "jit-out", required_argument, NULL, R_JIT_OUT },
@@ -177,8 +180,9 @@ static int parse(int argc, char **argv, struct rec_args *r, struct ap_err *err)
 		if (ret < 0)
 			return -1;
 		if (ret) {
-			if ((c == ATTR_OPT_CWASM || c == ATTR_OPT_MANIFEST) &&
-			    add_core_arg(r, c == ATTR_OPT_CWASM ? "--cwasm" : "--manifest", optarg))
+			if ((c == ATTR_OPT_CWASM || c == ATTR_OPT_MANIFEST || c == ATTR_OPT_ARCH) &&
+			    add_core_arg(r, c == ATTR_OPT_CWASM ? "--cwasm" :
+					 c == ATTR_OPT_MANIFEST ? "--manifest" : "--arch", optarg))
 				return ap_err_nomem(err);
 			continue;
 		}

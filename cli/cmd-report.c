@@ -6,10 +6,14 @@
 #include <string.h>
 #include <unistd.h>
 #include "attr-args.h"
+#include "../frames/frames.h"
+#include "captures.h"
+#include "../render/callgraph.h"
 #include "../render/report.h"
 #include "../render/report-export.h"
 
 #define REPORT_MAX_FUNCS 32
+#define REPORT_MAX_EDGES 16	/* --callers / --callees, each */
 /* HTML and Markdown show this many hottest functions closely when --func/--hot name none */
 #define REPORT_EXPORT_HOT 3
 
@@ -23,6 +27,15 @@ struct report_opts {
 	uint32_t hot;			/* --hot K */
 	const char *roles;		/* --roles SPEC */
 	const char *frame_attr;		/* --frame-attribution PREFIX */
+	int have_input;			/* -i given; without it --func is static */
+	const char *frame_meta;		/* --frame-metadata FILE */
+	int validate_frames;		/* --validate-frame-metadata */
+	/* call graph: --children, --callers F, --callees F, --folded FILE */
+	int children;
+	const char *callers[REPORT_MAX_EDGES], *callees[REPORT_MAX_EDGES];
+	uint32_t ncallers, ncallees;
+	uint32_t caller_syms[REPORT_MAX_EDGES], callee_syms[REPORT_MAX_EDGES];
+	const char *folded;
 	const char *html, *markdown, *pprof;	/* FILE, or "-": stdout */
 	struct attr_args a;
 };
@@ -31,42 +44,94 @@ static const char report_usage[] =
 	"usage: aotperf report [-i perf.data] (--cwasm FILE | --manifest M.cwasm.json)...\n"
 	"                      [--top N] [--json FILE] [--pid PID] [--event NAME]\n"
 	"                      [--base HEX]... [--min-samples N] [--require-size-match]\n"
+	"                      [--func F]... [--hot K] [--arch ARCH] [--roles SPEC]\n"
+	"                      [--children] [--callers F] [--callees F] [--folded FILE]\n"
 	"                      [--html FILE] [--markdown FILE] [--pprof FILE]\n"
+	"       aotperf report (--cwasm FILE | --manifest M)... --func F... [--json FILE]\n"
 	"\n"
 	"Attribute the samples of a precompiled WAMR run to its wasm functions.\n"
+	"Without -i, --func prints the static class table of the function, of\n"
+	"any architecture, from the core alone (no recording needed).\n"
+	"With -i repeated (recordings of one build): each function's mean share\n"
+	"of the run and its spread over the recordings (--hot takes one -i).\n"
 	"\n"
 	ATTR_USAGE
+	ATTR_ARCH_USAGE
 	"      --top N             functions to list per core (default 20, 0 = all)\n"
 	"      --json FILE         also write the JSON report (schema in README)\n"
 	"      --min-samples N     exit 1 unless the selection holds at least N samples\n"
 	"      --func F            classify function F's instructions: N, local_func_N, a wasm\n"
 	"                          name, or modM:N in a manifest; repeatable\n"
 	"      --hot K             classify the K hottest functions\n"
-	"      --roles SPEC        register roles for classes, e.g. vmctx=rcx,membase=none\n"
+	"      --roles SPEC        pin registers to roles on top of the ones inferred\n"
+	"                          from the code, e.g. vmctx=rcx,membase=none\n"
 	"      --frame-attribution PREFIX\n"
-	"                          with --func/--hot: the compiler's PREFIX.modM.funcN.json\n"
-	"                          frame-access origins, and where the classes disagree\n"
-	"      --html FILE         also write a self-contained HTML report (- : stdout)\n"
+	"                          with --func/--hot: the compiler's sidecars\n"
+	"                          PREFIX.modM.funcN.json (M the manifest idx, else 0):\n"
+	"                          frame traffic by proven origin, the verdict from them\n"
+	"      --frame-metadata FILE  the same from one sidecar, for the one --func\n"
+	"      --validate-frame-metadata\n"
+	"                          check the sidecars of --func against the cores and\n"
+	"                          stop: no recording is read\n"
+	"\nCall graph (a recording made with -g or --call-graph=dwarf):\n"
+	"      --children          inclusive and self samples per function (perf report\n"
+	"                          --children's columns), instead of the self tables\n"
+	"      --callers F         F's callers with their samples; repeatable\n"
+	"      --callees F         F's callees with their samples; repeatable\n"
+	"                          (F: a function spec as for --func, or a host symbol)\n"
+	"      --folded FILE       collapsed stacks (flamegraph.pl, inferno, speedscope)\n"
+	"\nExports (one -i; the hottest functions' listings unless --func/--hot):\n"
+	"      --html FILE         also write a self-contained HTML report (- : stdout);\n"
+	"                          a flame graph when the recording has call chains\n"
 	"      --markdown FILE     also write the report as GitHub Markdown (- : stdout)\n"
 	"      --pprof FILE        also write a gzip pprof profile for go tool pprof,\n"
-	"                          Pyroscope, Parca (- : stdout, not a terminal)\n"
+	"                          Pyroscope, Parca (- : stdout, not a terminal); the\n"
+	"                          call stacks when the recording has call chains\n"
 	"\n"
 	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
+
+/* --func without -i (and without --hot): classify from the cores alone. */
+static int report_static(const struct report_opts *o)
+{
+	return !o->have_input && o->nspecs && !o->hot;
+}
+
+/* --frame-attribution, --frame-metadata, --validate-frame-metadata: which go together. */
+static int check_frame_options(const struct report_opts *o, struct ap_err *err)
+{
+	if (o->frame_attr && o->frame_meta)
+		return ap_errf(err, "--frame-attribution and --frame-metadata: give one");
+	if (o->frame_attr && !o->nspecs && !o->hot)
+		return ap_errf(err, "--frame-attribution needs --func or --hot");
+	if (o->frame_meta && o->nspecs + o->hot != 1)
+		return ap_errf(err, "--frame-metadata needs exactly one function (one --func, or"
+			       " --hot 1)");
+	if (o->validate_frames && (!o->nspecs || o->hot || (!o->frame_attr && !o->frame_meta)))
+		return ap_errf(err, "--validate-frame-metadata needs --func and --frame-attribution"
+			       " or --frame-metadata (and no --hot)");
+	return 0;
+}
+
+/* The call-graph views were asked for (the exports read stacks on their own). */
+static int callgraph_asked(const struct report_opts *o)
+{
+	return o->children || o->ncallers || o->ncallees || o->folded;
+}
 
 /* Outputs: none is an input or another output; one at most on stdout, pprof not to a terminal. */
 static int check_outputs(struct report_opts *o, struct ap_err *err)
 {
-	const char *outs[] = { o->json, o->html, o->markdown, o->pprof };
-	const char *opts[] = { "--json", "--html", "--markdown", "--pprof" };
+	const char *outs[] = { o->json, o->folded, o->html, o->markdown, o->pprof };
+	const char *opts[] = { "--json", "--folded", "--html", "--markdown", "--pprof" };
 	int nstdout = 0;
 
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 5; i++) {
 		if (!outs[i])
 			continue;
-		if (i && !strcmp(outs[i], "-")) {	/* --json has no stdout form */
+		if (i >= 2 && !strcmp(outs[i], "-")) {	/* --json, --folded: no stdout form */
 			if (++nstdout > 1)
 				return ap_errf(err, "%s -: only one output can go to stdout", opts[i]);
-			if (i == 3 && isatty(STDOUT_FILENO))
+			if (i == 4 && isatty(STDOUT_FILENO))
 				return ap_errf(err, "--pprof -: stdout is a terminal; give a file"
 					       " or redirect");
 			continue;
@@ -79,16 +144,21 @@ static int check_outputs(struct report_opts *o, struct ap_err *err)
 			return ap_err_prefix(err, "%s: ", opts[i]);
 	}
 	o->a.opts.host = o->html || o->markdown || o->pprof;
+	/* the flame graph and pprof's stacks, when the recording has call chains */
+	if ((o->html || o->pprof) && !o->a.opts.stacks)
+		o->a.opts.stacks = PROFILE_STACKS_RECORDED;
 	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_err *err)
 {
-	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES, O_FRAME_ATTR, O_HTML,
-	       O_MARKDOWN, O_PPROF };
+	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES, O_FRAME_ATTR, O_FRAME_META,
+	       O_VALIDATE, O_CHILDREN, O_CALLERS, O_CALLEES, O_FOLDED, O_HTML, O_MARKDOWN,
+	       O_PPROF };
 	uint64_t v;
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
+		ATTR_ARCH_LONGOPT,
 		{ "top", required_argument, NULL, O_TOP },
 		{ "json", required_argument, NULL, O_JSON },
 		{ "min-samples", required_argument, NULL, O_MIN },
@@ -96,6 +166,12 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		{ "hot", required_argument, NULL, O_HOT },
 		{ "roles", required_argument, NULL, O_ROLES },
 		{ "frame-attribution", required_argument, NULL, O_FRAME_ATTR },
+		{ "frame-metadata", required_argument, NULL, O_FRAME_META },
+		{ "validate-frame-metadata", no_argument, NULL, O_VALIDATE },
+		{ "children", no_argument, NULL, O_CHILDREN },
+		{ "callers", required_argument, NULL, O_CALLERS },
+		{ "callees", required_argument, NULL, O_CALLEES },
+		{ "folded", required_argument, NULL, O_FOLDED },
 		{ "html", required_argument, NULL, O_HTML },
 		{ "markdown", required_argument, NULL, O_MARKDOWN },
 		{ "pprof", required_argument, NULL, O_PPROF },
@@ -108,6 +184,8 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:qh", longopts, NULL)) != -1) {
+		if (c == 'i')
+			o->have_input = 1;
 		r = attr_args__option(&o->a, c, optarg, err);
 		if (r < 0)
 			return -1;
@@ -137,6 +215,20 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 			break;
 		case O_ROLES: o->roles = optarg; break;
 		case O_FRAME_ATTR: o->frame_attr = optarg; break;
+		case O_FRAME_META: o->frame_meta = optarg; break;
+		case O_VALIDATE: o->validate_frames = 1; break;
+		case O_CHILDREN: o->children = 1; break;
+		case O_CALLERS:
+		case O_CALLEES:
+			if ((c == O_CALLERS ? o->ncallers : o->ncallees) == REPORT_MAX_EDGES)
+				return ap_errf(err, "%s: at most %d", c == O_CALLERS ? "--callers" :
+					       "--callees", REPORT_MAX_EDGES);
+			if (c == O_CALLERS)
+				o->callers[o->ncallers++] = optarg;
+			else
+				o->callees[o->ncallees++] = optarg;
+			break;
+		case O_FOLDED: o->folded = optarg; break;
 		case O_HTML: o->html = optarg; break;
 		case O_MARKDOWN: o->markdown = optarg; break;
 		case O_PPROF: o->pprof = optarg; break;
@@ -147,11 +239,76 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 	}
 	if (optind < argc)
 		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
-	if (o->frame_attr && !o->nspecs && !o->hot)
-		return ap_errf(err, "--frame-attribution needs --func or --hot");
+	if (check_frame_options(o, err))
+		return -1;
 	if (attr_args__check(&o->a, err))
 		return -1;
+	if (report_static(o) && (o->min_samples || o->a.pins.n || o->a.opts.pid >= 0 ||
+				 o->a.opts.event || o->a.opts.require_size_match))
+		return ap_errf(err, "--min-samples, --base, --pid, --event and --require-size-match"
+			       " need a recording: -i perf.data");
+	if (report_static(o) && callgraph_asked(o))
+		return ap_errf(err, "--children, --callers, --callees and --folded need a recording"
+			       " made with -g or --call-graph=dwarf: -i perf.data");
+	if (report_static(o) && (o->html || o->markdown || o->pprof))
+		return ap_errf(err, "--html, --markdown and --pprof need a recording: -i perf.data");
+	o->a.opts.stacks = callgraph_asked(o) ? PROFILE_STACKS_YES : PROFILE_STACKS_NO;
 	return check_outputs(o, err);
+}
+
+/* --callers/--callees: each F as a stack symbol; a spec that names no function fails. */
+static int find_syms(const struct profile *p, const char *const *specs, uint32_t n,
+		     uint32_t *syms, const char *opt, struct ap_err *err)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t s = render__stack_find(p, specs[i]);
+
+		if (s < 0)
+			return ap_errf(err, "%s: '%s' is in no stack of %s", opt, specs[i],
+				       p->input);
+		syms[i] = (uint32_t)s;
+	}
+	return 0;
+}
+
+/* The call-graph views: JSON members, then the text. */
+static void callgraph_json(struct json_out *j, const struct profile *p, void *ctx)
+{
+	const struct report_opts *o = ctx;
+
+	render__callgraph_json(j, p, o->top);
+	render__callgraph_json_edges(j, p, o->caller_syms, o->ncallers, 1);
+	render__callgraph_json_edges(j, p, o->callee_syms, o->ncallees, 0);
+}
+
+static int callgraph_prepare(struct report_opts *o, struct ap_err *err)
+{
+	const struct profile *p = o->a.p;
+
+	if (!p->stacks || !callgraph_asked(o))
+		return 0;
+	if (p->stacks->mode == STACKS_NONE)
+		return ap_errf(err, "%s: no call chains: record with perf record -g or"
+			       " --call-graph=dwarf", o->a.input);
+	if (find_syms(p, o->callers, o->ncallers, o->caller_syms, "--callers", err) ||
+	    find_syms(p, o->callees, o->ncallees, o->callee_syms, "--callees", err))
+		return -1;
+	return o->folded ? render__folded_file(o->folded, p, err) : 0;
+}
+
+static void callgraph_print(const struct report_opts *o)
+{
+	const struct profile *p = o->a.p;
+
+	if (!p->stacks || !callgraph_asked(o))
+		return;
+	render__callgraph_summary(stdout, p);
+	if (o->children)
+		render__callgraph_children(stdout, p, o->top);
+	for (uint32_t i = 0; i < o->ncallers; i++)
+		render__callgraph_edges(stdout, p, o->caller_syms[i], 1);
+	for (uint32_t i = 0; i < o->ncallees; i++)
+		render__callgraph_edges(stdout, p, o->callee_syms[i], 0);
 }
 
 /* --func, --hot, --frame-attribution, --roles: the functions to classify. */
@@ -167,6 +324,8 @@ static int classify(struct report_opts *o, struct ap_err *err)
 	if (profile__add_hot(p, o->hot < room ? o->hot : room, err))
 		return -1;
 	if (o->frame_attr && profile__load_sidecars(p, o->frame_attr, err))
+		return -1;
+	if (o->frame_meta && profile__set_sidecar(p, 0, o->frame_meta, err))
 		return -1;
 	return profile__classify(p, o->roles, err);
 }
@@ -209,6 +368,43 @@ static int exports(struct report_opts *o, const struct render_opts *ro, struct a
 	return 0;
 }
 
+/* No recording: the static class tables of the --func functions. */
+static int run_static(struct report_opts *o, const struct render_opts *ro)
+{
+	struct ap_err err = { 0 };
+
+	if (!o->a.quiet)
+		cli_warnings("report", &o->a.cs.warnings);
+	if (profile__new_static(&o->a.cs, &o->a.p, &err) || classify(o, &err) ||
+	    (o->json && render__report_json_file(o->json, o->a.p, ro, &err)))
+		return cli_fail("report", &err);
+	printf("aotperf report: static classes, no recording (-i perf.data adds samples)\n");
+	render__report_body(stdout, o->a.p, ro);
+	return EXIT_OK;
+}
+
+/* --validate-frame-metadata: each --func's sidecar against its core, no recording. */
+static int validate_frames(const struct report_opts *o, struct ap_err *err)
+{
+	for (uint32_t i = 0; i < o->nspecs; i++) {
+		const struct cwasm_module *m = o->a.cs.mods[o->funcs[i].core];
+		uint32_t mod = m->manifest_idx >= 0 ? (uint32_t)m->manifest_idx : 0;
+		char path[4096];
+		struct frames_identity id;
+
+		if (o->frame_meta)
+			snprintf(path, sizeof(path), "%s", o->frame_meta);
+		else if (frames__path(path, sizeof(path), o->frame_attr, mod, o->funcs[i].func))
+			return ap_errf(err, "--frame-attribution: '%s' is too long", o->frame_attr);
+		if (frames__validate(m, o->funcs[i].func, path, &id, err))
+			return -1;
+		printf("%s\n  valid: local_func_%u of %s, schema %u, module %u, compiler %.40s\n",
+		       path, o->funcs[i].func, core_set__core_name(m), id.schema_version, id.module,
+		       id.compiler_build_id);
+	}
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
@@ -226,12 +422,33 @@ int cmd_report(int argc, char **argv)
 		ret = cli_fail("report", &err);
 		goto out;
 	}
+	if (o.a.ninputs > 1) {	/* several captures of one build: report-captures.c */
+		struct report_captures_opts rc = { o.json, o.top, o.min_samples, o.specs,
+						   o.nspecs, o.roles };
+
+		if (o.hot || o.frame_attr || o.frame_meta || o.validate_frames || callgraph_asked(&o) ||
+		    o.html || o.markdown || o.pprof) {
+			ap_errf(&err, "--hot, frame attribution, call graphs and exports take one -i");
+			ret = cli_fail("report", &err);
+		} else {
+			ret = report__captures(&o.a, &rc);
+		}
+		goto out;
+	}
 	/* a function that is not there fails before perf.data is read */
 	for (uint32_t i = 0; i < o.nspecs; i++) {
 		if (core_set__resolve(&o.a.cs, o.specs[i], &o.funcs[i], &err)) {
 			ret = cli_fail_opt("report", "--func", &err);
 			goto out;
 		}
+	}
+	if (o.validate_frames) {
+		ret = validate_frames(&o, &err) ? cli_fail("report", &err) : EXIT_OK;
+		goto out;
+	}
+	if (report_static(&o)) {
+		ret = run_static(&o, &ro);
+		goto out;
 	}
 	ret = attr_args__read(&o.a);
 	if (ret != EXIT_OK)
@@ -248,6 +465,14 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	ro.top = o.top;
+	if (callgraph_prepare(&o, &err)) {
+		ret = cli_fail("report", &err);
+		goto out;
+	}
+	if (callgraph_asked(&o)) {
+		ro.json_extra = callgraph_json;
+		ro.ctx = &o;
+	}
 	nasked = p->nfuncs;
 	/* files first: on failure nothing has been promised on stdout. */
 	if ((o.json && render__report_json_file(o.json, p, &ro, &err)) ||
@@ -263,7 +488,8 @@ int cmd_report(int argc, char **argv)
 	printf("  total samples       %" PRIu64 "%s%s\n", p->attr.total_samples,
 	       p->event ? "  event " : "", p->event ? p->event : "");
 	render__report_coverage(stdout, p);
-	for (uint32_t i = 0; i < p->attr.ncores; i++)
+	callgraph_print(&o);
+	for (uint32_t i = 0; !o.children && i < p->attr.ncores; i++)
 		render__report_core(stdout, p, i, &ro);
 	for (uint32_t i = 0; i < nasked; i++)
 		render__report_func(stdout, p, &p->funcs[i], &ro);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attr-args.h"
+#include "../render/frames.h"
 #include "../render/spills.h"
 
 static const char spills_usage[] =
@@ -41,7 +42,13 @@ static const char spills_usage[] =
 	"      --cold-pct P        under P% of the run counts as runtime-cold (default 0.1)\n"
 	"      --hot-pct P         P% of the run or more counts as hot (default 5)\n"
 	"      --roles SPEC        register roles for the frame-reload decode\n"
+	"      --frame-attribution PREFIX\n"
+	"                          with cores: each listed function's compiler sidecar\n"
+	"                          PREFIX.modM.funcN.json (M its log mod): its allocator\n"
+	"                          loads/stores against the log's, its frame traffic by\n"
+	"                          proven origin (and samples, with -i)\n"
 	ATTR_USAGE
+	ATTR_ARCH_USAGE
 	"\n"
 	"Without -i, --cwasm/--manifest only add the static cross-check.\n"
 	"Exit status: 0 ok, 1 a gate failed (--require-size-match), 2 bad usage or input.\n";
@@ -50,6 +57,9 @@ static const char spills_usage[] =
 
 struct spills_args {
 	const char *json;
+	const char *frame_prefix;	/* --frame-attribution */
+	struct profile *frames;		/* the listed functions with their sidecars */
+	struct profile *own;		/* that profile when there is no recording */
 	int have_input;
 	uint64_t mods[SPILLS_MAX_MODS];
 	struct spills_opts so;
@@ -68,9 +78,11 @@ static int parse_pct(const char *s, double *out)
 
 static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_err *err)
 {
-	enum { O_SORT = 256, O_TOP, O_VS, O_JSON, O_LENIENT, O_MOD, O_COLD, O_HOT, O_ROLES };
+	enum { O_SORT = 256, O_TOP, O_VS, O_JSON, O_LENIENT, O_MOD, O_COLD, O_HOT, O_ROLES,
+	       O_FRAME_ATTR };
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
+		ATTR_ARCH_LONGOPT,
 		{ "sort", required_argument, NULL, O_SORT },
 		{ "top", required_argument, NULL, O_TOP },
 		{ "vs", required_argument, NULL, O_VS },
@@ -80,6 +92,7 @@ static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_er
 		{ "cold-pct", required_argument, NULL, O_COLD },
 		{ "hot-pct", required_argument, NULL, O_HOT },
 		{ "roles", required_argument, NULL, O_ROLES },
+		{ "frame-attribution", required_argument, NULL, O_FRAME_ATTR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -127,6 +140,7 @@ static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_er
 				return ap_errf(err, "--hot-pct: '%s' is not a percentage", optarg);
 			break;
 		case O_ROLES: so->roles = optarg; break;
+		case O_FRAME_ATTR: o->frame_prefix = optarg; break;
 		default:
 			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
 				       argv[optind - 1]);
@@ -141,10 +155,13 @@ static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_er
 	if (so->vs_path && !strcmp(so->vs_path, "-") && !strcmp(so->log_path, "-"))
 		return ap_errf(err, "LOG and --vs cannot both be stdin");
 	so->mods = o->mods;
+	if (o->frame_prefix && !o->a.cs.n)
+		return ap_errf(err, "--frame-attribution needs the cores: --cwasm or --manifest");
 	if (o->have_input)
 		return attr_args__check(&o->a, err);
 	if (o->a.pins.n || o->a.opts.pid >= 0 || o->a.opts.event || o->a.opts.require_size_match)
 		return ap_errf(err, "--base, --pid, --event and --require-size-match need -i");
+	core_set__set_arch(&o->a.cs, o->a.arch);
 	return 0;
 }
 
@@ -184,6 +201,95 @@ static void print_warnings(const struct spills_args *o, const struct spills *s)
 	cli_warnings("spills", &s->warnings);
 }
 
+/* The listed functions that are in a core, with their sidecars, joined with the samples. */
+static int load_frames(struct spills_args *o, const struct spills *s, struct ap_err *err)
+{
+	struct profile *p = o->a.p;
+
+	if (!o->frame_prefix)
+		return 0;
+	if (!p) {
+		if (profile__new(&o->a.cs, NULL, 0, NULL, &o->own, err) ||
+		    profile__finish(o->own, err))
+			return -1;
+		p = o->own;
+	}
+	for (uint32_t i = 0; i < s->ntop; i++) {
+		const struct spill_rec *r = &s->log.recs[s->order[i]];
+		int core = s->rec_core[s->order[i]];
+
+		if (core < 0)
+			continue;
+		if (profile__add_func(p, NULL, (uint32_t)core, r->func, err) ||
+		    profile__find_sidecar(p, p->nfuncs - 1, o->frame_prefix, r->mod, err))
+			return -1;
+	}
+	o->frames = p;
+	return profile__classify(p, o->so.roles, err);
+}
+
+static const struct spill_rec *frames_rec(const struct spills *s, const struct profile_func *f)
+{
+	for (uint32_t i = 0; i < s->ntop; i++)
+		if (s->rec_core[s->order[i]] == (int)f->core &&
+		    s->log.recs[s->order[i]].func == f->func)
+			return &s->log.recs[s->order[i]];
+	return NULL;
+}
+
+static void print_frames(const struct spills_args *o, const struct spills *s)
+{
+	const struct profile *p = o->frames;
+
+	if (!p || !p->nfuncs)
+		return;
+	printf("\nframe origins (compiler sidecars %s.modM.funcN.json)\n", o->frame_prefix);
+	for (uint32_t i = 0; i < p->nfuncs; i++) {
+		const struct profile_func *f = &p->funcs[i];
+		const struct spill_rec *r = frames_rec(s, f);
+		char label[64];
+
+		spills__fn_label(s, r ? r->mod : 0, f->func, label, sizeof(label));
+		render__frames_brief(stdout, label, f->sc, o->have_input, f->samples,
+				     r && (r->have >> SPILL_F_SPILL_LD & 1) &&
+					     (r->have >> SPILL_F_SPILL_ST & 1),
+				     r ? r->v[SPILL_F_SPILL_LD] : 0, r ? r->v[SPILL_F_SPILL_ST] : 0);
+	}
+}
+
+/* JSON "frame_origins": per listed function in a core, the sidecar's helper keys. */
+static void json_frames(struct json_out *j, void *ctx)
+{
+	const struct spills_args *o = ctx;
+	const struct profile *p = o->frames;
+
+	json_key(j, "frame_origins");
+	if (!p) {
+		json_null(j);
+		return;
+	}
+	json_begin_arr(j);
+	for (uint32_t i = 0; i < p->nfuncs; i++) {
+		const struct profile_func *f = &p->funcs[i];
+		const struct attr_core *c = &p->attr.cores[f->core];
+		const struct cwasm_module *m = c->mod;
+
+		json_begin_obj(j);
+		json_key(j, "core"); json_str(j, core_set__core_name(m));
+		json_key(j, "local_func"); json_u64(j, f->func);
+		json_key(j, "samples"); json_u64(j, f->samples);
+		if (f->sc && f->sc->fr) {
+			render__frames_json(j, f->sc, (c->nmappings ? c->first_base : 0) +
+							      m->funcs[f->func].offset, 1);
+		} else {
+			json_key(j, "frame_metadata"); json_str(j, f->sc ? f->sc->path : NULL);
+			json_key(j, "frame_metadata_present"); json_bool(j, 0);
+		}
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+}
+
 int cmd_spills(int argc, char **argv)
 {
 	struct spills_args o = { 0 };
@@ -207,14 +313,18 @@ int cmd_spills(int argc, char **argv)
 		}
 	}
 	if ((o.a.cs.n && spills__cross_check(&s, &err)) || (o.so.vs_path && spills__diff(&s, &err)) ||
-	    (o.json && render__spills_json_file(o.json, &s, cli_hint, &err))) {
+	    load_frames(&o, &s, &err) ||
+	    (o.json && render__spills_json_file(o.json, &s, cli_hint,
+						o.frame_prefix ? json_frames : NULL, &o, &err))) {
 		ret = cli_fail("spills", &err);
 		goto out;
 	}
 	print_warnings(&o, &s);
 	render__spills_text(stdout, &s);
+	print_frames(&o, &s);
 	ret = EXIT_OK;
 out:
+	profile__delete(o.own);
 	spills__exit(&s);
 	attr_args__exit(&o.a);
 	return ret;

@@ -60,6 +60,9 @@ static const char common_usage[] =
 	"                          wasmtime (wasm[M]::function[F]::name)\n"
 	"      --force             (perfmap) replace a map aotperf did not write\n"
 	"      --direct            (inject) ELF images even for a -k mono recording\n"
+	"      --arch ARCH         (jitdump, inject) x86_64 or aarch64: the code's arch\n"
+	"                          for images and unwinding data, whatever the target\n"
+	"                          info says\n"
 	"\n"
 	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
 
@@ -68,6 +71,7 @@ static int parse(int argc, char **argv, struct sym_args *s, struct ap_err *err)
 	enum { O_DIR = 256, O_NAMES, O_FORCE, O_DIRECT };
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
+		ATTR_ARCH_LONGOPT,
 		{ "output", required_argument, NULL, 'o' },
 		{ "dir", required_argument, NULL, O_DIR },
 		{ "names", required_argument, NULL, O_NAMES },
@@ -104,6 +108,8 @@ static int parse(int argc, char **argv, struct sym_args *s, struct ap_err *err)
 	}
 	if (optind < argc)
 		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
+	if (s->route == ROUTE_PERFMAP && s->a.arch != CWASM_ARCH_UNKNOWN)
+		return ap_errf(err, "--arch: perfmap does not decode code (a map has names only)");
 	if (s->route != ROUTE_PERFMAP && !s->out)
 		return ap_errf(err, "-o OUTPUT is required");
 	if (s->route != ROUTE_PERFMAP && !strcmp(s->out, s->a.input))

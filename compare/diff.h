@@ -195,6 +195,14 @@ struct cmp_diff {
 int cmp_diff__new(const struct cmp_side *before, const struct cmp_side *after,
 		  const struct cmp_opts *o, struct cmp_diff **out, struct ap_err *err);
 void cmp_diff__delete(struct cmp_diff *d);
+/*
+ * Before any capture is read: the core of `to` that core `core` of `from`
+ * pairs with under cmp_diff__new's rule (manifest idx when every core of
+ * both has one, else position), or -1. For a function named on one build
+ * (its wasm index then names it on the other).
+ */
+int cmp_core__paired(const struct cwasm_module *const *from, uint32_t nfrom,
+		     const struct cwasm_module *const *to, uint32_t nto, uint32_t core);
 /* The pair holding core `core` of the before (after = 0) or after (after = 1) side, or -1. */
 int cmp_diff__pair_of(const struct cmp_diff *d, int after, uint32_t core);
 /* The entry of funcs for (pair, wasm_index), or -1 (no samples and matched, or no such). */

@@ -15,12 +15,30 @@ const char *cmp__core_label(const struct cwasm_module *m)
 	return m->path ? m->path : "core";
 }
 
-static int all_have_idx(const struct cmp_side *s)
+static int mods_have_idx(const struct cwasm_module *const *mods, uint32_t n)
 {
-	for (uint32_t c = 0; c < s->ncores; c++)
-		if (s->mods[c]->manifest_idx < 0)
+	for (uint32_t c = 0; c < n; c++)
+		if (mods[c]->manifest_idx < 0)
 			return 0;
 	return 1;
+}
+
+static int all_have_idx(const struct cmp_side *s)
+{
+	return mods_have_idx(s->mods, s->ncores);
+}
+
+int cmp_core__paired(const struct cwasm_module *const *from, uint32_t nfrom,
+		     const struct cwasm_module *const *to, uint32_t nto, uint32_t core)
+{
+	if (core >= nfrom)
+		return -1;
+	if (!mods_have_idx(from, nfrom) || !mods_have_idx(to, nto))
+		return core < nto ? (int)core : -1;
+	for (uint32_t k = 0; k < nto; k++)
+		if (to[k]->manifest_idx == from[core]->manifest_idx)
+			return (int)k;
+	return -1;
 }
 
 static int dup_idx(const struct cmp_side *s, struct ap_err *err)

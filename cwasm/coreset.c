@@ -75,6 +75,12 @@ int core_set__add(struct core_set *cs, const char *path, struct ap_err *err)
 	return core_set__add_cwasm(cs, path, err);
 }
 
+void core_set__set_arch(struct core_set *cs, enum cwasm_arch arch)
+{
+	for (uint32_t i = 0; i < cs->n; i++)
+		cwasm_target__override(&cs->mods[i]->target, arch);
+}
+
 void core_set__exit(struct core_set *cs)
 {
 	for (size_t i = 0; i < cs->nfiles; i++)

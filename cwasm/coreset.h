@@ -40,6 +40,8 @@ int core_set__add_manifest(struct core_set *cs, const char *path, struct ap_err 
 /* A manifest when path ends in ".json", else a .cwasm. */
 int core_set__add(struct core_set *cs, const char *path, struct ap_err *err);
 void core_set__exit(struct core_set *cs);
+/* --arch: every core is decoded as arch (cwasm_target__override); UNKNOWN: no-op. */
+void core_set__set_arch(struct core_set *cs, enum cwasm_arch arch);
 
 /* "modM" of a manifest core, else its path: how tables name a core. */
 const char *core_set__core_name(const struct cwasm_module *m);

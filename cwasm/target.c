@@ -163,6 +163,7 @@ int cwasm_target__parse(const uint8_t *p, size_t len, const char *file,
 	if (cwasm_arch__parse(ti->arch, alen, &t->arch))
 		return target_fail(err, "%s: target info arch '%s' is not x86_64 or aarch64", file,
 			       shown);
+	t->declared_arch = t->arch;
 
 	if (ti->bin_type == 1) {
 		/* legacy: the architecture only, every other field 0 */
@@ -222,9 +223,35 @@ int cwasm_target__parse(const uint8_t *p, size_t len, const char *file,
 				       file, ti->reserved);
 	}
 	t->format = f->format;
-	t->abi = f->abi;
+	t->abi = t->declared_abi = f->abi;
 	t->verified = 1;
 	return 0;
+}
+
+void cwasm_target__override(struct cwasm_target *t, enum cwasm_arch arch)
+{
+	if (arch == CWASM_ARCH_UNKNOWN)
+		return;
+	t->overridden = 1;
+	if (arch != t->declared_arch)
+		t->abi = CWASM_ABI_UNSPECIFIED;
+	t->arch = arch;
+}
+
+void cwasm_target__describe(const struct cwasm_target *t, char *buf, size_t len)
+{
+	const char *arch = cwasm_arch__name(t->declared_arch);
+	const char *abi = cwasm_abi__name(t->declared_abi);
+	const char *fmt = cwasm_format__name(t->format);
+
+	if (t->format == CWASM_FMT_NONE)
+		snprintf(buf, len, "none (no target info section)");
+	else if (t->verified)
+		snprintf(buf, len, "%s %s (%s, verified%s%s)", arch ? arch : "?", abi ? abi : "?",
+			 fmt ? fmt : "?", t->profile ? ", " : "",
+			 t->profile ? cwasm_profile__name(t->profile) : "");
+	else
+		snprintf(buf, len, "%s, ABI not recorded (%s)", arch ? arch : "?", fmt ? fmt : "?");
 }
 
 int cwasm_target__spec(struct cwasm_target_info *ti, enum cwasm_arch arch,

@@ -59,11 +59,15 @@ struct cwasm_target_info {
 
 /* What the target info says, checked. */
 struct cwasm_target {
-	enum cwasm_arch arch;
-	enum cwasm_abi abi;		/* UNSPECIFIED unless verified */
+	enum cwasm_arch arch;		/* the code's: declared, or an --arch override */
+	enum cwasm_abi abi;		/* UNSPECIFIED unless verified (and not overridden) */
 	enum cwasm_format format;
 	enum cwasm_profile profile;
 	int verified;			/* a current form, every field consistent */
+	/* what the target info itself says (arch UNKNOWN without one) */
+	enum cwasm_arch declared_arch;
+	enum cwasm_abi declared_abi;
+	int overridden;			/* arch was given by the user (cwasm_target__override) */
 };
 
 /* "x86_64", "aarch64"; NULL for unknown. */
@@ -84,6 +88,18 @@ const char *cwasm_profile__name(enum cwasm_profile profile);
  */
 int cwasm_target__parse(const uint8_t *p, size_t len, const char *file,
 			struct cwasm_target_info *ti, struct cwasm_target *t, struct ap_err *err);
+/*
+ * The user's --arch: decode the code as arch whatever the target info
+ * says. When it names another architecture (or none), nothing else it
+ * says is trusted either: the ABI becomes unspecified.
+ */
+void cwasm_target__override(struct cwasm_target *t, enum cwasm_arch arch);
+/*
+ * What the target info says, for reports: "x86_64, ABI not recorded
+ * (legacy-unspecified)", "x86_64 sysv (elf64-little, verified)", "none
+ * (no target info section)". An override is not part of it.
+ */
+void cwasm_target__describe(const struct cwasm_target *t, char *buf, size_t len);
 /* The raw fields the compiler writes for a form (writer and tests); 0 or -1. */
 int cwasm_target__spec(struct cwasm_target_info *ti, enum cwasm_arch arch,
 		       enum cwasm_format format, enum cwasm_abi abi);

@@ -178,7 +178,7 @@ install_azurelinux() {
 	fi
 	rpm_install tdnf "$tools"
 	[ "$perf_only" = 1 ] && return 0
-	rpm_install tdnf gcc make binutils gawk jq capstone-devel elfutils-libelf-devel \
+	rpm_install tdnf gcc make binutils gawk jq capstone-devel elfutils-libelf-devel elfutils-devel \
 		libzstd-devel kernel-headers
 	if rpm_installed libperf-devel; then
 		note "already installed: libperf-devel (build with: make LIBPERF_DIR=/usr)"
@@ -225,7 +225,7 @@ install_debian() {
 		     "(set DEBIAN_KERNEL_SERIES to choose linux-source-X)"
 		src=linux-source
 	fi
-	apt_install build-essential pkg-config libcapstone-dev libelf-dev libzstd-dev zstd \
+	apt_install build-essential pkg-config libcapstone-dev libelf-dev libdw-dev libzstd-dev zstd \
 		binutils binutils-aarch64-linux-gnu gawk jq "$src"
 	# libperf has no Debian package: scripts/deps.sh builds it from the
 	# linux-source tarball (it re-checks its own package list, all present now).
@@ -258,7 +258,7 @@ install_ubuntu() {
 	fi
 	apt_install linux-tools-common "$tools"
 	[ "$perf_only" = 1 ] && return 0
-	apt_install build-essential pkg-config libcapstone-dev libelf-dev libzstd-dev zstd \
+	apt_install build-essential pkg-config libcapstone-dev libelf-dev libdw-dev libzstd-dev zstd \
 		binutils binutils-aarch64-linux-gnu gawk jq
 	note "Ubuntu has no libperf package: build it from a kernel tree's tools/lib/perf" \
 	     "(make -C tools/lib/perf install_headers install_lib DESTDIR=$root/.deps/libperf prefix=/usr)"
@@ -267,7 +267,7 @@ install_ubuntu() {
 install_fedora() {
 	rpm_install dnf perf
 	[ "$perf_only" = 1 ] && return 0
-	rpm_install dnf libperf-devel capstone-devel elfutils-libelf-devel libzstd-devel jq \
+	rpm_install dnf libperf-devel capstone-devel elfutils-libelf-devel elfutils-devel libzstd-devel jq \
 		gcc make binutils gawk
 	note "libperf from libperf-devel: build with make LIBPERF_DIR=/usr"
 }
@@ -287,7 +287,7 @@ fedora|rhel|centos|rocky|almalinux) distro=fedora ;;
 esac
 [ -n "$distro" ] || die 2 "unsupported distribution ID='$os_id' ID_LIKE='$os_like' (from $OS_RELEASE):" \
 	"supported are azurelinux, debian, ubuntu, fedora/rhel and ID_LIKE fedora/rhel;" \
-	"install perf, capstone, libelf, libzstd, jq and libperf's headers by hand"
+	"install perf, capstone, libelf, libdw, libzstd, jq and libperf's headers by hand"
 
 note "$distro (ID=$os_id${os_version:+ VERSION_ID=$os_version}), kernel $(uname -r)$([ "$dry" = 1 ] && echo ', dry run')"
 "install_$distro"

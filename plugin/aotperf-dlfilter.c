@@ -22,7 +22,9 @@
 #include <perf/perf_dlfilter.h>
 #include "dlf.h"
 #include "../attr/attr.h"
+#include <unistd.h>
 #include "../classify/classify.h"
+#include "../frames/frames.h"
 #include "../render/report.h"
 #include "../util/num.h"
 #include "../util/outfile.h"
@@ -40,6 +42,11 @@ static const char dlf_usage[] =
 	"--dlarg top=N       functions listed per core (default 20, 0 = all)\n"
 	"--dlarg base=HEX    the i-th base= pins the i-th core to the region at HEX\n"
 	"--dlarg roles=SPEC  register roles for the class mix, e.g. vmctx=rcx,membase=none\n"
+	"--dlarg arch=ARCH   decode the cores as x86_64 or aarch64 (amd64, x64, x86-64,\n"
+	"                    arm64), whatever their target info says\n"
+	"--dlarg frame-attribution=PREFIX  the compiler's sidecars PREFIX.modM.funcN.json:\n"
+	"                    the class-mix function's frame traffic by proven origin\n"
+	"--dlarg frame-metadata=FILE  the same from one sidecar, for func=\n"
 	"--dlarg out=FILE    the summary to FILE instead of stderr\n"
 	"--dlarg json=FILE   also write the summary as JSON (aotperf report's keys)\n"
 	"--dlarg quiet       no notes or warnings\n";
@@ -90,6 +97,16 @@ static int parse_arg(struct dlf *d, struct dlf_args *a, const char *arg, struct 
 		return set_str(&d->json_path, "json", v, err);
 	if ((v = opt_val(arg, "roles")))
 		return set_str(&d->roles, "roles", v, err);
+	if ((v = opt_val(arg, "arch"))) {
+		if (cwasm_arch__parse(v, strlen(v), &d->arch))
+			return ap_errf(err, "arch=%s: not x86_64 or aarch64 (also amd64, x64, x86-64,"
+				       " arm64)", v);
+		return 0;
+	}
+	if ((v = opt_val(arg, "frame-attribution")))
+		return set_str(&d->frame_prefix, "frame-attribution", v, err);
+	if ((v = opt_val(arg, "frame-metadata")))
+		return set_str(&d->frame_meta, "frame-metadata", v, err);
 	if ((v = opt_val(arg, "top"))) {
 		if (ap_parse_u64(v, 10, &d->top))
 			return ap_errf(err, "top=%s: not a number", v);
@@ -123,6 +140,28 @@ static int check_outputs(struct dlf *d, struct ap_err *err)
 	return 0;
 }
 
+/* With func= the sidecar is known now: a bad one stops perf before the run. */
+static int check_sidecar(const struct dlf *d, struct ap_err *err)
+{
+	const struct cwasm_module *m;
+	char path[4096];
+
+	if (d->frame_prefix && d->frame_meta)
+		return ap_errf(err, "frame-attribution= and frame-metadata=: give one");
+	if (d->frame_meta && !d->has_func)
+		return ap_errf(err, "frame-metadata= needs func=");
+	if (!d->has_func || (!d->frame_prefix && !d->frame_meta))
+		return 0;
+	m = d->cs.mods[d->func.core];
+	if (d->frame_meta)
+		return frames__validate(m, d->func.func, d->frame_meta, NULL, err);
+	if (frames__path(path, sizeof(path), d->frame_prefix,
+			 m->manifest_idx >= 0 ? (uint32_t)m->manifest_idx : 0, d->func.func))
+		return ap_errf(err, "frame-attribution=: too long");
+	/* a prefix may name no file for this function: that is only noted */
+	return access(path, F_OK) ? 0 : frames__validate(m, d->func.func, path, NULL, err);
+}
+
 static int setup(struct dlf *d, const struct dlf_args *a, struct ap_err *err)
 {
 	struct cls_roles roles;
@@ -133,6 +172,7 @@ static int setup(struct dlf *d, const struct dlf_args *a, struct ap_err *err)
 			       dlf_usage);
 	if (a->pins.n > n)
 		return ap_errf(err, "%u base= for %u core(s)", a->pins.n, n);
+	core_set__set_arch(&d->cs, d->arch);
 	if (profile__new(&d->cs, a->pins.base, a->pins.n, d->event, &d->p, err))
 		return -1;
 	if (rg__init(&d->rg, d->p->attr.cores, n))
@@ -146,6 +186,8 @@ static int setup(struct dlf *d, const struct dlf_args *a, struct ap_err *err)
 			return -1;
 		d->has_func = 1;
 	}
+	if (check_sidecar(d, err))
+		return -1;
 	return check_outputs(d, err);
 }
 
@@ -163,6 +205,8 @@ static void dlf_free(struct dlf *d)
 	free(d->out_path);
 	free(d->json_path);
 	free(d->roles);
+	free(d->frame_prefix);
+	free(d->frame_meta);
 	free(d);
 }
 

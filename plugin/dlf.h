@@ -31,6 +31,9 @@ struct dlf {
 	FILE *out;			/* opened by start(): fail before the run */
 	char *json_path;		/* json=FILE */
 	char *roles;			/* roles=SPEC for the class table */
+	enum cwasm_arch arch;		/* arch=: decode as this, whatever the target info says */
+	char *frame_prefix;		/* frame-attribution=PREFIX: sidecars by name */
+	char *frame_meta;		/* frame-metadata=FILE: func='s sidecar */
 	uint64_t top;
 	int quiet;
 

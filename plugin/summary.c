@@ -117,6 +117,9 @@ int dlf__summary(struct dlf *d, struct ap_err *err)
 
 	if (finish(d, err) || pick(d, err))
 		return -1;
+	if (d->p->nfuncs && ((d->frame_prefix && profile__load_sidecars(d->p, d->frame_prefix, err)) ||
+			     (d->frame_meta && profile__set_sidecar(d->p, 0, d->frame_meta, err))))
+		return -1;
 	/* The table is still worth having; say why the mix is not. */
 	if (profile__classify(d->p, d->roles, &cerr) && !d->quiet)
 		fprintf(stderr, DLF_NAME ": note: no class mix: %s\n", cerr.msg);

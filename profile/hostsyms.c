@@ -1,25 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * Symbols for the host frames (profile/host.h), looked up where perf looks:
- *
- *  - user space: the function symbols (STT_FUNC, STT_GNU_IFUNC, defined; a
- *    zero size reaches to the next one) of the mapped file's symbol table;
- *    when it has none, of its separate debug file found by build id
- *    (/usr/lib/debug/.build-id/xx/rest.debug), else its dynamic symbols.
- *    The file is the one at that path on this machine: when the mapping
- *    record names a device and inode (MMAP2) other than the file's, it is
- *    another build and its frames stay [unknown];
- *  - [vdso]: this process's vdso image, when it is as long as the recorded
- *    mapping (perf keeps a copy of the recording's; aotperf assumes the
- *    same kernel);
- *  - the kernel: /proc/kallsyms, when its _text and _etext are the
- *    recording's kernel mapping (the same kernel, laid out the same way);
- *    modules are not looked up.
- *
- * Kept out of host.c so the dlfilter, which never names host frames, links
- * no libelf.
+ * Host frame names (hostsyms.h): per DSO of the timeline, read once when
+ * first asked: a file's function symbols (util/elffuncs.h) with perf's
+ * alias pick, one symbol per address with its end, the names copied, the
+ * file closed; the vdso from this process's memory; the kernel's from
+ * /proc/kallsyms. Found by binary search in the file's addresses
+ * (through its PT_LOAD headers).
  */
-#include <gelf.h>
+#include <elfutils/libdwelf.h>
 #include <inttypes.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -28,256 +16,211 @@
 #include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include "host.h"
+#include "hostsyms.h"
 #include "../util/array.h"
+#include "../util/elffuncs.h"
 #include "../util/file.h"
 
-#define HOSTSYMS_FILE_MAX ((size_t)1 << 30)
 #define HOSTSYMS_KALLSYMS_MAX ((size_t)256 << 20)
-#define HOSTSYMS_DEBUG_DIR "/usr/lib/debug/.build-id"
 #define HOSTSYMS_VDSO_MAX ((uint64_t)1 << 20)
+#define HOSTSYMS_DEBUG_DIR "/usr/lib/debug/.build-id"
 
-struct fsym {
-	uint64_t value, size;
-	const char *name;	/* in the ELF buffer */
-	char *copy;		/* once a frame uses it; owned by the host's symstore */
-	uint8_t bind;		/* STB_LOCAL, STB_GLOBAL, STB_WEAK */
+struct hs_sym {
+	uint64_t start, end;
+	const char *name;	/* in the DSO's names */
 };
 
-struct felf {
-	Elf *e;
-	char *buf;
-	Elf *de;		/* the separate debug file, when its symbols are used */
-	char *dbuf;
-	struct fsym *syms;
+enum hs_kind { HS_NONE, HS_FILE, HS_VDSO, HS_KERNEL };
+
+struct hs_dso {
+	int loaded;
+	enum hs_kind kind;
+	struct hs_sym *syms;	/* by address, one per address */
 	size_t nsyms;
-	GElf_Phdr *loads;
+	char *names;		/* the names' storage */
+	struct elf_load *loads;
 	size_t nloads;
+	uint64_t dev_major, dev_minor, ino;	/* a file: the one read */
+	uint64_t len;		/* the vdso: its length */
+	uint64_t text, etext;	/* the kernel: _text, _etext */
 };
 
-static int fsym_cmp(const void *a, const void *b)
-{
-	const struct fsym *x = a, *y = b;
+struct hostsyms {
+	const struct hostmaps *maps;
+	struct hs_dso *dsos;	/* by the timeline's DSO index */
+	size_t ndsos;
+};
 
-	return x->value < y->value ? -1 : x->value > y->value;
+struct hostsyms *hostsyms__new(const struct hostmaps *maps)
+{
+	struct hostsyms *hs = calloc(1, sizeof(*hs));
+
+	if (hs)
+		hs->maps = maps;
+	elf_version(EV_CURRENT);
+	return hs;
 }
 
-static size_t underscores(const char *s)
+static void dso_exit(struct hs_dso *d)
 {
-	size_t n = 0;
+	free(d->syms);
+	free(d->names);
+	free(d->loads);
+	memset(d, 0, sizeof(*d));
+}
 
-	while (s[n] == '_')
-		n++;
-	return n;
+void hostsyms__delete(struct hostsyms *hs)
+{
+	if (!hs)
+		return;
+	for (size_t i = 0; i < hs->ndsos; i++)
+		dso_exit(&hs->dsos[i]);
+	free(hs->dsos);
+	free(hs);
+}
+
+/* A symbol's rank among its aliases: the highest names the address (hostsyms.h). */
+static uint64_t rank_of(const struct elf_func *f)
+{
+	size_t us = strspn(f->name, "_"), len = strlen(f->name);
+
+	return (uint64_t)(f->size != 0) << 63 | (uint64_t)(f->bind != STB_WEAK) << 62 |
+	       (uint64_t)(f->bind == STB_GLOBAL) << 61 | (uint64_t)(15 - (us < 15 ? us : 15)) << 57 |
+	       (uint64_t)(len < 0xffffff ? len : 0xffffff) << 33 |
+	       (0xffffffffu - (f->index & 0xffffffffu));
 }
 
 /*
- * Of two symbols at one address, the one perf shows (its symbol.c,
- * choose_best_symbol): a sized one, then not weak, then global, then the
- * fewer leading underscores, then the longer name; on a tie the first.
+ * v[0..n) sorted by address: one symbol per address (the best alias), each
+ * with its end (a zero size reaches to the next address; the last then
+ * to the page after its own, as perf fixes it), the names copied.
  */
-static int better(const struct fsym *a, const struct fsym *b)
+static int keep_syms(struct hs_dso *d, const struct elf_func *v, size_t n)
 {
-	if (!a->size != !b->size)
-		return !!a->size;
-	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
-		return b->bind == STB_WEAK;
-	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
-		return a->bind == STB_GLOBAL;
-	if (underscores(a->name) != underscores(b->name))
-		return underscores(a->name) < underscores(b->name);
-	return strlen(a->name) >= strlen(b->name);
-}
+	size_t k = 0, bytes = 0, at = 0;
 
-/* Sort by address and keep one symbol per address, as perf does. */
-static void sort_syms(struct felf *f)
-{
-	size_t k = 0;
-
-	qsort(f->syms, f->nsyms, sizeof(*f->syms), fsym_cmp);
-	for (size_t i = 0; i < f->nsyms; i++) {
-		if (k && f->syms[k - 1].value == f->syms[i].value) {
-			if (!better(&f->syms[k - 1], &f->syms[i]))
-				f->syms[k - 1] = f->syms[i];
+	if (!n)
+		return 0;
+	d->syms = calloc(n, sizeof(*d->syms));
+	if (!d->syms)
+		return -1;
+	for (size_t i = 0, best = 0; i < n; i++) {
+		if (rank_of(&v[i]) > rank_of(&v[best]))
+			best = i;
+		if (i + 1 < n && v[i + 1].value == v[i].value)
 			continue;
-		}
-		f->syms[k++] = f->syms[i];
+		d->syms[k++] = (struct hs_sym){ v[best].value, v[best].value + v[best].size,
+						v[best].name };
+		bytes += strlen(v[best].name) + 1;
+		best = i + 1;
 	}
-	f->nsyms = k;
+	d->names = malloc(bytes);
+	if (!d->names)
+		return -1;
+	for (size_t i = 0; i < k; i++) {
+		size_t len = strlen(d->syms[i].name) + 1;
+
+		memcpy(d->names + at, d->syms[i].name, len);
+		d->syms[i].name = d->names + at;
+		at += len;
+		if (d->syms[i].end > d->syms[i].start)
+			continue;
+		d->syms[i].end = i + 1 < k ? d->syms[i + 1].start :
+				 (d->syms[i].start & ~(uint64_t)4095) + 8192;
+	}
+	d->nsyms = k;
+	return 0;
 }
 
-static const char *keep(struct profile_host *h, char **copy, const char *name);
-
-/* The section of type `type` of e, or NULL. */
-static Elf_Scn *section_of(Elf *e, uint32_t type, GElf_Shdr *out)
+/* The function symbols of e (symtab_only: none without a .symtab), kept. */
+static int read_elf_syms(struct hs_dso *d, Elf *e, int symtab_only)
 {
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(e, scn)))
-		if (gelf_getshdr(scn, out) && out->sh_type == type)
-			return scn;
-	return NULL;
-}
-
-static int read_syms(struct felf *f, Elf *e)
-{
-	GElf_Shdr tsh = { 0 };
-	Elf_Scn *tab = section_of(e, SHT_SYMTAB, &tsh);
-	Elf_Data *d;
+	struct elf_func *v;
 	size_t n;
+	int ret;
 
-	if (!tab)
-		tab = section_of(e, SHT_DYNSYM, &tsh);
-
-	if (!tab || !tsh.sh_entsize || !(d = elf_getdata(tab, NULL)))
-		return 0;
-	n = tsh.sh_size / tsh.sh_entsize;
-	f->syms = calloc(n ? n : 1, sizeof(*f->syms));
-	if (!f->syms)
+	if (elf_funcs__read(e, symtab_only, &v, &n))
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Sym s;
-		int type;
-		const char *name;
-
-		if (!gelf_getsym(d, (int)i, &s))
-			continue;
-		type = GELF_ST_TYPE(s.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || !s.st_name ||
-		    s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE)
-			continue;
-		name = elf_strptr(e, tsh.sh_link, s.st_name);
-		if (name && *name)
-			f->syms[f->nsyms++] = (struct fsym){ s.st_value, s.st_size, name, NULL,
-							     (uint8_t)GELF_ST_BIND(s.st_info) };
-	}
-	sort_syms(f);
-	return 0;
+	ret = keep_syms(d, v, n);
+	free(v);
+	return ret;
 }
 
-static int read_loads(struct felf *f)
+/* The detached debug file's symbols (by build id): 1 read, 0 none there, -1 memory. */
+static int read_debug_syms(struct hs_dso *d, Elf *e)
 {
-	size_t n = 0;
-
-	if (elf_getphdrnum(f->e, &n) || !n)
-		return 0;
-	f->loads = calloc(n, sizeof(*f->loads));
-	if (!f->loads)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(f->e, (int)i, &ph) && ph.p_type == PT_LOAD)
-			f->loads[f->nloads++] = ph;
-	}
-	return 0;
-}
-
-/* Is path the file the mapping record names (device and inode), when it names one? */
-static int same_file(const struct stat *st, const struct profile_host_frame *fr)
-{
-	if (!fr->ino)
-		return 1;
-	return st->st_ino == (ino_t)fr->ino && major(st->st_dev) == fr->dev_major &&
-	       minor(st->st_dev) == fr->dev_minor;
-}
-
-/* The GNU build id of e as hex into out (at least 41 bytes); 0 when it has one. */
-static int build_id(Elf *e, char *out, size_t len)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(e, scn))) {
-		Elf_Data *d;
-		GElf_Nhdr nh;
-		size_t off = 0, name_off, desc_off;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !(d = elf_getdata(scn, NULL)))
-			continue;
-		while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
-			const uint8_t *id = (const uint8_t *)d->d_buf + desc_off;
-
-			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
-			    memcmp((const char *)d->d_buf + name_off, "GNU", 4) ||
-			    !nh.n_descsz || nh.n_descsz * 2 + 1 > len)
-				continue;
-			for (size_t i = 0; i < nh.n_descsz; i++)
-				snprintf(out + 2 * i, 3, "%02x", id[i]);
-			return 0;
-		}
-	}
-	return -1;
-}
-
-/* A file's ELF image in memory: 1, 0 when it is none or unreadable, -1 out of memory. */
-static int elf_read(const char *path, char **buf, Elf **e)
-{
+	const uint8_t *id;
+	ssize_t n = dwelf_elf_gnu_build_id(e, (const void **)&id);
+	char path[sizeof(HOSTSYMS_DEBUG_DIR) + 140];
+	struct ap_file f;
 	struct ap_err err;
-	size_t len;
+	size_t at;
+	Elf *de;
+	int ret = 0;
 
-	*e = NULL;
-	if (ap_file__read_all(path, 0, HOSTSYMS_FILE_MAX, buf, &len, NULL, &err))
-		return err.kind == AP_ERR_NOMEM ? -1 : 0;
-	*e = elf_memory(*buf, len);
-	return *e && elf_kind(*e) == ELF_K_ELF;
-}
-
-/* The separate debug file of f (by build id), when it has a symbol table. */
-static int debug_file(struct felf *f)
-{
-	char id[128], path[256];
-	GElf_Shdr sh;
-	int r;
-
-	if (build_id(f->e, id, sizeof(id)) || strlen(id) < 3)
+	if (n < 2 || n > 64)
 		return 0;
-	snprintf(path, sizeof(path), HOSTSYMS_DEBUG_DIR "/%.2s/%s.debug", id, id + 2);
-	r = elf_read(path, &f->dbuf, &f->de);
-	if (r > 0 && section_of(f->de, SHT_SYMTAB, &sh))
-		return 1;
-	if (f->de)
-		elf_end(f->de);
-	free(f->dbuf);
-	f->de = NULL;
-	f->dbuf = NULL;
-	return r < 0 ? -1 : 0;
+	at = (size_t)snprintf(path, sizeof(path), HOSTSYMS_DEBUG_DIR "/%02x/", id[0]);
+	for (ssize_t i = 1; i < n; i++)
+		at += (size_t)snprintf(path + at, sizeof(path) - at, "%02x", id[i]);
+	snprintf(path + at, sizeof(path) - at, ".debug");
+	if (ap_file__open(&f, path, 0, &err))
+		return err.kind == AP_ERR_NOMEM ? -1 : 0;
+	de = elf_begin(f.fd, ELF_C_READ_MMAP, NULL);
+	if (de && elf_kind(de) == ELF_K_ELF && elf_funcs__has_symtab(de))
+		ret = read_elf_syms(d, de, 1) ? -1 : 1;
+	if (de)
+		elf_end(de);
+	ap_file__close(&f);
+	return ret;
 }
 
-/* 1 when the file was opened; 0 when it cannot be (its frames stay unknown); -1 out of memory. */
-static int felf_open(struct felf *f, const char *path)
+static int load_file(struct hs_dso *d, const char *path)
 {
-	GElf_Shdr sh;
-	int r;
+	struct ap_file f;
+	struct ap_err err;
+	int ret = 0;
+	Elf *e;
 
-	memset(f, 0, sizeof(*f));
-	r = elf_read(path, &f->buf, &f->e);
-	if (r <= 0)
-		return r;
-	if (read_loads(f))
-		return -1;
-	r = section_of(f->e, SHT_SYMTAB, &sh) ? 0 : debug_file(f);
-	if (r < 0 || read_syms(f, r ? f->de : f->e))
-		return -1;
-	return 1;
+	if (ap_file__open(&f, path, 0, &err))
+		return err.kind == AP_ERR_NOMEM ? -1 : 0;
+	d->dev_major = major(f.id.dev);
+	d->dev_minor = minor(f.id.dev);
+	d->ino = f.id.ino;
+	e = elf_begin(f.fd, ELF_C_READ_MMAP, NULL);
+	if (e && elf_kind(e) == ELF_K_ELF) {
+		int dbg = 0;
+
+		ret = elf_loads__read(e, &d->loads, &d->nloads);
+		if (!ret && !elf_funcs__has_symtab(e) && (dbg = read_debug_syms(d, e)) < 0)
+			ret = -1;
+		if (!ret && !dbg)
+			ret = read_elf_syms(d, e, 0);
+	}
+	if (e)
+		elf_end(e);
+	ap_file__close(&f);
+	return ret;
 }
 
 /*
  * [vdso]: this process's own vdso, the image the kernel maps into every
  * process, when it is as long as the recorded one (the recording was made
- * on this kernel: the same image). 1, 0 when not, -1 out of memory.
+ * on this kernel: the same image). A mapping of another length then names
+ * nothing.
  */
-static int vdso_open(struct felf *f, uint64_t len)
+static int load_vdso(struct hs_dso *d, uint64_t len)
 {
 	unsigned long at = getauxval(AT_SYSINFO_EHDR);
-	char line[256];
 	uint64_t lo = 0, hi = 0, ours = 0;
+	char line[256], *copy;
 	FILE *maps;
+	Elf *e;
+	int ret = 0;
 
-	memset(f, 0, sizeof(*f));
 	if (!at || !len || len > HOSTSYMS_VDSO_MAX)
 		return 0;
-	maps = fopen("/proc/self/maps", "r");
+	maps = fopen("/proc/self/maps", "re");
 	if (!maps)
 		return 0;
 	while (fgets(line, sizeof(line), maps))
@@ -286,130 +229,42 @@ static int vdso_open(struct felf *f, uint64_t len)
 	fclose(maps);
 	if (ours != len || lo != at)
 		return 0;
-	f->buf = malloc(len);
-	if (!f->buf)
+	copy = malloc(len);
+	if (!copy)
 		return -1;
-	memcpy(f->buf, (const void *)at, len);
-	f->e = elf_memory(f->buf, len);
-	if (!f->e || elf_kind(f->e) != ELF_K_ELF)
-		return 0;
-	return read_loads(f) || read_syms(f, f->e) ? -1 : 1;
-}
-
-static void felf_close(struct felf *f)
-{
-	free(f->syms);
-	free(f->loads);
-	if (f->e)
-		elf_end(f->e);
-	free(f->buf);
-	if (f->de)
-		elf_end(f->de);
-	free(f->dbuf);
-}
-
-/* The symbol holding file offset off, or NULL. */
-static struct fsym *sym_at(struct felf *f, uint64_t off)
-{
-	uint64_t va = 0;
-	size_t lo = 0, hi = f->nsyms, i;
-	int found = 0;
-
-	for (size_t k = 0; k < f->nloads && !found; k++) {
-		const GElf_Phdr *ph = &f->loads[k];
-
-		if (off >= ph->p_offset && off - ph->p_offset < ph->p_filesz) {
-			va = ph->p_vaddr + (off - ph->p_offset);
-			found = 1;
-		}
-	}
-	if (!found)
-		return NULL;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->syms[mid].value <= va)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	i = lo - 1;
-	if (f->syms[i].size)
-		return va - f->syms[i].value < f->syms[i].size ? &f->syms[i] : NULL;
-	/* a zero size reaches to the next symbol */
-	return i + 1 < f->nsyms || va == f->syms[i].value ? &f->syms[i] : NULL;
-}
-
-/* Symbols of the frames of dso d (user frames of one file, or the vdso). */
-static int resolve_dso(struct profile_host *h, uint32_t d, int vdso)
-{
-	const char *path = h->dsos[d];
-	struct felf f = { 0 };
-	struct stat st;
-	uint64_t vdso_len = 0;
-	int opened = -2, ret = 0;
-
-	for (size_t i = 0; i < h->nframes; i++) {
-		struct profile_host_frame *fr = &h->frames[i];
-		struct fsym *s;
-
-		if (fr->dso != d || fr->kernel || fr->map_end <= fr->map_start)
-			continue;
-		if (opened == -2 && vdso) {
-			vdso_len = fr->map_end - fr->map_start;
-			opened = vdso_open(&f, vdso_len);
-		} else if (opened == -2) {
-			opened = !stat(path, &st) && S_ISREG(st.st_mode) ? felf_open(&f, path) : 0;
-		}
-		if (opened <= 0) {
-			ret = opened;
-			break;
-		}
-		/* each mapping record names its file: another inode is another build */
-		if (vdso ? fr->map_end - fr->map_start != vdso_len : !same_file(&st, fr))
-			continue;
-		s = sym_at(&f, fr->ip - fr->map_start + fr->pgoff);
-		if (!s)
-			continue;
-		fr->sym = keep(h, &s->copy, s->name);
-		if (!fr->sym) {
-			ret = -1;
-			break;
-		}
-	}
-	felf_close(&f);
+	memcpy(copy, (const void *)at, len);
+	d->len = len;
+	e = elf_memory(copy, len);
+	if (e && elf_kind(e) == ELF_K_ELF)
+		ret = elf_loads__read(e, &d->loads, &d->nloads) || read_elf_syms(d, e, 0) ? -1 : 0;
+	if (e)
+		elf_end(e);
+	free(copy);
 	return ret;
 }
 
-/* The name a frame points to, copied once into the host's symstore. */
-static const char *keep(struct profile_host *h, char **copy, const char *name)
+/* By address, then list order (kallsyms is mostly in address order already). */
+static int func_cmp(const void *a, const void *b)
 {
-	if (!*copy) {
-		char *dup = strdup(name);
+	const struct elf_func *x = a, *y = b;
 
-		if (!dup ||
-		    ap_push(&h->symstore, &h->nsymstore, &h->cap_symstore, &dup, sizeof(dup))) {
-			free(dup);
-			return NULL;
-		}
-		*copy = dup;
-	}
-	return *copy;
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* Function symbols of /proc/kallsyms outside modules, into f->syms; _text and _etext. */
-static int read_kallsyms(struct felf *f, uint64_t *text, uint64_t *etext)
+/* Function symbols of /proc/kallsyms outside modules; _text and _etext. */
+static int load_kallsyms(struct hs_dso *d)
 {
+	struct elf_func *v = NULL;
+	size_t len, n = 0, cap = 0;
 	struct ap_err err;
-	size_t len, cap = 0;
-	char *line, *next;
+	char *buf, *line, *next;
+	int ret;
 
-	*text = *etext = 0;
-	if (ap_file__read_all("/proc/kallsyms", 0, HOSTSYMS_KALLSYMS_MAX, &f->buf, &len, NULL, &err))
+	if (ap_file__read_all("/proc/kallsyms", 0, HOSTSYMS_KALLSYMS_MAX, &buf, &len, NULL, &err))
 		return err.kind == AP_ERR_NOMEM ? -1 : 0;
-	for (line = f->buf; line && *line; line = next) {
+	for (line = buf; line && *line; line = next) {
 		char *end, *name, type;
 		uint64_t addr;
 
@@ -424,80 +279,114 @@ static int read_kallsyms(struct felf *f, uint64_t *text, uint64_t *etext)
 		if (strchr(name, '\t'))	/* "name\t[module]" */
 			continue;
 		if (!strcmp(name, "_text"))
-			*text = addr;
+			d->text = addr;
 		else if (!strcmp(name, "_etext"))
-			*etext = addr;
+			d->etext = addr;
 		if (!strchr("tTwW", type) || !addr)
 			continue;
-		if (ap_grow(&f->syms, &cap, f->nsyms + 1, sizeof(*f->syms)))
+		if (ap_grow(&v, &cap, n + 1, sizeof(*v))) {
+			free(v);
+			free(buf);
 			return -1;
-		f->syms[f->nsyms++] = (struct fsym){ addr, 0, name, NULL,
-						     type == 'w' || type == 'W' ? STB_WEAK :
-						     type == 'T' ? STB_GLOBAL : STB_LOCAL };
-	}
-	sort_syms(f);
-	return 1;
-}
-
-/* Kernel frames of dso d ([kernel.kallsyms]) named from /proc/kallsyms, when it is that kernel. */
-static int resolve_kernel(struct profile_host *h, uint32_t d)
-{
-	struct felf f = { 0 };
-	uint64_t start = 0, end = 0, text, etext;
-	int r, ret = 0;
-
-	for (size_t i = 0; i < h->nframes && !end; i++) {
-		if (h->frames[i].dso == d && h->frames[i].map_end > h->frames[i].map_start) {
-			start = h->frames[i].map_start;
-			end = h->frames[i].map_end;
 		}
+		v[n] = (struct elf_func){ addr, 0, name, 0, n,
+					  type == 'w' || type == 'W' ? STB_WEAK :
+					  type == 'T' ? STB_GLOBAL : STB_LOCAL };
+		n++;
 	}
-	if (!end)
-		return 0;
-	r = read_kallsyms(&f, &text, &etext);
-	if (r <= 0 || text != start || etext != end) {
-		felf_close(&f);
-		return r < 0 ? -1 : 0;
-	}
-	for (size_t i = 0; i < h->nframes; i++) {
-		struct profile_host_frame *fr = &h->frames[i];
-		size_t lo = 0, hi = f.nsyms;
-
-		if (fr->dso != d || fr->ip < text || fr->ip >= etext)
-			continue;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (f.syms[mid].value <= fr->ip)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (!lo)
-			continue;
-		fr->sym = keep(h, &f.syms[lo - 1].copy, f.syms[lo - 1].name);
-		if (!fr->sym) {
-			ret = -1;
-			break;
-		}
-	}
-	felf_close(&f);
+	if (n)
+		qsort(v, n, sizeof(*v), func_cmp);
+	ret = keep_syms(d, v, n);
+	free(v);
+	free(buf);
 	return ret;
 }
 
-int profile_host__symbols(struct profile_host *h, struct ap_err *err)
+static struct hs_dso *dso_of(struct hostsyms *hs, uint32_t dso)
 {
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return 0;
-	for (uint32_t d = 0; d < h->ndsos; d++) {
-		int r = 0;
+	size_t n = hostmaps__ndsos(hs->maps);
+	struct hs_dso *v;
 
-		if (h->dsos[d][0] == '/' || !strcmp(h->dsos[d], "[vdso]"))
-			r = resolve_dso(h, d, h->dsos[d][0] != '/');
-		else if (!strcmp(h->dsos[d], "[kernel.kallsyms]"))
-			r = resolve_kernel(h, d);
-		if (r)
-			return ap_err_nomem(err);
+	if (dso >= n)
+		return NULL;
+	if (n > hs->ndsos) {
+		v = realloc(hs->dsos, n * sizeof(*v));
+		if (!v)
+			return NULL;
+		memset(v + hs->ndsos, 0, (n - hs->ndsos) * sizeof(*v));
+		hs->dsos = v;
+		hs->ndsos = n;
 	}
+	return &hs->dsos[dso];
+}
+
+static int load(struct hostsyms *hs, struct hs_dso *d, uint32_t dso, const struct hostmap *m)
+{
+	const char *name = hostmaps__dso(hs->maps, dso);
+
+	d->loaded = 1;
+	if (hostmaps__dso_is_file(hs->maps, dso)) {
+		d->kind = HS_FILE;
+		return load_file(d, name);
+	}
+	if (!strcmp(name, "[vdso]")) {
+		d->kind = HS_VDSO;
+		return load_vdso(d, m->end - m->start);
+	}
+	if (!strcmp(name, "[kernel.kallsyms]")) {
+		d->kind = HS_KERNEL;
+		return load_kallsyms(d);
+	}
+	return 0;
+}
+
+/* Does mapping m show what d read? */
+static int same_image(const struct hs_dso *d, const struct hostmap *m)
+{
+	switch (d->kind) {
+	case HS_FILE:
+		/* each mapping record names its file: another inode is another build */
+		return !m->ino || (m->ino == d->ino && m->maj == d->dev_major &&
+				   m->min == d->dev_minor);
+	case HS_VDSO:
+		return m->end - m->start == d->len;
+	case HS_KERNEL:
+		return d->text == m->start && d->etext == m->end;
+	default:
+		return 0;
+	}
+}
+
+int hostsyms__find(struct hostsyms *hs, const struct hostmap *m, uint64_t ip,
+		   const char **sym)
+{
+	struct hs_dso *d = dso_of(hs, m->dso);
+	uint64_t va;
+	size_t lo = 0, hi;
+
+	*sym = NULL;
+	if (!d)
+		return hostmaps__ndsos(hs->maps) > m->dso ? -1 : 0;
+	if (!d->loaded && load(hs, d, m->dso, m)) {
+		dso_exit(d);
+		d->loaded = 1;
+		return -1;
+	}
+	if (!d->nsyms || !same_image(d, m))
+		return 0;
+	if (d->kind == HS_KERNEL)
+		va = ip;
+	else
+		elf_loads__vaddr(d->loads, d->nloads, ip - m->start + m->pgoff, &va);
+	for (hi = d->nsyms; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->syms[mid].start <= va)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && va < d->syms[lo - 1].end)
+		*sym = d->syms[lo - 1].name;
 	return 0;
 }

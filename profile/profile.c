@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* The profile in memory: fed samples, rankings, the functions looked at closely. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "host.h"
 #include "internal.h"
+#include "sidecar.h"
 #include "../util/array.h"
 #include "../util/num.h"
 
@@ -77,6 +76,19 @@ int profile__new(const struct core_set *cs, const uint64_t *pins, uint32_t npins
 	return 0;
 }
 
+int profile__new_static(const struct core_set *cs, struct profile **out, struct ap_err *err)
+{
+	if (profile__new(cs, NULL, 0, NULL, out, err))
+		return -1;
+	(*out)->source = PROFILE_STATIC;
+	if (profile__finish(*out, err)) {
+		profile__delete(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 int64_t profile__sample(struct profile *p, int core, uint64_t off)
 {
 	struct attr_core *c;
@@ -123,11 +135,8 @@ static void func_exit(struct profile_func *f)
 {
 	if (f->classified)
 		cls_result__exit(&f->cls);
-	fa_join__exit(&f->fj);
-	if (f->fa)
-		fa__exit(f->fa);
-	free(f->fa);
-	free(f->fa_path);
+	profile_sidecar__delete(f->sc);
+	helper_view__delete(f->hv);
 }
 
 void profile__delete(struct profile *p)
@@ -144,6 +153,7 @@ void profile__delete(struct profile *p)
 	attr_result__exit(&p->attr);	/* per-core counts; the array is ours */
 	free(cores);
 	attr_hist__exit(&p->hist);
+	stacks__delete(p->stacks);
 	if (p->host)
 		profile_host__exit(p->host);
 	free(p->host);
@@ -220,31 +230,25 @@ int profile__hottest(const struct profile *p, uint32_t *core, uint32_t *func)
 	return 1;
 }
 
-int profile__load_sidecars(struct profile *p, const char *prefix, struct ap_err *err)
+/* The sidecar's origins (the verdict then knows proven spills) and the helper's view. */
+static int classify_frames(struct profile *p, struct profile_func *f, struct ap_err *err)
 {
-	for (uint32_t i = 0; i < p->nfuncs; i++) {
-		struct profile_func *f = &p->funcs[i];
-		const struct cwasm_module *m = p->attr.cores[f->core].mod;
-		uint32_t mod = m->manifest_idx >= 0 ? (uint32_t)m->manifest_idx : 0;
-		size_t len = strlen(prefix) + 48;
-		struct stat st;
+	const struct attr_core *c = &p->attr.cores[f->core];
+	struct profile_sidecar *sc = f->sc && f->sc->fr ? f->sc : NULL;
 
-		f->fa_path = malloc(len);
-		if (!f->fa_path || fa__path(f->fa_path, len, prefix, mod, f->func))
-			return ap_err_nomem(err);
-		/* the compiler may have written sidecars for some functions only */
-		if (stat(f->fa_path, &st) && errno == ENOENT)
-			continue;
-		f->fa = calloc(1, sizeof(*f->fa));
-		if (!f->fa)
-			return ap_err_nomem(err);
-		if (fa__load(f->fa_path, mod, f->func, m->funcs[f->func].size, f->fa, err)) {
-			free(f->fa);
-			f->fa = NULL;
+	if (sc) {
+		const struct frames_summary *s;
+
+		if (profile_sidecar__join(sc, c->mod, &p->hist, f->core, err))
 			return -1;
-		}
+		s = sc->sum;
+		cls_table__set_spills(&f->cls.t,
+				      s->sampled_allocator_loads + s->sampled_allocator_stores,
+				      s->origin[FRAMES_ALLOCATOR_SPILL][FRAMES_LOAD].insns +
+					      s->origin[FRAMES_ALLOCATOR_SPILL][FRAMES_STORE].insns);
 	}
-	return 0;
+	return helper_view__build(&f->hv, c->mod, f->func, &f->cls.f, sc, &p->hist, f->core,
+				  c->nmappings != 0, c->first_base, err);
 }
 
 int profile__classify(struct profile *p, const char *roles, struct ap_err *err)
@@ -256,10 +260,11 @@ int profile__classify(struct profile *p, const char *roles, struct ap_err *err)
 		if (f->classified)
 			continue;
 		if (cls_result__classify(&f->cls, c->mod, f->func, CWASM_ARCH_UNKNOWN, roles,
-					 &p->hist, f->core, c->first_base, err))
+					 p->source == PROFILE_STATIC ? NULL : &p->hist, f->core,
+					 c->first_base, err))
 			return -1;
 		f->classified = 1;
-		if (f->fa && fa__join(f->fa, &f->cls.f, f->cls.insn_samples, &f->fj, err))
+		if (classify_frames(p, f, err))
 			return -1;
 	}
 	return 0;

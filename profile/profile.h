@@ -25,10 +25,21 @@
  *              them), passes, truncation, warnings.
  *   hist       samples per (core, text offset): per-instruction counts.
  *   funcs      functions looked at closely: decoded, classified, weighted
- *              (classify/funcclass.h), with frame attribution when asked.
+ *              (classify/funcclass.h), their upstream helper's view
+ *              (profile/sidecar.h), with the compiler's frame-attribution
+ *              sidecar and its origins (frames/) when asked.
+ *   stacks     call stacks (profile/stacks.h), when profile_opts.stacks
+ *              asks (perf.data only): a tree of (core, function | host
+ *              symbol | kernel | "[caller unknown]") nodes from the
+ *              outermost caller down, self and total samples per node;
+ *              per symbol self, inclusive (once per sample) and
+ *              caller-unknown samples; caller -> callee edges; with host
+ *              too, where each stack's samples were taken (its leaves).
+ *              Filled from attr's sample hook as the file streams by.
  *   host       (perf.data, when asked: profile_opts.host) the samples no
  *              core holds, by DSO and ip, named as perf names them
- *              (profile/host.h); NULL otherwise.
+ *              (profile/host.h); NULL otherwise. Stacks and host name host
+ *              frames from one timeline and one symbol reader (read.c).
  *
  * Extending (call stacks, comparisons, other engines): add a member here
  * with its own producer step (e.g. profile__add_stacks() filled from the
@@ -42,15 +53,19 @@
 #include <stdint.h>
 #include "../attr/attr.h"
 #include "../attr/hist.h"
-#include "../classify/frameattr.h"
 #include "../classify/funcclass.h"
 #include "../cwasm/coreset.h"
 #include "../util/err.h"
+#include "stacks.h"
 
 enum profile_source {
 	PROFILE_RECORDS,	/* perf.data: mappings from its MMAP records */
 	PROFILE_SAMPLES,	/* fed sample by sample: regions found from the samples */
+	PROFILE_STATIC,		/* no recording: functions classified from the code alone */
 };
+
+struct profile_sidecar;
+struct helper_view;
 
 /* A function looked at closely (report --func/--hot, the dlfilter's func= or hottest). */
 struct profile_func {
@@ -59,11 +74,10 @@ struct profile_func {
 	uint64_t samples;	/* its self samples */
 	int classified;		/* cls is valid */
 	struct cls_result cls;	/* decoded, per-instruction samples, class table */
-	/* frame attribution: fa_path is where the sidecar was looked for (NULL
-	 * when not asked), fa the sidecar (NULL when there is none), fj the join */
-	char *fa_path;
-	struct fa_sidecar *fa;
-	struct fa_join fj;
+	/* the frame-attribution sidecar (profile/sidecar.h); NULL when not asked */
+	struct profile_sidecar *sc;
+	/* the upstream helper's classes and hottest instructions; set by classify */
+	struct helper_view *hv;
 };
 
 struct profile_host;
@@ -80,6 +94,7 @@ struct profile {
 	uint32_t nfuncs;
 	size_t cap_funcs;
 	int finished;			/* profile__finish ran */
+	struct profile_stacks *stacks;	/* NULL unless asked (profile/stacks.h) */
 	struct profile_host *host;	/* see above; NULL unless asked */
 };
 
@@ -98,6 +113,12 @@ struct profile_pins {
  */
 int profile_pins__add(struct profile_pins *p, const char *hex, struct ap_err *err);
 
+enum profile_stacks_opt {
+	PROFILE_STACKS_NO = 0,
+	PROFILE_STACKS_YES,		/* always (p->stacks->mode says whether there were any) */
+	PROFILE_STACKS_RECORDED,	/* when the recording has them: else p->stacks stays NULL */
+};
+
 struct profile_opts {
 	const char *event;		/* NULL: every event */
 	int pid;			/* -1: every process */
@@ -105,6 +126,7 @@ struct profile_opts {
 	uint32_t npins;
 	int require_size_match;		/* AP_ERR_GATE unless each core's mapping is unique */
 	int two_pass;			/* read the mappings first, always (tests) */
+	int stacks;			/* enum profile_stacks_opt: aggregate call stacks (p->stacks) */
 	int host;			/* also name the samples no core holds (p->host) */
 	struct progress *progress;	/* a progress line while reading (util/progress.h), or NULL */
 };
@@ -115,6 +137,12 @@ struct profile_opts {
  */
 int profile__read(const char *perf_path, const struct core_set *cs,
 		  const struct profile_opts *o, struct profile **out, struct ap_err *err);
+
+/*
+ * A profile of cs without a recording (report --func without -i): no
+ * samples, finished; profile__classify() then gives static counts only.
+ */
+int profile__new_static(const struct core_set *cs, struct profile **out, struct ap_err *err);
 
 /* An empty profile of cs, to be fed with profile__sample(). */
 int profile__new(const struct core_set *cs, const uint64_t *pins, uint32_t npins,
@@ -140,12 +168,21 @@ int profile__add_hot(struct profile *p, uint32_t k, struct ap_err *err);
 /* The hottest function over all cores: 1 and *core, *func; 0 when nothing ran. */
 int profile__hottest(const struct profile *p, uint32_t *core, uint32_t *func);
 /*
- * Frame-attribution sidecars PREFIX.mod<M>.func<N>.json (classify/frameattr.h)
- * of every added function, read before anything is printed so a bad one
- * fails cleanly; a missing one is only noted (fa stays NULL).
+ * Frame-attribution sidecars (frames/frames.h, docs/sidecar.md), read and
+ * checked before anything is printed so a bad one fails cleanly:
+ * PREFIX.mod<M>.func<N>.json of every added function (M the manifest idx,
+ * 0 for a lone core), a missing one only noted; or the one file path for
+ * added function i (missing: an error). Implemented in profile/sidecar.c.
  */
 int profile__load_sidecars(struct profile *p, const char *prefix, struct ap_err *err);
-/* Decode, weight and classify every added function (roles: an override or NULL). */
+/* The same for added function i as module mod (a lone core's index in a log, say). */
+int profile__find_sidecar(struct profile *p, uint32_t i, const char *prefix, uint32_t mod,
+			  struct ap_err *err);
+int profile__set_sidecar(struct profile *p, uint32_t i, const char *path, struct ap_err *err);
+/*
+ * Decode, weight and classify every added function (roles: an override or
+ * NULL); with a sidecar also its origins, which the lever verdict then uses.
+ */
 int profile__classify(struct profile *p, const char *roles, struct ap_err *err);
 
 #endif

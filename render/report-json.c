@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* The report as JSON (README "JSON"): the text report's twin. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "helper.h"
 #include "report.h"
 #include "../util/pct.h"
 #include "../util/sha256.h"
@@ -36,22 +38,60 @@ static void json_hex_or_null(struct json_out *j, int have, uint64_t v)
 		json_null(j);
 }
 
+void render__json_target(struct json_out *j, const struct cwasm_target *t)
+{
+	json_begin_obj(j);
+	json_key(j, "architecture"); json_str(j, cwasm_arch__name(t->declared_arch));
+	json_key(j, "abi"); json_str(j, t->verified ? cwasm_abi__name(t->declared_abi) : NULL);
+	json_key(j, "format"); json_str(j, cwasm_format__name(t->format));
+	json_key(j, "verified"); json_bool(j, t->verified);
+	json_key(j, "profile"); json_str(j, cwasm_profile__name(t->profile));
+	/* what the code was decoded as: the target's, or --arch */
+	json_key(j, "decoded_as"); json_str(j, cwasm_arch__name(t->arch));
+	json_key(j, "arch_override"); json_bool(j, t->overridden);
+	json_end_obj(j);
+}
+
+/*
+ * The upstream helper's keys that only a recording gives (docs/
+ * helper-interface.md), with its types: text_base and mapping.base
+ * integers (text_base_hex keeps the hex string for --base), candidates
+ * every executable //anon mapping. Report has no coverage gate: 0.0.
+ */
+static void json_helper_core(struct json_out *j, const struct profile *p,
+			     const struct attr_core *c)
+{
+	const struct cwasm_module *m = c->mod;
+
+	json_key(j, "architecture"); json_str(j, cwasm_arch__name(m->target.arch));
+	json_key(j, "artifact_target"); render__json_target(j, &m->target);
+	json_key(j, "authoritative"); json_bool(j, c->authoritative && !c->base_override);
+	json_key(j, "minimum_attribution_coverage_pct"); json_pyfloat(j, 0.0);
+	json_key(j, "text_base");
+	if (c->nmappings)
+		json_u64(j, c->first_base);
+	else
+		json_null(j);
+	json_key(j, "text_base_hex"); json_hex_or_null(j, c->nmappings, c->first_base);
+	(void)p;
+}
+
 void render__report_json_core(struct json_out *j, const struct profile *p, uint32_t core,
 			      const struct render_opts *o)
 {
 	const struct attr_core *c = &p->attr.cores[core];
 	const struct cwasm_module *m = c->mod;
 	uint64_t total = p->attr.total_samples;
-	char hex[65];
+	char hex[65], abs[PATH_MAX];
 
-	json_key(j, "cwasm"); json_str(j, m->path);
+	json_key(j, "cwasm"); json_str(j, render__abspath(m->path, abs, sizeof(abs)));
 	json_key(j, "core"); json_str(j, core_set__core_name(m));
 	if (m->manifest_idx >= 0) {
 		json_key(j, "module_idx"); json_i64(j, m->manifest_idx);
 	}
 	ap_sha256_hex(m->sha256, hex);
 	json_key(j, "cwasm_sha256"); json_str(j, hex);
-	json_key(j, "text_base"); json_hex_or_null(j, c->nmappings, c->first_base);
+	json_helper_core(j, p, c);
 	json_key(j, "text_size"); json_u64(j, m->text_size);
 	json_key(j, "function_count"); json_u64(j, m->nfuncs);
 	json_key(j, "import_function_count"); json_u64(j, m->import_func_count);
@@ -62,18 +102,34 @@ void render__report_json_core(struct json_out *j, const struct profile *p, uint3
 	json_begin_obj(j);
 	json_key(j, "authoritative"); json_bool(j, c->authoritative);
 	json_key(j, "override"); json_hex_or_null(j, c->base_override, c->base_override);
+	json_key(j, "base");
+	if (c->nmappings)
+		json_u64(j, c->first_base);
+	else
+		json_null(j);
 	json_key(j, "size");
 	if (c->nmappings)
 		json_u64(j, c->first_len);
 	else
 		json_null(j);
+	json_key(j, "text_size"); json_u64(j, m->text_size);
+	json_key(j, "page_size"); json_u64(j, render__page_size());
 	json_key(j, "expected_size"); json_u64(j, attr__page_round(m->text_size));
+	json_key(j, "candidates"); render__helper_candidates_json(j, p->attr.anon, p->attr.nanon);
 	json_key(j, "count"); json_u64(j, c->nmappings);
 	json_end_obj(j);
 	json_key(j, "top_functions");
 	json_top_functions(j, c, render__shown(o, c->nranked), total);
 	if (o->json_core_extra)
 		o->json_core_extra(j, p, core, o->core_ctx);
+}
+
+/* Where listings put the function's first byte: the mapping's address, else its text offset. */
+static uint64_t func_addr0(const struct profile *p, const struct profile_func *f)
+{
+	const struct attr_core *c = &p->attr.cores[f->core];
+
+	return (c->nmappings ? c->first_base : 0) + c->mod->funcs[f->func].offset;
 }
 
 void render__report_json_func(struct json_out *j, const struct profile *p,
@@ -83,15 +139,11 @@ void render__report_json_func(struct json_out *j, const struct profile *p,
 
 	cls__json_function(j, m, f->func, f->samples, p->attr.total_samples, &f->cls.f,
 			   &f->cls.t, f->cls.insn_samples, o->hottest);
-	if (f->fj.sc) {
-		json_key(j, "frame_attribution");
-		fa__json(j, &f->fj, &f->cls.f, f->cls.insn_samples, o->fa_listed);
-	} else if (f->fa_path) {
-		json_key(j, "frame_attribution");
-		json_begin_obj(j);
-		json_key(j, "path"); json_str(j, f->fa_path);
-		json_key(j, "present"); json_bool(j, 0);
-		json_end_obj(j);
+	if (f->sc && f->sc->fr) {
+		render__frames_json(j, f->sc, func_addr0(p, f), 1);
+	} else if (f->sc) {
+		json_key(j, "frame_metadata"); json_str(j, f->sc->path);
+		json_key(j, "frame_metadata_present"); json_bool(j, 0);
 	}
 }
 
@@ -103,13 +155,39 @@ static void json_func(struct json_out *j, const struct profile *p, const struct 
 	json_end_obj(j);
 }
 
+/*
+ * classified_function: the first picked function as the upstream helper
+ * reports it (its class names, integer addresses; docs/helper-interface.md),
+ * so a parser of the helper's JSON reads report's too. aotperf's own view
+ * of every picked function is classified_functions[].
+ */
+static void json_helper_func(struct json_out *j, const struct profile *p,
+			     const struct profile_func *f)
+{
+	const struct cwasm_module *m = p->attr.cores[f->core].mod;
+
+	json_begin_obj(j);
+	json_key(j, "core"); json_str(j, m->core_label ? m->core_label : m->path);
+	json_key(j, "wasm_func"); json_u64(j, cwasm__wasm_index(m, f->func));
+	json_key(j, "name"); json_str(j, m->funcs[f->func].name);
+	json_key(j, "code_bytes"); json_u64(j, m->funcs[f->func].size);
+	if (f->hv)
+		render__helper_func_json(j, f->func, f->hv, f->sc && f->sc->fr ? f->sc : NULL,
+					 func_addr0(p, f), p->attr.total_samples);
+	json_end_obj(j);
+}
+
 void render__report_json_members(struct json_out *j, const struct profile *p,
 				 const struct render_opts *o)
 {
 	const struct attr_result *a = &p->attr;
 	uint32_t nclassified = 0;
+	char abs[PATH_MAX];
 
-	json_key(j, "perf"); json_str(j, p->input);
+	json_key(j, "perf");
+	json_str(j, p->input && strcmp(p->input, "-") ? render__abspath(p->input, abs, sizeof(abs))
+						      : p->input);
+	json_key(j, "static"); json_bool(j, p->source == PROFILE_STATIC);
 	json_key(j, "event"); json_str(j, p->event);
 	if (a->ncores == 1) {
 		render__report_json_core(j, p, 0, o);
@@ -135,7 +213,7 @@ void render__report_json_members(struct json_out *j, const struct profile *p,
 		while (!p->funcs[first].classified)
 			first++;
 		json_key(j, "classified_function");
-		json_func(j, p, &p->funcs[first], o);
+		json_helper_func(j, p, &p->funcs[first]);
 		json_key(j, "classified_functions");
 		json_begin_arr(j);
 		for (uint32_t i = 0; i < p->nfuncs; i++)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The report as text: per-core function tables and classified functions. */
 #include <inttypes.h>
+#include "frames.h"
 #include "report.h"
 #include "../util/pct.h"
 
@@ -25,8 +26,16 @@ void render__report_core(FILE *out, const struct profile *p, uint32_t core,
 	uint64_t total = p->attr.total_samples;
 	char name[32];
 
+	char target[160];
+
 	fprintf(out, "\ncore %s (%s): %u functions, text %u bytes\n", core_set__core_name(m),
 		m->path, m->nfuncs, m->text_size);
+	cwasm_target__describe(&m->target, target, sizeof(target));
+	fprintf(out, "  target      %s\n", target);
+	if (m->target.overridden)
+		fprintf(out, "  decoded as  %s (overridden)\n", cwasm_arch__name(m->target.arch));
+	if (p->source == PROFILE_STATIC)
+		return;
 	if (c->nmappings)
 		fprintf(out, "  mapping     0x%" PRIx64 " +0x%" PRIx64 " (%s%s, %u %s(s))\n",
 			c->first_base, c->first_len,
@@ -60,18 +69,18 @@ void render__report_func(FILE *out, const struct profile *p, const struct profil
 
 	if (!f->classified)
 		return;
-	fprintf(out, "\nfunction local_func_%u%s%s%s: %" PRIu64 " samples (%.2f%% of run),"
-		" %u instructions, %u bytes\n", f->func, fn->name ? " (" : "",
-		fn->name ? fn->name : "", fn->name ? ")" : "", f->samples, ap_pct(f->samples, total),
-		cls__insn_count(&f->cls.f), fn->size);
+	fprintf(out, "\nfunction local_func_%u%s%s%s: ", f->func, fn->name ? " (" : "",
+		fn->name ? fn->name : "", fn->name ? ")" : "");
+	if (p->source != PROFILE_STATIC)
+		fprintf(out, "%" PRIu64 " samples (%.2f%% of run), ", f->samples,
+			ap_pct(f->samples, total));
+	fprintf(out, "%u instructions, %u bytes\n", cls__insn_count(&f->cls.f), fn->size);
 	if (p->attr.ncores > 1)
 		fprintf(out, "  core %s\n", core_set__core_name(m));
 	cls__print_roles(out, &f->cls.f.roles);
 	cls__print_table(out, &f->cls.t, total);
-	if (f->fj.sc)
-		fa__print(out, &f->fj, &f->cls.f, f->cls.insn_samples, o->fa_listed);
-	else if (f->fa_path)
-		fprintf(out, "\n  frame attribution  no sidecar %s\n", f->fa_path);
+	if (f->sc)
+		render__frames_text(out, f->sc, f->samples, o->fa_listed);
 	if (f->samples) {
 		fprintf(out, "\n  hottest instructions\n");
 		cls__print_hottest(out, &f->cls.f, f->cls.insn_samples, o->hottest, &f->cls.t,

@@ -20,7 +20,7 @@
 struct render_opts {
 	uint64_t top;			/* functions listed per core; 0: all */
 	uint32_t hottest;		/* hottest instructions per classified function */
-	uint32_t fa_listed;		/* frame-attribution disagreements listed per function */
+	uint32_t fa_listed;		/* allocator contributors and unproven frame instructions listed */
 	const char *pin_word;		/* how the front end names a pin: "--base", "base=" */
 	const char *tool;		/* JSON "tool" */
 	render_hint_fn hint;		/* the front end's words for a hint, NULL: none */
@@ -33,10 +33,10 @@ struct render_opts {
 	void *core_ctx;
 };
 
-/* The default table sizes: 20 functions, 20 hottest instructions, 20 disagreements. */
+/* The default table sizes: 20 functions, 20 hottest instructions, 10 frame rows. */
 #define RENDER_TOP_DEFAULT 20
 #define RENDER_HOTTEST_DEFAULT 20
-#define RENDER_FA_LISTED_DEFAULT 20
+#define RENDER_FA_LISTED_DEFAULT 10
 
 /* "  in wasm code        N  (P% of run)" */
 void render__report_coverage(FILE *out, const struct profile *p);
@@ -66,6 +66,12 @@ int render__report_json_file(const char *path, const struct profile *p,
 /* One core's block members (the keys the seed helper's consumers read). */
 void render__report_json_core(struct json_out *j, const struct profile *p, uint32_t core,
 			      const struct render_opts *o);
+/*
+ * A core's "artifact_target" value: {architecture, abi, format, verified}
+ * as its target info says (null where it says nothing), profile, and
+ * decoded_as / arch_override (--arch).
+ */
+void render__json_target(struct json_out *j, const struct cwasm_target *t);
 /* One classified function's object members. */
 void render__report_json_func(struct json_out *j, const struct profile *p,
 			      const struct profile_func *f, const struct render_opts *o);

@@ -194,6 +194,7 @@ static void json_warnings(struct json_out *j, const struct spills *s, render_hin
 }
 
 int render__spills_json_file(const char *path, const struct spills *s, render_hint_fn hint,
+			     void (*extra)(struct json_out *j, void *ctx), void *ctx,
 			     struct ap_err *err)
 {
 	const struct attr_result *res = s->p ? &s->p->attr : NULL;
@@ -248,5 +249,7 @@ int render__spills_json_file(const char *path, const struct spills *s, render_hi
 	else
 		json_null(j);
 	json_warnings(j, s, hint);
+	if (extra)
+		extra(j, ctx);
 	return json_doc__commit(&d, err);
 }

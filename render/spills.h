@@ -8,8 +8,12 @@
 
 /* The ranking (with the runtime flags and lesson once joined), or the diff with --vs. */
 void render__spills_text(FILE *out, const struct spills *s);
-/* The JSON document, written atomically; hint words the warnings' hints (NULL: none). */
+/*
+ * The JSON document, written atomically; hint words the warnings' hints
+ * (NULL: none); extra (NULL: none) adds the front end's members last.
+ */
 int render__spills_json_file(const char *path, const struct spills *s, render_hint_fn hint,
+			     void (*extra)(struct json_out *j, void *ctx), void *ctx,
 			     struct ap_err *err);
 
 #endif

@@ -4,7 +4,7 @@
 # tools/lib/perf into .deps/libperf (headers + static lib), once.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-pkgs=(build-essential pkg-config linux-perf libcapstone-dev libelf-dev
+pkgs=(build-essential pkg-config linux-perf libcapstone-dev libelf-dev libdw-dev
       libzstd-dev zstd linux-source-6.1 binutils binutils-aarch64-linux-gnu gawk jq)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -10,113 +10,9 @@
 
 #include "cfi.h"
 #include "../attr/attr.h"
-#include "../decode/decode.h"
+#include "../decode/unwind_table.h"
 #include "../perfdata/perfdata.h"
 #include "../unwind/ehframe.h"
-
-static int unwind_arch_of(const struct cwasm_module *m, enum unwind_arch *arch)
-{
-	switch (m->target.arch) {
-	case CWASM_ARCH_X86_64:
-		*arch = UNWIND_ARCH_X86_64;
-		return 0;
-	case CWASM_ARCH_AARCH64:
-		*arch = UNWIND_ARCH_AARCH64;
-		return 0;
-	default:
-		return -1;
-	}
-}
-
-struct u32vec {
-	uint32_t *v;
-	size_t n, cap;
-};
-
-static int u32vec_push(struct u32vec *u, uint32_t x)
-{
-	if (u->n == u->cap) {
-		size_t cap = u->cap ? 2 * u->cap : 4096;
-		uint32_t *v = realloc(u->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		u->v = v;
-		u->cap = cap;
-	}
-	u->v[u->n++] = x;
-	return 0;
-}
-
-/*
- * Instruction starts (text offsets) of the functions that need them:
- * those whose rules from the bytes alone have an unknown window after a
- * recognised prologue (an x86 jump right after a pop rbp/leave byte, see
- * unwind/rules_x86.c). Decoding every function would cost capstone's
- * full decode of the core, ~20x the rest of `inject --direct`, for the
- * same rules elsewhere (test_unwind checks that on real code).
- */
-static int decode_starts(const struct cwasm_module *m, const struct unwind_table *bytes,
-			 struct u32vec *out, struct ap_err *err)
-{
-	struct dc_vec nv = { 0 };
-	int ret = 0;
-
-	for (uint32_t f = 0; f < m->nfuncs && !ret; f++) {
-		const struct cwasm_func *fn = &m->funcs[f];
-		const struct unwind_row *rows;
-		uint32_t nrows;
-
-		if (!fn->size || unwind_table__func_known(bytes, f))
-			continue;
-		unwind_table__func(bytes, f, &rows, &nrows, NULL, NULL);
-		if (!nrows || !rows[0].known)
-			continue;	/* not the compiler's prologue: nothing to gain */
-		nv.n = 0;
-		ret = dc__decode(m->target.arch, m->text + fn->offset, fn->size, fn->offset, &nv, err);
-		for (uint32_t i = 0; i < nv.n && !ret; i++)
-			if (nv.v[i].kind != DC_DATA && u32vec_push(out, (uint32_t)nv.v[i].addr))
-				ret = ap_err_nomem(err);
-	}
-	dc_vec__exit(&nv);
-	return ret;
-}
-
-struct unwind_table *symcfi__table(const struct cwasm_module *m, struct ap_err *err)
-{
-	struct u32vec starts = { 0 };
-	struct unwind_table *bytes, *t = NULL;
-	uint32_t *offs;
-	enum unwind_arch arch;
-	int e = 0;
-
-	if (unwind_arch_of(m, &arch) || !m->nfuncs)
-		return NULL;
-	offs = malloc(m->nfuncs * sizeof(*offs));
-	if (!offs) {
-		ap_err_nomem(err);
-		return NULL;
-	}
-	for (uint32_t f = 0; f < m->nfuncs; f++)
-		offs[f] = m->funcs[f].offset;
-	bytes = unwind_table__new(arch, m->text, m->text_size, offs, m->nfuncs, NULL, 0, &e);
-	if (bytes && !decode_starts(m, bytes, &starts, err)) {
-		if (!starts.n) {
-			t = bytes;
-			bytes = NULL;
-		} else {
-			t = unwind_table__new(arch, m->text, m->text_size, offs, m->nfuncs,
-					      starts.v, starts.n, &e);
-		}
-	}
-	if (!t && e)
-		ap_errk(err, e == -ENOMEM ? AP_ERR_NOMEM : AP_ERR_INPUT,
-			"%s: cannot derive unwinding rules", m->path);
-	unwind_table__delete(bytes);
-	free(starts.v);
-	free(offs);
-	return t;
-}
 
 struct unwind_table **symcfi__tables(const struct attr_result *res, struct ap_err *err)
 {
@@ -132,8 +28,8 @@ struct unwind_table **symcfi__tables(const struct attr_result *res, struct ap_er
 
 		if (!res->cores[c].nmappings)
 			continue;
-		t[c] = symcfi__table(m, err);
-		if (!t[c] && m->nfuncs && !unwind_arch_of(m, &arch)) {
+		t[c] = dc__unwind_table(m, err);
+		if (!t[c] && m->nfuncs && dc__unwind_arch(m, &arch)) {
 			symcfi__tables_delete(t, res->ncores);
 			return NULL;
 		}
@@ -285,7 +181,7 @@ static uint64_t find_room(const struct symcfi_maps *maps, const uint64_t *starts
 
 int symcfi__write_image(const char *path, const struct cwasm_module *m, uint16_t e_machine,
 			const uint32_t *offsets, const char *const *names,
-			const struct symcfi_maps *maps, const uint64_t *starts, uint32_t nstarts,
+			struct symcfi_maps *maps, const uint64_t *starts, uint32_t nstarts,
 			struct symcfi_place *place, struct ap_err *err)
 {
 	struct unwind_ehframe eh = { 0 };
@@ -295,11 +191,11 @@ int symcfi__write_image(const char *path, const struct cwasm_module *m, uint16_t
 	int ret;
 
 	memset(place, 0, sizeof(*place));
-	t = symcfi__table(m, err);
+	t = dc__unwind_table(m, err);
 	if (!t) {
 		enum unwind_arch arch;
 
-		if (m->nfuncs && !unwind_arch_of(m, &arch))
+		if (m->nfuncs && dc__unwind_arch(m, &arch))
 			return -1;	/* the rules failed, err says why */
 		return elfimage__write(path, e_machine, m->text, m->text_size, offsets,
 				       m->nfuncs, names, err);
@@ -318,6 +214,10 @@ int symcfi__write_image(const char *path, const struct cwasm_module *m, uint16_t
 			place->map_off = room;
 			place->pgoff = file_off - in_page;
 			place->len = page_up(in_page + eh.eh_frame_size + eh.hdr_size);
+			/* taken: another core's CFI must not land there too */
+			for (uint32_t i = 0; i < nstarts && !ret; i++)
+				if (maps_push(maps, starts[i] + room, place->len))
+					ret = ap_err_nomem(err);
 		}
 	}
 	unwind_table__delete(t);

@@ -14,14 +14,7 @@
 #include "elfimage.h"
 
 /*
- * The rules of every function of M, from the instruction starts capstone
- * finds (decode/). NULL with *err untouched when M's architecture has no
- * rules; NULL with err filled on failure.
- */
-struct unwind_table *symcfi__table(const struct cwasm_module *m, struct ap_err *err);
-
-/*
- * Rules for every mapped core of RES (NULL entries for the others and for
+ * Rules (decode/unwind_table.h) for every mapped core of RES (NULL entries for the others and for
  * architectures without rules), for the jitdump writer. NULL with err
  * filled on failure. Free with symcfi__tables_delete.
  */
@@ -52,12 +45,13 @@ struct symcfi_place {
  * Write M's ELF image to PATH, with its unwinding data when its
  * architecture has rules, placed at the lowest offset from the text
  * where every mapping of the core (their start addresses in STARTS)
- * finds the room free in MAPS (NULL: none looked for). Without room, the
+ * finds the room free in MAPS (NULL: none looked for). The room taken is
+ * added to MAPS, so the next core's CFI goes elsewhere. Without room, the
  * CFI is still written, right after the text, but not mapped.
  */
 int symcfi__write_image(const char *path, const struct cwasm_module *m, uint16_t e_machine,
 			const uint32_t *offsets, const char *const *names,
-			const struct symcfi_maps *maps, const uint64_t *starts, uint32_t nstarts,
+			struct symcfi_maps *maps, const uint64_t *starts, uint32_t nstarts,
 			struct symcfi_place *place, struct ap_err *err);
 
 #endif

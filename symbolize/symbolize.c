@@ -485,7 +485,7 @@ static int core_image_path(const struct attr_result *res, uint32_t core, const c
 /* Core C's image, its CFI placed where all of its mappings find room. */
 static int write_core_image(const char *path, const struct attr_result *res, uint32_t c,
 			    const uint32_t *offsets, const char *const *names,
-			    const struct symcfi_maps *maps, struct symcfi_place *place,
+			    struct symcfi_maps *maps, struct symcfi_place *place,
 			    struct ap_err *err)
 {
 	const struct cwasm_module *m = res->cores[c].mod;

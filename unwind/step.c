@@ -53,9 +53,9 @@ int unwind_stack__read(void *ctx, uint64_t addr, uint64_t *val)
 	if (addr < st->sp || addr - st->sp > st->size || st->size - (addr - st->sp) < 8)
 		return -1;
 	p = st->data + (addr - st->sp);
-	*val = 0;
-	for (int i = 7; i >= 0; i--)
-		*val = *val << 8 | p[i];
+	*val = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+	       (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+	       (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
 	return 0;
 }
 
@@ -98,7 +98,7 @@ int unwind__walk(unwind_lookup_fn lookup, void *lctx, unwind_read_fn read, void 
 	*nframes = 0;
 	for (;;) {
 		/* a return address points after the call: look inside it */
-		uint64_t at = n ? regs->ip - 1 : regs->ip;
+		uint64_t at = n || (flags & UNWIND_WALK_RETURN_ADDR) ? regs->ip - 1 : regs->ip;
 		const struct unwind_row *row = NULL;
 		struct unwind_code code;
 		struct unwind_regs next;

@@ -185,6 +185,9 @@ enum {
 	 * address lands in wasm code. Host code built without frame
 	 * pointers makes this chain wrong or short. */
 	UNWIND_WALK_HOST_FP = 1u << 0,
+	/* regs->ip is a return address (another unwinder handed over a
+	 * caller's frame): look it up at ip - 1 too. */
+	UNWIND_WALK_RETURN_ADDR = 1u << 1,
 };
 
 /*

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
 #include "json_out.h"
 
 void json_init(struct json_out *j, FILE *f)
@@ -103,6 +106,33 @@ void json_dbl(struct json_out *j, double v, int decimals)
 {
 	json_sep(j);
 	fprintf(j->f, "%.*f", decimals, v);
+}
+
+void json_pyfloat(struct json_out *j, double v)
+{
+	char buf[48];
+	int prec, exp;
+
+	json_sep(j);
+	if (!isfinite(v)) {	/* JSON has no such number */
+		fputs("null", j->f);
+		return;
+	}
+	/* the fewest significant digits that read back as v */
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*e", prec - 1, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	snprintf(buf, sizeof(buf), "%.*e", prec - 1, v);
+	exp = atoi(strchr(buf, 'e') + 1);
+	/* Python's repr: positional from 1e-4 up to 1e16, with at least ".0" */
+	if (exp >= -4 && exp < 16) {
+		snprintf(buf, sizeof(buf), "%.*f", prec - 1 - exp > 0 ? prec - 1 - exp : 0, v);
+		if (!strchr(buf, '.'))
+			strcat(buf, ".0");
+	}
+	fputs(buf, j->f);
 }
 
 void json_bool(struct json_out *j, int v)

@@ -30,6 +30,8 @@ void json_str(struct json_out *j, const char *s);       /* NULL writes null */
 void json_u64(struct json_out *j, uint64_t v);
 void json_i64(struct json_out *j, int64_t v);
 void json_dbl(struct json_out *j, double v, int decimals);
+/* The shortest text that reads back as v, as Python's repr writes it (100.0, 0.1, 1e-05). */
+void json_pyfloat(struct json_out *j, double v);
 void json_bool(struct json_out *j, int v);
 void json_null(struct json_out *j);
 void json_hex(struct json_out *j, uint64_t v);           /* "0x..." string */

@@ -211,7 +211,8 @@
 			kv(d, 'functions', fmt(b.function_count !== undefined ? b.function_count : c.rows.length));
 			if (b.target && b.target.arch) kv(d, 'target', [b.target.arch, b.target.abi, b.target.format].filter(Boolean).join(', '));
 			if (b.text_size !== undefined) kv(d, 'text', bytes(b.text_size));
-			if (b.text_base) kv(d, 'mapped at', b.text_base + (b.mapping ? ' +' + hex(b.mapping.size) : ''));
+			var tb = b.text_base_hex || (typeof b.text_base === 'number' ? hex(b.text_base) : b.text_base);
+			if (tb) kv(d, 'mapped at', tb + (b.mapping ? ' +' + hex(b.mapping.size) : ''));
 			if (b.mapping) kv(d, 'mapping', (b.mapping.authoritative ? 'exact size, unique' : 'guessed (not unique)') +
 				(b.mapping.count !== undefined ? ', ' + b.mapping.count + ' mapping(s)' : '') +
 				(b.mapping.override ? ', pinned by base ' + b.mapping.override : ''));

@@ -76,7 +76,7 @@ check "sample: class mix of the hottest function (local_func_$hot) equals report
 	test -s "$WORK/func.rep.cls" -a -z "$(diff "$WORK/func.rep.cls" "$WORK/func.dlf.cls")"
 
 # func=N: only N's samples reach perf script's output, all inside N.
-base=$(jq -r .text_base "$WORK/sample.rep.json")
+base=$(jq -r .text_base_hex "$WORK/sample.rep.json")
 for f in "$hot" $(jq -r '.top_functions[1:3][].local_func' "$WORK/sample.rep.json"); do
 	want=$(jq ".top_functions[] | select(.local_func == $f) | .samples" "$WORK/sample.rep.json")
 	perf script -i "$WORK/plain.data" -F ip --dlfilter "$DLF" --dlarg "$S" \
@@ -111,7 +111,7 @@ check "manifest: the region-order rule is announced" grep -q 'goes to core (j mo
 # func=mod1:N keeps only that core's function.
 f=$(jq -r '.cores[1].top_functions[0].local_func' "$WORK/manifest.rep.json")
 want=$(jq '.cores[1].top_functions[0].samples' "$WORK/manifest.rep.json")
-base1=$(jq -r '.cores[1].text_base' "$WORK/manifest.rep.json")
+base1=$(jq -r '.cores[1].text_base_hex' "$WORK/manifest.rep.json")
 perf script -i "$WORK/comp.data" -F ip --dlfilter "$DLF" --dlarg "$M" --dlarg "func=mod1:$f" \
 	--dlarg quiet --dlarg out=/dev/null >"$WORK/m1.ips" 2>/dev/null
 check_eq "func=mod1:$f: perf script prints aotperf's count of lines" "$(wc -l <"$WORK/m1.ips")" "$want"
@@ -122,8 +122,8 @@ outside=$(gawk -v f="$f" -v base="$base1" '
 check_eq "func=mod1:$f: every printed ip lies in mod1's local_func_$f" "$outside" 0
 
 # base= pins cores as aotperf's --base does; here swapped on purpose.
-b0=$(jq -r '.cores[0].text_base' "$WORK/manifest.rep.json")
-b1=$(jq -r '.cores[1].text_base' "$WORK/manifest.rep.json")
+b0=$(jq -r '.cores[0].text_base_hex' "$WORK/manifest.rep.json")
+b1=$(jq -r '.cores[1].text_base_hex' "$WORK/manifest.rep.json")
 "$AOTPERF" report -q -i "$WORK/comp.data" --manifest "$M" --base "${b1#0x}" --base "${b0#0x}" \
 	--top 100000 --json "$WORK/pin.rep.json" >/dev/null
 dlf "$WORK/comp.data" "$WORK/pin.dlf" "$M" "base=$b1" "base=$b0" top=0

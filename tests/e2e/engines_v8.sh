@@ -8,6 +8,10 @@
 # fixture .cwasm's own symbol list, both independent of it), choose
 # turbofan over liftoff, read the same counts from the jitdump alone, and
 # find V8's instance and memory-base registers in the objdump of the code.
+# Then aotperf compare against a real WAMR-side recording of the same module
+# (the loader running wamr_module.S): samples per side equal perf's, static
+# counts equal objdump's, the headroom arithmetic holds, the optimized tier
+# is the one compared and said, Markdown renders, the page loads.
 . "$(dirname "$0")/lib/common.sh"
 
 ROOT=$(cd "$E2E/../.." && pwd)
@@ -190,6 +194,130 @@ if run B "$WORK/plain.wasm"; then
 else
 	bad "B: node --perf-prof under perf record, then perf inject --jit"
 	cat "$WORK/B/node.log" "$WORK/B/inject.log" 2>/dev/null | head -20
+fi
+
+# ---- aotperf compare: the WAMR side of the same module against V8 ----
+# the WAMR fixture pins vmctx in rbx and the memory base in r15 (its
+# idiom, tests/engines/wamr_module.S), which --roles says
+ROLES=vmctx=rbx,membase=r15
+record "$WORK/wamr.data" -- --ms 1200 --mix sum:2,dispatch:1 "$WORK/wm.cwasm"
+reference "$WORK/wamr.data" "$WORK/wm.cwasm.syms" >"$WORK/wamr.ref"
+wamr_total=$(gawk '$1 == "TOTAL" { print $2 }' "$WORK/wamr.ref")
+wamr_sum=$(gawk '$1 == "FUNC" && $2 == 0 { print $3 }' "$WORK/wamr.ref")
+check "WAMR side: sum has enough samples (${wamr_sum:-0} >= 100)" test "${wamr_sum:-0}" -ge 100
+# linear-memory accesses of sum in the WAMR fixture, from objdump: [r15+...]
+objdump -d -M intel --no-show-raw-insn "$WORK/wm.o" >"$WORK/wm.objdump"
+wamr_lin=$(gawk '/^[0-9a-f]+ <sum>:/ { s = 1; next } /^[0-9a-f]+ </ { s = 0 }
+	s && /\[r15\+/ { n++ } END { print n + 0 }' "$WORK/wm.objdump")
+near() { # near DESC GOT WANT TOL
+	if gawk -v g="$2" -v w="$3" -v t="$4" 'BEGIN { exit !((g - w) <= t && (w - g) <= t) }'; then
+		ok "$1 ($2)"
+	else
+		bad "$1: $2, expected $3 +- $4"
+	fi
+}
+if [ -n "${A:-}" ] && [ -s "$A/perf.jit.data" ]; then
+	"$AOTPERF" compare -i "$WORK/wamr.data" --cwasm "$WORK/wm.cwasm" --func sum --roles "$ROLES" \
+		--other "$A/perf.jit.data" --json "$WORK/c.json" --markdown "$WORK/c.md" \
+		--html "$WORK/c.html" >"$WORK/c.txt" 2>"$WORK/c.err"
+	check_eq "compare: exit 0" "$?" 0
+	J=$WORK/c.json
+	check_eq "compare: V8's symbol for wasm 2 (local 0), optimized" \
+		"$(jq -r '"\(.wasm_func) \(.wamr.local_func) \(.other.symbol) \(.other.tier)"' "$J")" \
+		"2 0 JS:sum-2-turbofan optimized"
+	check_eq "compare: WAMR samples of sum and of the run = perf script's" \
+		"$(jq -r '"\(.wamr.samples) \(.wamr.total_samples)"' "$J")" "$wamr_sum $wamr_total"
+	check_eq "compare: V8 samples of sum = perf report's" "$(jq .other.samples "$J")" "$sum_n"
+	check_eq "compare: V8 run total = perf report's" "$(jq .other.total_samples "$J")" \
+		"$(perf_total "$A/perf.jit.data")"
+	check_eq "compare: WAMR linear_mem static = objdump's [r15+] accesses" \
+		"$(jq .wamr.classes.linear_mem.static_instructions "$J")" "$wamr_lin"
+	check_eq "compare: V8 linear_mem static = objdump's accesses through $membase" \
+		"$(jq .other.classes.linear_mem.static_instructions "$J")" "$lin"
+	check_eq "compare: class samples add up on both sides" \
+		"$(jq '"\([.wamr.classes[].samples] | add) \([.other.classes[].samples] | add)"' -r "$J")" \
+		"$wamr_sum $sum_n"
+	check_eq "compare: the estimate is from samples (both sides >= 50)" \
+		"$(jq -r .headroom.basis "$J")" samples
+	# the estimate's arithmetic from the class sample counts (exact), against
+	# the JSON's reduction (3 decimals) and headroom (2 decimals)
+	jq -r '
+		def share(side; cls): (cls | map(side.classes[.].samples) | add) * 100 / side.samples;
+		{ stack: ["frame_load", "frame_store"], moves: ["reg_move", "zext_move"],
+		  bounds: ["bounds_check"], dispatch: ["dispatch"] } as $L
+		| (100 * .wamr.samples / .wamr.total_samples) as $hot
+		| . as $d | .headroom.levers[] | select(.status == "estimated")
+		| share($d.wamr; $L[.lever]) as $w | share($d.other; $L[.lever]) as $o
+		| (if $w > 0 then ([1 - $o / $w, 0] | max) else 0 end) as $red
+		| "\(.lever) \($red) \(.reduction) \($hot * $w / 100 * $red) \(.headroom_percent_of_run)"' \
+		"$J" >"$WORK/levers"
+	hot=$(jq .headroom.hot_percent_of_run "$J")
+	near "compare: hot share = WAMR's samples / its run" "$hot" \
+		"$(gawk -v a="$wamr_sum" -v b="$wamr_total" 'BEGIN { printf "%.4f", 100 * a / b }')" 0.006
+	bad_levers=$(gawk '{
+		if (($2 - $3) > 0.0006 || ($3 - $2) > 0.0006) print $1 " reduction " $3 " want " $2
+		if (($4 - $5) > 0.006 || ($5 - $4) > 0.006) print $1 " headroom " $5 " want " $4
+	}' "$WORK/levers")
+	check_eq "compare: reduction = 1 - V8/WAMR share, headroom = hot x share x reduction" \
+		"${bad_levers:-ok} ($(wc -l <"$WORK/levers") levers)" "ok (4 levers)"
+	near "compare: stack lever = frame_load + frame_store share of WAMR's samples" \
+		"$(jq '.headroom.levers[] | select(.lever == "stack") | .wamr_percent_of_function' "$J")" \
+		"$(jq '100 * (.wamr.classes.frame_load.samples + .wamr.classes.frame_store.samples) / .wamr.samples' "$J")" 0.006
+	near "compare: per-class delta = V8 share - WAMR share (alu)" \
+		"$(jq .sampled_delta_points.alu "$J")" \
+		"$(jq '.other.classes.alu.percent_of_function - .wamr.classes.alu.percent_of_function' "$J")" 0.011
+	check "compare: text says which tier and labels the estimate" \
+		bash -c "grep -q 'optimized (turbofan) tier' '$WORK/c.txt' && grep -q 'ESTIMATE' '$WORK/c.txt'"
+	w=$(gawk '{ n = length($0); if (n > m) m = n } END { print m + 0 }' "$WORK/c.txt")
+	check "compare: text fits 80 columns (widest $w)" test "$w" -le 80
+	if command -v cmark-gfm >/dev/null; then
+		check_eq "compare: Markdown renders 4 tables (cmark-gfm)" \
+			"$(cmark-gfm -e table "$WORK/c.md" | grep -c '<table>')" 4
+	elif [ -n "${CI:-}" ]; then
+		bad "cmark-gfm is needed to check the Markdown"
+	else
+		echo "SKIP: compare Markdown: cmark-gfm is not installed"
+	fi
+	if command -v chromium >/dev/null && [ -d "$ROOT/tests/browser/node_modules/playwright-core" ]; then
+		python3 -c '
+import json, re, sys
+s = open(sys.argv[1]).read()
+m = re.search(r"<script type=\"application/json\" id=\"aotperf-data\">(.*?)</script>", s, re.S)
+json.dump(json.loads(m.group(1)), open(sys.argv[2], "w"))' "$WORK/c.html" "$WORK/c.doc.json"
+		(cd "$ROOT/tests/browser" && node check.js --page "$WORK/c.html" --doc "$WORK/c.doc.json" \
+			--shot "${ARTIFACTS:-$B/tests/artifacts}/compare.png") >"$WORK/cb.txt" 2>&1
+		while IFS= read -r line; do
+			case $line in
+			ok:*) ok "compare page: ${line#ok: }" ;;
+			FAIL:*) bad "compare page: ${line#FAIL: }" ;;
+			esac
+		done <"$WORK/cb.txt"
+	elif [ -n "${AOTPERF_REQUIRE_BROWSER:-}${CI:-}" ]; then
+		bad "the browser check of the compare page cannot run"
+	else
+		echo "SKIP: browser check of the compare page: needs chromium and tests/browser/setup.sh"
+	fi
+	out=$("$AOTPERF" compare -i "$WORK/wamr.data" --cwasm "$WORK/wm.cwasm" --func unused \
+		--other "$A/perf.jit.data" 2>&1 >/dev/null)
+	check_eq "compare: a function V8 never compiled: exit 2" "$?" 2
+	check "compare: ... one line naming wasm 5" bash -c '[ "$(wc -l <<<"$1")" = 1 ] && grep -q "no code for wasm function 5" <<<"$1"' _ "$out"
+fi
+if [ -n "${Bd:-}" ] && [ -s "$Bd/perf.jit.data" ]; then
+	# default tiers, no name section: turbofan is compared, liftoff's samples are said
+	"$AOTPERF" compare -q -i "$WORK/wamr.data" --cwasm "$WORK/wm.cwasm" --roles "$ROLES" \
+		--other "$Bd/perf.jit.data" --json "$WORK/cb.json" >"$WORK/cb.txt" 2>&1
+	check_eq "compare B: exit 0, the hottest WAMR function picked (sum)" \
+		"$?:$(jq -r '"\(.wamr.picked_hottest) \(.wasm_func)"' "$WORK/cb.json")" "0:true 2"
+	check_eq "compare B: the turbofan code is compared" "$(jq -r .other.tier_name "$WORK/cb.json")" turbofan
+	lo=$(gawk '$1 ~ /^JS:.*-2-liftoff$/ { n += $2 } END { print n + 0 }' "$Bd/perf.counts")
+	if [ "${lo:-0}" -gt 0 ]; then
+		check "compare B: liftoff's $lo samples are said, not compared" \
+			grep -q "also $lo samples in baseline-tier code" "$WORK/cb.txt"
+	else
+		check_eq "compare B: no liftoff samples to mention" "$(grep -c 'baseline-tier' "$WORK/cb.txt")" 0
+	fi
+	check_eq "compare B: baseline samples in the JSON = perf report's" \
+		"$(jq .other.tier_samples.baseline "$WORK/cb.json")" "${lo:-0}"
 fi
 
 # ---- bad input: one clear line ----

@@ -22,12 +22,12 @@ statics() { awk '{ print $1, $3 }' "$1"; }
 for k in spill_heavy zext_heavy br_table_dispatch bounds_checked_mem; do
 	"$AOTPERF" report -q -i "$WORK/p.data" --cwasm "$S" --func "$k" --json "$WORK/$k.json" >"$WORK/$k.txt"
 	check_eq "$k: report --func exit status" "$?" 0
-	n=$(jq -r .classified_function.local_func "$WORK/$k.json")
-	table "$WORK/$k.json" .classified_function.classes >"$WORK/$k.report"
-	check "$k: report --func has samples" test "$(jq .classified_function.samples "$WORK/$k.json")" -gt 20
+	n=$(jq -r '.classified_functions[0].local_func' "$WORK/$k.json")
+	table "$WORK/$k.json" '.classified_functions[0].classes' >"$WORK/$k.report"
+	check "$k: report --func has samples" test "$(jq '.classified_functions[0].samples' "$WORK/$k.json")" -gt 20
 	check "$k: static counts == the classes its source is tagged with" diff -u \
 		<(awk -v k="$k" '$1 == k { print $2, $3 }' "$B/classify/kernels.expect" | sort) \
-		<(jq -r '.classified_function.classes | to_entries[] | select(.value.static_instructions > 0) |
+		<(jq -r '.classified_functions[0].classes | to_entries[] | select(.value.static_instructions > 0) |
 			"\(.key) \(.value.static_instructions)"' "$WORK/$k.json" | sort)
 
 	"$AOTPERF" annotate -i "$WORK/jit.data" --json "$WORK/$k.ann.json" "local_func_$n" >/dev/null 2>&1
@@ -64,15 +64,15 @@ for k in spill_heavy zext_heavy br_table_dispatch bounds_checked_mem; do
 	fi
 done
 check_eq "spill_heavy is frame traffic (no proven spills)" \
-	"$(jq -r .classified_function.levers.verdict "$WORK/spill_heavy.json")" "frame traffic"
+	"$(jq -r .classified_functions[0].levers.verdict "$WORK/spill_heavy.json")" "frame traffic"
 check_eq "zext_heavy is move-bound" \
-	"$(jq -r .classified_function.levers.verdict "$WORK/zext_heavy.json")" move-bound
+	"$(jq -r .classified_functions[0].levers.verdict "$WORK/zext_heavy.json")" move-bound
 check_eq "br_table_dispatch is dispatch-bound" \
-	"$(jq -r .classified_function.levers.verdict "$WORK/br_table_dispatch.json")" dispatch-bound
+	"$(jq -r .classified_functions[0].levers.verdict "$WORK/br_table_dispatch.json")" dispatch-bound
 check_eq "bounds_checked_mem is bounds-check-bound" \
-	"$(jq -r .classified_function.levers.verdict "$WORK/bounds_checked_mem.json")" bounds-check-bound
+	"$(jq -r .classified_functions[0].levers.verdict "$WORK/bounds_checked_mem.json")" bounds-check-bound
 check_eq "the roles come from the code: vmctx parked in [rbp-0x8], reloaded into r10" \
-	"$(jq -r '.classified_function.roles | "\(.abi) \(.abi_source) \(.vmctx_param) \(.vmctx_slot) \(.vmctx_registers | join(","))"' \
+	"$(jq -r '.classified_functions[0].roles | "\(.abi) \(.abi_source) \(.vmctx_param) \(.vmctx_slot) \(.vmctx_registers | join(","))"' \
 		"$WORK/zext_heavy.json")" "sysv prologue rdi [rbp-0x8] r10"
 
 # --hot 2 picks the two hottest functions of the report

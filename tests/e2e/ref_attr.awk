@@ -13,7 +13,7 @@ function find(off,   lo, hi, mid) {
 	}
 	return lo
 }
-FNR == NR { offs[nf] = strtonum($2); idx[nf] = $1; nf++; next }
+FNR == NR { nf += 0; offs[nf] = strtonum($2); idx[nf] = $1; nf++; next }
 /PERF_RECORD_MMAP2? / {
 	split($0, a, "[][()]")
 	# a[2] = "0xSTART", a[3] = "0xLEN"

@@ -78,7 +78,7 @@ aotperf_counts "$WORK/pid.json" >"$WORK/pid.got"
 check "--pid $pid matches perf script --pid" diff -q "$WORK/pid.ref" "$WORK/pid.got"
 
 # --base pins the mapping.
-base=$(jq -r .text_base "$WORK/plain.json")
+base=$(jq -r .text_base_hex "$WORK/plain.json")
 "$AOTPERF" report -q -i "$WORK/plain.data" --cwasm "$S" --base "${base#0x}" --json "$WORK/base.json" >/dev/null
 check_eq "--base gives the same attribution" "$(jq .attributed_samples "$WORK/base.json")" "$(jq .attributed_samples "$WORK/plain.json")"
 check_eq "--base is reported as the override" "$(jq -r .mapping.override "$WORK/base.json")" "$base"

@@ -23,6 +23,7 @@
 #
 #   tests/e2e/unwind_perf.sh BUILD_DIR
 . "$(dirname "$0")/lib/common.sh"
+. "$E2E/lib/asmcore.sh"
 
 SRC=$(cd "$E2E/../.." && pwd)
 S=$FIX/sample.cwasm
@@ -83,20 +84,6 @@ got_cfa() {
 		printf "%s %d %s\n", name[k], x - start[k], c
 	}' "$WORK/interp.txt" "$2" "$3"
 }
-# skips SYMS OBJDUMP: "NAME OFFSET" where rbp still holds the caller's frame
-skips() {
-	gawk '
-	FNR == NR { name[NR] = $4; start[NR] = strtonum($2); end[NR] = start[NR] + $3; nf = NR; next }
-	/^ +[0-9a-f]+:\t/ {
-		split($0, a, ":"); gsub(/[ \t]/, "", a[1]); ins[++ni] = strtonum("0x" a[1])
-		gsub(/^[ \t]+/, "", a[2]); txt[ni] = a[2]
-	}
-	function at(l, o,   k) { for (k = 1; k <= nf; k++) if (l >= start[k] && l < end[k]) { printf "%s %d\n", name[k], l - start[k]; return } }
-	END {
-		for (k = 1; k <= nf; k++) printf "%s 0\n%s 1\n", name[k], name[k]
-		for (i = 2; i <= ni; i++) if (txt[i - 1] ~ /^(pop +rbp|leave)/) at(ins[i])
-	}' "$1" "$2"
-}
 val() { gawk -v k="$1" '$1 == k { print $2 }' "$2"; }
 fval() { gawk -v k="$1" -v f="$2" '$1 == k && $2 == f { print $3 }' "$3"; }
 
@@ -139,15 +126,10 @@ same_counts "image: readelf's CFA at every instruction objdump finds is the fram
 # ---- the call-tree core ----
 CT=$WORK/ct
 mkdir -p "$CT"
-as -o "$CT/ct.o" "$SRC/tests/fixtures/calltree.S" &&
-	objcopy -O binary -j .text "$CT/ct.o" "$CT/ct.text" &&
-	nm -n --defined-only "$CT/ct.o" >"$CT/ct.nm" &&
-	"$B/tests/mkfixture" --text "$CT/ct.text" --nm "$CT/ct.nm" --version 7 --imports 0 \
-		-o "$CT/calltree.cwasm"
+asm_core "$SRC/tests/fixtures/calltree.S" "$CT/calltree.cwasm"
 check_eq "calltree: fixture built" "$?" 0
 C=$CT/calltree.cwasm
-objdump -d -M intel --no-show-raw-insn "$CT/ct.o" >"$CT/ct.dis"
-skips "$C.syms" "$CT/ct.dis" >"$CT/skips"
+skips "$C.syms" "$CT/calltree.dis" >"$CT/skips"
 
 # pcall FILE: the report's per-function "children" percentage of the call-tree core
 pcall() {
@@ -228,10 +210,10 @@ jitted_cfa() {
 		idx=$(nm "$so" 2>/dev/null | gawk 'match($0, /local_func_([0-9]+)/, m) { print m[1]; exit }')
 		name=$(gawk -v i="$idx" '$1 == i { print $4 }' "$C.syms")
 		[ -n "$name" ] || continue
-		got_cfa "$so" "$C.syms" "$CT/ct.dis" 0x80 "$name"
+		got_cfa "$so" "$C.syms" "$CT/calltree.dis" 0x80 "$name"
 	done | sort
 }
-want_cfa "$C.syms" "$CT/ct.dis" | sort >"$CT/cfa.want"
+want_cfa "$C.syms" "$CT/calltree.dis" | sort >"$CT/cfa.want"
 
 J=$WORK/jit
 mkdir -p "$J"

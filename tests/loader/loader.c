@@ -4,7 +4,9 @@
  * kernels from it, so perf records a real anonymous code mapping.
  *
  *   loader [--ms MILLIS] [--twice] [--remap] [--adjacent]
- *          [--mix NAME:W,NAME:W,...] [--jitdump] [--fork] [--threads N]
+ *          [--mix NAME:W,NAME:W,...] [--call-abi sysv|win64]
+ *          [--jitdump] [--fork] [--threads N]
+ *          [--import CORE:EXPORT]
  *          [--manifest M.json | FILE.cwasm ...]
  *
  * --ms      run the mix for about MILLIS ms of wall time (default 1000)
@@ -24,6 +26,18 @@
  * --fork    map and run in a forked child; the parent only waits
  * --threads N  N threads each map (and register) their own copy of every
  *           core, at the same time, then run the mix
+ * --call-abi sysv|win64  the mix names functions of the core itself (a
+ *           wasm or export name, or local_func_N), called directly as the
+ *           runtime calls them: f(vmctx, 1) in that convention, vmctx in
+ *           the layout the generated code reads (docs/codegen-idioms.md):
+ *           +0 memory base, +8 memory size, +0x10 globals, +0x28 function
+ *           pointers (every local function of the mapping), +0x50 and +0x58
+ *           trap slots (a trap ends the loader with status 3). For the real
+ *           compiler's output and the idiom fixtures, which have no
+ *           entry_<NAME> trampolines.
+ * --import CORE:EXPORT  put the address of core CORE's (0-based) exported
+ *           function EXPORT in vmctx field 24, the import slot a core calls
+ *           another core through (tests/fixtures/xcore.S)
  *
  * Prints "loader: pid P core PATH mapped at 0xADDR len N" per mapping, N
  * being the page-rounded length perf records. Exit 0, or 2 on any error.
@@ -68,6 +82,16 @@ struct vmctx {
 
 typedef uint32_t (*entry_fn)(struct vmctx *vm, void *mem, uint64_t trips);
 
+/* --call-abi: a generated function called as the runtime calls it. */
+enum call_abi { CALL_ENTRY, CALL_SYSV, CALL_WIN64 };
+typedef uint64_t (*sysv_fn)(void *vmctx, uint64_t arg);
+typedef uint64_t (__attribute__((ms_abi)) *win64_fn)(void *vmctx, uint64_t arg);
+#define DVM_WORDS 32		/* the direct-call vmctx: 256 bytes */
+#define DVM_GLOBALS 2		/* +0x10 */
+#define DVM_FUNCS 5		/* +0x28 */
+#define DVM_TRAP_OOB 10		/* +0x50 */
+#define DVM_TRAP_UNREACHABLE 11	/* +0x58 */
+
 struct mix_ent {
 	char name[64];
 	unsigned weight;
@@ -88,6 +112,7 @@ struct core {
 	uint32_t entry_off[MAX_MIX];
 	void *map[MAX_MAPS];
 	void *data[MAX_MAPS]; /* per-mapping "instance data" page, see map_core() */
+	uint64_t *funcs[MAX_MAPS]; /* --call-abi: each function's address in the mapping */
 	size_t map_len; /* page-rounded, as perf will see it */
 	int nmaps;
 };
@@ -96,6 +121,10 @@ struct run {
 	long ms;
 	int twice, remap, adjacent;
 	int jitdump, timing, fork, nthreads;
+	enum call_abi abi;
+	uint64_t dvm[DVM_WORDS];	/* --call-abi: the vmctx */
+	uint64_t globals[16];
+	const char *import;	/* --import CORE:EXPORT */
 	struct core_src *srcs;
 	struct mix_ent mix[MAX_MIX];
 	int nmix;
@@ -124,7 +153,8 @@ static void fail(const char *fmt, ...)
 static void usage(void)
 {
 	fail("usage: loader [--ms MILLIS] [--twice] [--remap] [--adjacent] "
-	     "[--mix NAME:W,...] [--jitdump] [--fork] [--threads N] "
+	     "[--mix NAME:W,...] [--call-abi sysv|win64] [--jitdump] [--fork] [--threads N] "
+	     "[--import CORE:EXPORT] "
 	     "[--manifest M.json | FILE.cwasm ...]");
 }
 
@@ -167,12 +197,9 @@ static void parse_mix(struct run *r, const char *spec)
 		fail("--mix: empty");
 }
 
-/* Text offset of the exported entry_<name> trampoline. */
-static uint32_t find_entry(const struct cwasm_module *mod, const char *kernel)
+/* Text offset of the exported function named want. */
+static uint32_t find_export(const struct cwasm_module *mod, const char *want)
 {
-	char want[80];
-
-	snprintf(want, sizeof(want), "entry_%s", kernel);
 	for (uint32_t i = 0; i < mod->nexports; i++) {
 		const struct cwasm_export *e = &mod->exports[i];
 		uint32_t local;
@@ -187,7 +214,57 @@ static uint32_t find_entry(const struct cwasm_module *mod, const char *kernel)
 			     mod->path, want, local);
 		return mod->funcs[local].offset;
 	}
-	fail("%s: no exported function %s (kernel %s)", mod->path, want, kernel);
+	fail("%s: no exported function %s", mod->path, want);
+}
+
+/* Text offset of the exported entry_<name> trampoline. */
+static uint32_t find_entry(const struct cwasm_module *mod, const char *kernel)
+{
+	char want[80];
+
+	snprintf(want, sizeof(want), "entry_%s", kernel);
+	return find_export(mod, want);
+}
+
+/* --import CORE:EXPORT: the function's address in the vmctx import slot. */
+static void link_import(struct run *r)
+{
+	char *end;
+	long c = strtol(r->import, &end, 10);
+	struct core *core;
+
+	if (end == r->import || *end != ':' || c < 0 || c >= r->ncores)
+		fail("--import: '%s' is not CORE:EXPORT with CORE below %d", r->import, r->ncores);
+	core = &r->cores[c];
+	r->vm.reserved[0] = (uint64_t)(uintptr_t)core->map[0] + find_export(core->mod, end + 1);
+}
+
+/* --call-abi: a function by wasm/export name or local_func_N, its text offset. */
+static uint32_t find_func(const struct cwasm_module *mod, const char *name)
+{
+	unsigned long n;
+	char *end;
+
+	if (!strncmp(name, "local_func_", 11)) {
+		n = strtoul(name + 11, &end, 10);
+		if (*end || n >= mod->nfuncs)
+			fail("%s: no function %s", mod->path, name);
+		return mod->funcs[n].offset;
+	}
+	for (uint32_t i = 0; i < mod->nfuncs; i++)
+		if (mod->funcs[i].name && !strcmp(mod->funcs[i].name, name))
+			return mod->funcs[i].offset;
+	fail("%s: no function named %s", mod->path, name);
+}
+
+/* A trap slot: what the runtime would unwind to; here the run ends (exit 3). */
+static void trap(void)
+{
+	static const char msg[] = "loader: the generated code trapped\n";
+
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(3);
+	_exit(3);
 }
 
 /* mmap(RW) + copy + mprotect(RX), as the runtime maps a core's text. */
@@ -216,6 +293,14 @@ static void map_core_locked(struct run *r, struct core *c, int slot)
 	long page = sysconf(_SC_PAGESIZE);
 
 	c->map[slot] = map_text(c->mod);
+	if (r->abi != CALL_ENTRY) {
+		free(c->funcs[slot]);
+		c->funcs[slot] = calloc(c->mod->nfuncs + 1, sizeof(uint64_t));
+		if (!c->funcs[slot])
+			fail("out of memory");
+		for (uint32_t i = 0; i < c->mod->nfuncs; i++)
+			c->funcs[slot][i] = (uint64_t)(uintptr_t)c->map[slot] + c->mod->funcs[i].offset;
+	}
 	fprintf(stderr, "loader: pid %d core %s mapped at %p len %zu\n",
 		(int)getpid(), c->mod->path, c->map[slot], c->map_len);
 	if (r->adjacent || c->data[slot])
@@ -283,19 +368,46 @@ static void setup_core(struct run *r, struct core *c, const struct core_src *src
 	c->src = src;
 	c->map_len = ((size_t)mod->text_size + page - 1) / page * page;
 	for (int k = 0; k < r->nmix; k++)
-		c->entry_off[k] = find_entry(mod, r->mix[k].name);
+		c->entry_off[k] = r->abi != CALL_ENTRY ? find_func(mod, r->mix[k].name)
+						       : find_entry(mod, r->mix[k].name);
 	c->nmaps = r->twice ? 2 : 1;
 	for (int i = 0; i < c->nmaps; i++)
 		map_core(r, c, i);
 }
 
-static uint32_t call_entry(struct run *r, void *base, uint32_t off, uint64_t trips)
+/* --call-abi: trips calls of the function itself, as the runtime makes them. */
+static uint32_t call_direct(struct run *r, const uint64_t *funcs, void *p, uint64_t trips)
 {
-	void *p = (uint8_t *)base + off;
+	uint64_t sum = 0;
+
+	r->dvm[DVM_FUNCS] = (uint64_t)(uintptr_t)funcs;
+	r->vm.trips += trips;
+	if (r->abi == CALL_WIN64) {
+		win64_fn fn;
+
+		memcpy(&fn, &p, sizeof(fn));
+		for (uint64_t i = 0; i < trips; i++)
+			sum += fn(r->dvm, 1);
+	} else {
+		sysv_fn fn;
+
+		memcpy(&fn, &p, sizeof(fn));
+		for (uint64_t i = 0; i < trips; i++)
+			sum += fn(r->dvm, 1);
+	}
+	return (uint32_t)sum;
+}
+
+static uint32_t call_entry(struct run *r, const struct core *c, int slot, uint32_t off,
+			   uint64_t trips)
+{
+	void *p = (uint8_t *)c->map[slot] + off;
 	entry_fn fn;
 
-	memcpy(&fn, &p, sizeof(fn));
 	r->calls++;
+	if (r->abi != CALL_ENTRY)
+		return call_direct(r, c->funcs[slot], p, trips);
+	memcpy(&fn, &p, sizeof(fn));
 	return fn(&r->vm, r->mem, trips);
 }
 
@@ -304,7 +416,7 @@ static double time_call(struct run *r, int k, uint64_t trips)
 	struct core *c = &r->cores[0];
 	double t0 = now_ns();
 
-	r->checksum ^= call_entry(r, c->map[0], c->entry_off[k], trips);
+	r->checksum ^= call_entry(r, c, 0, c->entry_off[k], trips);
 	return now_ns() - t0;
 }
 
@@ -352,7 +464,7 @@ static void round_once(struct run *r)
 		for (int mi = 0; mi < c->nmaps; mi++)
 			for (int k = 0; k < r->nmix; k++)
 				for (unsigned w = 0; w < r->mix[k].weight; w++)
-					r->checksum ^= call_entry(r, c->map[mi],
+					r->checksum ^= call_entry(r, c, mi,
 						c->entry_off[k], r->mix[k].chunk);
 	}
 }
@@ -392,6 +504,14 @@ static void setup_memory(struct run *r)
 	memset(&r->vm, 0, sizeof(r->vm));
 	r->vm.mem_base = (uint64_t)(uintptr_t)p;
 	r->vm.mem_size = MEM_SIZE;
+	memset(r->dvm, 0, sizeof(r->dvm));
+	memset(r->globals, 0, sizeof(r->globals));
+	for (size_t i = 0; i < sizeof(r->globals) / sizeof(r->globals[0]); i++)
+		r->globals[i] = i + 1;
+	r->dvm[0] = r->vm.mem_base;
+	r->dvm[1] = MEM_SIZE;
+	r->dvm[DVM_GLOBALS] = (uint64_t)(uintptr_t)r->globals;
+	r->dvm[DVM_TRAP_OOB] = r->dvm[DVM_TRAP_UNREACHABLE] = (uint64_t)(uintptr_t)trap;
 }
 
 /* Map every core and run the mix: one process's, or one thread's, work. */
@@ -403,6 +523,8 @@ static void run_all(struct run *r)
 		fail("out of memory");
 	for (int c = 0; c < r->ncores; c++)
 		setup_core(r, &r->cores[c], &r->srcs[c]);
+	if (r->import)
+		link_import(r);
 	run_mix(r);
 }
 
@@ -420,6 +542,7 @@ static void teardown(struct run *r)
 			munmap(r->cores[c].map[m], r->cores[c].mod->text_size);
 			if (r->cores[c].data[m])
 				munmap(r->cores[c].data[m], sysconf(_SC_PAGESIZE));
+			free(r->cores[c].funcs[m]);
 		}
 	if (r->mem)
 		munmap(r->mem, MEM_SIZE + sysconf(_SC_PAGESIZE));
@@ -581,6 +704,16 @@ int main(int argc, char **argv)
 			r.ms = strtol(argv[++i], &end, 10);
 			if (*end || r.ms < 1 || r.ms > 3600 * 1000)
 				fail("--ms: bad value '%s'", argv[i]);
+		} else if (!strcmp(a, "--call-abi") && i + 1 < argc) {
+			i++;
+			if (!strcmp(argv[i], "sysv"))
+				r.abi = CALL_SYSV;
+			else if (!strcmp(argv[i], "win64"))
+				r.abi = CALL_WIN64;
+			else
+				fail("--call-abi: '%s' is not sysv or win64", argv[i]);
+		} else if (!strcmp(a, "--import") && i + 1 < argc) {
+			r.import = argv[++i];
 		} else if (!strcmp(a, "--mix") && i + 1 < argc) {
 			parse_mix(&r, argv[++i]);
 		} else if (!strcmp(a, "--manifest") && i + 1 < argc) {

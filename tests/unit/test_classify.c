@@ -342,6 +342,21 @@ static void test_real(void)
 			cls__levers(&t, &l);
 			CHECK(l.frame == 0.0); /* every frame access is proven runtime state */
 			CHECK(!strcmp(l.verdict, "move-bound"));
+			/* 4 vmctx reloads + 3 field loads of 49 statically ... */
+			CHECK(l.vmctx > 14.28 && l.vmctx < 14.29);
+			/* ... but where the samples fall (as recorded: the reload's
+			 * cost lands on the field load after it), vmctx-bound */
+			{
+				uint64_t *w = calloc(f.ninsns, sizeof(*w));
+
+				for (uint32_t i = 0; w && i < f.ninsns; i++)
+					w[i] = f.insns[i].cls == CLS_VMCTX_FIELD ? 100 :
+					       f.insns[i].cls == CLS_ZEXT_MOVE ? 5 : 1;
+				cls__tabulate(&f, w, &t);
+				cls__levers(&t, &l);
+				CHECK(!strcmp(l.verdict, "vmctx-bound"));
+				free(w);
+			}
 		}
 		if (check_failed != fails)
 			dump(&f);
@@ -490,8 +505,38 @@ static void test_table(void)
 	/* static only: the verdict weighs static counts */
 	cls__tabulate(&f, NULL, &t);
 	CHECK_EQ_U64(t.total, 0);
+	CHECK(t.static_only);
 	cls__levers(&t, &l);
 	CHECK(l.frame > 0 && !strcmp(l.verdict, "frame traffic"));
+	/* and prints and writes no samples: there are none */
+	out = NULL;
+	mf = open_memstream(&out, &outlen);
+	cls__print_table(mf, &t, 0);
+	fclose(mf);
+	{
+		char want[160];
+
+		snprintf(want, sizeof(want), "  frame_load      %7u ", nl);
+		CHECK_STR_CONTAINS(out, want);
+	}
+	CHECK_STR_CONTAINS(out, "  class            static  %static\n");
+	CHECK_STR_CONTAINS(out, "levers (static)  frame ");
+	CHECK(strstr(out, "samples") == NULL);
+	free(out);
+	out = NULL;
+	mf = open_memstream(&out, &outlen);
+	json_init(&j, mf);
+	json_begin_obj(&j);
+	json_key(&j, "classes");
+	cls__json(&j, &t, 0);
+	cls__json_levers(&j, &t);
+	json_end_obj(&j);
+	json_finish(&j);
+	fclose(mf);
+	CHECK_STR_CONTAINS(out, "\"frame_load\": {\n      \"samples\": null,");
+	CHECK_STR_CONTAINS(out, "\"basis\": \"static\"");
+	CHECK(strstr(out, "\"samples\": 0") == NULL);
+	free(out);
 	free(s);
 	cls_func__exit(&f);
 	cwasm__delete(m);

@@ -802,6 +802,90 @@ static void test_robustness(void)
 	free(buf);
 }
 
+/* What each form says, an --arch override on top, and the names users type. */
+static void test_target_override(void)
+{
+	static const struct {
+		enum cwasm_arch arch;
+		enum cwasm_format fmt;
+		const char *describe;
+		enum cwasm_abi abi;
+	} forms[] = {
+		{ CWASM_ARCH_X86_64, CWASM_FMT_LEGACY, "x86_64, ABI not recorded (legacy-unspecified)",
+		  CWASM_ABI_UNSPECIFIED },
+		{ CWASM_ARCH_AARCH64, CWASM_FMT_LEGACY, "aarch64, ABI not recorded (legacy-unspecified)",
+		  CWASM_ABI_UNSPECIFIED },
+		{ CWASM_ARCH_X86_64, CWASM_FMT_ELF64, "x86_64 sysv (elf64-little, verified)", CWASM_ABI_SYSV },
+		{ CWASM_ARCH_X86_64, CWASM_FMT_COFF64, "x86_64 win64 (coff64, verified)", CWASM_ABI_WIN64 },
+		{ CWASM_ARCH_AARCH64, CWASM_FMT_ELF64, "aarch64 aapcs64 (elf64-little, verified)",
+		  CWASM_ABI_AAPCS64 },
+	};
+	static const char *const x86[] = { "x86_64", "X86_64", "x86-64", "amd64", "AMD64", "x64" };
+	static const char *const bad[] = { "x86", "i386", "aarch64x", "arm", "", "x86_64 " };
+	struct cwasm_target_info ti;
+	struct cwasm_target t;
+	struct ap_err err = { 0 };
+	uint8_t raw[CWASM_TARGET_INFO_SIZE];
+	char buf[160];
+	enum cwasm_arch a;
+
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		enum cwasm_arch other = forms[i].arch == CWASM_ARCH_X86_64 ? CWASM_ARCH_AARCH64
+									    : CWASM_ARCH_X86_64;
+
+		CHECK(!cwasm_target__spec(&ti, forms[i].arch, forms[i].fmt, CWASM_ABI_UNSPECIFIED));
+		/* the 40 bytes as written: little-endian fields, arch, features */
+		memset(raw, 0, sizeof(raw));
+		raw[0] = (uint8_t)ti.bin_type;
+		raw[1] = (uint8_t)(ti.bin_type >> 8);
+		raw[4] = (uint8_t)ti.e_type;
+		raw[6] = (uint8_t)ti.e_machine;
+		raw[7] = (uint8_t)(ti.e_machine >> 8);
+		memcpy(raw + 16, ti.arch, 16);
+		CHECK(!cwasm_target__parse(raw, sizeof(raw), "f.cwasm", &ti, &t, &err));
+		cwasm_target__describe(&t, buf, sizeof(buf));
+		CHECK(!strcmp(buf, forms[i].describe));
+		CHECK_EQ_U64(t.abi, forms[i].abi);
+		CHECK_EQ_U64(t.declared_abi, forms[i].abi);
+		CHECK_EQ_U64(t.declared_arch, forms[i].arch);
+		CHECK(!t.overridden);
+		/* the same arch: nothing changes but the flag */
+		cwasm_target__override(&t, forms[i].arch);
+		CHECK(t.overridden);
+		CHECK_EQ_U64(t.arch, forms[i].arch);
+		CHECK_EQ_U64(t.abi, forms[i].abi);
+		/* another arch: the ABI is not trusted, the declaration stays */
+		cwasm_target__override(&t, other);
+		CHECK_EQ_U64(t.arch, other);
+		CHECK_EQ_U64(t.abi, CWASM_ABI_UNSPECIFIED);
+		CHECK_EQ_U64(t.declared_arch, forms[i].arch);
+		CHECK_EQ_U64(t.declared_abi, forms[i].abi);
+		cwasm_target__describe(&t, buf, sizeof(buf));
+		CHECK(!strcmp(buf, forms[i].describe));
+		/* UNKNOWN is no override */
+		cwasm_target__override(&t, CWASM_ARCH_UNKNOWN);
+		CHECK_EQ_U64(t.arch, other);
+	}
+	/* a file without target info: nothing declared, --arch decides */
+	memset(&t, 0, sizeof(t));
+	cwasm_target__describe(&t, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "none (no target info section)"));
+	cwasm_target__override(&t, CWASM_ARCH_AARCH64);
+	CHECK_EQ_U64(t.arch, CWASM_ARCH_AARCH64);
+	/* a short buffer is cut, terminated */
+	cwasm_target__describe(&t, buf, 5);
+	CHECK(!strcmp(buf, "none"));
+	for (size_t i = 0; i < sizeof(x86) / sizeof(x86[0]); i++) {
+		a = CWASM_ARCH_UNKNOWN;
+		CHECK(!cwasm_arch__parse(x86[i], strlen(x86[i]), &a));
+		CHECK_EQ_U64(a, CWASM_ARCH_X86_64);
+	}
+	CHECK(!cwasm_arch__parse("ARM64", 5, &a));
+	CHECK_EQ_U64(a, CWASM_ARCH_AARCH64);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(cwasm_arch__parse(bad[i], strlen(bad[i]), &a) == -1);
+}
+
 int main(void)
 {
 	test_roundtrip_v7();
@@ -812,5 +896,6 @@ int main(void)
 	test_local_name();
 	test_files();
 	test_robustness();
+	test_target_override();
 	CHECK_DONE();
 }

@@ -34,6 +34,7 @@ static void teardown(struct maptable *mt, struct attr_result *res)
 {
 	maptable__exit(mt);
 	free(res->mappings);
+	free(res->anon);
 }
 
 static void test_merge(void)
@@ -140,11 +141,51 @@ static void test_base_override(void)
 	teardown(&mt, &res);
 }
 
+/* A hooked read: a mapping or fork older than a lookup it would have answered is late. */
+static void test_misses_late(void)
+{
+	struct attr_core cores[1] = { { .mod = &mod_b } };
+	struct maptable mt;
+	struct attr_result res;
+	struct mt_event e;
+
+	setup(&mt, cores, 1, &res);
+	mt.track_misses = 1;
+	e = mmap_ev(7, 0x500000, 5 * PAGE, 10, 1);
+	CHECK(!maptable__late(&mt, &e));
+	/* host code of pid 7 looked up at 50, far from the core: nothing is late */
+	CHECK(maptable__lookup(&mt, 7, 50, 0x900010, NULL) < 0);
+	CHECK(!maptable__late(&mt, &e));
+	/* an address in the coming mapping looked up at 50: the mapping at 10 is late */
+	CHECK(maptable__lookup(&mt, 7, 50, 0x501010, NULL) < 0);
+	CHECK(maptable__late(&mt, &e));
+	e = mmap_ev(7, 0x500000, 5 * PAGE, 60, 1);
+	CHECK(!maptable__late(&mt, &e));	/* after the lookup: in order */
+	e = mmap_ev(8, 0x500000, 5 * PAGE, 10, 1);
+	CHECK(!maptable__late(&mt, &e));	/* another process */
+	/* a fork older than a miss of the child: the parent's maps would have answered */
+	e = (struct mt_event){ .kind = MT_FORK, .pid = 7, .ppid = 3, .time = 40 };
+	CHECK(maptable__late(&mt, &e));
+	e = (struct mt_event){ .kind = MT_FORK, .pid = 7, .ppid = 3, .time = 55 };
+	CHECK(!maptable__late(&mt, &e));
+	/* the parent's mapping, older than the child's miss, arriving now */
+	e = (struct mt_event){ .kind = MT_FORK, .pid = 7, .ppid = 3, .time = 5 };
+	CHECK(maptable__add(&mt, &e, &res) == 0);
+	e = mmap_ev(3, 0x500000, 5 * PAGE, 8, 1);
+	CHECK(maptable__late(&mt, &e));
+	/* without the tracking (a plain read) none of this is late */
+	mt.track_misses = 0;
+	CHECK(!maptable__late(&mt, &e));
+	CHECK(!mt.miss_oom);
+	teardown(&mt, &res);
+}
+
 int main(void)
 {
 	test_merge();
 	test_remap_exec_fork();
 	test_equal_sizes();
 	test_base_override();
+	test_misses_late();
 	CHECK_DONE();
 }

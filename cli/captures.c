@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+/* Several recordings of one build, read one at a time (captures.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "captures.h"
+#include "../profile/stacks.h"
+
+static uint64_t funcs_total(const struct core_set *cs)
+{
+	uint64_t n = 0;
+
+	for (uint32_t c = 0; c < cs->n; c++)
+		n += cs->mods[c]->nfuncs;
+	return n;
+}
+
+static int alloc(struct captures *c, const struct core_set *cs, struct ap_err *err)
+{
+	uint64_t nf = funcs_total(cs);
+
+	c->self = calloc((size_t)c->n * cs->n, sizeof(*c->self));
+	c->store = calloc(nf ? (size_t)nf * c->n : 1, sizeof(*c->store));
+	if (!c->self || !c->store)
+		return ap_err_nomem(err);
+	for (uint32_t k = 0; k < c->n; k++) {
+		uint64_t *at = c->store + (size_t)k * nf;
+
+		for (uint32_t m = 0; m < cs->n; m++) {
+			c->self[k * cs->n + m] = at;
+			at += cs->mods[m]->nfuncs;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The recording's inclusive samples per function (the function anywhere on
+ * the stack, once per sample: profile/stacks.h), copied; nothing when it
+ * has no call chains. compare/ then tests them as a second family.
+ */
+static int copy_incl(struct captures *c, uint32_t k, const struct profile *p, struct ap_err *err)
+{
+	const struct core_set *cs = p->cs;
+	const struct profile_stacks *st = p->stacks;
+	uint64_t nf = funcs_total(cs);
+	uint64_t *at;
+
+	if (!st || st->mode == STACKS_NONE)
+		return 0;
+	if (!c->incl) {
+		c->incl = calloc((size_t)c->n * cs->n, sizeof(*c->incl));
+		c->incl_store = calloc(nf ? (size_t)nf * c->n : 1, sizeof(*c->incl_store));
+		if (!c->incl || !c->incl_store)
+			return ap_err_nomem(err);
+	}
+	at = c->incl_store + (size_t)k * nf;
+	for (uint32_t m = 0; m < cs->n; m++) {
+		memset(at, 0, cs->mods[m]->nfuncs * sizeof(*at));
+		c->incl[k * cs->n + m] = at;
+		at += cs->mods[m]->nfuncs;
+	}
+	for (uint32_t i = 0; i < st->nsyms; i++) {
+		const struct stack_sym *s = &st->syms[i];
+
+		if (s->kind == STACK_WASM && s->core < cs->n && s->func < cs->mods[s->core]->nfuncs)
+			((uint64_t *)c->incl[k * cs->n + s->core])[s->func] = s->total;
+	}
+	c->caps[k].incl = &c->incl[k * cs->n];
+	return 0;
+}
+
+static void add_table(struct cls_table *sum, const struct cls_table *t, int first)
+{
+	for (int k = 0; k < CLS__COUNT; k++) {
+		sum->samples[k] += t->samples[k];
+		if (first)
+			sum->static_count[k] = t->static_count[k];
+	}
+	sum->total += t->total;
+	sum->percent_only = t->percent_only;
+}
+
+/* One recording, already read into a->p: counts copied, functions classified. */
+static int take(struct captures *c, uint32_t k, struct attr_args *a, const char *roles,
+		struct ap_err *err)
+{
+	struct profile *p = a->p;
+
+	c->caps[k].label = c->paths[k];
+	c->caps[k].total = p->attr.total_samples;
+	c->caps[k].self = &c->self[k * a->cs.n];
+	c->attributed[k] = p->attr.attributed_samples;
+	if (!k)
+		c->event = p->event;
+	for (uint32_t m = 0; m < a->cs.n; m++)
+		memcpy((uint64_t *)c->self[k * a->cs.n + m], p->attr.cores[m].func_samples,
+		       a->cs.mods[m]->nfuncs * sizeof(uint64_t));
+	if (copy_incl(c, k, p, err))
+		return -1;
+	if (!c->nfuncs)
+		return 0;
+	for (uint32_t i = 0; i < c->nfuncs; i++)
+		if (profile__add_func(p, c->funcs[i].spec, c->funcs[i].cf.core,
+				      c->funcs[i].cf.func, err))
+			return -1;
+	if (profile__classify(p, roles, err))
+		return -1;
+	for (uint32_t i = 0; i < c->nfuncs; i++) {
+		c->funcs[i].samples += p->funcs[i].samples;
+		add_table(&c->funcs[i].t, &p->funcs[i].cls.t, !k);
+	}
+	return 0;
+}
+
+int captures__read(struct captures *c, struct attr_args *a, const char *label,
+		   struct capture_func *funcs, uint32_t nfuncs, const char *roles)
+{
+	struct ap_err err = { 0 };
+	uint32_t stdin_uses = 0;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->label = label;
+	c->funcs = funcs;
+	c->nfuncs = nfuncs;
+	c->n = a->ninputs ? a->ninputs : 1;
+	for (uint32_t k = 0; k < c->n; k++) {
+		c->paths[k] = a->ninputs ? a->inputs[k] : a->input;
+		stdin_uses += !strcmp(c->paths[k], "-");
+	}
+	for (uint32_t i = 0; i < nfuncs; i++)
+		memset(&funcs[i].t, 0, sizeof(funcs[i].t)), funcs[i].samples = 0;
+	if (stdin_uses > 1) {
+		ap_errf(&err, "-i -: stdin can be read once");
+		return cli_fail(a->cmd, &err);
+	}
+	if (alloc(c, &a->cs, &err))
+		return cli_fail(a->cmd, &err);
+	a->opts.stacks = PROFILE_STACKS_RECORDED;	/* inclusive shares, if any */
+	for (uint32_t k = 0; k < c->n; k++) {
+		a->input = c->paths[k];
+		ret = attr_args__read(a);
+		if (ret != EXIT_OK)
+			return ret;
+		if (take(c, k, a, roles, &err)) {
+			profile__delete(a->p);
+			a->p = NULL;
+			return cli_fail(a->cmd, &err);
+		}
+		profile__delete(a->p);
+		a->p = NULL;
+	}
+	c->side = (struct cmp_side){
+		.label = label, .ncores = a->cs.n,
+		.mods = (const struct cwasm_module *const *)a->cs.mods,
+		.ncaptures = c->n, .captures = c->caps,
+	};
+	return EXIT_OK;
+}
+
+void captures__exit(struct captures *c)
+{
+	free(c->self);
+	free(c->store);
+	free(c->incl);
+	free(c->incl_store);
+	c->self = c->incl = NULL;
+	c->store = c->incl_store = NULL;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef AOTPERF_CLI_CAPTURES_H
+#define AOTPERF_CLI_CAPTURES_H
+/*
+ * Several recordings of one build (the same cores), read one after the
+ * other into what compare/ takes (compare/diff.h struct cmp_capture): per
+ * recording, each core's self samples per local function and the run's
+ * total. Each profile is dropped once copied, so memory is one profile
+ * plus a counter per function per recording. Functions asked for are
+ * classified in every recording and their class tables summed (the
+ * static counts are the build's, the same in each).
+ *
+ * Used by `aotperf report -i a -i b ...`, `aotperf diff` (each side) and
+ * `aotperf compare` (the WAMR side).
+ */
+#include "attr-args.h"
+#include "../compare/diff.h"
+
+/* A function to classify in every recording. */
+struct capture_func {
+	const char *spec;		/* as the user named it (NULL: picked) */
+	struct core_func cf;		/* core and local function in this build */
+	uint64_t samples;		/* its self samples, summed */
+	struct cls_table t;		/* class table, samples summed over the recordings */
+};
+
+struct captures {
+	const char *label;		/* the side: "before", "after", or NULL */
+	uint32_t n;			/* recordings read */
+	const char *paths[ATTR_MAX_INPUTS];
+	uint64_t attributed[ATTR_MAX_INPUTS];	/* samples in any core, per recording */
+	struct cmp_capture caps[ATTR_MAX_INPUTS];
+	const uint64_t **self;		/* [n * ncores] pointers into store */
+	uint64_t *store;		/* every recording's self samples per function */
+	const uint64_t **incl;		/* [n * ncores] inclusive samples, NULL until a
+					 * profile has call graphs (captures.c) */
+	uint64_t *incl_store;
+	struct capture_func *funcs;	/* borrowed from the caller, filled in */
+	uint32_t nfuncs;
+	const char *event;		/* the first recording's --event (profile) */
+	struct cmp_side side;		/* what compare/ reads: cores and captures */
+};
+
+/*
+ * Read every -i of a (a->inputs; the default perf.data when none) with a's
+ * cores and options, printing each recording's warnings; classify funcs
+ * (nfuncs of them, already resolved in a's cores) in each with the roles
+ * override. Returns EXIT_OK, or the exit status of an error already
+ * printed as "aotperf CMD: ...".
+ */
+int captures__read(struct captures *c, struct attr_args *a, const char *label,
+		   struct capture_func *funcs, uint32_t nfuncs, const char *roles);
+void captures__exit(struct captures *c);
+
+/*
+ * Several captures of one build: aotperf report's path when -i is repeated
+ * (report-captures.c). Options as report's; --hot and --frame-attribution
+ * are not taken there.
+ */
+struct report_captures_opts {
+	const char *json;		/* --json FILE or NULL */
+	uint64_t top;			/* functions listed per core (0: all) */
+	uint64_t min_samples;		/* every recording needs this many */
+	const char *const *specs;	/* --func */
+	uint32_t nspecs;
+	const char *roles;		/* --roles */
+};
+int report__captures(struct attr_args *a, const struct report_captures_opts *o);
+
+#endif

@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: MIT
+/*
+ * aotperf diff: two builds of one wasm, before and after a codegen change,
+ * each side one or several recordings with its own cores. Functions are
+ * matched by wasm index (compare/); the change of every function's share
+ * is tested, the class tables of --func functions set side by side, and
+ * --fail-if-slower gates CI.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "captures.h"
+#include "../render/diff.h"
+
+#define DIFF_MAX_FUNCS 16
+#define DIFF_MAX_CORE_ARGS 64
+
+/* One side of the command line: its recordings, cores, pins and pid. */
+struct diff_side {
+	const char *word;		/* "before" / "after" */
+	struct attr_args a;
+	int core_opt[DIFF_MAX_CORE_ARGS];	/* --cwasm / --manifest as given, to lend */
+	const char *core_arg[DIFF_MAX_CORE_ARGS];
+	uint32_t ncore_args;
+	struct capture_func funcs[DIFF_MAX_FUNCS];	/* the --func functions it has */
+	int64_t func_of[DIFF_MAX_FUNCS];	/* --func i -> index into funcs, or -1 */
+	uint32_t nfuncs;
+	struct captures caps;
+};
+
+struct diff_opts {
+	struct diff_side side[2];
+	const char *json, *markdown, *html, *roles;
+	const char *specs[DIFF_MAX_FUNCS];
+	uint32_t nspecs;
+	uint64_t top;
+	int gate, gate_wasm;
+	double gate_pct;
+	struct cmp_opts co;
+};
+
+static const char diff_usage[] =
+	"usage: aotperf diff [options] BEFORE... -- AFTER...\n"
+	"  each side: [-i] perf.data... (--cwasm FILE | --manifest M.cwasm.json)...\n"
+	"             [--base HEX]... [--pid PID]\n"
+	"e.g. aotperf diff -i old1.data -i old2.data --cwasm old.cwasm \\\n"
+	"                  -- -i new1.data -i new2.data --cwasm new.cwasm\n"
+	"\n"
+	"Compare two builds of the same wasm (before/after a codegen change). What\n"
+	"comes before '--' is the before build, what follows it the after build:\n"
+	"its recordings (-i, or plain file names; repeat for several captures of\n"
+	"that build) and its cores. A side without --cwasm/--manifest uses the\n"
+	"other side's cores (two runs of one build). Functions are matched by wasm\n"
+	"function index (local_func + the core's imports), never by address; names\n"
+	"only check. Per function: self share of the run before and after, the change\n"
+	"in points and relative, and its test (two-proportion z-test with one\n"
+	"recording a side, Welch's t-test on the per-recording shares with several;\n"
+	"p-values Holm-adjusted over the functions); sorted by the size of the change.\n"
+	"\n"
+	"Each side:\n"
+	"  -i, --input FILE        a recording of this build; repeatable (captures)\n"
+	"      --cwasm FILE        a core (.cwasm) of this build; repeat for several\n"
+	"      --manifest FILE     a component manifest (.cwasm.json): all its cores\n"
+	"      --base HEX          the i-th --base pins the i-th core of this side\n"
+	"      --pid PID           only this process's samples in this side's recordings\n"
+	"Both sides (anywhere):\n"
+	"      --event NAME        only this event's samples (e.g. cpu-clock)\n"
+	"      --require-size-match  exit 1 instead of guessing a core's mapping\n"
+	"      --top N             functions to list (default 20, 0 = all)\n"
+	"      --func F            the class table of F before and after: N,\n"
+	"                          local_func_N, a wasm name, modM:N (as in the before\n"
+	"                          build, else the after build); repeatable\n"
+	"      --roles SPEC        register roles for the classes, e.g. vmctx=rcx\n"
+	"      --fail-if-slower PCT  exit 1 when the judged share grew by more than PCT%\n"
+	"                          of its before value and the growth is significant;\n"
+	"                          judged: the --func functions, else the function with\n"
+	"                          the largest share before\n"
+	"      --gate-wasm         --fail-if-slower judges the share in wasm code instead\n"
+	"      --level PCT         confidence level of the tests (default 95)\n"
+	"      --adjust HOW        holm (default), bonferroni or none\n"
+	"      --json FILE         also write the diff as JSON (schema in README)\n"
+	"      --markdown FILE     also write it as GitHub Markdown tables\n"
+	"      --html FILE         also write the HTML report of the diff\n"
+	"  -q, --quiet             no warnings\n"
+	"\n"
+	"Exit status: 0 ok, 1 --fail-if-slower (or a gate) failed, 2 bad usage or input.\n";
+
+enum {
+	O_TOP = 256, O_FUNC, O_ROLES, O_FAIL, O_GATE_WASM, O_LEVEL, O_ADJUST, O_JSON, O_MD,
+	O_HTML,
+};
+
+static const struct option diff_longopts[] = {
+	ATTR_LONGOPTS,
+	{ "top", required_argument, NULL, O_TOP },
+	{ "func", required_argument, NULL, O_FUNC },
+	{ "roles", required_argument, NULL, O_ROLES },
+	{ "fail-if-slower", required_argument, NULL, O_FAIL },
+	{ "gate-wasm", no_argument, NULL, O_GATE_WASM },
+	{ "level", required_argument, NULL, O_LEVEL },
+	{ "adjust", required_argument, NULL, O_ADJUST },
+	{ "json", required_argument, NULL, O_JSON },
+	{ "markdown", required_argument, NULL, O_MD },
+	{ "html", required_argument, NULL, O_HTML },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_pct(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+
+	if (!s || !*s)
+		return -1;
+	*out = strtod(s, &end);
+	return *end || !(*out >= lo && *out <= hi) ? -1 : 0;
+}
+
+static int global_option(struct diff_opts *o, int c, const char *arg, char *const *argv,
+			 struct ap_err *err)
+{
+	double v;
+
+	switch (c) {
+	case 'h': fputs(diff_usage, stdout); exit(EXIT_OK);
+	case O_TOP:
+		if (cli_parse_u64(arg, 10, &o->top))
+			return ap_errf(err, "--top: '%s' is not a number", arg);
+		return 0;
+	case O_FUNC:
+		if (o->nspecs == DIFF_MAX_FUNCS)
+			return ap_errf(err, "--func: at most %d", DIFF_MAX_FUNCS);
+		o->specs[o->nspecs++] = arg;
+		return 0;
+	case O_ROLES: o->roles = arg; return 0;
+	case O_FAIL:
+		if (parse_pct(arg, 0.0, 1e9, &o->gate_pct))
+			return ap_errf(err, "--fail-if-slower: '%s' is not a percentage of 0 or more",
+				       arg);
+		o->gate = 1;
+		return 0;
+	case O_GATE_WASM: o->gate_wasm = 1; return 0;
+	case O_LEVEL:
+		if (parse_pct(arg, 50.0, 99.9999, &v))
+			return ap_errf(err, "--level: '%s' is not a percentage from 50 to 99.9999", arg);
+		o->co.level = v / 100.0;
+		return 0;
+	case O_ADJUST:
+		if (!strcmp(arg, "holm"))
+			o->co.adjust = CMP_ADJ_HOLM;
+		else if (!strcmp(arg, "bonferroni"))
+			o->co.adjust = CMP_ADJ_BONFERRONI;
+		else if (!strcmp(arg, "none"))
+			o->co.adjust = CMP_ADJ_NONE;
+		else
+			return ap_errf(err, "--adjust: '%s' is not holm, bonferroni or none", arg);
+		return 0;
+	case O_JSON: o->json = arg; return 0;
+	case O_MD: o->markdown = arg; return 0;
+	case O_HTML: o->html = arg; return 0;
+	}
+	return ap_errf(err, "unknown or incomplete option '%s'; see --help", argv[optind - 1]);
+}
+
+/* One side's words: its own options, and the global ones wherever they are. */
+static int parse_side(struct diff_opts *o, struct diff_side *s, int argc, char **argv,
+		      struct ap_err *err)
+{
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:qh", diff_longopts, NULL)) != -1) {
+		if (c == ATTR_OPT_CWASM || c == ATTR_OPT_MANIFEST) {
+			if (s->ncore_args == DIFF_MAX_CORE_ARGS)
+				return ap_errf(err, "at most %d --cwasm/--manifest a side",
+					       DIFF_MAX_CORE_ARGS);
+			s->core_opt[s->ncore_args] = c;
+			s->core_arg[s->ncore_args++] = optarg;
+		}
+		r = attr_args__option(&s->a, c, optarg, err);
+		if (r < 0)
+			return -1;
+		if (!r && global_option(o, c, optarg, argv, err))
+			return -1;
+	}
+	/* plain file names are recordings too: diff BEFORE.data ... -- AFTER.data ... */
+	for (; optind < argc; optind++)
+		if (attr_args__option(&s->a, 'i', argv[optind], err) < 0)
+			return -1;
+	return 0;
+}
+
+/* --event, --require-size-match, -q: one value for both sides */
+static int share_globals(struct diff_opts *o, struct ap_err *err)
+{
+	struct attr_args *b = &o->side[0].a, *a = &o->side[1].a;
+
+	if (b->opts.event && a->opts.event && strcmp(b->opts.event, a->opts.event))
+		return ap_errf(err, "--event: one event for both sides ('%s', '%s')",
+			       b->opts.event, a->opts.event);
+	if (!b->opts.event)
+		b->opts.event = a->opts.event;
+	a->opts.event = b->opts.event;
+	b->opts.require_size_match = a->opts.require_size_match =
+		b->opts.require_size_match | a->opts.require_size_match;
+	b->opts.two_pass = a->opts.two_pass = b->opts.two_pass | a->opts.two_pass;
+	b->quiet = a->quiet = b->quiet | a->quiet;
+	return 0;
+}
+
+/* A side without cores uses the other side's (the same files, loaded again). */
+static int lend_cores(struct diff_side *to, const struct diff_side *from, struct ap_err *err)
+{
+	for (uint32_t i = 0; i < from->ncore_args; i++)
+		if (attr_args__option(&to->a, from->core_opt[i], from->core_arg[i], err) < 0)
+			return -1;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct diff_opts *o, struct ap_err *err)
+{
+	int sep = -1;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(diff_usage, stdout);
+			exit(EXIT_OK);
+		}
+		if (!strcmp(argv[i], "--") && sep < 0)
+			sep = i;
+	}
+	o->top = 20;
+	if (sep < 0)
+		return ap_errf(err, "give the before build, '--', then the after build; see --help");
+	{
+		/* getopt wants argv[0]: the sides get "diff" in front */
+		char *left[sep + 1], *right[argc - sep + 1];
+
+		memcpy(left, argv, sizeof(char *) * (size_t)sep);
+		left[sep] = NULL;
+		right[0] = argv[0];
+		memcpy(right + 1, argv + sep + 1, sizeof(char *) * (size_t)(argc - sep - 1));
+		right[argc - sep] = NULL;
+		if (parse_side(o, &o->side[0], sep, left, err) ||
+		    parse_side(o, &o->side[1], argc - sep, right, err))
+			return -1;
+	}
+	if (share_globals(o, err))
+		return -1;
+	for (int k = 0; k < 2; k++) {
+		struct diff_side *s = &o->side[k];
+
+		if (!s->a.ninputs)
+			return ap_errf(err, "no recording of the %s build: give -i FILE %s '--'",
+				       s->word, k ? "after" : "before");
+		if (!s->ncore_args && lend_cores(s, &o->side[!k], err))
+			return -1;
+		if (attr_args__check(&s->a, err))
+			return ap_err_prefix(err, k ? "after '--': " : "before '--': ");
+	}
+	if (o->gate_wasm && !o->gate)
+		return ap_errf(err, "--gate-wasm needs --fail-if-slower PCT");
+	for (int k = 0; k < 2; k++) {
+		const char *outs[] = { o->json, o->markdown, o->html };
+
+		for (int i = 0; i < 3; i++)
+			if (outs[i] && attr_args__check_output(&o->side[k].a, outs[i], err))
+				return -1;
+	}
+	return 0;
+}
+
+/* Where --func i is in side k: local function, or -1 when not in that build. */
+static int64_t local_in(const struct diff_side *s, uint32_t core, uint32_t wasm)
+{
+	const struct cwasm_module *m = s->a.cs.mods[core];
+
+	if (wasm < m->import_func_count || wasm - m->import_func_count >= m->nfuncs)
+		return -1;
+	return wasm - m->import_func_count;
+}
+
+struct func_where {
+	int found_side;			/* the side the spec named it in */
+	int64_t core[2], local[2];	/* -1: not there */
+	uint32_t wasm;
+};
+
+/*
+ * Name --func i in the before build, else in the after build; its wasm
+ * index then names it in the other (cores paired as the diff pairs them).
+ */
+static int resolve_func(struct diff_opts *o, uint32_t i, struct func_where *w,
+			struct ap_err *err)
+{
+	struct ap_err first = { 0 };
+	struct core_func cf;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		if (!core_set__resolve(&o->side[k].a.cs, o->specs[i], &cf, k ? err : &first))
+			break;
+	}
+	if (k == 2) {
+		*err = first;
+		return -1;
+	}
+	w->found_side = k;
+	w->core[k] = cf.core;
+	w->local[k] = cf.func;
+	w->wasm = cwasm__wasm_index(o->side[k].a.cs.mods[cf.core], cf.func);
+	w->core[!k] = cmp_core__paired(
+		(const struct cwasm_module *const *)o->side[k].a.cs.mods, o->side[k].a.cs.n,
+		(const struct cwasm_module *const *)o->side[!k].a.cs.mods, o->side[!k].a.cs.n,
+		cf.core);
+	w->local[!k] = w->core[!k] < 0 ? -1 : local_in(&o->side[!k], (uint32_t)w->core[!k], w->wasm);
+	return 0;
+}
+
+static int resolve_funcs(struct diff_opts *o, struct func_where *where, struct ap_err *err)
+{
+	for (uint32_t i = 0; i < o->nspecs; i++) {
+		if (resolve_func(o, i, &where[i], err))
+			return -1;
+		for (int k = 0; k < 2; k++) {
+			struct diff_side *s = &o->side[k];
+
+			s->func_of[i] = -1;
+			if (where[i].local[k] < 0)
+				continue;
+			s->func_of[i] = s->nfuncs;
+			s->funcs[s->nfuncs].spec = o->specs[i];
+			s->funcs[s->nfuncs].cf.core = (uint32_t)where[i].core[k];
+			s->funcs[s->nfuncs].cf.func = (uint32_t)where[i].local[k];
+			s->nfuncs++;
+		}
+	}
+	return 0;
+}
+
+static const struct cls_table empty_table;
+
+/* The class tables of every --func, side by side. */
+static int class_diffs(struct diff_opts *o, const struct cmp_diff *d,
+		       const struct func_where *where, struct render_diff_func *rf,
+		       struct ap_err *err)
+{
+	for (uint32_t i = 0; i < o->nspecs; i++) {
+		const struct func_where *w = &where[i];
+		struct render_diff_func *f = &rf[i];
+		int k = w->found_side;
+
+		memset(f, 0, sizeof(*f));
+		f->spec = o->specs[i];
+		f->wasm_index = w->wasm;
+		f->local_before = w->local[0];
+		f->local_after = w->local[1];
+		f->pair = cmp_diff__pair_of(d, k, (uint32_t)w->core[k]);
+		for (int s = 0; s < 2; s++) {
+			const struct diff_side *ds = &o->side[s];
+			const struct capture_func *cf = ds->func_of[i] >= 0 ? &ds->funcs[ds->func_of[i]]
+									    : NULL;
+			const struct cwasm_module *m;
+
+			if (s)
+				f->after = cf ? &cf->t : &empty_table;
+			else
+				f->before = cf ? &cf->t : &empty_table;
+			if (!cf)
+				continue;
+			m = ds->a.cs.mods[cf->cf.core];
+			if (s)
+				f->samples_after = cf->samples;
+			else
+				f->samples_before = cf->samples;
+			if (m->funcs[cf->cf.func].name && (s || !f->name))
+				f->name = m->funcs[cf->cf.func].name;
+		}
+		if (cmp_cls__diff(f->before, f->after, &o->co, &f->cls, err))
+			return -1;
+	}
+	return 0;
+}
+
+/* --fail-if-slower: 0 passed, -1 with err (AP_ERR_GATE failed, else bad target) */
+static int run_gate(struct diff_opts *o, const struct cmp_diff *d, const struct func_where *where,
+		    struct cmp_gate *g, struct render_diff *r, struct ap_err *err)
+{
+	struct cmp_gate_target t[DIFF_MAX_FUNCS];
+	struct cmp_gate_opts go = { .pct = o->gate_pct, .whole_wasm = o->gate_wasm };
+
+	if (!o->gate_wasm)
+		for (uint32_t i = 0; i < o->nspecs; i++) {
+			int k = where[i].found_side;
+			int pair = cmp_diff__pair_of(d, k, (uint32_t)where[i].core[k]);
+
+			t[i] = (struct cmp_gate_target){ pair < 0 ? UINT32_MAX : (uint32_t)pair,
+							  where[i].wasm };
+			go.ntargets++;
+		}
+	go.targets = t;
+	r->gate = g;
+	r->gate_wasm = o->gate_wasm;
+	r->gate_what = o->gate_wasm ? "the share in wasm code"
+		     : o->nspecs ? "the --func functions" : "the function with most samples before";
+	return cmp_diff__gate(d, &go, g, err);
+}
+
+static int write_outputs(const struct diff_opts *o, const struct render_diff *r,
+			 struct ap_err *err)
+{
+	if (o->json && render__diff_json_file(o->json, r, err))
+		return -1;
+	if (o->markdown && render__diff_markdown_file(o->markdown, r, err))
+		return -1;
+	return o->html ? render__diff_html_file(o->html, r, err) : 0;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_opts o = { 0 };
+	struct func_where where[DIFF_MAX_FUNCS];
+	struct render_diff_func rf[DIFF_MAX_FUNCS];
+	struct render_diff r = { .tool = "aotperf diff" };
+	struct cmp_gate g = { 0 };
+	struct cmp_diff *d = NULL;
+	struct ap_err err = { 0 }, gate_err = { 0 };
+	int ret, gate_rc = 0;
+
+	o.side[0].word = "before";
+	o.side[1].word = "after";
+	attr_args__init(&o.side[0].a, "diff");
+	attr_args__init(&o.side[1].a, "diff");
+	if (parse_args(argc, argv, &o, &err)) {
+		ret = cli_fail("diff", &err);
+		goto out;
+	}
+	if (resolve_funcs(&o, where, &err)) {
+		ret = cli_fail_opt("diff", "--func", &err);
+		goto out;
+	}
+	for (int k = 0; k < 2; k++) {
+		struct diff_side *s = &o.side[k];
+
+		ret = captures__read(&s->caps, &s->a, s->word, s->funcs, s->nfuncs, o.roles);
+		if (ret != EXIT_OK)
+			goto out;
+	}
+	if (cmp_diff__new(&o.side[0].caps.side, &o.side[1].caps.side, &o.co, &d, &err) ||
+	    class_diffs(&o, d, where, rf, &err)) {
+		ret = cli_fail("diff", &err);
+		goto out;
+	}
+	r.d = d;
+	r.before = &o.side[0].caps.side;
+	r.after = &o.side[1].caps.side;
+	r.event = o.side[0].caps.event;
+	r.top = o.top;
+	r.nfuncs = o.nspecs;
+	r.funcs = rf;
+	if (o.gate) {
+		gate_rc = run_gate(&o, d, where, &g, &r, &gate_err);
+		if (gate_rc && gate_err.kind != AP_ERR_GATE) {
+			ret = cli_fail_opt("diff", "--fail-if-slower:", &gate_err);
+			goto out;
+		}
+	}
+	if (!o.side[0].a.quiet)
+		for (uint32_t i = 0; i < d->nwarnings; i++)
+			cli_warn("diff", "%s", d->warnings[i]);
+	if (write_outputs(&o, &r, &err)) {
+		ret = cli_fail("diff", &err);
+		goto out;
+	}
+	render__diff_text(stdout, &r);
+	ret = gate_rc ? cli_fail("diff", &gate_err) : EXIT_OK;
+out:
+	cmp_gate__exit(&g);
+	cmp_diff__delete(d);
+	for (int k = 0; k < 2; k++) {
+		captures__exit(&o.side[k].caps);
+		attr_args__exit(&o.side[k].a);
+	}
+	return ret;
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""late_mmap.py IN OUT LEN [SKIP]: copy a perf.data file (file mode) with the
+first executable //anon MMAP2 record of length LEN moved SKIP records later
+in the data section (default 50), as perf's per-CPU flush rounds can write
+it: samples that lie in that mapping now come before it in the stream, so a
+reader has to order them by time (aotperf starts over with two passes).
+Nothing else changes: the data section keeps its size and place."""
+import struct
+import sys
+
+PERF_RECORD_MMAP2 = 10
+PROT_EXEC = 4
+
+
+def main():
+    src, dst, length = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    skip = int(sys.argv[4]) if len(sys.argv) > 4 else 50
+    buf = bytearray(open(src, "rb").read())
+    if buf[:8] != b"PERFILE2":
+        sys.exit("late_mmap.py: %s: not a perf.data file" % src)
+    data_off, data_size = struct.unpack_from("<QQ", buf, 40)
+    recs, pos, end = [], data_off, data_off + data_size
+    while pos + 8 <= end:
+        rtype, _misc, size = struct.unpack_from("<IHH", buf, pos)
+        if size < 8:
+            break
+        recs.append((pos, size, rtype))
+        pos += size
+    for i, (off, size, rtype) in enumerate(recs):
+        if rtype != PERF_RECORD_MMAP2:
+            continue
+        _pid, _tid, _start, ln = struct.unpack_from("<IIQQ", buf, off + 8)
+        prot = struct.unpack_from("<I", buf, off + 8 + 56)[0]
+        name = bytes(buf[off + 8 + 64:off + size]).split(b"\0")[0]
+        if ln == length and prot & PROT_EXEC and name.startswith(b"//anon"):
+            break
+    else:
+        sys.exit("late_mmap.py: %s: no //anon r-x MMAP2 of %d bytes" % (src, length))
+    j = min(i + skip, len(recs) - 1)
+    moved = bytes(buf[off:off + size])
+    after_end = recs[j][0] + recs[j][1]
+    buf[off:after_end] = buf[off + size:after_end] + moved
+    open(dst, "wb").write(buf)
+
+
+if __name__ == "__main__":
+    main()

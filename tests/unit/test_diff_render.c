@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The diff and several-captures renderers (render/diff.h, captures.h) on
+ * diffs whose numbers are known: rows, order, the inclusive table that
+ * call graphs add (the hook the front end fills once profiles have
+ * stacks), renamed/added/removed lists, 80 columns, Markdown tables whose
+ * every row has the header's cell count, and the word helpers.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "compare/diff.h"
+#include "cwasm/cwasm.h"
+#include "render/captures.h"
+#include "render/diff.h"
+
+static const struct cwasm_type one_type = { 0, 0, NULL, NULL };
+static const struct cwasm_import_spec imports[2] = {
+	{ "env", "i0", 0, 0 }, { "env", "i1", 0, 0 },
+};
+
+/* nf functions 32 bytes apart, 2 imports, names[i] for local i (NULL: none) */
+static struct cwasm_module *mkcore(uint32_t nf, const char *const *names, const char *path)
+{
+	struct cwasm_name_spec ns[16];
+	uint32_t offs[16], nn = 0;
+	uint8_t text[16 * 32];
+	struct cwasm_spec s;
+	struct cwasm_module *m = NULL;
+	struct ap_err err = { 0 };
+	uint8_t *buf = NULL;
+	size_t len = 0;
+
+	memset(&s, 0, sizeof(s));
+	memset(text, 0x90, sizeof(text));
+	for (uint32_t i = 0; i < nf; i++) {
+		offs[i] = 32 * i;
+		if (names[i])
+			ns[nn++] = (struct cwasm_name_spec){ 2 + i, names[i] };
+	}
+	s.version = 7;
+	cwasm_target__spec(&s.ti, CWASM_ARCH_X86_64, CWASM_FMT_ELF64, CWASM_ABI_SYSV);
+	s.text = text;
+	s.text_size = 32 * nf;
+	s.nfuncs = nf;
+	s.offsets = offs;
+	s.ntypes = 1;
+	s.types = &one_type;
+	s.nimports = 2;
+	s.imports = imports;
+	s.nnames = nn;
+	s.names = ns;
+	if (cwasm__build(&s, &buf, &len, &err) < 0 ||
+	    cwasm__parse(buf, len, path, &m, &err) < 0) {
+		fprintf(stderr, "fixture: %s\n", err.msg);
+		exit(2);
+	}
+	free(buf);
+	return m;
+}
+
+/* the text a renderer writes, as a string */
+struct capture_out {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static void out_open(struct capture_out *o)
+{
+	o->buf = NULL;
+	o->len = 0;
+	o->f = open_memstream(&o->buf, &o->len);
+}
+
+static char *out_close(struct capture_out *o)
+{
+	fclose(o->f);
+	return o->buf;
+}
+
+static int widest_line(const char *s)
+{
+	int w = 0, cur = 0;
+
+	for (; *s; s++) {
+		if (*s == '\n') {
+			cur = 0;
+			continue;
+		}
+		/* count characters, not UTF-8 continuation bytes */
+		if (((unsigned char)*s & 0xc0) != 0x80 && ++cur > w)
+			w = cur;
+	}
+	return w;
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Markdown: every table line has as many unescaped pipes as its table's header */
+static int md_tables_ok(const char *md, int *ntables)
+{
+	int want = -1;
+
+	*ntables = 0;
+	for (const char *line = md; *line;) {
+		const char *end = strchr(line, '\n');
+		size_t n = end ? (size_t)(end - line) : strlen(line);
+		int pipes = 0;
+
+		for (size_t i = 0; i < n; i++)
+			pipes += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+		if (n && line[0] == '|') {
+			if (want < 0) {
+				want = pipes;
+				++*ntables;
+			} else if (pipes != want) {
+				fprintf(stderr, "markdown row with %d pipes, header %d: %.*s\n", pipes,
+					want, (int)n, line);
+				return 0;
+			}
+		} else {
+			want = -1;
+		}
+		line += n + (end ? 1 : 0);
+	}
+	return 1;
+}
+
+static char tmp_path[512];
+
+static const char *tpath(const char *name)
+{
+	const char *d = getenv("TMPDIR");
+
+	snprintf(tmp_path, sizeof(tmp_path), "%s/test_diff_render.%d.%s", d ? d : "/tmp",
+		 (int)getpid(), name);
+	return tmp_path;
+}
+
+/*
+ * before: f0 f1 f2 f3; after: f0 f1 g2 (renamed), f3 gone. Two captures a
+ * side of 1000 samples; self and inclusive counts.
+ */
+static void test_diff(void)
+{
+	static const char *const nb[4] = { "f0", "f1", "f2", "f3" };
+	static const char *const na[3] = { "f0", "f1", "g2" };
+	static const uint64_t sb1[4] = { 100, 300, 50, 10 }, sb2[4] = { 110, 290, 50, 12 };
+	static const uint64_t sa1[4] = { 100, 500, 50, 40 }, sa2[4] = { 104, 520, 48, 30 };
+	static const uint64_t ib1[4] = { 900, 300, 50, 10 }, ib2[4] = { 900, 290, 50, 12 };
+	static const uint64_t ia1[4] = { 700, 500, 50, 40 }, ia2[4] = { 702, 520, 48, 30 };
+	struct cwasm_module *mb = mkcore(4, nb, "old.cwasm"), *ma = mkcore(3, na, "new.cwasm");
+	const struct cwasm_module *mbs[1] = { mb }, *mas[1] = { ma };
+	const uint64_t *selfb[2][1] = { { sb1 }, { sb2 } }, *selfa[2][1] = { { sa1 }, { sa2 } };
+	const uint64_t *inclb[2][1] = { { ib1 }, { ib2 } }, *incla[2][1] = { { ia1 }, { ia2 } };
+	struct cmp_capture cb[2] = {
+		{ "b1.data", 1000, selfb[0], inclb[0] }, { "b2.data", 1000, selfb[1], inclb[1] },
+	};
+	struct cmp_capture ca[2] = {
+		{ "a1.data", 1000, selfa[0], incla[0] }, { "a2.data", 1000, selfa[1], incla[1] },
+	};
+	struct cmp_side b = { "before", 1, mbs, 2, cb }, a = { "after", 1, mas, 2, ca };
+	struct render_diff r = { .tool = "test", .before = &b, .after = &a, .top = 20 };
+	struct cmp_diff *d = NULL;
+	struct ap_err err = { 0 };
+	struct capture_out o;
+	char *txt, *md, *js;
+	int ntables = 0;
+
+	CHECK(cmp_diff__new(&b, &a, NULL, &d, &err) == 0);
+	if (!d) {
+		fprintf(stderr, "%s\n", err.msg);
+		return;
+	}
+	r.d = d;
+	out_open(&o);
+	render__diff_text(o.f, &r);
+	txt = out_close(&o);
+	/* f1: 29.5% -> 51.0%, the largest change, first */
+	CHECK_STR_CONTAINS(txt, "Self share of the run");
+	CHECK_STR_CONTAINS(txt, "       3      1  f1                   29.50   51.00  +21.50");
+	CHECK(strstr(txt, " f1 ") < strstr(txt, " f0 "));
+	/* inclusive: f0 90.0% -> 70.1% is the largest inclusive change */
+	CHECK_STR_CONTAINS(txt, "Inclusive (call graphs) share of the run");
+	CHECK_STR_CONTAINS(txt, "       2      0  f0                   90.00   70.10  -19.90");
+	CHECK_STR_CONTAINS(txt, "Renamed (same wasm index, another name): 1");
+	CHECK_STR_CONTAINS(txt, "wasm 4 local 2: f2 -> g2");
+	CHECK_STR_CONTAINS(txt, "Removed (only in the before build): 1");
+	CHECK_STR_CONTAINS(txt, "wasm 5 local 3 f3  1.10% -> 0.00%");
+	CHECK(widest_line(txt) <= 80);
+	free(txt);
+
+	CHECK(render__diff_json_file(tpath("d.json"), &r, &err) == 0);
+	js = read_file(tpath("d.json"));
+	CHECK_STR_CONTAINS(js, "\"inclusive\": {");
+	CHECK_STR_CONTAINS(js, "\"tested_functions_inclusive\": 3");
+	CHECK_STR_CONTAINS(js, "\"status\": \"renamed\"");
+	free(js);
+	CHECK(render__diff_markdown_file(tpath("d.md"), &r, &err) == 0);
+	md = read_file(tpath("d.md"));
+	CHECK(md && md_tables_ok(md, &ntables));
+	/* recordings, shares, self, inclusive, renamed, removed */
+	CHECK_EQ_U64(ntables, 6);
+	CHECK_STR_CONTAINS(md, "## Inclusive share by function");
+	CHECK_STR_CONTAINS(md, "29.50 ± 0.71");
+	CHECK_STR_CONTAINS(md, "51.00 ± 1.41");
+	free(md);
+	unlink(tpath("d.json"));
+	unlink(tpath("d.md"));
+
+	/* without call graphs on one side: no inclusive table anywhere */
+	ca[0].incl = ca[1].incl = NULL;
+	cmp_diff__delete(d);
+	d = NULL;
+	CHECK(cmp_diff__new(&b, &a, NULL, &d, &err) == 0);
+	r.d = d;
+	out_open(&o);
+	render__diff_text(o.f, &r);
+	txt = out_close(&o);
+	CHECK(!strstr(txt, "Inclusive"));
+	free(txt);
+	cmp_diff__delete(d);
+	cwasm__delete(mb);
+	cwasm__delete(ma);
+}
+
+static void test_words(void)
+{
+	struct cmp_change ch = { 0 };
+	char buf[32];
+
+	ch.test = CMP_TEST_NONE;
+	CHECK(!strcmp(render__diff_p(&ch, buf, sizeof(buf)), "-"));
+	ch.test = CMP_TEST_Z;
+	ch.p_adj = 1e-12;
+	CHECK(!strcmp(render__diff_p(&ch, buf, sizeof(buf)), "<1e-9"));
+	ch.p_adj = 0.0227;
+	CHECK(!strcmp(render__diff_p(&ch, buf, sizeof(buf)), "0.023"));
+	ch.points = 3;
+	ch.has_rel = 0;
+	CHECK(!strcmp(render__diff_rel(&ch, buf, sizeof(buf)), "new"));
+	ch.has_rel = 1;
+	ch.rel_pct = 112.4;
+	CHECK(!strcmp(render__diff_rel(&ch, buf, sizeof(buf)), "+112%"));
+	ch.rel_pct = -100;
+	CHECK(!strcmp(render__diff_rel(&ch, buf, sizeof(buf)), "-100%"));
+	ch.rel_pct = 123456;
+	CHECK(!strcmp(render__diff_rel(&ch, buf, sizeof(buf)), ">+9999%"));
+	CHECK(!strcmp(render__tail("short", 10, buf, sizeof(buf)), "short"));
+	CHECK(!strcmp(render__tail("/a/very/long/path.data", 12, buf, sizeof(buf)),
+		      "...path.data"));
+}
+
+/* four captures of one build: the report's mean and spread table */
+static void test_captures(void)
+{
+	static const char *const nb[4] = { "f0", "f1", "f2", "f3" };
+	static const uint64_t c1[4] = { 100, 0, 0, 0 }, c2[4] = { 120, 5, 0, 0 };
+	static const uint64_t c3[4] = { 80, 0, 0, 0 }, c4[4] = { 100, 0, 0, 1 };
+	struct cwasm_module *m = mkcore(4, nb, "one.cwasm");
+	const struct cwasm_module *ms[1] = { m };
+	const uint64_t *self[4][1] = { { c1 }, { c2 }, { c3 }, { c4 } };
+	struct cmp_capture caps[4] = {
+		{ "1.data", 1000, self[0], NULL }, { "2.data", 1000, self[1], NULL },
+		{ "3.data", 1000, self[2], NULL }, { "4.data", 1000, self[3], NULL },
+	};
+	struct cmp_side s = { NULL, 1, ms, 4, caps };
+	struct render_captures r = { .tool = "test", .side = &s, .top = 2 };
+	struct cmp_agg *agg = NULL;
+	struct ap_err err = { 0 };
+	struct capture_out o;
+	char *txt;
+
+	CHECK(cmp_agg__new(&s, &agg, &err) == 0);
+	if (!agg)
+		return;
+	r.agg = agg;
+	out_open(&o);
+	render__captures_text(o.f, &r);
+	txt = out_close(&o);
+	/* f0: 10, 12, 8, 10% -> mean 10, sd sqrt(8/3) = 1.63 */
+	CHECK_STR_CONTAINS(txt, "aotperf report: 4 recordings of one build");
+	CHECK_STR_CONTAINS(txt, "     1  local_func_0      10.00   1.63   8.00  12.00       400  f0");
+	CHECK_STR_CONTAINS(txt, "     2  local_func_1       0.12   0.25   0.00   0.50         5  f1");
+	CHECK_STR_CONTAINS(txt, "1 more functions with samples");
+	CHECK(widest_line(txt) <= 80);
+	free(txt);
+	cmp_agg__delete(agg);
+	cwasm__delete(m);
+}
+
+int main(void)
+{
+	test_diff();
+	test_words();
+	test_captures();
+	CHECK_DONE();
+}
