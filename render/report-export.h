@@ -6,14 +6,16 @@
  *
  *   HTML      one self-contained page (render/html.h): the report JSON plus
  *             every function of each core, the target, the listings of the
- *             classified functions, the host frames, and call stacks once
- *             the profile has them (docs/html-data.md);
+ *             classified functions, the host frames, and the call-stack
+ *             tree when the profile has one (docs/html-data.md);
  *   Markdown  GitHub-flavoured tables (render/markdown.h): the run, each
  *             core's top functions, the samples outside wasm, each
  *             classified function's class table and hottest instructions;
  *   pprof     a gzip-compressed profile.proto (render/pprof.h,
  *             docs/pprof.md): one location per sampled wasm instruction and
- *             per host ip, the event's sample types.
+ *             per host ip, under its callers when the profile has stacks
+ *             with their leaves (profile_opts.host too), the event's
+ *             sample types.
  *
  * The functions shown closely are the profile's classified ones (the front
  * end adds and classifies them first); pprof wants p->host for the samples

@@ -3,14 +3,17 @@
  * The report as a pprof profile (docs/pprof.md): one location per sampled
  * wasm instruction (function local_func_N[:name], file the core, line the
  * offset in the function) and per host ip (the symbol and DSO perf names,
- * profile/host.h); one frame per sample until the profile has call stacks.
- * Values: the sample count, and the event's time or count where the
- * recording fixes its period (docs/pprof.md, "sample_type").
+ * profile/host.h). With call stacks (profile/stacks.h) each sample is
+ * that leaf under its stack's callers, one location per calling function;
+ * without, the leaf alone. Values: the sample count, and the event's time
+ * or count where the recording fixes its period (docs/pprof.md,
+ * "sample_type").
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "callgraph.h"
 #include "pprof.h"
 #include "report-export.h"
 #include "../profile/host.h"
@@ -30,6 +33,8 @@ struct pp_ctx {
 	uint64_t *core_map;		/* pprof mapping per core (0: none) */
 	struct host_mapping *hmaps;
 	size_t nhmaps, cap_hmaps;
+	uint64_t *sym_loc;		/* stacks: a calling function's location per symbol (0: not yet) */
+	uint64_t *stack;		/* stacks: one sample's locations, leaf first */
 };
 
 /*
@@ -69,10 +74,10 @@ static int add(struct pp_ctx *c, uint64_t loc, uint64_t count, struct ap_err *er
 	return loc ? pprof__sample(c->pp, &loc, 1, v, err) : -1;
 }
 
-static int wasm_samples(struct pp_ctx *c, struct ap_err *err)
+/* One mapping per mapped core. */
+static int core_mappings(struct pp_ctx *c, struct ap_err *err)
 {
 	const struct profile *p = c->p;
-	const struct attr_hist *h = &p->hist;
 
 	for (uint32_t i = 0; i < p->attr.ncores; i++) {
 		const struct attr_core *ac = &p->attr.cores[i];
@@ -85,14 +90,46 @@ static int wasm_samples(struct pp_ctx *c, struct ap_err *err)
 				return -1;
 		}
 	}
+	return 0;
+}
+
+/* Function func of core (one lone core: no label). */
+static uint64_t wasm_function(struct pp_ctx *c, uint32_t core, uint32_t func, struct ap_err *err)
+{
+	const struct cwasm_module *m = c->p->attr.cores[core].mod;
+
+	return pprof__wasm_function(c->pp, m->path, m->manifest_idx >= 0 ?
+				    core_set__core_name(m) : NULL, func, m->funcs[func].name, err);
+}
+
+/*
+ * The instruction at text offset off of core: its location (*func its
+ * function); 0 with err, or 0 and *func -1 when no function holds it.
+ */
+static uint64_t wasm_insn(struct pp_ctx *c, uint32_t core, uint64_t off, int64_t *func,
+			  struct ap_err *err)
+{
+	const struct attr_core *ac = &c->p->attr.cores[core];
+	uint64_t fid;
+
+	*func = cwasm__func_at(ac->mod, off);
+	if (*func < 0)
+		return 0;
+	fid = wasm_function(c, core, (uint32_t)*func, err);
+	return fid ? pprof__wasm_location(c->pp, c->core_map[core], fid, ac->first_base + off,
+					  (uint32_t)(off - ac->mod->funcs[*func].offset), err) : 0;
+}
+
+static int wasm_samples(struct pp_ctx *c, struct ap_err *err)
+{
+	const struct profile *p = c->p;
+	const struct attr_hist *h = &p->hist;
+
 	/* the histogram's keys are core << 40 | offset, plus one (attr/hist.h) */
 	for (size_t k = 0; k < h->cap; k++) {
-		uint64_t key = h->keys[k], off;
-		const struct attr_core *ac;
-		const struct cwasm_func *fn;
+		uint64_t key = h->keys[k], off, loc;
 		uint32_t core;
 		int64_t func;
-		uint64_t fid;
 
 		if (!key)
 			continue;
@@ -100,18 +137,10 @@ static int wasm_samples(struct pp_ctx *c, struct ap_err *err)
 		off = (key - 1) & ((1ull << 40) - 1);
 		if (core >= p->attr.ncores)
 			continue;
-		ac = &p->attr.cores[core];
-		func = cwasm__func_at(ac->mod, off);
+		loc = wasm_insn(c, core, off, &func, err);
 		if (func < 0)
 			continue;
-		fn = &ac->mod->funcs[func];
-		fid = pprof__wasm_function(c->pp, ac->mod->path, ac->mod->manifest_idx >= 0 ?
-					   core_set__core_name(ac->mod) : NULL,
-					   (uint32_t)func, fn->name, err);
-		if (!fid || add(c, pprof__wasm_location(c->pp, c->core_map[core], fid,
-							 ac->first_base + off,
-							 (uint32_t)(off - fn->offset), err),
-				h->counts[k], err))
+		if (add(c, loc, h->counts[k], err))
 			return -1;
 	}
 	return 0;
@@ -137,6 +166,18 @@ static uint64_t host_mapping(struct pp_ctx *c, const struct profile_host_frame *
 	return m.id;
 }
 
+/* Host frame i of p->host: its location, or 0 with err. */
+static uint64_t host_frame(struct pp_ctx *c, size_t i, struct ap_err *err)
+{
+	const struct profile_host *h = c->p->host;
+	const struct profile_host_frame *f = &h->frames[i];
+	uint64_t map = host_mapping(c, f, err);
+
+	if (!map && f->map_end > f->map_start)
+		return 0;
+	return pprof__host_location(c->pp, map, f->ip, f->sym, h->dsos[f->dso], err);
+}
+
 static int host_samples(struct pp_ctx *c, struct ap_err *err)
 {
 	const struct profile *p = c->p;
@@ -145,18 +186,116 @@ static int host_samples(struct pp_ctx *c, struct ap_err *err)
 
 	for (size_t i = 0; h && i < h->nframes; i++) {
 		const struct profile_host_frame *f = &h->frames[i];
-		uint64_t map = host_mapping(c, f, err);
 
-		if (!map && f->map_end > f->map_start)
-			return -1;
-		if (add(c, pprof__host_location(c->pp, map, f->ip, f->sym, h->dsos[f->dso], err),
-			f->samples, err))
+		if (add(c, host_frame(c, i, err), f->samples, err))
 			return -1;
 		rest -= f->samples < rest ? f->samples : rest;
 	}
 	/* not named (no p->host): one frame, so the samples still add up */
 	if (!h && rest)
 		return add(c, pprof__host_location(c->pp, 0, 0, NULL, NULL, err), rest, err);
+	return 0;
+}
+
+/* Are there stacks with their leaves (profile_opts.host too)? */
+static int stacked(const struct profile *p)
+{
+	return p->stacks && p->stacks->mode != STACKS_NONE && p->stacks->nleaves && p->host;
+}
+
+/*
+ * A host frame's symbol as perf names it: NULL ("[unknown]") where the
+ * stacks name the frame after its file ("[libc.so.6]", "[vdso]", "[JIT]
+ * tid N": profile/stacks_read.c) or nothing at all.
+ */
+static const char *host_symbol(const struct stack_sym *s)
+{
+	const char *base = s->dso ? strrchr(s->dso, '/') : NULL;
+	size_t len;
+
+	if (!strcmp(s->name, "[unknown]") || (s->dso && !strcmp(s->name, s->dso)))
+		return NULL;
+	base = base ? base + 1 : s->dso;
+	len = base ? strlen(base) : 0;
+	if (len && s->name[0] == '[' && !strncmp(s->name + 1, base, len) &&
+	    !strcmp(s->name + 1 + len, "]"))
+		return NULL;
+	return s->name;
+}
+
+/*
+ * A calling function's location: a wasm function at its first byte (line
+ * 0), a host function by name in its file, the kernel, the "[caller
+ * unknown]" marker; one per symbol.
+ */
+static uint64_t caller_location(struct pp_ctx *c, uint32_t sym, struct ap_err *err)
+{
+	const struct stack_sym *s = &c->p->stacks->syms[sym];
+	const struct attr_core *ac;
+	uint64_t fid;
+	char name[512];
+
+	if (c->sym_loc[sym])
+		return c->sym_loc[sym];
+	if (s->kind == STACK_WASM) {
+		ac = &c->p->attr.cores[s->core];
+		fid = wasm_function(c, s->core, s->func, err);
+		c->sym_loc[sym] = fid ? pprof__wasm_location(c->pp, c->core_map[s->core], fid,
+							    ac->first_base + ac->mod->funcs[s->func].offset,
+							    0, err) : 0;
+	} else if (s->kind == STACK_HOST) {
+		c->sym_loc[sym] = pprof__host_location(c->pp, 0, 0, host_symbol(s), s->dso, err);
+	} else {
+		c->sym_loc[sym] = pprof__host_location(c->pp, 0, 0,
+						       render__stack_name(c->p, s, name, sizeof(name)),
+						       s->kind == STACK_KERNEL ? "[kernel.kallsyms]" : NULL,
+						       err);
+	}
+	return c->sym_loc[sym];
+}
+
+/*
+ * With call stacks: a sample per stack leaf (stack_leaf: the instruction,
+ * or the host frame the samples were taken at), then a location per
+ * caller up the tree. The leaf location stands for the leaf node's own
+ * frame, which names the same function (a kernel leaf: perf's kernel
+ * symbol where the tree has [kernel.kallsyms]); were it another, both go in.
+ */
+static int stack_samples(struct pp_ctx *c, struct ap_err *err)
+{
+	const struct profile_stacks *st = c->p->stacks;
+
+	for (uint32_t i = 0; i < st->nleaves; i++) {
+		const struct stack_leaf *l = &st->leaves[i];
+		const struct stack_sym *ls = &st->syms[st->nodes[l->node].sym];
+		uint32_t n = 0, node = l->node;
+		int64_t func = -1;
+		int same;
+
+		if (l->core >= 0) {
+			c->stack[n] = wasm_insn(c, (uint32_t)l->core, l->at, &func, err);
+			if (func < 0)
+				continue;	/* attr puts no sample there: a core's text is functions */
+			same = ls->kind == STACK_WASM && ls->core == (uint32_t)l->core &&
+			       (int64_t)ls->func == func;
+		} else {
+			c->stack[n] = host_frame(c, l->at, err);
+			same = ls->kind == STACK_HOST || ls->kind == STACK_KERNEL;
+		}
+		if (!c->stack[n++])
+			return -1;
+		if (same)
+			node = st->nodes[node].parent;
+		for (; node && n < st->max_depth + 2; node = st->nodes[node].parent)
+			if (!(c->stack[n++] = caller_location(c, st->nodes[node].sym, err)))
+				return -1;
+		{
+			int64_t v[2] = { (int64_t)l->samples, (int64_t)l->samples * c->period };
+
+			if (pprof__sample(c->pp, c->stack, n, v, err))
+				return -1;
+		}
+	}
 	return 0;
 }
 
@@ -176,12 +315,26 @@ static struct pprof *build(const struct profile *p, struct ap_err *err)
 	snprintf(note, sizeof(note), "aotperf report of %s%s%s", p->input ? p->input : "samples",
 		 p->attr.have_event ? ", event " : "", p->attr.have_event ? p->attr.event_name : "");
 	if (sample_types(&c, err) || pprof__add_comment(c.pp, note, err) ||
-	    wasm_samples(&c, err) || host_samples(&c, err))
+	    core_mappings(&c, err))
 		goto out;
+	if (stacked(p)) {
+		c.sym_loc = calloc(p->stacks->nsyms, sizeof(*c.sym_loc));
+		c.stack = calloc(p->stacks->max_depth + 2, sizeof(*c.stack));
+		if (!c.sym_loc || !c.stack) {
+			ap_err_nomem(err);
+			goto out;
+		}
+		if (stack_samples(&c, err))
+			goto out;
+	} else if (wasm_samples(&c, err) || host_samples(&c, err)) {
+		goto out;
+	}
 	rc = 0;
 out:
 	free(c.core_map);
 	free(c.hmaps);
+	free(c.sym_loc);
+	free(c.stack);
 	if (rc) {
 		pprof__delete(c.pp);
 		return NULL;

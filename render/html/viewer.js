@@ -233,16 +233,26 @@
 		if (n.kind === 'root') return '#9aa5b1';
 		if (n.kind === 'wasm') return 'hsl(' + (200 + h % 25) + ',62%,' + (58 + h % 12) + '%)';
 		if (n.kind === 'kernel') return 'hsl(' + (h % 12) + ',68%,' + (60 + h % 10) + '%)';
+		if (n.kind === 'unknown') return '#c3c9d0';
 		return 'hsl(' + (28 + h % 18) + ',85%,' + (56 + h % 12) + '%)';
 	}
 
 	function renderFlame(app, m, onPick) {
 		var s = section(app, 'flame', 'Call stacks');
 		var kinds = add(el('p', 'note kinds'), document.createTextNode('Icicle: callers above callees, width = samples; click a frame to zoom, the top bar to zoom out.'));
-		[['wasm', 'wasm'], ['host', 'host'], ['kernel', 'kernel']].forEach(function (k) {
+		var kindList = [['wasm', 'wasm'], ['host', 'host'], ['kernel', 'kernel']];
+		(function has(n) {
+			if (n.kind === 'unknown') kindList.unknown = 1;
+			n.children.forEach(has);
+		})(m.tree);
+		/* a -g chain that skipped a caller (docs/callgraph.md) */
+		if (kindList.unknown) kindList.push(['unknown', 'caller unknown']);
+		kindList.forEach(function (k) {
 			add(kinds, el('span', 'k k-' + k[0]), document.createTextNode(k[1]));
 		});
 		s.appendChild(kinds);
+		if (m.doc.stacks && num(m.doc.stacks.left_out))
+			add(s, el('p', 'note', fmt(num(m.doc.stacks.left_out)) + ' frames with the fewest samples are left out of this document.'));
 		var box = put(s, el('div', 'flame'));
 		var info = put(s, el('p', 'flame-info'));
 		var zoom = m.tree;
@@ -284,9 +294,10 @@
 				g.appendChild(r);
 				rects++;
 				if (w > 28) {
-					var chars = Math.floor((w - 6) / 6.6), txt = n.name, sp = txt.indexOf(' ');
-					/* a narrow wasm frame shows its wasm name rather than local_func_N */
-					if (txt.length > chars && n.kind === 'wasm' && sp > 0) txt = txt.slice(sp + 1);
+					var chars = Math.floor((w - 6) / 6.6), txt = n.name;
+					/* a narrow wasm frame shows its wasm name: [modM:]local_func_N:NAME */
+					var wn = n.kind === 'wasm' ? /^(?:mod\d+:)?local_func_\d+[: ](.+)$/.exec(txt) : null;
+					if (txt.length > chars && wn) txt = wn[1];
 					if (txt.length > chars) txt = txt.slice(0, Math.max(chars - 1, 1)) + '\u2026';
 					var tx = svg('text', { x: (x + 3).toFixed(1), y: y + FLAME_ROW - 5 });
 					tx.textContent = txt;

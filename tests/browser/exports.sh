@@ -8,14 +8,19 @@
 #    script, its listings against perf script's sample addresses, the
 #    samples outside wasm against perf script's symbols and DSOs); the pprof
 #    profile decoded by protoc (samples add up to the report's totals, the
-#    same per function, per instruction offset and per host symbol); the
-#    Markdown rendered by cmark-gfm (every table well formed);
+#    same per function, per instruction offset and per host symbol at the
+#    leaf); the Markdown rendered by cmark-gfm (every table well formed);
+#  * the call stacks of that -g recording and of a --call-graph=dwarf one:
+#    the page's stack tree (its root holds every sample, each node its
+#    children, each wasm function's outermost frames sum to report
+#    --children's inclusive count) and pprof's stacks (the samples whose
+#    stack holds a function = report --children's inclusive count);
 #  * a two-core manifest and the 20,009-function big core: their pages;
-#  * pages of generated documents with what aotperf does not make yet
-#    (call stacks, a diff), and a bad document;
+#  * pages of generated documents (a diff, a big stack tree), a bad document;
 #  * every page in headless Chromium (tests/browser/check.js): rows, the
-#    chart, the listing, filter, no console errors, no network;
-#    screenshots saved and printed.
+#    chart or the icicle (its root = the recording's samples, every drawn
+#    frame a node of the document), the listing, filter, no console errors,
+#    no network; screenshots saved and printed.
 #
 # Browser checks need chromium and tests/browser/setup.sh; without them they
 # are skipped with a message, except where AOTPERF_REQUIRE_BROWSER or CI is
@@ -34,19 +39,24 @@ doc_of() {
 }
 
 # pprof_sums PROFILE PERIOD: "TOTAL n", "BADVALUES n", "FUNC idx n",
-# "LINE idx offset n", "HOST dso|sym n" from protoc's decoding
+# "LINE idx offset n", "HOST dso|sym n" of the leaf (the sampled location),
+# "INCL name n" (samples whose stack holds the function, once each) from
+# protoc's decoding
 pprof_sums() {
 	gzip -dc "$1" | protoc --decode=perftools.profiles.Profile \
 		--proto_path="$ROOT/render" "$ROOT/render/pprof.proto" >"$1.txt" || return 1
 	gawk -v period="$2" '
-		/^sample \{/ { blk = "s"; nv = 0; loc = ""; next }
+		/^sample \{/ { blk = "s"; nv = 0; loc = ""; nl = 0; next }
 		/^location \{/ { blk = "l"; next }
 		/^function \{/ { blk = "f"; next }
 		/^\}/ {
-			if (blk == "s") { ns++; sl[ns] = loc; sv[ns] = v0; if (period && v1 != v0 * period) badv++; t0 += v0 }
+			if (blk == "s") {
+				ns++; sl[ns] = loc; sv[ns] = v0; if (period && v1 != v0 * period) badv++; t0 += v0
+				sn[ns] = nl; for (k = 1; k <= nl; k++) all[ns, k] = locs[k]
+			}
 			blk = ""; next
 		}
-		blk == "s" && $1 == "location_id:" { loc = $2 }
+		blk == "s" && $1 == "location_id:" { if (loc == "") loc = $2; locs[++nl] = $2 }
 		blk == "s" && $1 == "value:" { if (nv++ == 0) v0 = $2; else v1 = $2 }
 		blk == "l" && $1 == "id:" { lid = $2 }
 		blk == "l" && $1 == "function_id:" { lf[lid] = $2 }
@@ -61,6 +71,11 @@ pprof_sums() {
 			print "BADVALUES " badv + 0
 			print "EMPTY0 " (str[0] == "" ? 1 : 0)
 			for (i = 1; i <= ns; i++) {
+				delete seen
+				for (k = 1; k <= sn[i]; k++) {
+					name = str[fn[lf[all[i, k]]]]
+					if (!(name in seen)) { seen[name] = 1; n["INCL " name] += sv[i] }
+				}
 				f = lf[sl[i]]; sys = str[fs[f]]
 				if (sys ~ /^local_func_[0-9]+$/) {
 					sub(/^local_func_/, "", sys); n["FUNC " sys] += sv[i]
@@ -77,12 +92,59 @@ pprof_sums() {
 # names demangled without parameters (the sanitized build's libasan has some)
 demangle() { if command -v c++filt >/dev/null 2>&1; then c++filt -p; else cat; fi; }
 
+# stack_checks NAME MODE DOC CHILDREN PROF: the page's stack tree (DOC) and
+# pprof's stacks (PROF) against report --children's JSON (CHILDREN) of the
+# same recording
+stack_checks() {
+	local name=$1 mode=$2 doc=$3 children=$4 prof=$5 total
+	total=$(jq .total_samples "$children")
+	check_eq "$name: the page has the stacks ($mode)" "$(jq -r '.stacks.mode' "$doc")" "$mode"
+	check_eq "$name: its stack tree holds every sample" \
+		"$(jq '[.stacks.nodes[] | select(.parent < 0) | .total] | add' "$doc")" "$total"
+	jq -r '.stacks.nodes | to_entries[] | [.key, .value.parent, .value.total, .value.self, .value.name] |
+		@tsv' "$doc" >"$doc.nodes"
+	# each node: total = self + its children's totals (nothing left out at this size);
+	# a function's inclusive samples: the totals of its outermost frames
+	gawk -F '\t' '
+		{ par[$1] = $2; tot[$1] = $3; self[$1] = $4; nm[$1] = $5; kids[$2] += $3; n = $1 + 1 }
+		END {
+			for (i = 0; i < n; i++) {
+				if (tot[i] != self[i] + kids[i]) bad++
+				outer = 1
+				for (a = par[i]; a >= 0; a = par[a]) if (nm[a] == nm[i]) outer = 0
+				if (outer) incl[nm[i]] += tot[i]
+			}
+			print "BAD " bad + 0
+			for (k in incl) print "INCL " k " " incl[k]
+		}' "$doc.nodes" | sort >"$doc.incl"
+	check_eq "$name: every node's samples = its self + its children's" \
+		"$(awk '$1 == "BAD" { print $2 }' "$doc.incl")" 0
+	jq -r '.children[] | select(.kind == "wasm") | "INCL \(.name) \(.children_samples)"' "$children" |
+		sort >"$children.incl"
+	check "$name: wasm functions in --children ($(grep -c . "$children.incl"))" test -s "$children.incl"
+	check "$name: each wasm function's frames in the page = report --children's inclusive samples" \
+		cmp -s <(grep -F -f <(awk '{ print "INCL " $2 " " }' "$children.incl") "$doc.incl") \
+		"$children.incl"
+	if command -v protoc >/dev/null 2>&1; then
+		pprof_sums "$prof" 0 >"$prof.sum"
+		check_eq "$name: pprof samples add up" "$(awk '$1 == "TOTAL" { print $2 }' "$prof.sum")" "$total"
+		check "$name: pprof: samples whose stack holds a wasm function = report --children's inclusive" \
+			cmp -s <(grep -F -f <(awk '{ print "INCL " $2 " " }' "$children.incl") "$prof.sum" |
+				 sort) "$children.incl"
+		check "$name: pprof: a stack deeper than its leaf" \
+			test "$(grep -c '^  location_id' "$prof.txt")" -gt "$(grep -c '^sample {' "$prof.txt")"
+	fi
+}
+
 # ---- the sample core, recorded as make demo records it ----
 record "$WORK/perf.data" -g -- --ms 1500 "$cwasm"
 "$AOTPERF" report -q -i "$WORK/perf.data" --cwasm "$cwasm" --top 100000 --json "$WORK/report.json" \
 	--html "$WORK/report.html" --markdown "$WORK/report.md" --pprof "$WORK/prof.pb.gz" \
 	>"$WORK/report.txt"
 check_eq "report --html --markdown --pprof: exit 0" "$?" 0
+"$AOTPERF" report -q -i "$WORK/perf.data" --cwasm "$cwasm" --children --top 0 \
+	--json "$WORK/children.json" >/dev/null
+check_eq "report --children: exit 0" "$?" 0
 doc_of "$WORK/report.html" >"$WORK/doc.json"
 check "the page holds one JSON document" jq -e 'type == "object"' "$WORK/doc.json" >/dev/null
 check_eq "the text report is unchanged by the exports (no class tables asked)" \
@@ -165,6 +227,30 @@ else
 fi
 echo "note: go tool pprof is not installed here; profiles were checked with protoc only"
 
+# ---- the call stacks: this -g recording, and a --call-graph=dwarf one ----
+stack_checks "-g" fp "$WORK/doc.json" "$WORK/children.json" "$WORK/prof.pb.gz"
+check_eq "-g: samples under the page's [caller unknown] frames = report's caller unknown" \
+	"$(jq '[.stacks.nodes[] | select(.kind == "unknown") | .total] | add // 0' "$WORK/doc.json")" \
+	"$(jq '.call_graph.caller_unknown' "$WORK/children.json")"
+record "$WORK/dwarf.data" --call-graph=dwarf,8192 -- --ms 1500 "$cwasm"
+"$AOTPERF" report -q -i "$WORK/dwarf.data" --cwasm "$cwasm" --html "$WORK/dwarf.html" \
+	--pprof "$WORK/dwarf.pb.gz" >/dev/null &&
+	"$AOTPERF" report -q -i "$WORK/dwarf.data" --cwasm "$cwasm" --children --top 0 \
+	--json "$WORK/dwarf.children.json" >/dev/null
+check_eq "dwarf: report --html --pprof, report --children: exit 0" "$?" 0
+doc_of "$WORK/dwarf.html" >"$WORK/dwarf.doc.json"
+check "dwarf: enough samples ($(jq .total_samples "$WORK/dwarf.children.json"))" \
+	test "$(jq .total_samples "$WORK/dwarf.children.json")" -ge 1000
+stack_checks dwarf dwarf "$WORK/dwarf.doc.json" "$WORK/dwarf.children.json" "$WORK/dwarf.pb.gz"
+check "dwarf: the page's stacks reach the host's outermost frame (_start)" \
+	jq -e '[.stacks.nodes[] | select(.parent < 0 and .name == "_start")] | length == 1' \
+	"$WORK/dwarf.doc.json" >/dev/null
+# a plain recording: no stacks, the self-sample chart
+record "$WORK/plain.data" -- --ms 300 "$cwasm"
+"$AOTPERF" report -q -i "$WORK/plain.data" --cwasm "$cwasm" --html "$WORK/plain.html" >/dev/null
+check_eq "plain recording: report --html: exit 0" "$?" 0
+check_eq "plain recording: no stacks in the page" "$(doc_of "$WORK/plain.html" | jq 'has("stacks")')" false
+
 # ---- Markdown, rendered by cmark-gfm ----
 if command -v cmark-gfm >/dev/null 2>&1; then
 	cmark-gfm --extension table "$WORK/report.md" >"$WORK/report.md.html"
@@ -191,6 +277,9 @@ size=$(stat -c %s "$WORK/report.html")
 echo "note: HTML report of the $(jq .function_count "$WORK/report.json")-function sample core:" \
 	"$size bytes, $(gzip -9c "$WORK/report.html" | wc -c) gzipped"
 check "report page stays small (< 300 KB)" [ "$size" -lt 300000 ]
+echo "note: the same with a --call-graph=dwarf recording's stacks" \
+	"($(jq '.stacks.nodes | length' "$WORK/dwarf.doc.json") frames):" \
+	"$(stat -c %s "$WORK/dwarf.html") bytes, $(gzip -9c "$WORK/dwarf.html" | wc -c) gzipped"
 
 # ---- outputs: checked before anything is read, nothing partial ----
 "$AOTPERF" report -q -i "$WORK/perf.data" --cwasm "$cwasm" --html "$cwasm" 2>"$WORK/e1" >/dev/null
@@ -258,7 +347,10 @@ command -v chromium >/dev/null 2>&1 || why="chromium is not installed"
 [ -n "$why" ] || [ -d "$ROOT/tests/browser/node_modules/playwright-core" ] ||
 	why="playwright-core is not installed (bash tests/browser/setup.sh)"
 if [ -z "$why" ]; then
-	browser_check report "$WORK/report.html" "$WORK/doc.json"
+	browser_check report "$WORK/report.html" "$WORK/doc.json" \
+		--samples "$(jq .total_samples "$WORK/report.json")"
+	browser_check report-dwarf "$WORK/dwarf.html" "$WORK/dwarf.doc.json" \
+		--samples "$(jq .total_samples "$WORK/dwarf.children.json")"
 	browser_check manifest "$WORK/comp.html" "$WORK/comp.doc.json"
 	browser_check big "$WORK/big.html" "$WORK/big.doc.json" --filter local_func_1234
 	# a plain report --json is a document too (docs/html-data.md)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Test helper for the HTML report (tests/browser/exports.sh): pages of
- * documents aotperf does not make yet (call stacks, a diff) and of bad
- * ones; the real report's pages come from aotperf report --html.
+ * generated documents (a big stack tree, a diff, 20,000 functions) and of
+ * bad ones; the real report's pages come from aotperf report --html.
  *
  *   htmldoc page DOC.json OUT.html
  *       html__write() of a document file.
@@ -224,7 +224,7 @@ static void gen_stacks(struct json_out *j, const struct gen *g)
 			uint32_t f = d + 1 == depth ? fn : (fn + 1 + d) % g->nfuncs;
 
 			gen_name(f, wasm, sizeof(wasm));
-			snprintf(name, sizeof(name), "local_func_%u%s%s", f, wasm[0] ? " " : "", wasm);
+			snprintf(name, sizeof(name), "local_func_%u%s%s", f, wasm[0] ? ":" : "", wasm);
 			n = (struct html_stack_node){ parent, name, "wasm",
 						      d + 1 == depth ? s - kern : 0, s, "gen.cwasm", f };
 			html_data__stack_node(j, &n);
