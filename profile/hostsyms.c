@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "hostsyms.h"
 #include "../util/array.h"

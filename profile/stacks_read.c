@@ -357,8 +357,8 @@ static uint32_t dwarf_frames(struct stacks_reader *r, struct attr_lookup *lk,
 						   room - k < STACKS_MAX_FRAMES ? room - k :
 						   STACKS_MAX_FRAMES, &nf, &wasm);
 
-			if (hst == HOSTUNWIND_NOMEM ||
-			    add_host(r, s->sid.pid, attr_lookup__time(lk), r->hips, nf, first, fr, &k))
+			if (hst == HOSTUNWIND_NOMEM || add_host(r, s->sid.pid, attr_lookup__time(lk),
+								r->hips, nf, first, fr, &k))
 				goto nomem;
 			if (hst != HOSTUNWIND_WASM)
 				break;

@@ -33,7 +33,7 @@ struct pp_ctx {
 	uint64_t *core_map;		/* pprof mapping per core (0: none) */
 	struct host_mapping *hmaps;
 	size_t nhmaps, cap_hmaps;
-	uint64_t *sym_loc;		/* stacks: a calling function's location per symbol (0: not yet) */
+	uint64_t *sym_loc;		/* stacks: a caller's location per symbol (0: not yet) */
 	uint64_t *stack;		/* stacks: one sample's locations, leaf first */
 };
 
@@ -231,27 +231,26 @@ static const char *host_symbol(const struct stack_sym *s)
 static uint64_t caller_location(struct pp_ctx *c, uint32_t sym, struct ap_err *err)
 {
 	const struct stack_sym *s = &c->p->stacks->syms[sym];
+	const char *dso = s->kind == STACK_KERNEL ? "[kernel.kallsyms]" : NULL;
 	const struct attr_core *ac;
-	uint64_t fid;
+	uint64_t fid, *loc = &c->sym_loc[sym];
 	char name[512];
 
-	if (c->sym_loc[sym])
-		return c->sym_loc[sym];
+	if (*loc)
+		return *loc;
 	if (s->kind == STACK_WASM) {
 		ac = &c->p->attr.cores[s->core];
 		fid = wasm_function(c, s->core, s->func, err);
-		c->sym_loc[sym] = fid ? pprof__wasm_location(c->pp, c->core_map[s->core], fid,
-							    ac->first_base + ac->mod->funcs[s->func].offset,
-							    0, err) : 0;
+		*loc = fid ? pprof__wasm_location(c->pp, c->core_map[s->core], fid,
+						  ac->first_base + ac->mod->funcs[s->func].offset, 0,
+						  err) : 0;
 	} else if (s->kind == STACK_HOST) {
-		c->sym_loc[sym] = pprof__host_location(c->pp, 0, 0, host_symbol(s), s->dso, err);
+		*loc = pprof__host_location(c->pp, 0, 0, host_symbol(s), s->dso, err);
 	} else {
-		c->sym_loc[sym] = pprof__host_location(c->pp, 0, 0,
-						       render__stack_name(c->p, s, name, sizeof(name)),
-						       s->kind == STACK_KERNEL ? "[kernel.kallsyms]" : NULL,
-						       err);
+		*loc = pprof__host_location(c->pp, 0, 0,
+					    render__stack_name(c->p, s, name, sizeof(name)), dso, err);
 	}
-	return c->sym_loc[sym];
+	return *loc;
 }
 
 /*
@@ -275,7 +274,7 @@ static int stack_samples(struct pp_ctx *c, struct ap_err *err)
 		if (l->core >= 0) {
 			c->stack[n] = wasm_insn(c, (uint32_t)l->core, l->at, &func, err);
 			if (func < 0)
-				continue;	/* attr puts no sample there: a core's text is functions */
+				continue;	/* none: attr counts no sample there */
 			same = ls->kind == STACK_WASM && ls->core == (uint32_t)l->core &&
 			       (int64_t)ls->func == func;
 		} else {

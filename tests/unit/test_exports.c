@@ -165,16 +165,21 @@ static long long pprof_incl(const char *gz, const char *name)
 	snprintf(cmd, sizeof(cmd),
 		 "gzip -dc '%s' | protoc --decode=perftools.profiles.Profile"
 		 " --proto_path=\"$(dirname '%s')\" '%s' | gawk -v want='%s' '"
-		 "/^sample \\{/ { b = \"s\"; nl = 0; nv = 0; next } /^location \\{/ { b = \"l\"; next }"
-		 " /^function \\{/ { b = \"f\"; next }"
-		 " /^\\}/ { if (b == \"s\") { ns++; v[ns] = v0; n[ns] = nl; for (k = 1; k <= nl; k++) L[ns, k] = loc[k] } b = \"\"; next }"
+		 "/^sample \\{/ { b = \"s\"; nl = 0; nv = 0; next }"
+		 " /^location \\{/ { b = \"l\"; next } /^function \\{/ { b = \"f\"; next }"
+		 " /^\\}/ { if (b == \"s\") { ns++; v[ns] = v0; n[ns] = nl;"
+		 "   for (k = 1; k <= nl; k++) L[ns, k] = loc[k] } b = \"\"; next }"
 		 " b == \"s\" && $1 == \"location_id:\" { loc[++nl] = $2 }"
 		 " b == \"s\" && $1 == \"value:\" { if (!nv++) v0 = $2 }"
-		 " b == \"l\" && $1 == \"id:\" { lid = $2 } b == \"l\" && $1 == \"function_id:\" { lf[lid] = $2 }"
-		 " b == \"f\" && $1 == \"id:\" { fid = $2 } b == \"f\" && $1 == \"name:\" { fn[fid] = $2 }"
-		 " /^string_table:/ { x = $0; sub(/^string_table: \"/, \"\", x); sub(/\"$/, \"\", x); str[ns0++] = x }"
-		 " END { for (i = 1; i <= ns; i++) { h = 0; for (k = 1; k <= n[i]; k++) if (str[fn[lf[L[i, k]]]] == want) h = 1;"
-		 " t += h * v[i] } print t + 0 }'",
+		 " b == \"l\" && $1 == \"id:\" { lid = $2 }"
+		 " b == \"l\" && $1 == \"function_id:\" { lf[lid] = $2 }"
+		 " b == \"f\" && $1 == \"id:\" { fid = $2 }"
+		 " b == \"f\" && $1 == \"name:\" { fn[fid] = $2 }"
+		 " /^string_table:/ { x = $0; sub(/^string_table: \"/, \"\", x); sub(/\"$/, \"\", x);"
+		 "   str[nstr++] = x }"
+		 " END { for (i = 1; i <= ns; i++) { h = 0;"
+		 "   for (k = 1; k <= n[i]; k++) if (str[fn[lf[L[i, k]]]] == want) h = 1;"
+		 "   t += h * v[i] } print t + 0 }'",
 		 gz, PPROF_PROTO, PPROF_PROTO, name);
 	pp = popen(cmd, "r");
 	if (!pp)
