@@ -78,6 +78,16 @@ void hostsyms__delete(struct hostsyms *hs)
 	free(hs);
 }
 
+/* By address, then table order. */
+static int func_cmp(const void *a, const void *b)
+{
+	const struct elf_func *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
 /* A symbol's rank among its aliases: the highest names the address (hostsyms.h). */
 static uint64_t rank_of(const struct elf_func *f)
 {
@@ -131,22 +141,39 @@ static int keep_syms(struct hs_dso *d, const struct elf_func *v, size_t n)
 	return 0;
 }
 
-/* The function symbols of e (symtab_only: none without a .symtab), kept. */
-static int read_elf_syms(struct hs_dso *d, Elf *e, int symtab_only)
-{
+/* The PLT entries perf names (util/elffuncs.h), read from the mapped file. */
+struct hs_plt {
 	struct elf_func *v;
+	size_t n;
+	char *names;
+};
+
+/* The function symbols of e (symtab_only: none without a .symtab) and plt's, kept. */
+static int read_elf_syms(struct hs_dso *d, Elf *e, int symtab_only, const struct hs_plt *plt)
+{
+	struct elf_func *v, *all;
 	size_t n;
 	int ret;
 
 	if (elf_funcs__read(e, symtab_only, &v, &n))
 		return -1;
-	ret = keep_syms(d, v, n);
-	free(v);
+	all = plt && plt->n ? realloc(v, (n + plt->n) * sizeof(*v)) : v;
+	if (!all && (n || (plt && plt->n))) {
+		free(v);
+		return -1;
+	}
+	if (plt && plt->n) {
+		memcpy(all + n, plt->v, plt->n * sizeof(*all));
+		n += plt->n;
+		qsort(all, n, sizeof(*all), func_cmp);
+	}
+	ret = keep_syms(d, all, n);
+	free(all);
 	return ret;
 }
 
 /* The detached debug file's symbols (by build id): 1 read, 0 none there, -1 memory. */
-static int read_debug_syms(struct hs_dso *d, Elf *e)
+static int read_debug_syms(struct hs_dso *d, Elf *e, const struct hs_plt *plt)
 {
 	const uint8_t *id;
 	ssize_t n = dwelf_elf_gnu_build_id(e, (const void **)&id);
@@ -167,7 +194,7 @@ static int read_debug_syms(struct hs_dso *d, Elf *e)
 		return err.kind == AP_ERR_NOMEM ? -1 : 0;
 	de = elf_begin(f.fd, ELF_C_READ_MMAP, NULL);
 	if (de && elf_kind(de) == ELF_K_ELF && elf_funcs__has_symtab(de))
-		ret = read_elf_syms(d, de, 1) ? -1 : 1;
+		ret = read_elf_syms(d, de, 1, plt) ? -1 : 1;
 	if (de)
 		elf_end(de);
 	ap_file__close(&f);
@@ -188,13 +215,17 @@ static int load_file(struct hs_dso *d, const char *path)
 	d->ino = f.id.ino;
 	e = elf_begin(f.fd, ELF_C_READ_MMAP, NULL);
 	if (e && elf_kind(e) == ELF_K_ELF) {
+		struct hs_plt plt = { 0 };
 		int dbg = 0;
 
-		ret = elf_loads__read(e, &d->loads, &d->nloads);
-		if (!ret && !elf_funcs__has_symtab(e) && (dbg = read_debug_syms(d, e)) < 0)
+		ret = elf_loads__read(e, &d->loads, &d->nloads) ||
+		      elf_funcs__plt(e, &plt.v, &plt.n, &plt.names) ? -1 : 0;
+		if (!ret && !elf_funcs__has_symtab(e) && (dbg = read_debug_syms(d, e, &plt)) < 0)
 			ret = -1;
 		if (!ret && !dbg)
-			ret = read_elf_syms(d, e, 0);
+			ret = read_elf_syms(d, e, 0, &plt);
+		free(plt.v);
+		free(plt.names);
 	}
 	if (e)
 		elf_end(e);
@@ -235,21 +266,12 @@ static int load_vdso(struct hs_dso *d, uint64_t len)
 	d->len = len;
 	e = elf_memory(copy, len);
 	if (e && elf_kind(e) == ELF_K_ELF)
-		ret = elf_loads__read(e, &d->loads, &d->nloads) || read_elf_syms(d, e, 0) ? -1 : 0;
+		ret = elf_loads__read(e, &d->loads, &d->nloads) || read_elf_syms(d, e, 0, NULL) ?
+		      -1 : 0;
 	if (e)
 		elf_end(e);
 	free(copy);
 	return ret;
-}
-
-/* By address, then list order (kallsyms is mostly in address order already). */
-static int func_cmp(const void *a, const void *b)
-{
-	const struct elf_func *x = a, *y = b;
-
-	if (x->value != y->value)
-		return x->value < y->value ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
 }
 
 /* Function symbols of /proc/kallsyms outside modules; _text and _etext. */

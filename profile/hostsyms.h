@@ -7,8 +7,9 @@
  *
  *  - a file: its symbol table (.symtab); without one, the .symtab of its
  *    detached debug file found by build id under /usr/lib/debug/.build-id/
- *    (Debian's -dbg packages); else its dynamic symbols. It is the file at
- *    that path on this machine: when the mapping record names a device
+ *    (Debian's -dbg packages); else its dynamic symbols; and its PLT
+ *    entries as perf synthesizes them, NAME@plt (util/elffuncs.h). It is
+ *    the file at that path on this machine: when the mapping record names a device
  *    and inode (MMAP2) other than the file's, it is another build and
  *    names nothing here;
  *  - [vdso]: this process's own vdso, when it is as long as the recorded

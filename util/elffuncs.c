@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Function symbols and loads of an ELF file (elffuncs.h), with libelf. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "elffuncs.h"
 
 /* The first section of this type, or NULL. */
@@ -71,6 +73,104 @@ int elf_funcs__read(Elf *e, int symtab_only, struct elf_func **out, size_t *n)
 	}
 	qsort(v, k, sizeof(*v), func_cmp);
 	*out = v;
+	*n = k;
+	return 0;
+}
+
+/* The section named name, or NULL. */
+static Elf_Scn *section_named(Elf *e, const char *name, GElf_Shdr *out)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(e, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		const char *n;
+
+		if (gelf_getshdr(scn, out) && (n = elf_strptr(e, shstrndx, out->sh_name)) &&
+		    !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/* Relocation i of rel (a REL or RELA section): its symbol index. */
+static int reloc_sym(Elf_Data *d, const GElf_Shdr *sh, size_t i, size_t *sym)
+{
+	GElf_Rela ra;
+	GElf_Rel r;
+
+	if (sh->sh_type == SHT_RELA) {
+		if (!gelf_getrela(d, (int)i, &ra))
+			return -1;
+		*sym = GELF_R_SYM(ra.r_info);
+	} else {
+		if (!gelf_getrel(d, (int)i, &r))
+			return -1;
+		*sym = GELF_R_SYM(r.r_info);
+	}
+	return 0;
+}
+
+int elf_funcs__plt(Elf *e, struct elf_func **out, size_t *n, char **names)
+{
+	GElf_Shdr rsh, psh, dsh, ssh;
+	Elf_Scn *rel = section_named(e, ".rela.plt", &rsh), *dyn;
+	Elf_Data *rd, *dd;
+	GElf_Ehdr eh;
+	uint64_t at, entry, head;
+	size_t count, bytes = 0, used = 0, k = 0;
+
+	*out = NULL;
+	*n = 0;
+	*names = NULL;
+	if (!rel)
+		rel = section_named(e, ".rel.plt", &rsh);
+	if (!rel || !rsh.sh_entsize || !gelf_getehdr(e, &eh) ||
+	    !(dyn = elf_getscn(e, rsh.sh_link)) || !gelf_getshdr(dyn, &dsh) ||
+	    dsh.sh_type != SHT_DYNSYM || !section_named(e, ".plt", &psh) ||
+	    !(rd = elf_getdata(rel, NULL)) || !(dd = elf_getdata(dyn, NULL)))
+		return 0;
+	entry = psh.sh_entsize;
+	head = entry;
+	if (eh.e_machine == EM_AARCH64) {
+		head = 32;
+		entry = 16;
+	}
+	at = psh.sh_addr + head;
+	if (section_named(e, ".plt.sec", &ssh)) {
+		at = ssh.sh_addr;
+		entry = ssh.sh_entsize ? ssh.sh_entsize : entry;
+	}
+	count = rsh.sh_size / rsh.sh_entsize;
+	if (!entry || !count)
+		return 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < count; i++) {
+			size_t sym;
+			GElf_Sym s;
+			const char *name;
+
+			if (reloc_sym(rd, &rsh, i, &sym) || !gelf_getsym(dd, (int)sym, &s) ||
+			    !(name = elf_strptr(e, dsh.sh_link, s.st_name)) || !*name)
+				continue;
+			if (!pass) {
+				bytes += strlen(name) + sizeof("@plt");
+				continue;
+			}
+			(*out)[k] = (struct elf_func){ at + i * entry, entry, *names + used, 0, i,
+						       STB_GLOBAL };
+			used += (size_t)sprintf(*names + used, "%s@plt", name) + 1;
+			k++;
+		}
+		if (!pass && (!bytes || !(*out = calloc(count, sizeof(**out))) ||
+			      !(*names = malloc(bytes)))) {
+			free(*out);
+			*out = NULL;
+			return bytes ? -1 : 0;
+		}
+	}
 	*n = k;
 	return 0;
 }

@@ -32,6 +32,17 @@ int elf_funcs__has_symtab(Elf *e);
  */
 int elf_funcs__read(Elf *e, int symtab_only, struct elf_func **out, size_t *n);
 
+/*
+ * The PLT entries as perf names them: "NAME@plt" for the i-th relocation
+ * of .rela.plt (.rel.plt), NAME its .dynsym entry's, at the i-th entry of
+ * .plt after its header (x86-64 and others: a header and entries of the
+ * section's entry size; aarch64 a 32-byte header, 16-byte entries), or
+ * of .plt.sec (x86-64 with IBT: no header). Global, sized. 0 and *out,
+ * *n (NULL/0 when the file has no PLT perf names) and *names (their
+ * storage; free it with *out); -1 when out of memory.
+ */
+int elf_funcs__plt(Elf *e, struct elf_func **out, size_t *n, char **names);
+
 /* Where file bytes load: [off, off + size) of the file at vaddr. */
 struct elf_load {
 	uint64_t off, vaddr, size;

@@ -196,6 +196,47 @@ static int own_mapping(uint64_t addr, uint64_t *start, uint64_t *len, uint64_t *
 	return found;
 }
 
+/*
+ * The PLT entries, named NAME@plt as perf synthesizes them: against
+ * objdump's labels for .plt (and .plt.sec) of this executable, whose code
+ * mapping is m (file offset = address in these sections: objdump -h).
+ */
+static void check_plt(struct hostsyms *hs, const struct hostmap *m, const char *path)
+{
+	char cmd[4400], line[512], name[256];
+	unsigned long long va, vma, off;
+	int n = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "objdump -h '%s' | awk '$2 == \".plt\" { print $4, $6 }'", path);
+	p = popen(cmd, "r");
+	if (!p || fscanf(p, "%llx %llx", &vma, &off) != 2) {
+		printf("objdump not usable: the PLT check is skipped\n");
+		if (p)
+			pclose(p);
+		return;
+	}
+	pclose(p);
+	CHECK(vma == off);
+	snprintf(cmd, sizeof(cmd), "objdump -d -j .plt -j .plt.sec '%s' 2>/dev/null", path);
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof(line), p)) {
+		const char *sym = NULL;
+		uint64_t ip;
+
+		/* entries only: objdump labels the header "<first@plt-0x10>" */
+		if (sscanf(line, "%llx <%255[^>]>:", &va, name) != 2 || strlen(name) < 5 ||
+		    strcmp(name + strlen(name) - 4, "@plt"))
+			continue;
+		ip = m->start + va - m->pgoff;
+		CHECK(hostsyms__find(hs, m, ip + 4, &sym) == 0 && sym && !strcmp(sym, name));
+		n++;
+	}
+	if (p)
+		pclose(p);
+	CHECK(n > 10);	/* this test calls libc and libelf through the PLT */
+}
+
 static void test_symbols(void)
 {
 	uint64_t addr = (uint64_t)(uintptr_t)&host_test_marker, start, len, pgoff, ino;
@@ -244,6 +285,8 @@ static void test_symbols(void)
 	m = hostmaps__find(h, 300, 0, addr, 2);
 	CHECK(m && hostsyms__find(hs, m, addr - 1, &sym) == 0 &&
 	      (!sym || strcmp(sym, "host_test_marker")));
+	if (m)
+		check_plt(hs, m, path);
 out:
 	hostsyms__delete(hs);
 	hostmaps__delete(h);
