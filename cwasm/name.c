@@ -4,6 +4,7 @@
  * or CR breaks a perf map line, an ESC or a C1 CSI drives the terminal
  * that shows it, a bidirectional control reorders what the reader sees.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "name.h"
@@ -84,4 +85,20 @@ size_t cwasm_name__sanitize(char *dst, size_t dstsz, const void *src, size_t len
 	}
 	dst[o] = '\0';
 	return o;
+}
+
+void cwasm_name__fputs(const char *s, FILE *f)
+{
+	size_t len = strlen(s);
+	char *buf = malloc(len + 1);
+
+	if (!buf) {
+		/* no room to sanitize: only the plain ASCII part, never raw bytes */
+		for (; *s; s++)
+			fputc(*s >= 0x20 && *s < 0x7f ? *s : '_', f);
+		return;
+	}
+	len = cwasm_name__sanitize(buf, len + 1, s, len);
+	fwrite(buf, 1, len, f);
+	free(buf);
 }
