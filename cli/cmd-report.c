@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attr-args.h"
+#include "../classify/classify.h"
 #include "../render/report.h"
+#include "../util/term.h"
 
 #define REPORT_MAX_FUNCS 32
 
@@ -19,6 +21,7 @@ struct report_opts {
 	uint32_t hot;			/* --hot K */
 	const char *roles;		/* --roles SPEC */
 	const char *frame_attr;		/* --frame-attribution PREFIX */
+	int wide;			/* --wide: no 80-column limit */
 	struct attr_args a;
 };
 
@@ -31,7 +34,10 @@ static const char report_usage[] =
 	"\n"
 	ATTR_USAGE
 	"      --top N             functions to list per core (default 20, 0 = all)\n"
-	"      --json FILE         also write the JSON report (schema in README)\n"
+	"      --json FILE         also write the JSON report (schema in README); - writes\n"
+	"                          it to stdout instead of the text\n"
+	"      --wide              lines as long as they need (default: 80 columns, or the\n"
+	"                          terminal's width, or $COLUMNS)\n"
 	"      --min-samples N     exit 1 unless the selection holds at least N samples\n"
 	"      --func F            classify function F's instructions: N, local_func_N, a wasm\n"
 	"                          name, or modM:N in a manifest; repeatable\n"
@@ -43,9 +49,22 @@ static const char report_usage[] =
 	"\n"
 	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
 
+/* --roles against each core's architecture now, not after the report. */
+static int check_roles(const struct report_opts *o, struct ap_err *err)
+{
+	struct cls_roles r;
+
+	for (uint32_t i = 0; o->roles && i < o->a.cs.n; i++) {
+		cls__roles_default(o->a.cs.mods[i]->target.arch, &r);
+		if (cls__roles_parse(&r, o->roles, err))
+			return -1;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_err *err)
 {
-	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES, O_FRAME_ATTR };
+	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES, O_FRAME_ATTR, O_WIDE };
 	uint64_t v;
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
@@ -56,6 +75,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		{ "hot", required_argument, NULL, O_HOT },
 		{ "roles", required_argument, NULL, O_ROLES },
 		{ "frame-attribution", required_argument, NULL, O_FRAME_ATTR },
+		{ "wide", no_argument, NULL, O_WIDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -94,6 +114,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 			break;
 		case O_ROLES: o->roles = optarg; break;
 		case O_FRAME_ATTR: o->frame_attr = optarg; break;
+		case O_WIDE: o->wide = 1; break;
 		default:
 			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
 				       argv[optind - 1]);
@@ -103,7 +124,9 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
 	if (o->frame_attr && !o->nspecs && !o->hot)
 		return ap_errf(err, "--frame-attribution needs --func or --hot");
-	if (attr_args__check(&o->a, err))
+	if (o->roles && !o->nspecs && !o->hot)
+		return ap_errf(err, "--roles needs --func or --hot");
+	if (attr_args__check(&o->a, err) || check_roles(o, err))
 		return -1;
 	return o->json ? attr_args__check_output(&o->a, o->json, err) : 0;
 }
@@ -163,11 +186,14 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	ro.top = o.top;
+	ro.columns = ap_term__columns(stdout, o.wide);
 	/* JSON first: on failure nothing has been promised on stdout. */
 	if (o.json && render__report_json_file(o.json, p, &ro, &err)) {
 		ret = cli_fail("report", &err);
 		goto out;
 	}
+	if (o.json && !strcmp(o.json, "-"))
+		goto out;	/* stdout holds the JSON */
 	printf("aotperf report: %s\n", o.a.input);
 	printf("  total samples       %" PRIu64 "%s%s\n", p->attr.total_samples,
 	       p->event ? "  event " : "", p->event ? p->event : "");
