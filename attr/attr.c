@@ -99,20 +99,6 @@ static int to_mt_event(const struct pd_event *ev, int use_time, struct mt_event 
 	return 1;
 }
 
-int attr__injected_name(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	size_t n;
-
-	base = base ? base + 1 : path;
-	n = strlen(base);
-	if (n > 10 && !strncmp(base, "jitted-", 7) && !strcmp(base + n - 3, ".so"))
-		return ATTR_INJECTED_JIT;
-	if (n > 11 && !strcmp(base + n - 11, ".aotperf.so"))
-		return ATTR_INJECTED_IMAGE;
-	return 0;
-}
-
 enum { EVENT_ALL = -2, EVENT_PENDING = -3 };
 
 struct run {
@@ -397,9 +383,8 @@ static int warn_not_unique(struct run *r, const struct attr_core *c, uint32_t pi
 		return ap_warnings__add(ws, AP_HINT_NONE, "%s: mapped %u times in %u process(es);"
 					" samples of every copy counted", c->mod->path,
 					c->nmappings, pids);
-	return ap_warnings__add(ws, AP_HINT_PIN_CORE, "%s: %u mappings of its size, %u cores of"
-				" that size: assigned in mapping order", c->mod->path,
-				c->nmappings, c->sharing);
+	return ap_warnings__add(ws, AP_HINT_PIN_CORE, "%s: %u cores of its size: mappings"
+				" assigned by mapping order", c->mod->path, c->sharing);
 }
 
 static int summarize(struct run *r, struct ap_err *err)
