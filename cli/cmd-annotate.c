@@ -156,6 +156,32 @@ static int save_output(const char *path, const char *buf, size_t len, struct ap_
 	return outfile__commit(&of, err);
 }
 
+/*
+ * perf annotate printed no listing. Either it found the symbol but could
+ * not disassemble it (objdump missing or failing: perf says "Couldn't
+ * annotate" and why), or the symbol has no samples (perf says nothing).
+ */
+static void nothing_printed(const struct annotate_opts *o, const char *said, struct ap_err *err)
+{
+	char run[160], why[160];
+	const char *p = strstr(said, "Couldn't annotate");
+
+	run[0] = why[0] = '\0';
+	if (strstr(said, "Error running"))
+		ap_first_line(run, sizeof(run), said, "Error running");
+	else if (strstr(said, "No output from"))
+		ap_first_line(run, sizeof(run), said, "No output from");
+	if (p && (p = strchr(p, '\n')))
+		ap_first_line(why, sizeof(why), p + 1, NULL);
+	if (p || run[0]) {
+		ap_errf(err, "%s: perf annotate could not disassemble '%s': %s%s%s", o->input,
+			o->symbol, run[0] ? run : "", run[0] && why[0] ? "; " : "", why);
+		return;
+	}
+	ap_errf(err, "%s: perf annotate has no samples in '%s' (perf report -i %s --sort sym"
+		" lists the symbols that have some)", o->input, o->symbol, o->input);
+}
+
 static int annotate(const struct annotate_opts *o, struct cls_annot *a, struct ap_err *err)
 {
 	char perf[PATH_MAX], why[300];
@@ -182,10 +208,7 @@ static int annotate(const struct annotate_opts *o, struct cls_annot *a, struct a
 		goto out;
 	}
 	if (!memchr(c.out, '|', c.out_len)) {
-		ap_first_line(why, sizeof(why), c.err_out, NULL);
-		ap_errf(err, "%s: perf annotate printed nothing for '%s' (no samples in it? "
-			"`perf report -i %s` lists the symbols)%s%s", o->input, o->symbol, o->input,
-			why[0] ? "; perf said: " : "", why);
+		nothing_printed(o, c.err_out ? c.err_out : "", err);
 		goto out;
 	}
 	ret = cls__annot_parse(c.out, c.out_len, o->input, &o->annot, a, err);
