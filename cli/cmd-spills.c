@@ -11,12 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attr-args.h"
+#include "../classify/classify.h"
 #include "../render/spills.h"
+#include "../util/term.h"
 
 static const char spills_usage[] =
 	"usage: aotperf spills LOG|- [--sort FIELD] [--top N] [--vs OTHER.log] [--json FILE]\n"
 	"                      [-i perf.data (--cwasm FILE | --manifest M.cwasm.json)...]\n"
 	"                      [--mod N]... [--lenient] [--cold-pct P] [--hot-pct P]\n"
+	"                      [--heavy N] [--wide]\n"
 	"\n"
 	"Rank the functions of a wamrc spill metric log (WAMR_AOT_SPILL_METRIC=1, the\n"
 	"[aot-spill-metric] lines of its stderr; other lines are skipped) by emitted\n"
@@ -29,11 +32,15 @@ static const char spills_usage[] =
 	"                          clobbers, slots, spilled_vregs, scalar, v128,\n"
 	"                          slots_scalar, slots_v128, spill_st, remat, callee_saved,\n"
 	"                          or any other numeric key of the log\n"
-	"      --top N             functions to list (default 15, 0 = all); also the\n"
-	"                          \"heavy spiller\" cut: the top N by spill_ld\n"
+	"      --top N             functions to list (default 15, 0 = all)\n"
+	"      --heavy N           the \"heavy spiller\" cut: the top N by spill_ld\n"
+	"                          (default 10, 0 = all), whatever --top lists\n"
 	"      --vs OTHER.log      per-function diff of FIELD, LOG before, OTHER after\n"
 	"                          (sorted by |delta|, or by runtime heat with -i)\n"
-	"      --json FILE         also write the result as JSON (schema in README)\n"
+	"      --json FILE         also write the result as JSON (README \"spills JSON\");\n"
+	"                          - writes it to stdout instead of the text\n"
+	"      --wide              every column (default: what fits 80 columns, the\n"
+	"                          terminal's width or $COLUMNS)\n"
 	"      --lenient           skip malformed metric lines with a warning\n"
 	"                          (default: exit 2 naming LOG:LINE)\n"
 	"      --mod N             the log's mod of the i-th lone --cwasm (default 0);\n"
@@ -51,6 +58,7 @@ static const char spills_usage[] =
 struct spills_args {
 	const char *json;
 	int have_input;
+	int wide;
 	uint64_t mods[SPILLS_MAX_MODS];
 	struct spills_opts so;
 	struct attr_args a;
@@ -66,9 +74,22 @@ static int parse_pct(const char *s, double *out)
 	return *end || !(*out >= 0.0 && *out <= 100.0) ? -1 : 0;
 }
 
+/* --roles now, for both architectures: not after perf.data was read. */
+static int check_roles(const char *spec, struct ap_err *err)
+{
+	struct cls_roles r;
+
+	cls__roles_default(CWASM_ARCH_X86_64, &r);
+	if (cls__roles_parse(&r, spec, err))
+		return -1;
+	cls__roles_default(CWASM_ARCH_AARCH64, &r);
+	return cls__roles_parse(&r, spec, err);
+}
+
 static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_err *err)
 {
-	enum { O_SORT = 256, O_TOP, O_VS, O_JSON, O_LENIENT, O_MOD, O_COLD, O_HOT, O_ROLES };
+	enum { O_SORT = 256, O_TOP, O_VS, O_JSON, O_LENIENT, O_MOD, O_COLD, O_HOT, O_ROLES,
+	       O_HEAVY, O_WIDE };
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
 		{ "sort", required_argument, NULL, O_SORT },
@@ -80,6 +101,8 @@ static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_er
 		{ "cold-pct", required_argument, NULL, O_COLD },
 		{ "hot-pct", required_argument, NULL, O_HOT },
 		{ "roles", required_argument, NULL, O_ROLES },
+		{ "heavy", required_argument, NULL, O_HEAVY },
+		{ "wide", no_argument, NULL, O_WIDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -87,6 +110,7 @@ static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_er
 	int c, r;
 
 	so->top = 15;
+	so->heavy = 10;
 	so->sort = "spill_ld";
 	so->cold_pct = 0.1;
 	so->hot_pct = 5.0;
@@ -127,6 +151,11 @@ static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_er
 				return ap_errf(err, "--hot-pct: '%s' is not a percentage", optarg);
 			break;
 		case O_ROLES: so->roles = optarg; break;
+		case O_HEAVY:
+			if (cli_parse_u64(optarg, 10, &so->heavy) || so->heavy > UINT32_MAX)
+				return ap_errf(err, "--heavy: '%s' is not a number", optarg);
+			break;
+		case O_WIDE: o->wide = 1; break;
 		default:
 			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
 				       argv[optind - 1]);
@@ -141,6 +170,8 @@ static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_er
 	if (so->vs_path && !strcmp(so->vs_path, "-") && !strcmp(so->log_path, "-"))
 		return ap_errf(err, "LOG and --vs cannot both be stdin");
 	so->mods = o->mods;
+	if (so->roles && check_roles(so->roles, err))
+		return -1;
 	if (o->have_input)
 		return attr_args__check(&o->a, err);
 	if (o->a.pins.n || o->a.opts.pid >= 0 || o->a.opts.event || o->a.opts.require_size_match)
@@ -212,7 +243,8 @@ int cmd_spills(int argc, char **argv)
 		goto out;
 	}
 	print_warnings(&o, &s);
-	render__spills_text(stdout, &s);
+	if (!o.json || strcmp(o.json, "-"))	/* else stdout holds the JSON */
+		render__spills_text(stdout, &s, ap_term__columns(stdout, o.wide));
 	ret = EXIT_OK;
 out:
 	spills__exit(&s);

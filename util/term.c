@@ -55,3 +55,38 @@ char *ap_term__fit(char *dst, size_t dstsz, const char *s, size_t cols)
 	dst[o] = '\0';
 	return dst;
 }
+
+/* Columns of the n bytes at s: one per UTF-8 character. */
+static size_t columns_of(const char *s, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+void ap_term__wrap(FILE *f, const char *text, size_t cols, size_t indent)
+{
+	const char *p = text;
+	size_t col = 0;
+
+	if (indent >= cols)
+		indent = 0;
+	while (*p) {
+		size_t sp = strspn(p, " "), wl = strcspn(p + sp, " "), w = columns_of(p + sp, wl);
+
+		if (!wl)
+			break;
+		if (col && col + sp + w > cols) {
+			fprintf(f, "\n%*s", (int)indent, "");
+			col = indent;
+			sp = 0;
+			p += strspn(p, " ");
+		}
+		fprintf(f, "%*s%.*s", (int)sp, "", (int)wl, p + strspn(p, " "));
+		col += sp + w;
+		p += strspn(p, " ") + wl;
+	}
+	fputc('\n', f);
+}

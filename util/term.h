@@ -25,4 +25,11 @@ unsigned ap_term__columns(FILE *out, int wide);
  */
 char *ap_term__fit(char *dst, size_t dstsz, const char *s, size_t cols);
 
+/*
+ * Write text to f wrapped at spaces to at most cols columns (a word longer
+ * than a line stays whole), continuation lines indented by indent spaces,
+ * and a final newline.
+ */
+void ap_term__wrap(FILE *f, const char *text, size_t cols, size_t indent);
+
 #endif
