@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "../cwasm/name.h"
 #include "../classify/annotate.h"
 #include "../util/file.h"
 #include "../util/outfile.h"
@@ -211,6 +212,8 @@ static int annotate(const struct annotate_opts *o, struct cls_annot *a, struct a
 		nothing_printed(o, c.err_out ? c.err_out : "", err);
 		goto out;
 	}
+	/* what it quotes back (symbol names, instructions) must not drive the terminal */
+	c.out_len = cwasm_name__scrub_text(c.out, c.out_len);
 	ret = cls__annot_parse(c.out, c.out_len, o->input, &o->annot, a, err);
 out:
 	ap_child__exit(&c);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "../cwasm/name.h"
 #include "../classify/annotate.h"
 #include "../util/file.h"
 
@@ -110,7 +111,8 @@ int cmd_classify(int argc, char **argv)
 	if (ap_file__read_all(o.input, !strcmp(o.input, "-") ? AP_FILE_STREAM : 0, CLASSIFY_INPUT_MAX,
 			      &buf, &len, &in.id, &err) ||
 	    (o.json && ap_file__check_output(o.json, &in, 1, &err)) ||
-	    cls__annot_parse(buf, len, name, &o.annot, &a, &err))
+	    /* what it quotes back must not drive the terminal */
+	    cls__annot_parse(buf, cwasm_name__scrub_text(buf, len), name, &o.annot, &a, &err))
 		goto fail;
 	if (o.json && cls__annot_write_json(o.json, "aotperf classify", name, &a, (uint32_t)o.top,
 					       &err))

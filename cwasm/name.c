@@ -102,3 +102,25 @@ void cwasm_name__fputs(const char *s, FILE *f)
 	fwrite(buf, 1, len, f);
 	free(buf);
 }
+
+size_t cwasm_name__scrub_text(char *buf, size_t len)
+{
+	size_t i = 0, o = 0;
+
+	while (i < len) {
+		unsigned char *s = (unsigned char *)buf + i;
+		unsigned cp = 0;
+		size_t n = utf8_decode(s, len - i, &cp);
+
+		if (n && (!unwanted(cp) || cp == '\n' || cp == '\t')) {
+			memmove(buf + o, s, n);	/* o <= i: moves down only */
+			o += n;
+		} else {
+			buf[o++] = '_';
+		}
+		i += n ? n : 1;
+	}
+	if (o < len)
+		buf[o] = '\0';
+	return o;
+}

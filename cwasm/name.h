@@ -31,4 +31,12 @@ size_t cwasm_name__sanitize(char *dst, size_t dstsz, const void *src, size_t len
  */
 void cwasm_name__fputs(const char *s, FILE *f);
 
+/*
+ * Text another program wrote (perf annotate's listing), cleaned in place
+ * before it is parsed: every character the sanitizer replaces becomes '_',
+ * except newline and tab, which keep their meaning. Returns the new length
+ * (never longer); buf stays NUL-terminated when it was.
+ */
+size_t cwasm_name__scrub_text(char *buf, size_t len);
+
 #endif
