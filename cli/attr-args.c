@@ -31,6 +31,11 @@ int attr_args__option(struct attr_args *a, int c, const char *arg, struct ap_err
 	case ATTR_OPT_BASE:
 		return profile_pins__add(&a->pins, arg, err) ? ap_err_prefix(err, "--base: ") : 1;
 	case ATTR_OPT_REQ: a->opts.require_size_match = 1; return 1;
+	case ATTR_OPT_ANY_PATH:
+		if (a->cs.nmans)
+			return ap_errf(err, "--manifest-any-path: give it before --manifest");
+		a->cs.manifest_flags |= CWASM_MANIFEST_ANY_PATH;
+		return 1;
 	/* undocumented: read mappings first, as a file with late records is read */
 	case ATTR_OPT_TWO_PASS: a->opts.two_pass = 1; return 1;
 	}

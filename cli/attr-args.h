@@ -15,7 +15,7 @@
 
 enum {
 	ATTR_OPT_CWASM = 1000, ATTR_OPT_MANIFEST, ATTR_OPT_PID, ATTR_OPT_EVENT, ATTR_OPT_BASE,
-	ATTR_OPT_REQ, ATTR_OPT_TWO_PASS,
+	ATTR_OPT_REQ, ATTR_OPT_TWO_PASS, ATTR_OPT_ANY_PATH,
 };
 
 /* Spliced into each command's getopt_long table. */
@@ -28,12 +28,15 @@ enum {
 	{ "base", required_argument, NULL, ATTR_OPT_BASE },                        \
 	{ "require-size-match", no_argument, NULL, ATTR_OPT_REQ },                 \
 	{ "two-pass", no_argument, NULL, ATTR_OPT_TWO_PASS },                      \
+	{ "manifest-any-path", no_argument, NULL, ATTR_OPT_ANY_PATH },             \
 	{ "quiet", no_argument, NULL, 'q' }
 
 #define ATTR_USAGE                                                                 \
 	"  -i, --input FILE        perf.data to read (default perf.data; - reads a pipe)\n" \
 	"      --cwasm FILE        a core (.cwasm); repeat for several\n"            \
 	"      --manifest FILE     a component manifest (.cwasm.json): all its cores\n" \
+	"      --manifest-any-path (before --manifest) its cores may lie outside its\n" \
+	"                          folder (absolute paths, ../)\n"                   \
 	"      --pid PID           only this process's samples and mappings\n"       \
 	"      --event NAME        only this event's samples (e.g. cpu-clock)\n"     \
 	"      --base HEX          the i-th --base pins the i-th core to the mapping at HEX\n" \

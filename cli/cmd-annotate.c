@@ -29,7 +29,7 @@ static const char annotate_usage[] =
 	"      --arch ARCH       x86_64 (default) or aarch64 (automatic from the bytes)\n"
 	"      --roles SPEC      register roles, e.g. vmctx=rcx,membase=none,frame=rbp\n"
 	"      --top N           hottest instructions to list (default 10)\n"
-	"      --json FILE       also write the table as JSON\n"
+	"      --json FILE       also write the table as JSON (- : to stdout, no text)\n"
 	"      --save FILE       keep perf annotate's output in FILE\n"
 	"\n"
 	"Exit status: 0 ok, 2 bad usage or input, or perf failed.\n";
@@ -232,8 +232,10 @@ int cmd_annotate(int argc, char **argv)
 	if (o.json && cls__annot_write_json(o.json, "aotperf annotate", o.input, &a,
 					    (uint32_t)o.top, &err))
 		goto fail;
-	printf("aotperf annotate: %s %s", o.input, o.symbol);
-	cls__annot_print(stdout, &a, (uint32_t)o.top);
+	if (!o.json || strcmp(o.json, "-")) {	/* else stdout holds the JSON */
+		printf("aotperf annotate: %s %s", o.input, o.symbol);
+		cls__annot_print(stdout, &a, (uint32_t)o.top);
+	}
 	ret = EXIT_OK;
 	goto out;
 fail:

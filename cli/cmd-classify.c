@@ -28,7 +28,7 @@ static const char classify_usage[] =
 	"                      aarch64 vmctx=x19,membase=x28,frame=x29)\n"
 	"      --text          parse the instruction text even when bytes are present\n"
 	"      --top N         hottest instructions to list per symbol (default 10)\n"
-	"      --json FILE     also write the tables as JSON\n"
+	"      --json FILE     also write the tables as JSON (- : to stdout, no text)\n"
 	"      --classes       print the class definitions and exit\n"
 	"\n"
 	"Exit status: 0 ok, 2 bad usage or input.\n";
@@ -117,8 +117,10 @@ int cmd_classify(int argc, char **argv)
 	if (o.json && cls__annot_write_json(o.json, "aotperf classify", name, &a, (uint32_t)o.top,
 					       &err))
 		goto fail;
-	printf("aotperf classify: %s", name);
-	cls__annot_print(stdout, &a, (uint32_t)o.top);
+	if (!o.json || strcmp(o.json, "-")) {	/* else stdout holds the JSON */
+		printf("aotperf classify: %s", name);
+		cls__annot_print(stdout, &a, (uint32_t)o.top);
+	}
 	ret = EXIT_OK;
 	goto out;
 fail:
