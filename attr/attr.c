@@ -374,17 +374,16 @@ static int check_pin(struct run *r, struct attr_core *c, uint64_t want, struct a
 }
 
 /* One short line for a core whose exact-size mapping is not unique. */
-static int warn_not_unique(struct run *r, const struct attr_core *c, uint32_t pids)
+static int warn_not_unique(struct run *r, const struct attr_core *c)
 {
 	struct ap_warnings *ws = &r->res->warnings;
 
 	if (c->sharing == 1)
 		/* the same core loaded again: every copy runs its code */
-		return ap_warnings__add(ws, AP_HINT_NONE, "%s: mapped %u times in %u process(es);"
-					" samples of every copy counted", c->mod->path,
-					c->nmappings, pids);
-	return ap_warnings__add(ws, AP_HINT_PIN_CORE, "%s: %u cores of its size: mappings"
-				" assigned by mapping order", c->mod->path, c->sharing);
+		return ap_warnings__add(ws, AP_HINT_NONE, "%s: mapped %u times; every copy counted",
+					c->mod->path, c->nmappings);
+	return ap_warnings__add(ws, AP_HINT_PIN_CORE, "%s: %u cores of this size, assigned in"
+				" mapping order", c->mod->path, c->sharing);
 }
 
 static int summarize(struct run *r, struct ap_err *err)
@@ -431,7 +430,7 @@ static int summarize(struct run *r, struct ap_err *err)
 					     c->mod->path, want, r->path))
 				return ap_err_nomem(err);
 		} else if (!c->base_override && !c->authoritative) {
-			if (warn_not_unique(r, c, pids))
+			if (warn_not_unique(r, c))
 				return ap_err_nomem(err);
 		}
 		if (r->opts->require_size_match && !c->base_override && !c->authoritative) {

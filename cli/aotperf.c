@@ -50,7 +50,7 @@ const char *cli_hint(enum ap_hint hint)
 	case AP_HINT_NONE:
 	case AP_HINT__COUNT:
 		break;
-	case AP_HINT_PIN_CORE: return "pass --base HEX to choose the mapping";
+	case AP_HINT_PIN_CORE: return "--base HEX picks one";
 	case AP_HINT_FORCE: return "--force replaces it";
 	case AP_HINT_DIRECT: return "use 'aotperf inject' (ELF images, the default route)";
 	case AP_HINT_INJECTED: return "perf report reads this file as it is";

@@ -27,7 +27,7 @@ static void mapping_how(char *buf, size_t len, const struct attr_core *c,
 	else if (c->authoritative)
 		snprintf(buf, len, "exact size, unique");
 	else if (c->sharing > 1)
-		snprintf(buf, len, "exact size, NOT unique: %u cores", c->sharing);
+		snprintf(buf, len, "NOT unique: %u cores", c->sharing);
 	else
 		snprintf(buf, len, "exact size, copies");
 }
@@ -90,13 +90,16 @@ void render__report_func(FILE *out, const struct profile *p, const struct profil
 	const struct cwasm_module *m = p->attr.cores[f->core].mod;
 	const struct cwasm_func *fn = &m->funcs[f->func];
 	uint64_t total = p->attr.total_samples;
+	size_t cols = o->columns ? o->columns : AP_TERM_DEFAULT_COLUMNS;
+	char line[CWASM_NAME_MAX + 160];
 
 	if (!f->classified)
 		return;
-	fprintf(out, "\nfunction local_func_%u%s%s%s: %" PRIu64 " samples (%.2f%% of run),"
-		" %u instructions, %u bytes\n", f->func, fn->name ? " (" : "",
-		fn->name ? fn->name : "", fn->name ? ")" : "", f->samples, ap_pct(f->samples, total),
-		cls__insn_count(&f->cls.f), fn->size);
+	snprintf(line, sizeof(line), "\nfunction local_func_%u%s%s%s: %" PRIu64 " samples (%.2f%%"
+		 " of run), %u instructions, %u bytes", f->func, fn->name ? " (" : "",
+		 fn->name ? fn->name : "", fn->name ? ")" : "", f->samples,
+		 ap_pct(f->samples, total), cls__insn_count(&f->cls.f), fn->size);
+	ap_term__wrap(out, line, cols, 2);
 	if (p->attr.ncores > 1)
 		fprintf(out, "  core %s\n", core_set__core_name(m));
 	cls__print_roles(out, &f->cls.f.roles);
