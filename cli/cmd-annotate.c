@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "../cwasm/name.h"
 #include "../classify/annotate.h"
+#include "../classify/classify.h"
 #include "../util/file.h"
 #include "../util/outfile.h"
 #include "../util/perf.h"
@@ -54,6 +55,22 @@ static int check_outputs(const struct annotate_opts *o, struct ap_err *err)
 		return 0;
 	return (o->json && ap_file__check_output(o->json, &in, 1, err)) ||
 	       (o->save && ap_file__check_output(o->save, &in, 1, err)) ? -1 : 0;
+}
+
+/* --roles before perf runs: valid for the --arch given, else for either. */
+static int check_roles(const struct cls_annot_opts *a, struct ap_err *err)
+{
+	struct cls_roles r;
+
+	if (a->arch != CWASM_ARCH_UNKNOWN) {
+		cls__roles_default(a->arch, &r);
+		return cls__roles_parse(&r, a->roles, err);
+	}
+	cls__roles_default(CWASM_ARCH_X86_64, &r);
+	if (!cls__roles_parse(&r, a->roles, err))
+		return 0;
+	cls__roles_default(CWASM_ARCH_AARCH64, &r);
+	return cls__roles_parse(&r, a->roles, err);
 }
 
 static int parse_args(int argc, char **argv, struct annotate_opts *o, struct ap_err *err)
@@ -106,6 +123,8 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o, struct ap_
 	o->symbol = argv[optind++];
 	if (optind < argc)
 		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
+	if (o->annot.roles && check_roles(&o->annot, err))
+		return -1;
 	return check_outputs(o, err);
 }
 
