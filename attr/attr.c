@@ -242,7 +242,8 @@ static int pass_mappings(struct run *r, struct perfdata *pd, struct ap_err *err)
 		free(list.ev);
 		return -1;
 	}
-	qsort(list.ev, list.n, sizeof(*list.ev), ev_cmp);
+	if (list.n)	/* never qsort(NULL, 0): glibc declares it nonnull (UBSan) */
+		qsort(list.ev, list.n, sizeof(*list.ev), ev_cmp);
 	for (size_t i = 0; i < list.n; i++) {
 		if (maptable__add(&r->mt, &list.ev[i], r->res)) {
 			free(list.ev);

@@ -55,6 +55,14 @@ check "--roles without --func/--hot: says why" grep -q -- "--roles needs --func 
 	2>"$WORK/o2.err"
 check_eq "--roles with a bad register: exit 2, nothing printed" "$?:$(wc -c <"$WORK/o2.out")" "2:0"
 
+# no mapping at all kept (a pid that never ran), read twice as --hot does:
+# the sanitized build must not stop on an empty sort
+"$AOTPERF" report -i "$WORK/s.data" --cwasm "$S" --hot 1 --pid 999999 >/dev/null 2>"$WORK/np.err"
+check_eq "--hot with no mapping kept: exit 2 (no samples of that pid)" "$?" 2
+check "--hot with no mapping kept: says so, no sanitizer report" \
+	bash -c "grep -q 'no samples of the selected pid' '$WORK/np.err' &&
+		 ! grep -q 'runtime error' '$WORK/np.err'"
+
 # ---- 5. one core mapped twice: one short warning ----
 record "$WORK/twice.data" -- --ms 400 --twice "$S"
 "$AOTPERF" report -i "$WORK/twice.data" --cwasm "$S" >"$WORK/t.out" 2>"$WORK/t.err"
