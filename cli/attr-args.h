@@ -39,7 +39,8 @@ enum {
 	"                          folder (absolute paths, ../)\n"                   \
 	"      --pid PID           only this process's samples and mappings\n"       \
 	"      --event NAME        only this event's samples (e.g. cpu-clock)\n"     \
-	"      --base HEX          the i-th --base pins the i-th core to the mapping at HEX\n" \
+	"      --base HEX          the i-th --base pins the i-th core to the mapping\n" \
+	"                          at HEX\n"                                         \
 	"      --require-size-match  exit 1 instead of guessing when a core's exact-size\n" \
 	"                          mapping is not unique\n"                           \
 	"  -q, --quiet             no warnings\n"

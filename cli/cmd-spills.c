@@ -16,7 +16,8 @@
 #include "../util/term.h"
 
 static const char spills_usage[] =
-	"usage: aotperf spills LOG|- [--sort FIELD] [--top N] [--vs OTHER.log] [--json FILE]\n"
+	"usage: aotperf spills LOG|- [--sort FIELD] [--top N] [--vs OTHER.log]\n"
+	"                      [--json FILE]\n"
 	"                      [-i perf.data (--cwasm FILE | --manifest M.cwasm.json)...]\n"
 	"                      [--mod N]... [--lenient] [--cold-pct P] [--hot-pct P]\n"
 	"                      [--heavy N] [--wide]\n"
@@ -30,7 +31,8 @@ static const char spills_usage[] =
 	"\n"
 	"      --sort FIELD        rank by this numeric field (default spill_ld): insts,\n"
 	"                          clobbers, slots, spilled_vregs, scalar, v128,\n"
-	"                          slots_scalar, slots_v128, spill_st, remat, callee_saved,\n"
+	"                          slots_scalar, slots_v128, spill_st, remat,\n"
+	"                          callee_saved,\n"
 	"                          or any other numeric key of the log\n"
 	"      --top N             functions to list (default 15, 0 = all)\n"
 	"      --heavy N           the \"heavy spiller\" cut: the top N by spill_ld\n"
@@ -45,7 +47,8 @@ static const char spills_usage[] =
 	"                          (default: exit 2 naming LOG:LINE)\n"
 	"      --mod N             the log's mod of the i-th lone --cwasm (default 0);\n"
 	"                          a manifest's cores carry their own idx\n"
-	"      --cold-pct P        under P% of the run counts as runtime-cold (default 0.1)\n"
+	"      --cold-pct P        under P% of the run counts as runtime-cold\n"
+	"                          (default 0.1)\n"
 	"      --hot-pct P         P% of the run or more counts as hot (default 5)\n"
 	"      --roles SPEC        register roles for the frame-reload decode\n"
 	ATTR_USAGE

@@ -29,7 +29,8 @@ struct sym_args {
 };
 
 static const char perfmap_usage[] =
-	"usage: aotperf perfmap -i perf.data (--cwasm F | --manifest M)... [-o PATH] [--force]\n"
+	"usage: aotperf perfmap -i perf.data (--cwasm F | --manifest M)... [-o PATH]\n"
+	"                       [--force]\n"
 	"                       [--names local|wasm|wasmtime]\n"
 	"\n"
 	"Write /tmp/perf-<pid>.map for each process that mapped a core; a plain\n"
@@ -45,7 +46,8 @@ static const char jitdump_usage[] =
 	"(perf inject --jit refuses any other): without one, use aotperf inject.\n"
 	"\n";
 static const char inject_usage[] =
-	"usage: aotperf inject -i perf.data (--cwasm F | --manifest M)... -o perf.jit.data\n"
+	"usage: aotperf inject -i perf.data (--cwasm F | --manifest M)...\n"
+	"                      -o perf.jit.data\n"
 	"                      [--dir DIR] [--jitdump] [--names local|wasm|wasmtime]\n"
 	"\n"
 	"Produce a symbolized perf.jit.data in one step: one ELF image per core, and a\n"
@@ -59,7 +61,8 @@ static const char common_usage[] =
 	ATTR_USAGE
 	"  -o, --output PATH       output (see above)\n"
 	"      --dir DIR           folder for dumps and images\n"
-	"      --names MODE        local (local_func_N, default), wasm (local_func_N:name),\n"
+	"      --names MODE        local (local_func_N, default), wasm\n"
+	"                          (local_func_N:name),\n"
 	"                          wasmtime (wasm[M]::function[F]::name)\n"
 	"      --force             (perfmap) replace a map aotperf did not write (never\n"
 	"                          one of another user, never through a symlink)\n"

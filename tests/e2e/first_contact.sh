@@ -24,6 +24,14 @@ check "make without libperf says: run 'make deps'" \
 	grep -q "build dependencies missing (<perf/event.h> not found): run 'make deps'" \
 	"$WORK/nodeps.out"
 
+# every command's --help fits 80 columns
+wide_help=
+for c in report perfmap jitdump inject record spills classify annotate doctor; do
+	"$AOTPERF" "$c" --help >"$WORK/help-$c.txt"
+	[ "$(over80 "$WORK/help-$c.txt")" = 0 ] || wide_help="$wide_help $c"
+done
+check_eq "every command's --help fits 80 columns" "${wide_help:-none wider}" "none wider"
+
 # ---- 2. report: 80 columns, the path once, --wide, $COLUMNS ----
 record "$WORK/s.data" -- --ms 800 "$S"
 check_eq "sample: loader ran" "$?" 0
