@@ -4,6 +4,7 @@
 #include <string.h>
 #include "attr-args.h"
 #include "../util/array.h"
+#include "../util/outfile.h"
 
 void attr_args__init(struct attr_args *a, const char *cmd)
 {
@@ -57,6 +58,9 @@ int attr_args__check_output(const struct attr_args *a, const char *out, struct a
 {
 	struct ap_input in = { .name = a->input };
 
+	/* before anything is read: another user's file is never replaced */
+	if (strcmp(out, "-") && ap_outfile__check_owner(out, err))
+		return -1;
 	if (strcmp(a->input, "-") && !ap_file_id__of(a->input, &in.id) &&
 	    ap_file__check_output(out, &in, 1, err))
 		return -1;

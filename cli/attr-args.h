@@ -62,7 +62,7 @@ int attr_args__option(struct attr_args *a, int c, const char *arg, struct ap_err
 int attr_args__check(struct attr_args *a, struct ap_err *err);
 /*
  * Refuse an output path that is one of the inputs (perf.data, a core, a
- * manifest), by identity. 0, or -1 with err.
+ * manifest), by identity, or a file another user owns. 0, or -1 with err.
  */
 int attr_args__check_output(const struct attr_args *a, const char *out, struct ap_err *err);
 /*

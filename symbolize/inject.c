@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "inject.h"
+#include "../util/outfile.h"
 #include "../util/run.h"
 
 /*
@@ -73,6 +74,8 @@ static int run_perf_inject(const char *perf, const char *in, const char *out,
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", out) >= sizeof(tmp))
 		return ap_errf(err, "%s: path too long", out);
+	if (ap_outfile__check_owner(out, err))
+		return -1;
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return ap_errk(err, AP_ERR_IO, "%s: cannot create: %s", out, strerror(errno));
