@@ -173,6 +173,8 @@ if [ "$(id -u)" = 0 ] && chown 65534 "$WORK/victim" 2>/dev/null; then
 	"$AOTPERF" perfmap -q --force -i "$WORK/s.data" --cwasm "$S" >/dev/null 2>"$WORK/pm.err"
 	check_eq "perfmap --force over another user's map: refused (exit 2)" "$?" 2
 	check "perfmap --force over another user's map: left as it was" grep -qx "0 0 theirs" "$map"
+	check "perfmap --force over another user's map: says whose, offers no --force" \
+		bash -c "grep -q 'belongs to another user' '$WORK/pm.err' && ! grep -q -- '--force' '$WORK/pm.err'"
 	rm -f "$map"
 	mkdir -p "$WORK/theirs"
 	chown 65534 "$WORK/theirs"
