@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The report as text: per-core function tables and classified functions. */
 #include <inttypes.h>
-#include "report.h"
 #include <string.h>
+#include "report.h"
 #include "../util/pct.h"
 #include "../util/term.h"
 
@@ -95,10 +95,11 @@ void render__report_func(FILE *out, const struct profile *p, const struct profil
 
 	if (!f->classified)
 		return;
-	snprintf(line, sizeof(line), "\nfunction local_func_%u%s%s%s: %" PRIu64 " samples (%.2f%%"
+	snprintf(line, sizeof(line), "function local_func_%u%s%s%s: %" PRIu64 " samples (%.2f%%"
 		 " of run), %u instructions, %u bytes", f->func, fn->name ? " (" : "",
 		 fn->name ? fn->name : "", fn->name ? ")" : "", f->samples,
 		 ap_pct(f->samples, total), cls__insn_count(&f->cls.f), fn->size);
+	fputc('\n', out);
 	ap_term__wrap(out, line, cols, 2);
 	if (p->attr.ncores > 1)
 		fprintf(out, "  core %s\n", core_set__core_name(m));

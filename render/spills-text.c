@@ -175,7 +175,8 @@ static void print_flags(FILE *out, const struct spills *s, size_t columns)
 		    ap_pct(k, total) >= s->o->cold_pct)
 			continue;
 		if (!any++) {
-			snprintf(line, sizeof(line), "\nruntime-cold heavy spillers (the top %u by"
+			fputc('\n', out);
+			snprintf(line, sizeof(line), "runtime-cold heavy spillers (the top %u by"
 				 " spill_ld, under %g%% of run): never or barely executed, don't"
 				 " optimize them first", s->nheavy, s->o->cold_pct);
 			ap_term__wrap(out, line, columns, 2);
@@ -214,7 +215,8 @@ static void print_flags(FILE *out, const struct spills *s, size_t columns)
 		fputs("  ", out);
 		ap_term__wrap(out, line, columns > 2 ? columns - 2 : columns, 21);
 	}
-	snprintf(line, sizeof(line), "\nlesson: %s", s->lesson);
+	fputc('\n', out);
+	snprintf(line, sizeof(line), "lesson: %s", s->lesson);
 	ap_term__wrap(out, line, columns, 8);
 }
 
