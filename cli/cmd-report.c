@@ -8,7 +8,9 @@
 #include "../frames/frames.h"
 #include "captures.h"
 #include "../render/callgraph.h"
+#include "../classify/classify.h"
 #include "../render/report.h"
+#include "../util/term.h"
 
 #define REPORT_MAX_FUNCS 32
 #define REPORT_MAX_EDGES 16	/* --callers / --callees, each */
@@ -32,6 +34,7 @@ struct report_opts {
 	uint32_t ncallers, ncallees;
 	uint32_t caller_syms[REPORT_MAX_EDGES], callee_syms[REPORT_MAX_EDGES];
 	const char *folded;
+	int wide;			/* --wide: no 80-column limit */
 	struct attr_args a;
 };
 
@@ -52,13 +55,18 @@ static const char report_usage[] =
 	ATTR_USAGE
 	ATTR_ARCH_USAGE
 	"      --top N             functions to list per core (default 20, 0 = all)\n"
-	"      --json FILE         also write the JSON report (schema in README)\n"
+	"      --json FILE         also write the JSON report (schema in README);\n"
+	"                          - writes it to stdout instead of the text\n"
+	"      --wide              lines as long as they need (default: 80 columns,\n"
+	"                          or the terminal's width, or $COLUMNS)\n"
 	"      --min-samples N     exit 1 unless the selection holds at least N samples\n"
-	"      --func F            classify function F's instructions: N, local_func_N, a wasm\n"
-	"                          name, or modM:N in a manifest; repeatable\n"
+	"      --func F            classify function F's instructions: N,\n"
+	"                          local_func_N, a wasm name, or modM:N in a\n"
+	"                          manifest; repeatable\n"
 	"      --hot K             classify the K hottest functions\n"
 	"      --roles SPEC        pin registers to roles on top of the ones inferred\n"
-	"                          from the code, e.g. vmctx=rcx,membase=none\n"
+	"                          from the code (with --func/--hot), e.g.\n"
+	"                          vmctx=rcx,membase=none\n"
 	"      --frame-attribution PREFIX\n"
 	"                          with --func/--hot: the compiler's sidecars\n"
 	"                          PREFIX.modM.funcN.json (M the manifest idx, else 0):\n"
@@ -99,10 +107,23 @@ static int check_frame_options(const struct report_opts *o, struct ap_err *err)
 	return 0;
 }
 
+/* --roles against each core's architecture now, not after the report. */
+static int check_roles(const struct report_opts *o, struct ap_err *err)
+{
+	struct cls_roles r;
+
+	for (uint32_t i = 0; o->roles && i < o->a.cs.n; i++) {
+		cls__roles_default(o->a.cs.mods[i]->target.arch, &r);
+		if (cls__roles_parse(&r, o->roles, err))
+			return -1;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_err *err)
 {
 	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES, O_FRAME_ATTR, O_FRAME_META,
-	       O_VALIDATE, O_CHILDREN, O_CALLERS, O_CALLEES, O_FOLDED };
+	       O_VALIDATE, O_CHILDREN, O_CALLERS, O_CALLEES, O_FOLDED, O_WIDE };
 	uint64_t v;
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
@@ -120,6 +141,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		{ "callers", required_argument, NULL, O_CALLERS },
 		{ "callees", required_argument, NULL, O_CALLEES },
 		{ "folded", required_argument, NULL, O_FOLDED },
+		{ "wide", no_argument, NULL, O_WIDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -174,6 +196,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 				o->callees[o->ncallees++] = optarg;
 			break;
 		case O_FOLDED: o->folded = optarg; break;
+		case O_WIDE: o->wide = 1; break;
 		default:
 			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
 				       argv[optind - 1]);
@@ -183,7 +206,9 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
 	if (check_frame_options(o, err))
 		return -1;
-	if (attr_args__check(&o->a, err))
+	if (o->roles && !o->nspecs && !o->hot)
+		return ap_errf(err, "--roles needs --func or --hot");
+	if (attr_args__check(&o->a, err) || check_roles(o, err))
 		return -1;
 	if (report_static(o) && (o->min_samples || o->a.pins.n || o->a.opts.pid >= 0 ||
 				 o->a.opts.event || o->a.opts.require_size_match))
@@ -282,6 +307,8 @@ static int run_static(struct report_opts *o, const struct render_opts *ro)
 	if (profile__new_static(&o->a.cs, &o->a.p, &err) || classify(o, &err) ||
 	    (o->json && render__report_json_file(o->json, o->a.p, ro, &err)))
 		return cli_fail("report", &err);
+	if (o->json && !strcmp(o->json, "-"))
+		return EXIT_OK;	/* stdout holds the JSON */
 	printf("aotperf report: static classes, no recording (-i perf.data adds samples)\n");
 	render__report_body(stdout, o->a.p, ro);
 	return EXIT_OK;
@@ -349,6 +376,7 @@ int cmd_report(int argc, char **argv)
 		ret = validate_frames(&o, &err) ? cli_fail("report", &err) : EXIT_OK;
 		goto out;
 	}
+	ro.columns = ap_term__columns(stdout, o.wide);
 	if (report_static(&o)) {
 		ret = run_static(&o, &ro);
 		goto out;
@@ -381,6 +409,8 @@ int cmd_report(int argc, char **argv)
 		ret = cli_fail("report", &err);
 		goto out;
 	}
+	if (o.json && !strcmp(o.json, "-"))
+		goto out;	/* stdout holds the JSON */
 	printf("aotperf report: %s\n", o.a.input);
 	printf("  total samples       %" PRIu64 "%s%s\n", p->attr.total_samples,
 	       p->event ? "  event " : "", p->event ? p->event : "");
