@@ -176,8 +176,6 @@ install: all
 	install -m 0755 $(B)/libaotperf-jit.so.1 $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libaotperf-jit.so.1 $(DESTDIR)$(PREFIX)/lib/libaotperf-jit.so
 	install -m 0644 jitdump/jitdump.h $(DESTDIR)$(PREFIX)/include/aotperf/
-	install -d $(DESTDIR)$(PREFIX)/lib/aotperf
-	[ -z "$(DLFILTER_SO)" ] || install -m 0755 $(DLFILTER_SO) $(DESTDIR)$(PREFIX)/lib/aotperf/
 
 clean:
 	rm -rf build build-san

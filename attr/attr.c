@@ -39,6 +39,15 @@ static uint64_t key_of(const struct pd_event *ev, const struct pd_sample_id *sid
 	return use_time ? 0 : ev->seq;
 }
 
+/*
+ * pid -1 (the kernel's maps) and 0 (idle) are no process a core runs in:
+ * the maptable never sees them, the on_map hook does (host frames).
+ */
+static int no_core_pid(const struct mt_event *me)
+{
+	return (int32_t)me->pid <= 0;
+}
+
 /* Translate an address-space record into a maptable event; 0 if not one. */
 static int to_mt_event(const struct pd_event *ev, int use_time, struct mt_event *out)
 {
@@ -93,6 +102,7 @@ static int to_mt_event(const struct pd_event *ev, int use_time, struct mt_event 
 		return 0;
 	}
 	out->anon = strncmp(name, "//anon", 6) == 0;
+	out->injected = attr__injected_name(name);
 	return 1;
 }
 
@@ -328,8 +338,9 @@ static int pass_mappings(struct run *r, struct perfdata *pd, struct ap_err *err)
 			free(list.ev);
 			return ap_err_nomem(err);
 		}
-		if (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid)
+		if (no_core_pid(&me) || (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid))
 			continue;
+		r->res->injected |= me.injected;
 		if (ap_push(&list.ev, &list.n, &list.cap, &me, sizeof(me))) {
 			free(list.ev);
 			return ap_err_nomem(err);
@@ -339,7 +350,8 @@ static int pass_mappings(struct run *r, struct perfdata *pd, struct ap_err *err)
 		free(list.ev);
 		return -1;
 	}
-	qsort(list.ev, list.n, sizeof(*list.ev), ev_cmp);
+	if (list.n)	/* never qsort(NULL, 0): glibc declares it nonnull (UBSan) */
+		qsort(list.ev, list.n, sizeof(*list.ev), ev_cmp);
 	for (size_t i = 0; i < list.n; i++) {
 		if (maptable__add(&r->mt, &list.ev[i], r->res)) {
 			free(list.ev);
@@ -370,7 +382,7 @@ static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 		}
 		if ((!r->single_pass && !r->one_pass) || !to_mt_event(&ev, r->use_time, &me))
 			continue;
-		if (r->opts->pid < 0 || me.pid == (uint32_t)r->opts->pid) {
+		if (!no_core_pid(&me) && (r->opts->pid < 0 || me.pid == (uint32_t)r->opts->pid)) {
 			if (r->one_pass && maptable__late(&r->mt, &me))
 				r->fallback = 1;
 			if (r->fallback)
@@ -379,8 +391,9 @@ static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 		/* read once: the hook sees the records as they come (else pass 1 did) */
 		if (note_map(r, &ev, &me))
 			return ap_err_nomem(err);
-		if (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid)
+		if (no_core_pid(&me) || (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid))
 			continue;
+		r->res->injected |= me.injected;
 		if (maptable__add(&r->mt, &me, r->res))
 			return ap_err_nomem(err);
 	}
@@ -456,6 +469,45 @@ static int times_usable(struct perfdata *pd)
 	return 1;
 }
 
+/*
+ * A pinned core's mappings against its text: smaller cannot hold it (the
+ * wrong .cwasm, or the wrong address); larger may be a kernel merge with a
+ * neighbour, so it is only not authoritative. -1 with err when too small.
+ */
+static int check_pin(struct run *r, struct attr_core *c, uint64_t want, struct ap_err *err)
+{
+	struct attr_result *res = r->res;
+
+	for (uint32_t m = 0; m < res->nmappings; m++) {
+		const struct attr_mapping *am = &res->mappings[m];
+
+		if (am->core != (int)(c - r->cores) || am->len >= want)
+			continue;
+		return ap_errf(err, "%s: the mapping at 0x%" PRIx64 " is %" PRIu64 " bytes, too small"
+			       " for the %" PRIu64 " bytes of %s's text: not that core (wrong .cwasm"
+			       " or address?)", r->path, am->start, am->len, want, c->mod->path);
+	}
+	if (c->nmappings && c->first_len != want &&
+	    ap_warnings__add(&res->warnings, AP_HINT_NONE,
+			     "%s: pinned mapping is %" PRIu64 " bytes, its text %" PRIu64
+			     ": not authoritative", c->mod->path, c->first_len, want))
+		return ap_err_nomem(err);
+	return 0;
+}
+
+/* One short line for a core whose exact-size mapping is not unique. */
+static int warn_not_unique(struct run *r, const struct attr_core *c)
+{
+	struct ap_warnings *ws = &r->res->warnings;
+
+	if (c->sharing == 1)
+		/* the same core loaded again: every copy runs its code */
+		return ap_warnings__add(ws, AP_HINT_NONE, "%s: mapped %u times; every copy counted",
+					c->mod->path, c->nmappings);
+	return ap_warnings__add(ws, AP_HINT_PIN_CORE, "%s: %u cores of this size, assigned in"
+				" mapping order", c->mod->path, c->sharing);
+}
+
 static int summarize(struct run *r, struct ap_err *err)
 {
 	struct attr_result *res = r->res;
@@ -486,20 +538,21 @@ static int summarize(struct run *r, struct ap_err *err)
 				   c->nmappings == pids;
 		if (c->nmappings)
 			any = 1;
-		if (!c->nmappings) {
+		if (c->base_override && check_pin(r, c, want, err))
+			return -1;
+		if (!c->nmappings && c->base_override) {
+			if (ap_warnings__add(&res->warnings, AP_HINT_NONE,
+					     "%s: no executable mapping starts at 0x%" PRIx64 " in %s",
+					     c->mod->path, c->base_override, r->path))
+				return ap_err_nomem(err);
+		} else if (!c->nmappings) {
 			if (ap_warnings__add(&res->warnings, AP_HINT_NONE,
 					     "%s: no //anon r-x mapping of %" PRIu64
 					     " bytes (its page-rounded text) in %s",
 					     c->mod->path, want, r->path))
 				return ap_err_nomem(err);
 		} else if (!c->base_override && !c->authoritative) {
-			if (ap_warnings__add(&res->warnings, AP_HINT_PIN_CORE,
-					     "%s: %u mappings of %" PRIu64 " bytes in %u process(es)"
-					     " and %u core(s) of that size: mapping j of a process goes"
-					     " to core (j mod %u) in the order the cores were given"
-					     " (first at 0x%" PRIx64 ")",
-					     c->mod->path, c->nmappings, want, pids, sharing, sharing,
-					     c->first_base))
+			if (warn_not_unique(r, c))
 				return ap_err_nomem(err);
 		}
 		if (r->opts->require_size_match && !c->base_override && !c->authoritative) {
@@ -513,6 +566,14 @@ static int summarize(struct run *r, struct ap_err *err)
 		return ap_errf(err, "%s: no samples%s%s", r->path,
 			       r->opts->event || r->opts->pid >= 0 ? " of the selected " : "",
 			       r->opts->event ? "event" : r->opts->pid >= 0 ? "pid" : "");
+	if (res->injected && !res->attributed_samples) {
+		/* its samples now point into the files the inject step wrote */
+		ap_errf(err, "%s: written by %s, its samples point into the %s: use the original"
+			" perf.data", r->path, res->injected & ATTR_INJECTED_JIT ?
+			"perf inject --jit" : "aotperf inject", res->injected & ATTR_INJECTED_JIT ?
+			"jitted-*.so files" : "ELF images");
+		return ap_err_hint(err, AP_HINT_INJECTED);
+	}
 	if (!any) {
 		ap_errf(err, "%s: no //anon r-x mapping of the cores' text size (%" PRIu64
 			" bytes for %s)", r->path, attr__page_round(r->cores[0].mod->text_size),
@@ -634,7 +695,7 @@ int attr__scan(const char *perf_path, struct attr_scan *out, struct ap_err *err)
 			out->samples++;
 			continue;
 		}
-		if (to_mt_event(&ev, 0, &me) && me.kind == MT_MMAP && me.anon &&
+		if (to_mt_event(&ev, 0, &me) && !no_core_pid(&me) && me.kind == MT_MMAP && me.anon &&
 		    attr_spans__add(&out->anon, &out->nanon, &out->cap_anon, me.start, me.len)) {
 			ret = ap_err_nomem(err);
 			break;

@@ -164,6 +164,7 @@ struct attr_result {
 	int truncated;
 	uint64_t bytes_read, bytes_expected;
 	int passes;                   /* reads of the file: 1, or 2 when records came too late */
+	int injected;                 /* ATTR_INJECTED_*: mappings of files an inject step wrote */
 	struct ap_warnings warnings;  /* non-unique mappings, cores never mapped, a cut file */
 	/* what the samples are of: the selected event, or the recording's only one */
 	int have_event;               /* 0: several events, none selected */
@@ -201,6 +202,14 @@ void attr_scan__exit(struct attr_scan *s);
 /* Append (start, len) unless it is there already; -1 when out of memory. */
 int attr_spans__add(struct attr_span **v, uint32_t *n, size_t *cap, uint64_t start,
 		    uint64_t len);
+
+/*
+ * A mapped file perf inject --jit (jitted-<pid>-<n>.so) or aotperf inject
+ * (*.aotperf.so) wrote: a recording holding one has been injected already,
+ * and its samples point into those files. ATTR_INJECTED_* or 0.
+ */
+enum { ATTR_INJECTED_JIT = 1, ATTR_INJECTED_IMAGE = 2 };
+int attr__injected_name(const char *path);
 
 uint64_t attr__page_round(uint64_t len);
 /* Unpinned cores of core i's page-rounded text size, core i included. */

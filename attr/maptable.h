@@ -58,6 +58,7 @@ struct mt_event {
 	uint64_t start, len, pgoff;
 	uint64_t time, seq, file_offset;
 	int anon, is_mmap2, in_compressed;
+	int injected;	/* a file perf inject --jit or aotperf inject wrote */
 	uint32_t rec_size;
 };
 

@@ -278,7 +278,14 @@ static int place_samples(const struct block *b, struct cls_annot_func *fn, struc
 		scale = sum > 0 ? 10000.0 / sum : 0; /* hundredths of a percent */
 	for (uint32_t i = 0; i < b->n; i++) {
 		int64_t k = cls__insn_at(&fn->func, b->l[i].addr);
-		uint64_t s = b->l[i].w > 0 ? (uint64_t)(b->l[i].w * scale + 0.5) : 0;
+		double x = b->l[i].w > 0 ? b->l[i].w * scale + 0.5 : 0;
+		uint64_t s;
+
+		/* a count no recording holds (fuzz regress/annotate, crash-min-float-cast) */
+		if (!(x < 1e18))
+			return ap_errf(err, "%s: a sample count of %g is out of range", fn->symbol,
+				       b->l[i].w);
+		s = (uint64_t)x;
 
 		if (k < 0)
 			fn->unplaced += s;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "../cwasm/name.h"
 #include "../util/num.h"
 
 #ifndef AOTPERF_VERSION
@@ -52,9 +53,13 @@ const char *cli_hint(enum ap_hint hint)
 	case AP_HINT_NONE:
 	case AP_HINT__COUNT:
 		break;
-	case AP_HINT_PIN_CORE: return "pass --base HEX to choose the mapping";
+	case AP_HINT_PIN_CORE: return "--base HEX picks one";
 	case AP_HINT_FORCE: return "--force replaces it";
-	case AP_HINT_DIRECT: return "use 'aotperf inject --direct'";
+	case AP_HINT_DIRECT: return "use 'aotperf inject' (ELF images, the default route)";
+	case AP_HINT_INJECTED: return "perf report reads this file as it is";
+	case AP_HINT_ANY_PATH: return "--manifest-any-path (before --manifest) allows it";
+	case AP_HINT_NO_MONO:
+		return "'aotperf inject' writes ELF images, which need no -k mono";
 	case AP_HINT_PERFMAP: return "use 'aotperf perfmap', or record without -z";
 	case AP_HINT_MAP_PER_PID: return "leave -o out to write /tmp/perf-<pid>.map for each";
 	case AP_HINT_LOG_MOD:
@@ -64,12 +69,27 @@ const char *cli_hint(enum ap_hint hint)
 	return NULL;
 }
 
+/*
+ * Messages quote what files and other programs said (names, event names,
+ * paths from manifests): no byte of it may drive the terminal.
+ */
+static void put_line(const char *head, const char *msg, const char *hint)
+{
+	fputs(head, stderr);
+	cwasm_name__fputs(msg, stderr);
+	if (hint) {
+		fputs("; ", stderr);
+		fputs(hint, stderr);
+	}
+	fputc('\n', stderr);
+}
+
 int cli_fail_opt(const char *cmd, const char *opt, const struct ap_err *err)
 {
-	const char *h = cli_hint(err->hint);
+	char head[128];
 
-	fprintf(stderr, "aotperf %s: %s%s%s%s%s\n", cmd, opt ? opt : "", opt ? " " : "", err->msg,
-		h ? "; " : "", h ? h : "");
+	snprintf(head, sizeof(head), "aotperf %s: %s%s", cmd, opt ? opt : "", opt ? " " : "");
+	put_line(head, err->msg, cli_hint(err->hint));
 	return cli_exit_status(err->kind);
 }
 
@@ -78,24 +98,35 @@ int cli_fail(const char *cmd, const struct ap_err *err)
 	return cli_fail_opt(cmd, NULL, err);
 }
 
+static void warn_line(const char *cmd, const char *msg, const char *hint)
+{
+	char head[128];
+
+	snprintf(head, sizeof(head), "aotperf %s: warning: ", cmd);
+	put_line(head, msg, hint);
+}
+
 void cli_warn(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
+	char *msg;
+	int n;
 
-	fprintf(stderr, "aotperf %s: warning: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	if (n < 0) {
+		warn_line(cmd, "(out of memory)", NULL);
+		return;
+	}
+	warn_line(cmd, msg, NULL);
+	free(msg);
 }
 
 void cli_warnings(const char *cmd, const struct ap_warnings *ws)
 {
-	for (size_t i = 0; i < ws->n; i++) {
-		const char *h = cli_hint(ws->w[i].hint);
-
-		cli_warn(cmd, "%s%s%s", ws->w[i].msg, h ? "; " : "", h ? h : "");
-	}
+	for (size_t i = 0; i < ws->n; i++)
+		warn_line(cmd, ws->w[i].msg, cli_hint(ws->w[i].hint));
 }
 
 int cli_parse_u64(const char *s, int base, uint64_t *out)

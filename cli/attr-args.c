@@ -4,6 +4,7 @@
 #include <string.h>
 #include "attr-args.h"
 #include "../util/array.h"
+#include "../util/outfile.h"
 #include "../util/progress.h"
 
 void attr_args__init(struct attr_args *a, const char *cmd)
@@ -38,6 +39,11 @@ int attr_args__option(struct attr_args *a, int c, const char *arg, struct ap_err
 		return profile_pins__add(&a->pins, arg, err) ? ap_err_prefix(err, "--base: ") : 1;
 	case ATTR_OPT_REQ: a->opts.require_size_match = 1; return 1;
 	case ATTR_OPT_ARCH: return cli_parse_arch(arg, &a->arch, err) ? -1 : 1;
+	case ATTR_OPT_ANY_PATH:
+		if (a->cs.nmans)
+			return ap_errf(err, "--manifest-any-path: give it before --manifest");
+		a->cs.manifest_flags |= CWASM_MANIFEST_ANY_PATH;
+		return 1;
 	/* undocumented: read mappings first, as a file with late records is read */
 	case ATTR_OPT_TWO_PASS: a->opts.two_pass = 1; return 1;
 	}
@@ -58,6 +64,9 @@ int attr_args__check(struct attr_args *a, struct ap_err *err)
 
 int attr_args__check_output(const struct attr_args *a, const char *out, struct ap_err *err)
 {
+	/* before anything is read: another user's file is never replaced */
+	if (strcmp(out, "-") && ap_outfile__check_owner(out, err))
+		return -1;
 	for (uint32_t i = 0; i < (a->ninputs ? a->ninputs : 1); i++) {
 		struct ap_input in = { .name = a->ninputs ? a->inputs[i] : a->input };
 

@@ -16,7 +16,7 @@
 
 enum {
 	ATTR_OPT_CWASM = 1000, ATTR_OPT_MANIFEST, ATTR_OPT_PID, ATTR_OPT_EVENT, ATTR_OPT_BASE,
-	ATTR_OPT_REQ, ATTR_OPT_TWO_PASS, ATTR_OPT_ARCH,
+	ATTR_OPT_REQ, ATTR_OPT_TWO_PASS, ATTR_OPT_ARCH, ATTR_OPT_ANY_PATH,
 };
 
 /* Spliced into each command's getopt_long table. */
@@ -29,12 +29,15 @@ enum {
 	{ "base", required_argument, NULL, ATTR_OPT_BASE },                        \
 	{ "require-size-match", no_argument, NULL, ATTR_OPT_REQ },                 \
 	{ "two-pass", no_argument, NULL, ATTR_OPT_TWO_PASS },                      \
+	{ "manifest-any-path", no_argument, NULL, ATTR_OPT_ANY_PATH },             \
 	{ "quiet", no_argument, NULL, 'q' }
 
 #define ATTR_USAGE                                                                 \
 	"  -i, --input FILE        perf.data to read (default perf.data; - reads a pipe)\n" \
 	"      --cwasm FILE        a core (.cwasm); repeat for several\n"            \
 	"      --manifest FILE     a component manifest (.cwasm.json): all its cores\n" \
+	"      --manifest-any-path (before --manifest) its cores may lie outside its\n" \
+	"                          folder (absolute paths, ../)\n"                   \
 	"      --pid PID           only this process's samples and mappings\n"       \
 	"      --event NAME        only this event's samples (e.g. cpu-clock)\n"     \
 	"      --base HEX          the i-th one pins the i-th core to the mapping at HEX\n" \
@@ -68,7 +71,7 @@ int attr_args__option(struct attr_args *a, int c, const char *arg, struct ap_err
 int attr_args__check(struct attr_args *a, struct ap_err *err);
 /*
  * Refuse an output path that is one of the inputs (every perf.data, a core,
- * a manifest), by identity. 0, or -1 with err.
+ * a manifest), by identity, or a file another user owns. 0, or -1 with err.
  */
 int attr_args__check_output(const struct attr_args *a, const char *out, struct ap_err *err);
 /*

@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "../cwasm/name.h"
 #include "../classify/annotate.h"
 #include "../cwasm/coreset.h"
 #include "../render/frames.h"
+#include "../classify/classify.h"
 #include "../util/file.h"
 #include "../util/outfile.h"
 #include "../util/perf.h"
@@ -34,7 +36,7 @@ static const char annotate_usage[] =
 	"      --roles SPEC      pin registers to roles on top of the inferred ones,\n"
 	"                        e.g. vmctx=rcx,membase=none,frame=rbp\n"
 	"      --top N           hottest instructions to list (default 10)\n"
-	"      --json FILE       also write the table as JSON\n"
+	"      --json FILE       also write the table as JSON (- : to stdout, no text)\n"
 	"      --save FILE       keep perf annotate's output in FILE\n"
 	"      --cwasm FILE, --manifest FILE\n"
 	"                        the core(s) the symbol's code comes from, for:\n"
@@ -74,6 +76,22 @@ static int check_outputs(const struct annotate_opts *o, struct ap_err *err)
 			    ap_file__check_output(o->json, o->cs.inputs, o->cs.ninputs, err))) ||
 	       (o->save && (ap_file__check_output(o->save, &in, 1, err) ||
 			    ap_file__check_output(o->save, o->cs.inputs, o->cs.ninputs, err))) ? -1 : 0;
+}
+
+/* --roles before perf runs: valid for the --arch given, else for either. */
+static int check_roles(const struct cls_annot_opts *a, struct ap_err *err)
+{
+	struct cls_roles r;
+
+	if (a->arch != CWASM_ARCH_UNKNOWN) {
+		cls__roles_default(a->arch, &r);
+		return cls__roles_parse(&r, a->roles, err);
+	}
+	cls__roles_default(CWASM_ARCH_X86_64, &r);
+	if (!cls__roles_parse(&r, a->roles, err))
+		return 0;
+	cls__roles_default(CWASM_ARCH_AARCH64, &r);
+	return cls__roles_parse(&r, a->roles, err);
 }
 
 static int parse_args(int argc, char **argv, struct annotate_opts *o, struct ap_err *err)
@@ -148,6 +166,8 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o, struct ap_
 	if ((o->frame_prefix || o->frame_meta) && !o->cs.n)
 		return ap_errf(err, "--frame-attribution and --frame-metadata need the core: "
 			       "--cwasm FILE or --manifest FILE");
+	if (o->annot.roles && check_roles(&o->annot, err))
+		return -1;
 	return check_outputs(o, err);
 }
 
@@ -199,6 +219,32 @@ static int save_output(const char *path, const char *buf, size_t len, struct ap_
 	return outfile__commit(&of, err);
 }
 
+/*
+ * perf annotate printed no listing. Either it found the symbol but could
+ * not disassemble it (objdump missing or failing: perf says "Couldn't
+ * annotate" and why), or the symbol has no samples (perf says nothing).
+ */
+static void nothing_printed(const struct annotate_opts *o, const char *said, struct ap_err *err)
+{
+	char run[160], why[160];
+	const char *p = strstr(said, "Couldn't annotate");
+
+	run[0] = why[0] = '\0';
+	if (strstr(said, "Error running"))
+		ap_first_line(run, sizeof(run), said, "Error running");
+	else if (strstr(said, "No output from"))
+		ap_first_line(run, sizeof(run), said, "No output from");
+	if (p && (p = strchr(p, '\n')))
+		ap_first_line(why, sizeof(why), p + 1, NULL);
+	if (p || run[0]) {
+		ap_errf(err, "%s: perf annotate could not disassemble '%s': %s%s%s", o->input,
+			o->symbol, run[0] ? run : "", run[0] && why[0] ? "; " : "", why);
+		return;
+	}
+	ap_errf(err, "%s: perf annotate has no samples in '%s' (perf report -i %s --sort sym"
+		" lists the symbols that have some)", o->input, o->symbol, o->input);
+}
+
 static int annotate(const struct annotate_opts *o, struct cls_annot *a, struct ap_err *err)
 {
 	char perf[PATH_MAX], why[300];
@@ -225,12 +271,11 @@ static int annotate(const struct annotate_opts *o, struct cls_annot *a, struct a
 		goto out;
 	}
 	if (!memchr(c.out, '|', c.out_len)) {
-		ap_first_line(why, sizeof(why), c.err_out, NULL);
-		ap_errf(err, "%s: perf annotate printed nothing for '%s' (no samples in it? "
-			"`perf report -i %s` lists the symbols)%s%s", o->input, o->symbol, o->input,
-			why[0] ? "; perf said: " : "", why);
+		nothing_printed(o, c.err_out ? c.err_out : "", err);
 		goto out;
 	}
+	/* what it quotes back (symbol names, instructions) must not drive the terminal */
+	c.out_len = cwasm_name__scrub_text(c.out, c.out_len);
 	ret = cls__annot_parse(c.out, c.out_len, o->input, &o->annot, a, err);
 out:
 	ap_child__exit(&c);
@@ -315,10 +360,13 @@ int cmd_annotate(int argc, char **argv)
 		goto fail;
 	if (o.json && write_json(&o, &a, sc, &err))
 		goto fail;
-	printf("aotperf annotate: %s %s", o.input, o.symbol);
-	cls__annot_print(stdout, &a, (uint32_t)o.top);
-	if (sc)
-		render__frames_text(stdout, sc, a.funcs[0].table.total, RENDER_FRAMES_LISTED);
+	if (!o.json || strcmp(o.json, "-")) {	/* else stdout holds the JSON */
+		printf("aotperf annotate: %s %s", o.input, o.symbol);
+		cls__annot_print(stdout, &a, (uint32_t)o.top);
+		if (sc)
+			render__frames_text(stdout, sc, a.funcs[0].table.total,
+					    RENDER_FRAMES_LISTED);
+	}
 	if (unplaced)
 		cli_warn("annotate", "%" PRIu64 " listed samples at offsets where the sidecar's "
 			 "decode of the core starts no instruction: is the listing of this core?",

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "../cwasm/name.h"
 #include "../classify/annotate.h"
 #include "../util/file.h"
 
@@ -26,7 +27,7 @@ static const char classify_usage[] =
 	"                      the code, e.g. vmctx=rcx,membase=none,frame=rbp\n"
 	"      --text          parse the instruction text even when bytes are present\n"
 	"      --top N         hottest instructions to list per symbol (default 10)\n"
-	"      --json FILE     also write the tables as JSON\n"
+	"      --json FILE     also write the tables as JSON (- : to stdout, no text)\n"
 	"      --classes       print the class definitions and exit\n"
 	"\n"
 	"Exit status: 0 ok, 2 bad usage or input.\n";
@@ -109,13 +110,16 @@ int cmd_classify(int argc, char **argv)
 	if (ap_file__read_all(o.input, !strcmp(o.input, "-") ? AP_FILE_STREAM : 0, CLASSIFY_INPUT_MAX,
 			      &buf, &len, &in.id, &err) ||
 	    (o.json && ap_file__check_output(o.json, &in, 1, &err)) ||
-	    cls__annot_parse(buf, len, name, &o.annot, &a, &err))
+	    /* what it quotes back must not drive the terminal */
+	    cls__annot_parse(buf, cwasm_name__scrub_text(buf, len), name, &o.annot, &a, &err))
 		goto fail;
 	if (o.json && cls__annot_write_json(o.json, "aotperf classify", name, &a, (uint32_t)o.top,
 					       &err))
 		goto fail;
-	printf("aotperf classify: %s", name);
-	cls__annot_print(stdout, &a, (uint32_t)o.top);
+	if (!o.json || strcmp(o.json, "-")) {	/* else stdout holds the JSON */
+		printf("aotperf classify: %s", name);
+		cls__annot_print(stdout, &a, (uint32_t)o.top);
+	}
 	ret = EXIT_OK;
 	goto out;
 fail:

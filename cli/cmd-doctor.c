@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "../util/term.h"
 #include "../util/file.h"
 #include "../util/json_out.h"
 #include "../util/osrelease.h"
@@ -67,7 +68,7 @@ static int capped(int timeout_ms)
 }
 
 static const char doctor_usage[] =
-	"usage: aotperf doctor [--json] [--perf PATH]\n"
+	"usage: aotperf doctor [--json] [--perf PATH] [--wide]\n"
 	"\n"
 	"Check what aotperf's workflow needs on this machine, running perf for real:\n"
 	"perf and its version against the running kernel, perf_event_paranoid and\n"
@@ -77,6 +78,8 @@ static const char doctor_usage[] =
 	"\n"
 	"      --json        print {\"checks\":[{name,status,detail,fix}],\"ok\":bool}\n"
 	"      --perf PATH   the perf to check (default: perf on PATH)\n"
+	"      --wide        one line per check and fix (default: wrapped at 80 columns,\n"
+	"                    the terminal's width or $COLUMNS)\n"
 	"\n"
 	"Each perf run has a timeout (10 to 60 s; AOTPERF_DOCTOR_TIMEOUT_MS lowers it).\n"
 	"\n"
@@ -442,8 +445,8 @@ static void check_record(struct doctor *d)
 			    count);
 		else
 			add(d, "record", ST_WARN,
-			    "record without -k mono and use the direct path (aotperf inject --direct); "
-			    "jitdump + perf inject --jit needs -k mono",
+			    "record without -k mono: the ELF-image path (aotperf inject, the default) "
+			    "needs no -k mono; only aotperf inject --jitdump does",
 			    "perf record -k mono fails (%s); plain -e cpu-clock works%s", why, count);
 	}
 
@@ -455,9 +458,9 @@ static void check_record(struct doctor *d)
 		    "TIME_CONV recorded: jitdump with arch timestamps works without -k mono");
 	} else {
 		add(d, "time_conv", ST_WARN,
-		    d->mono_ok ? "record with -k mono for jitdump (it works here), or use the "
-				 "direct path (aotperf inject --direct), which needs neither"
-			       : "use the direct path (aotperf inject --direct): it needs neither",
+		    d->mono_ok ? "record with -k mono for jitdump (it works here); the ELF-image path "
+				 "(aotperf inject, the default) needs neither"
+			       : "the ELF-image path (aotperf inject, the default) needs neither",
 		    "TIME_CONV not recorded (no usable TSC, as on most VMs): "
 		    "jitdump + perf inject --jit needs perf record -k mono");
 	}
@@ -472,7 +475,7 @@ static void check_inject(struct doctor *d)
 	const char *inj[] = { d->perf, "--buildid-dir", bid, "inject", "--jit", "-i", d->data,
 			      "-o", out, NULL };
 	const char *fix = "install a perf built with libelf (the distributions' perf is), or "
-			  "use the direct path (aotperf inject --direct)";
+			  "keep to the ELF-image path (aotperf inject, the default)";
 	struct ap_child r;
 	int off = 0;
 
@@ -588,8 +591,10 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 	return 0;
 }
 
-static void print_text(const struct doctor *d, int ready)
+/* Lines of at most columns columns: details and fixes wrap under themselves. */
+static void print_text(const struct doctor *d, int ready, unsigned columns)
 {
+	char line[sizeof(d->checks[0].detail) + sizeof(d->checks[0].fix) + 16];
 	int warns = 0, fails = 0;
 
 	printf("aotperf doctor: %s, kernel %s, %s\n", d->os_name, d->uts.release,
@@ -597,9 +602,12 @@ static void print_text(const struct doctor *d, int ready)
 	for (int i = 0; i < d->n; i++) {
 		const struct check *c = &d->checks[i];
 
-		printf("  %-5s %s\n", status_text[c->status], c->detail);
-		if (c->fix[0] && (c->status == ST_WARN || c->status == ST_FAIL))
-			printf("        fix: %s\n", c->fix);
+		snprintf(line, sizeof(line), "  %-5s %s", status_text[c->status], c->detail);
+		ap_term__wrap(stdout, line, columns, 8);
+		if (c->fix[0] && (c->status == ST_WARN || c->status == ST_FAIL)) {
+			snprintf(line, sizeof(line), "        fix: %s", c->fix);
+			ap_term__wrap(stdout, line, columns, 13);
+		}
 		warns += c->status == ST_WARN;
 		fails += c->status == ST_FAIL;
 	}
@@ -643,9 +651,10 @@ static void print_json(const struct doctor *d, int ready)
 
 int cmd_doctor(int argc, char **argv)
 {
-	enum { O_JSON = 256, O_PERF, O_SPIN };
+	enum { O_JSON = 256, O_PERF, O_SPIN, O_WIDE };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, O_JSON },
+		{ "wide", no_argument, NULL, O_WIDE },
 		{ "perf", required_argument, NULL, O_PERF },
 		{ "spin-ms", required_argument, NULL, O_SPIN },	/* internal: the workload */
 		{ "help", no_argument, NULL, 'h' },
@@ -653,7 +662,7 @@ int cmd_doctor(int argc, char **argv)
 	};
 	static struct doctor d;
 	const char *tmpbase = getenv("TMPDIR");
-	int json = 0, ready, c;
+	int json = 0, wide = 0, ready, c;
 	uint64_t v;
 
 	opterr = 0;
@@ -661,6 +670,7 @@ int cmd_doctor(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_JSON: json = 1; break;
+		case O_WIDE: wide = 1; break;
 		case O_PERF: d.perf_opt = optarg; break;
 		case O_SPIN:
 			if (cli_parse_u64(optarg, 10, &v) || v > 60000) {
@@ -722,6 +732,6 @@ int cmd_doctor(int argc, char **argv)
 	if (json)
 		print_json(&d, ready);
 	else
-		print_text(&d, ready);
+		print_text(&d, ready, ap_term__columns(stdout, wide));
 	return ready ? EXIT_OK : EXIT_GATE;
 }

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "attr-args.h"
+#include "hints.h"
 #include "../symbolize/inject.h"
 #include "../util/progress.h"
 #include "../util/array.h"
@@ -22,12 +24,14 @@
 
 #define REC_MAX_PERF_ARGS 64
 
-enum { R_JIT_OUT = 256, R_PERF_ARG, R_NO_INJECT, R_DIRECT, R_DIR, R_NAMES };
+enum { R_JIT_OUT = 256, R_PERF_ARG, R_NO_INJECT, R_DIRECT, R_JITDUMP, R_DIR, R_NAMES };
 
 static const char record_usage[] =
-	"usage: aotperf record [-o perf.data] (--cwasm F | --manifest M)... [--jit-out FILE]\n"
+	"usage: aotperf record [-o perf.data] (--cwasm F | --manifest M)...\n"
+	"                      [--jit-out FILE]\n"
 	"                      [-g] [-F HZ] [-e EVENT] [--perf-arg ARG]... [--no-inject]\n"
-	"                      [--direct] [--dir DIR] [--names MODE] [-q] -- CMD [ARGS...]\n"
+	"                      [--jitdump] [--dir DIR] [--names MODE] [-q]\n"
+	"                      -- CMD [ARGS...]\n"
 	"\n"
 	"Run CMD under stock `perf record -k mono` (perf from $PERF or PATH), then write\n"
 	"the symbolized perf.jit.data as `aotperf inject` does, and print the commands\n"
@@ -38,9 +42,9 @@ static const char record_usage[] =
 	"                          one as FILE.old)\n"
 	"      --cwasm FILE        a core (.cwasm) the command maps; repeat for several\n"
 	"      --manifest FILE     a component manifest (.cwasm.json): all its cores\n"
-	"      --jit-out FILE      the symbolized copy (default: the recording's name with\n"
-	"                          .data replaced by .jit.data, so perf.jit.data); images\n"
-	"                          and jitted-*.so files stay in --dir (default FILE.d)\n"
+	"      --jit-out FILE      the symbolized copy (default: the recording's name\n"
+	"                          with .data replaced by .jit.data: perf.jit.data); its\n"
+	"                          ELF images stay in --dir (default FILE.d)\n"
 	"  -g                      record call graphs (perf record -g)\n"
 	"  -F, --freq HZ           sampling frequency (default 999, or max)\n"
 	"  -e, --event EVENT       event (default cycles where hardware cycles count,\n"
@@ -48,8 +52,10 @@ static const char record_usage[] =
 	"      --perf-arg ARG      one more argument for perf record, repeatable\n"
 	"                          (e.g. --perf-arg --call-graph=dwarf)\n"
 	"      --no-inject         record only, and print the aotperf inject command\n"
-	"      --direct            (inject) ELF images instead of jitdump + perf inject --jit\n"
-	"      --dir DIR           (inject) folder for images and jitted-*.so files\n"
+	"      --jitdump           (inject) jitdump + stock perf inject --jit instead\n"
+	"                          of one ELF image per core (one jitted-*.so per\n"
+	"                          function)\n"
+	"      --dir DIR           (inject) folder for the images (or jitted-*.so files)\n"
 	"      --names MODE        (inject) local (default), wasm or wasmtime\n"
 	"      --arch ARCH         (inject) decode the cores as x86_64 or aarch64,\n"
 	"                          whatever their target info says\n"
@@ -70,7 +76,7 @@ struct rec_args {
 	const char *freq;
 	const char *dir;
 	const char *names;
-	int callgraph, no_inject, direct;
+	int callgraph, no_inject, jitdump;
 	enum symname_mode mode;
 	const char *perf_args[REC_MAX_PERF_ARGS];
 	int nperf_args;
@@ -131,7 +137,8 @@ static int parse_opt(struct rec_args *r, int c, const char *arg, struct ap_err *
 		r->perf_args[r->nperf_args++] = arg;
 		break;
 	case R_NO_INJECT: r->no_inject = 1; break;
-	case R_DIRECT: r->direct = 1; break;
+	case R_DIRECT: break;	/* the default route now; still accepted */
+	case R_JITDUMP: r->jitdump = 1; break;
 	case R_DIR: r->dir = arg; break;
 	case R_NAMES:
 		if (symname__parse_mode(arg, &r->mode))
@@ -155,6 +162,7 @@ static int parse(int argc, char **argv, struct rec_args *r, struct ap_err *err)
 		{ "perf-arg", required_argument, NULL, R_PERF_ARG },
 		{ "no-inject", no_argument, NULL, R_NO_INJECT },
 		{ "direct", no_argument, NULL, R_DIRECT },
+		{ "jitdump", no_argument, NULL, R_JITDUMP },
 		{ "dir", required_argument, NULL, R_DIR },
 		{ "names", required_argument, NULL, R_NAMES },
 		{ "help", no_argument, NULL, 'h' },
@@ -253,15 +261,15 @@ static int record_argv(struct rec_args *r, char ***out)
 /* What aotperf inject does, on the profile already read. */
 static int inject(struct rec_args *r, struct ap_err *err)
 {
-	struct sym_inject_opts io = { .sym = { .names = r->mode }, .direct = r->direct,
+	struct sym_inject_opts io = { .sym = { .names = r->mode }, .jitdump = r->jitdump,
 				      .perf = r->perf };
 	struct sym_inject_result res;
 	struct progress pr;
 	char dir[PATH_MAX];
-	int ret;
+	int ret, created;
 
 	if (attr_args__check_output(&r->a, r->jit_out, err) ||
-	    symbolize__dir(r->dir, r->jit_out, 0, dir, sizeof(dir), err))
+	    symbolize__dir(r->dir, r->jit_out, 0, dir, sizeof(dir), &created, err))
 		return -1;
 	io.sym.dir = dir;
 	io.sym.prefix_core = symbolize__want_prefix(&r->a.p->attr);
@@ -269,49 +277,28 @@ static int inject(struct rec_args *r, struct ap_err *err)
 	io.progress = &pr;
 	ret = symbolize__inject(r->out, &r->a.p->attr, &io, r->jit_out, &res, err);
 	progress__exit(&pr);
+	if (ret && created)
+		rmdir(dir);
 	sym_inject_result__exit(&res);
 	return ret;
 }
 
 /* ---- the next commands ---- */
 
-/* " ARG", quoted so that a POSIX shell reads it back. */
-static void put_arg(FILE *f, const char *s)
-{
-	const char *p;
-
-	fputc(' ', f);
-	for (p = s; *p; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789_-+./:=,@%", *p))
-			break;
-	if (*s && !*p) {
-		fputs(s, f);
-		return;
-	}
-	fputc('\'', f);
-	for (p = s; *p; p++)
-		if (*p == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*p, f);
-	fputc('\'', f);
-}
-
 static void put_cores(FILE *f, const struct rec_args *r)
 {
 	for (size_t i = 0; i < r->ncore_args; i++)
-		put_arg(f, r->core_args[i]);
+		hints__put_arg(f, r->core_args[i]);
 }
 
 /* "  aotperf inject -i OUT CORES -o JIT_OUT" */
 static void put_inject(FILE *f, const struct rec_args *r)
 {
 	fputs("  aotperf inject -i", f);
-	put_arg(f, r->out);
+	hints__put_arg(f, r->out);
 	put_cores(f, r);
 	fputs(" -o", f);
-	put_arg(f, r->jit_out);
+	hints__put_arg(f, r->jit_out);
 	fputc('\n', f);
 }
 
@@ -331,36 +318,36 @@ static void print_next(struct rec_args *r, int injected)
 	if (!injected)
 		put_inject(stdout, r);
 	printf("  perf report -i");
-	put_arg(stdout, r->jit_out);
+	hints__put_arg(stdout, r->jit_out);
 	printf(" --sort sym\n  aotperf report -i");
-	put_arg(stdout, r->out);
+	hints__put_arg(stdout, r->out);
 	put_cores(stdout, r);
 	putchar('\n');
 	if (!profile__hottest(r->a.p, &core, &fn))
 		return;
 	m = res->cores[core].mod;
-	symname__format(sym, sizeof(sym), m, fn, r->mode, symbolize__want_prefix(res));
+	hints__hottest_symbol(r->a.p, r->mode, sym, sizeof(sym));
 	if (m->manifest_idx >= 0)
 		snprintf(func, sizeof(func), "mod%d:%u", m->manifest_idx, fn);
 	else
 		snprintf(func, sizeof(func), "%u", fn);
 	printf("  aotperf report -i");
-	put_arg(stdout, r->out);
+	hints__put_arg(stdout, r->out);
 	put_cores(stdout, r);
 	printf(" --func %s   # the hottest: %.1f%% of the wasm samples\n", func,
 	       100.0 * (double)res->cores[core].func_samples[fn] /
 	       (double)res->attributed_samples);
 	printf("  perf annotate -i");
-	put_arg(stdout, r->jit_out);
+	hints__put_arg(stdout, r->jit_out);
 	printf(" --stdio -M intel");
-	put_arg(stdout, sym);
+	hints__put_arg(stdout, sym);
 	printf("\n  aotperf annotate -i");
-	put_arg(stdout, r->jit_out);
-	put_arg(stdout, sym);
+	hints__put_arg(stdout, r->jit_out);
+	hints__put_arg(stdout, sym);
 	printf("\n  perf annotate -i");
-	put_arg(stdout, r->jit_out);
+	hints__put_arg(stdout, r->jit_out);
 	printf(" --stdio --asm-raw -M intel");
-	put_arg(stdout, sym);
+	hints__put_arg(stdout, sym);
 	printf(" | aotperf classify\n");
 }
 

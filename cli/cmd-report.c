@@ -9,8 +9,10 @@
 #include "../frames/frames.h"
 #include "captures.h"
 #include "../render/callgraph.h"
+#include "../classify/classify.h"
 #include "../render/report.h"
 #include "../render/report-export.h"
+#include "../util/term.h"
 
 #define REPORT_MAX_FUNCS 32
 #define REPORT_MAX_EDGES 16	/* --callers / --callees, each */
@@ -37,6 +39,7 @@ struct report_opts {
 	uint32_t caller_syms[REPORT_MAX_EDGES], callee_syms[REPORT_MAX_EDGES];
 	const char *folded;
 	const char *html, *markdown, *pprof;	/* FILE, or "-": stdout */
+	int wide;			/* --wide: no 80-column limit */
 	struct attr_args a;
 };
 
@@ -58,13 +61,18 @@ static const char report_usage[] =
 	ATTR_USAGE
 	ATTR_ARCH_USAGE
 	"      --top N             functions to list per core (default 20, 0 = all)\n"
-	"      --json FILE         also write the JSON report (schema in README)\n"
+	"      --json FILE         also write the JSON report (schema in README);\n"
+	"                          - writes it to stdout instead of the text\n"
+	"      --wide              lines as long as they need (default: 80 columns,\n"
+	"                          or the terminal's width, or $COLUMNS)\n"
 	"      --min-samples N     exit 1 unless the selection holds at least N samples\n"
-	"      --func F            classify function F's instructions: N, local_func_N, a wasm\n"
-	"                          name, or modM:N in a manifest; repeatable\n"
+	"      --func F            classify function F's instructions: N,\n"
+	"                          local_func_N, a wasm name, or modM:N in a\n"
+	"                          manifest; repeatable\n"
 	"      --hot K             classify the K hottest functions\n"
 	"      --roles SPEC        pin registers to roles on top of the ones inferred\n"
-	"                          from the code, e.g. vmctx=rcx,membase=none\n"
+	"                          from the code (with --func/--hot), e.g.\n"
+	"                          vmctx=rcx,membase=none\n"
 	"      --frame-attribution PREFIX\n"
 	"                          with --func/--hot: the compiler's sidecars\n"
 	"                          PREFIX.modM.funcN.json (M the manifest idx, else 0):\n"
@@ -128,7 +136,7 @@ static int check_outputs(struct report_opts *o, struct ap_err *err)
 	for (int i = 0; i < 5; i++) {
 		if (!outs[i])
 			continue;
-		if (i >= 2 && !strcmp(outs[i], "-")) {	/* --json, --folded: no stdout form */
+		if (i != 1 && !strcmp(outs[i], "-")) {	/* --folded has no stdout form */
 			if (++nstdout > 1)
 				return ap_errf(err, "%s -: only one output can go to stdout", opts[i]);
 			if (i == 4 && isatty(STDOUT_FILENO))
@@ -150,11 +158,24 @@ static int check_outputs(struct report_opts *o, struct ap_err *err)
 	return 0;
 }
 
+/* --roles against each core's architecture now, not after the report. */
+static int check_roles(const struct report_opts *o, struct ap_err *err)
+{
+	struct cls_roles r;
+
+	for (uint32_t i = 0; o->roles && i < o->a.cs.n; i++) {
+		cls__roles_default(o->a.cs.mods[i]->target.arch, &r);
+		if (cls__roles_parse(&r, o->roles, err))
+			return -1;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_err *err)
 {
 	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES, O_FRAME_ATTR, O_FRAME_META,
 	       O_VALIDATE, O_CHILDREN, O_CALLERS, O_CALLEES, O_FOLDED, O_HTML, O_MARKDOWN,
-	       O_PPROF };
+	       O_PPROF, O_WIDE };
 	uint64_t v;
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
@@ -175,6 +196,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		{ "html", required_argument, NULL, O_HTML },
 		{ "markdown", required_argument, NULL, O_MARKDOWN },
 		{ "pprof", required_argument, NULL, O_PPROF },
+		{ "wide", no_argument, NULL, O_WIDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -232,6 +254,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		case O_HTML: o->html = optarg; break;
 		case O_MARKDOWN: o->markdown = optarg; break;
 		case O_PPROF: o->pprof = optarg; break;
+		case O_WIDE: o->wide = 1; break;
 		default:
 			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
 				       argv[optind - 1]);
@@ -241,7 +264,10 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
 	if (check_frame_options(o, err))
 		return -1;
-	if (attr_args__check(&o->a, err))
+	/* the HTML and Markdown classify the hottest functions when none is named */
+	if (o->roles && !o->nspecs && !o->hot && !o->html && !o->markdown)
+		return ap_errf(err, "--roles needs --func or --hot (or --html, --markdown)");
+	if (attr_args__check(&o->a, err) || check_roles(o, err))
 		return -1;
 	if (report_static(o) && (o->min_samples || o->a.pins.n || o->a.opts.pid >= 0 ||
 				 o->a.opts.event || o->a.opts.require_size_match))
@@ -378,6 +404,8 @@ static int run_static(struct report_opts *o, const struct render_opts *ro)
 	if (profile__new_static(&o->a.cs, &o->a.p, &err) || classify(o, &err) ||
 	    (o->json && render__report_json_file(o->json, o->a.p, ro, &err)))
 		return cli_fail("report", &err);
+	if (o->json && !strcmp(o->json, "-"))
+		return EXIT_OK;	/* stdout holds the JSON */
 	printf("aotperf report: static classes, no recording (-i perf.data adds samples)\n");
 	render__report_body(stdout, o->a.p, ro);
 	return EXIT_OK;
@@ -446,6 +474,7 @@ int cmd_report(int argc, char **argv)
 		ret = validate_frames(&o, &err) ? cli_fail("report", &err) : EXIT_OK;
 		goto out;
 	}
+	ro.columns = ap_term__columns(stdout, o.wide);
 	if (report_static(&o)) {
 		ret = run_static(&o, &ro);
 		goto out;
@@ -480,9 +509,9 @@ int cmd_report(int argc, char **argv)
 		ret = cli_fail("report", &err);
 		goto out;
 	}
-	/* an export on stdout is the output */
-	if ((o.html && !strcmp(o.html, "-")) || (o.markdown && !strcmp(o.markdown, "-")) ||
-	    (o.pprof && !strcmp(o.pprof, "-")))
+	/* an output on stdout is the output */
+	if ((o.json && !strcmp(o.json, "-")) || (o.html && !strcmp(o.html, "-")) ||
+	    (o.markdown && !strcmp(o.markdown, "-")) || (o.pprof && !strcmp(o.pprof, "-")))
 		goto out;
 	printf("aotperf report: %s\n", o.a.input);
 	printf("  total samples       %" PRIu64 "%s%s\n", p->attr.total_samples,

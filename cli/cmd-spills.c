@@ -12,12 +12,16 @@
 #include <string.h>
 #include "attr-args.h"
 #include "../render/frames.h"
+#include "../classify/classify.h"
 #include "../render/spills.h"
+#include "../util/term.h"
 
 static const char spills_usage[] =
-	"usage: aotperf spills LOG|- [--sort FIELD] [--top N] [--vs OTHER.log] [--json FILE]\n"
+	"usage: aotperf spills LOG|- [--sort FIELD] [--top N] [--vs OTHER.log]\n"
+	"                      [--json FILE]\n"
 	"                      [-i perf.data (--cwasm FILE | --manifest M.cwasm.json)...]\n"
 	"                      [--mod N]... [--lenient] [--cold-pct P] [--hot-pct P]\n"
+	"                      [--heavy N] [--wide]\n"
 	"\n"
 	"Rank the functions of a wamrc spill metric log (WAMR_AOT_SPILL_METRIC=1, the\n"
 	"[aot-spill-metric] lines of its stderr; other lines are skipped) by emitted\n"
@@ -28,18 +32,24 @@ static const char spills_usage[] =
 	"\n"
 	"      --sort FIELD        rank by this numeric field (default spill_ld): insts,\n"
 	"                          clobbers, slots, spilled_vregs, scalar, v128,\n"
-	"                          slots_scalar, slots_v128, spill_st, remat, callee_saved,\n"
+	"                          slots_scalar, slots_v128, spill_st, remat,\n"
+	"                          callee_saved,\n"
 	"                          or any other numeric key of the log\n"
-	"      --top N             functions to list (default 15, 0 = all); also the\n"
-	"                          \"heavy spiller\" cut: the top N by spill_ld\n"
+	"      --top N             functions to list (default 15, 0 = all)\n"
+	"      --heavy N           the \"heavy spiller\" cut: the top N by spill_ld\n"
+	"                          (default 10, 0 = all), whatever --top lists\n"
 	"      --vs OTHER.log      per-function diff of FIELD, LOG before, OTHER after\n"
 	"                          (sorted by |delta|, or by runtime heat with -i)\n"
-	"      --json FILE         also write the result as JSON (schema in README)\n"
+	"      --json FILE         also write the result as JSON (README \"spills JSON\");\n"
+	"                          - writes it to stdout instead of the text\n"
+	"      --wide              every column (default: what fits 80 columns, the\n"
+	"                          terminal's width or $COLUMNS)\n"
 	"      --lenient           skip malformed metric lines with a warning\n"
 	"                          (default: exit 2 naming LOG:LINE)\n"
 	"      --mod N             the log's mod of the i-th lone --cwasm (default 0);\n"
 	"                          a manifest's cores carry their own idx\n"
-	"      --cold-pct P        under P% of the run counts as runtime-cold (default 0.1)\n"
+	"      --cold-pct P        under P% of the run counts as runtime-cold\n"
+	"                          (default 0.1)\n"
 	"      --hot-pct P         P% of the run or more counts as hot (default 5)\n"
 	"      --roles SPEC        register roles for the frame-reload decode\n"
 	"      --frame-attribution PREFIX\n"
@@ -61,6 +71,7 @@ struct spills_args {
 	struct profile *frames;		/* the listed functions with their sidecars */
 	struct profile *own;		/* that profile when there is no recording */
 	int have_input;
+	int wide;
 	uint64_t mods[SPILLS_MAX_MODS];
 	struct spills_opts so;
 	struct attr_args a;
@@ -76,10 +87,22 @@ static int parse_pct(const char *s, double *out)
 	return *end || !(*out >= 0.0 && *out <= 100.0) ? -1 : 0;
 }
 
+/* --roles now, for both architectures: not after perf.data was read. */
+static int check_roles(const char *spec, struct ap_err *err)
+{
+	struct cls_roles r;
+
+	cls__roles_default(CWASM_ARCH_X86_64, &r);
+	if (cls__roles_parse(&r, spec, err))
+		return -1;
+	cls__roles_default(CWASM_ARCH_AARCH64, &r);
+	return cls__roles_parse(&r, spec, err);
+}
+
 static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_err *err)
 {
 	enum { O_SORT = 256, O_TOP, O_VS, O_JSON, O_LENIENT, O_MOD, O_COLD, O_HOT, O_ROLES,
-	       O_FRAME_ATTR };
+	       O_FRAME_ATTR, O_HEAVY, O_WIDE };
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
 		ATTR_ARCH_LONGOPT,
@@ -93,6 +116,8 @@ static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_er
 		{ "hot-pct", required_argument, NULL, O_HOT },
 		{ "roles", required_argument, NULL, O_ROLES },
 		{ "frame-attribution", required_argument, NULL, O_FRAME_ATTR },
+		{ "heavy", required_argument, NULL, O_HEAVY },
+		{ "wide", no_argument, NULL, O_WIDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -100,6 +125,7 @@ static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_er
 	int c, r;
 
 	so->top = 15;
+	so->heavy = 10;
 	so->sort = "spill_ld";
 	so->cold_pct = 0.1;
 	so->hot_pct = 5.0;
@@ -141,6 +167,11 @@ static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_er
 			break;
 		case O_ROLES: so->roles = optarg; break;
 		case O_FRAME_ATTR: o->frame_prefix = optarg; break;
+		case O_HEAVY:
+			if (cli_parse_u64(optarg, 10, &so->heavy) || so->heavy > UINT32_MAX)
+				return ap_errf(err, "--heavy: '%s' is not a number", optarg);
+			break;
+		case O_WIDE: o->wide = 1; break;
 		default:
 			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
 				       argv[optind - 1]);
@@ -157,6 +188,8 @@ static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_er
 	so->mods = o->mods;
 	if (o->frame_prefix && !o->a.cs.n)
 		return ap_errf(err, "--frame-attribution needs the cores: --cwasm or --manifest");
+	if (so->roles && check_roles(so->roles, err))
+		return -1;
 	if (o->have_input)
 		return attr_args__check(&o->a, err);
 	if (o->a.pins.n || o->a.opts.pid >= 0 || o->a.opts.event || o->a.opts.require_size_match)
@@ -320,8 +353,10 @@ int cmd_spills(int argc, char **argv)
 		goto out;
 	}
 	print_warnings(&o, &s);
-	render__spills_text(stdout, &s);
-	print_frames(&o, &s);
+	if (!o.json || strcmp(o.json, "-")) {	/* else stdout holds the JSON */
+		render__spills_text(stdout, &s, ap_term__columns(stdout, o.wide));
+		print_frames(&o, &s);
+	}
 	ret = EXIT_OK;
 out:
 	profile__delete(o.own);

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "attr-args.h"
+#include "hints.h"
 #include "../symbolize/inject.h"
 #include "../util/progress.h"
 #include "../util/perf.h"
@@ -23,12 +25,13 @@ struct sym_args {
 	const char *dir;
 	const char *names;
 	int force;
-	int direct;
+	int jitdump;		/* inject: the jitdump + perf inject --jit route */
 	struct attr_args a;
 };
 
 static const char perfmap_usage[] =
-	"usage: aotperf perfmap -i perf.data (--cwasm F | --manifest M)... [-o PATH] [--force]\n"
+	"usage: aotperf perfmap -i perf.data (--cwasm F | --manifest M)... [-o PATH]\n"
+	"                       [--force]\n"
 	"                       [--names local|wasm|wasmtime]\n"
 	"\n"
 	"Write /tmp/perf-<pid>.map for each process that mapped a core; a plain\n"
@@ -40,26 +43,31 @@ static const char jitdump_usage[] =
 	"\n"
 	"Write jit-<pid>.dump files (into --dir, default next to OUT.data) and OUT.data,\n"
 	"a copy of perf.data with the jitdump marker records inserted, for\n"
-	"'perf inject --jit -i OUT.data -o perf.jit.data'. Needs a -k mono recording.\n"
+	"'perf inject --jit -i OUT.data -o perf.jit.data'. Needs a -k mono recording\n"
+	"(perf inject --jit refuses any other): without one, use aotperf inject.\n"
 	"\n";
 static const char inject_usage[] =
-	"usage: aotperf inject -i perf.data (--cwasm F | --manifest M)... -o perf.jit.data\n"
-	"                      [--dir DIR] [--direct] [--names local|wasm|wasmtime]\n"
+	"usage: aotperf inject -i perf.data (--cwasm F | --manifest M)...\n"
+	"                      -o perf.jit.data\n"
+	"                      [--dir DIR] [--jitdump] [--names local|wasm|wasmtime]\n"
 	"\n"
-	"Produce a symbolized perf.jit.data in one step. A -k mono recording goes\n"
-	"through jitdump and stock 'perf inject --jit'; any other recording, or\n"
-	"--direct, gets one ELF image per core and a copy whose mappings name them.\n"
-	"Images and jitted-*.so files stay in --dir (default OUT.d): perf report needs them.\n"
+	"Produce a symbolized perf.jit.data in one step: one ELF image per core, and a\n"
+	"copy of perf.data whose mappings name them (any clock; the same names every\n"
+	"run, so perf diff matches two runs). --jitdump takes stock perf inject --jit\n"
+	"instead (a -k mono recording; one jitted-*.so file per function). The images\n"
+	"stay in --dir (default OUT.d): perf report needs them.\n"
 	"\n";
 
 static const char common_usage[] =
 	ATTR_USAGE
 	"  -o, --output PATH       output (see above)\n"
 	"      --dir DIR           folder for dumps and images\n"
-	"      --names MODE        local (local_func_N, default), wasm (local_func_N:name),\n"
+	"      --names MODE        local (local_func_N, default), wasm\n"
+	"                          (local_func_N:name),\n"
 	"                          wasmtime (wasm[M]::function[F]::name)\n"
-	"      --force             (perfmap) replace a map aotperf did not write\n"
-	"      --direct            (inject) ELF images even for a -k mono recording\n"
+	"      --force             (perfmap) replace a map aotperf did not write (never\n"
+	"                          one of another user, never through a symlink)\n"
+	"      --jitdump           (inject) jitdump + stock perf inject --jit (-k mono)\n"
 	"      --arch ARCH         (jitdump, inject) x86_64 or aarch64: the code's arch\n"
 	"                          for images and unwinding data, whatever the target\n"
 	"                          info says\n"
@@ -68,7 +76,7 @@ static const char common_usage[] =
 
 static int parse(int argc, char **argv, struct sym_args *s, struct ap_err *err)
 {
-	enum { O_DIR = 256, O_NAMES, O_FORCE, O_DIRECT };
+	enum { O_DIR = 256, O_NAMES, O_FORCE, O_DIRECT, O_JITDUMP };
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
 		ATTR_ARCH_LONGOPT,
@@ -77,6 +85,7 @@ static int parse(int argc, char **argv, struct sym_args *s, struct ap_err *err)
 		{ "names", required_argument, NULL, O_NAMES },
 		{ "force", no_argument, NULL, O_FORCE },
 		{ "direct", no_argument, NULL, O_DIRECT },
+		{ "jitdump", no_argument, NULL, O_JITDUMP },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -100,7 +109,12 @@ static int parse(int argc, char **argv, struct sym_args *s, struct ap_err *err)
 		case O_DIR: s->dir = optarg; break;
 		case O_NAMES: s->names = optarg; break;
 		case O_FORCE: s->force = 1; break;
-		case O_DIRECT: s->direct = 1; break;
+		case O_DIRECT: break;	/* the default route now; still accepted */
+		case O_JITDUMP:
+			if (s->route != ROUTE_INJECT)
+				return ap_errf(err, "--jitdump is an inject option");
+			s->jitdump = 1;
+			break;
 		default:
 			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
 				       argv[optind - 1]);
@@ -128,7 +142,7 @@ static void print_list(const char *what, char **list, uint32_t n)
 static int do_inject(struct sym_args *s, const struct sym_opts *so, char ***files,
 		     uint32_t *nfiles, struct ap_err *err)
 {
-	struct sym_inject_opts io = { .sym = *so, .direct = s->direct };
+	struct sym_inject_opts io = { .sym = *so, .jitdump = s->jitdump };
 	struct sym_inject_result r;
 	struct ap_err perf_err;
 	struct progress pr;
@@ -141,7 +155,7 @@ static int do_inject(struct sym_args *s, const struct sym_opts *so, char ***file
 	io.progress = &pr;
 	ret = symbolize__inject(s->a.input, &s->a.p->attr, &io, s->out, &r, err);
 	progress__exit(&pr);
-	if (!ret && r.elf && !r.mono && !s->direct && !s->a.quiet)
+	if (!ret && r.elf && !r.mono && s->jitdump && !s->a.quiet)
 		cli_warn(s->cmd, "%s was not recorded with -k mono, which perf inject --jit"
 			 " needs: writing ELF images instead", s->a.input);
 	*files = r.images;
@@ -154,9 +168,9 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 	struct sym_args s = { .route = route, .cmd = cmd };
 	struct sym_opts so = { .names = SYMNAME_LOCAL };
 	struct ap_err err = { 0 };
-	char dir[PATH_MAX], **files = NULL;
+	char dir[PATH_MAX], sym[512], **files = NULL;
 	uint32_t nfiles = 0;
-	int ret;
+	int ret, created = 0, mono;
 
 	attr_args__init(&s.a, cmd);
 	if (parse(argc, argv, &s, &err) ||
@@ -170,8 +184,19 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		goto out;
 	so.prefix_core = symbolize__want_prefix(&s.a.p->attr);
 	so.force = s.force;
+	/* perf inject --jit refuses the dump of a recording without -k mono */
+	if (route == ROUTE_JITDUMP && !symbolize__clock_is_mono(s.a.input, &mono, &err) && !mono) {
+		ap_errf(&err, "%s: not recorded with -k mono: perf inject --jit would refuse its"
+			" jitdump", s.a.input);
+		ap_err_hint(&err, AP_HINT_NO_MONO);
+	}
+	if (err.msg[0]) {
+		ret = cli_fail(cmd, &err);
+		goto out;
+	}
 	if (route != ROUTE_PERFMAP) {
-		if (symbolize__dir(s.dir, s.out, route == ROUTE_JITDUMP, dir, sizeof(dir), &err)) {
+		if (symbolize__dir(s.dir, s.out, route == ROUTE_JITDUMP, dir, sizeof(dir),
+				   &created, &err)) {
 			ret = cli_fail(cmd, &err);
 			goto out;
 		}
@@ -187,19 +212,30 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		ret = symbolize__jitdump(s.a.input, &s.a.p->attr, &so, s.out, &files, &nfiles, &err);
 		if (!ret) {
 			print_list("wrote", files, nfiles);
-			printf("wrote %s\nnext: perf inject --jit -i %s -o perf.jit.data\n", s.out,
-			       s.out);
+			printf("wrote %s\nnext: perf inject --jit -i", s.out);
+			hints__put_arg(stdout, s.out);
+			printf(" -o perf.jit.data\n");
 		}
 		break;
 	case ROUTE_INJECT:
 		ret = do_inject(&s, &so, &files, &nfiles, &err);
 		if (!ret) {
 			print_list("image", files, nfiles);
-			printf("wrote %s\nnext: perf report -i %s --sort sym\n"
-			       "      perf annotate -i %s --stdio local_func_N\n", s.out, s.out, s.out);
+			printf("wrote %s\nnext: perf report -i", s.out);
+			hints__put_arg(stdout, s.out);
+			printf(" --sort sym\n");
+			if (!hints__hottest_symbol(s.a.p, so.names, sym, sizeof(sym))) {
+				printf("      perf annotate -i");
+				hints__put_arg(stdout, s.out);
+				printf(" --stdio");
+				hints__put_arg(stdout, sym);
+				printf("   # the hottest\n");
+			}
 		}
 		break;
 	}
+	if (ret && created)
+		rmdir(dir);	/* only when empty: what the route wrote is gone already */
 	if (ret)
 		ret = cli_fail(cmd, &err);
 out:

@@ -51,7 +51,7 @@ int core_set__add_manifest(struct core_set *cs, const char *path, struct ap_err 
 {
 	struct cwasm_manifest *man;
 
-	if (cwasm_manifest__read(path, &man, err))
+	if (cwasm_manifest__read_flags(path, cs->manifest_flags, &man, err))
 		return -1;
 	if (ap_grow(&cs->mans, &cs->cap_mans, cs->nmans + 1, sizeof(*cs->mans))) {
 		cwasm_manifest__delete(man);

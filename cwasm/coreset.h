@@ -32,6 +32,7 @@ struct core_set {
 	struct ap_input *inputs;	/* every file read, by identity: no output may replace one */
 	size_t ninputs;
 	size_t cap_mods, cap_files, cap_mans, cap_inputs;
+	unsigned manifest_flags;	/* CWASM_MANIFEST_* for the manifests added after it is set */
 	struct ap_warnings warnings;	/* containers newer than known, partial import walks */
 };
 

@@ -157,16 +157,20 @@ static int check_inside(const char *file, size_t i, const char *rel, struct ap_e
 	const char *p = rel;
 	long depth = 0;
 
-	if (rel[0] == '/')
-		return ap_errf(err, "%s: modules[%zu]: \"path\" is absolute; a core must be inside "
-			       "the manifest's folder", file, i);
+	if (rel[0] == '/') {
+		ap_errf(err, "%s: modules[%zu]: \"path\" is absolute; a core must be inside the"
+			" manifest's folder", file, i);
+		return ap_err_hint(err, AP_HINT_ANY_PATH);
+	}
 	while (*p) {
 		size_t n = strcspn(p, "/");
 
 		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			if (--depth < 0)
-				return ap_errf(err, "%s: modules[%zu]: \"path\" climbs out of the "
-					       "manifest's folder", file, i);
+			if (--depth < 0) {
+				ap_errf(err, "%s: modules[%zu]: \"path\" climbs out of the"
+					" manifest's folder", file, i);
+				return ap_err_hint(err, AP_HINT_ANY_PATH);
+			}
 		} else if (n && !(n == 1 && p[0] == '.')) {
 			depth++;
 		}

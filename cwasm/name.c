@@ -4,6 +4,7 @@
  * or CR breaks a perf map line, an ESC or a C1 CSI drives the terminal
  * that shows it, a bidirectional control reorders what the reader sees.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "name.h"
@@ -83,5 +84,43 @@ size_t cwasm_name__sanitize(char *dst, size_t dstsz, const void *src, size_t len
 		i += n ? n : 1;
 	}
 	dst[o] = '\0';
+	return o;
+}
+
+void cwasm_name__fputs(const char *s, FILE *f)
+{
+	size_t len = strlen(s);
+	char *buf = malloc(len + 1);
+
+	if (!buf) {
+		/* no room to sanitize: only the plain ASCII part, never raw bytes */
+		for (; *s; s++)
+			fputc(*s >= 0x20 && *s < 0x7f ? *s : '_', f);
+		return;
+	}
+	len = cwasm_name__sanitize(buf, len + 1, s, len);
+	fwrite(buf, 1, len, f);
+	free(buf);
+}
+
+size_t cwasm_name__scrub_text(char *buf, size_t len)
+{
+	size_t i = 0, o = 0;
+
+	while (i < len) {
+		unsigned char *s = (unsigned char *)buf + i;
+		unsigned cp = 0;
+		size_t n = utf8_decode(s, len - i, &cp);
+
+		if (n && (!unwanted(cp) || cp == '\n' || cp == '\t')) {
+			memmove(buf + o, s, n);	/* o <= i: moves down only */
+			o += n;
+		} else {
+			buf[o++] = '_';
+		}
+		i += n ? n : 1;
+	}
+	if (o < len)
+		buf[o] = '\0';
 	return o;
 }

@@ -8,6 +8,7 @@
  * (docs/formats-cwasm.md, "Names"). libc only.
  */
 #include <stddef.h>
+#include <stdio.h>
 
 /* Longest wasm name kept, in bytes (the cut falls between characters). */
 #define CWASM_NAME_MAX 256
@@ -23,5 +24,19 @@
  * grows: the result has at most LEN bytes. Returns the length written.
  */
 size_t cwasm_name__sanitize(char *dst, size_t dstsz, const void *src, size_t len);
+
+/*
+ * Write the C string s to f sanitized as above, whole (no length cut):
+ * for messages that quote what a file or another program said.
+ */
+void cwasm_name__fputs(const char *s, FILE *f);
+
+/*
+ * Text another program wrote (perf annotate's listing), cleaned in place
+ * before it is parsed: every character the sanitizer replaces becomes '_',
+ * except newline and tab, which keep their meaning. Returns the new length
+ * (never longer); buf stays NUL-terminated when it was.
+ */
+size_t cwasm_name__scrub_text(char *buf, size_t len);
 
 #endif

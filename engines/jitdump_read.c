@@ -86,12 +86,14 @@ static int code_load(struct jd_read *r, const uint8_t *rec, uint32_t size, uint6
 		     struct ap_err *err)
 {
 	const uint8_t *name = rec + 56, *end = rec + size, *nul;
-	uint64_t code_size = rd64(rec + 40);
+	uint64_t code_size;
 	struct eng_jit_load l;
 	int64_t c;
 
+	/* no field before the size is known to hold it (fuzz regress/engines) */
 	if (size < 57)
 		return ap_errf(err, "%s: a code-load record of %u bytes is too short", r->path, size);
+	code_size = rd64(rec + 40);
 	nul = memchr(name, '\0', (size_t)(end - name));
 	if (!nul || code_size > (uint64_t)(end - nul - 1))
 		return ap_errf(err, "%s: a code-load record holds less than its name and "
@@ -174,7 +176,7 @@ int eng_jitdump__read(struct eng_profile *p, const char *path, struct eng_jit_lo
 		      struct ap_err *err)
 {
 	struct jd_read r = { .p = p, .path = path, .out = out };
-	uint8_t h[JD_HEADER_SIZE];
+	uint8_t h[JD_HEADER_SIZE] = { 0 };	/* a short file leaves the rest zero */
 	uint32_t hsize;
 	struct ap_file af;
 	FILE *f;

@@ -157,6 +157,19 @@ static int check_header(const struct pd_file_header *h, uint64_t fsize, const ch
 	return 0;
 }
 
+int perfdata__check_editable(const char *in, struct ap_err *err)
+{
+	struct pd_file_header h;
+	struct ap_file f;
+	int ret;
+
+	if (ap_file__open(&f, in, 0, err))
+		return -1;
+	ret = read_at(f.fd, &h, sizeof(h), 0, in, err) || check_header(&h, f.size, in, err);
+	ap_file__close(&f);
+	return ret ? -1 : 0;
+}
+
 int perfdata__write_edited(const char *in, const char *out, const struct pd_edit *edits,
 			   size_t nedits, struct ap_err *err)
 {

@@ -18,6 +18,13 @@ struct pd_edit {
 	uint32_t new_size;
 };
 
+/*
+ * 0 when perfdata__write_edited() can copy in (a finished file-mode
+ * perf.data without AUXTRACE), else -1 with err: check before writing
+ * anything that goes with the copy.
+ */
+int perfdata__check_editable(const char *in, struct ap_err *err);
+
 /* Edits may come in any order; two edits may not overlap. */
 int perfdata__write_edited(const char *in, const char *out, const struct pd_edit *edits,
 			   size_t nedits, struct ap_err *err);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <perf/perf_dlfilter.h>
 #include "dlf.h"
 #include "../attr/attr.h"
@@ -35,21 +36,27 @@
 DLF_API struct perf_dlfilter_fns perf_dlfilter_fns;
 
 static const char dlf_usage[] =
-	"--dlarg FILE.cwasm | --dlarg M.cwasm.json   the cores (several allowed, in order)\n"
-	"--dlarg func=F      keep only function F's samples: N, local_func_N, a wasm name,\n"
-	"                    or modM:N in a manifest; its class mix is printed at the end\n"
-	"--dlarg event=NAME  count only this event's samples (others are dropped with func=)\n"
+	"--dlarg FILE.cwasm  a core; --dlarg M.cwasm.json: a component's cores (several\n"
+	"                    allowed, in order)\n"
+	"--dlarg func=F      keep only function F's samples: N, local_func_N, a wasm\n"
+	"                    name, or modM:N in a manifest; its class mix is printed\n"
+	"                    at the end\n"
+	"--dlarg event=NAME  count only this event's samples (others are dropped with\n"
+	"                    func=)\n"
 	"--dlarg top=N       functions listed per core (default 20, 0 = all)\n"
 	"--dlarg base=HEX    the i-th base= pins the i-th core to the region at HEX\n"
-	"--dlarg roles=SPEC  register roles for the class mix, e.g. vmctx=rcx,membase=none\n"
+	"--dlarg roles=SPEC  register roles for the class mix, e.g.\n"
+	"                    vmctx=rcx,membase=none\n"
 	"--dlarg arch=ARCH   decode the cores as x86_64 or aarch64 (amd64, x64, x86-64,\n"
 	"                    arm64), whatever their target info says\n"
-	"--dlarg frame-attribution=PREFIX  the compiler's sidecars PREFIX.modM.funcN.json:\n"
-	"                    the class-mix function's frame traffic by proven origin\n"
+	"--dlarg frame-attribution=PREFIX\n"
+	"                    the compiler's sidecars PREFIX.modM.funcN.json: the\n"
+	"                    class-mix function's frame traffic by proven origin\n"
 	"--dlarg frame-metadata=FILE  the same from one sidecar, for func=\n"
 	"--dlarg out=FILE    the summary to FILE instead of stderr\n"
 	"--dlarg json=FILE   also write the summary as JSON (aotperf report's keys)\n"
-	"--dlarg quiet       no notes or warnings\n";
+	"--dlarg quiet       no notes or warnings\n"
+	"--dlarg help        this text\n";
 
 struct dlf_args {
 	struct profile_pins pins;
@@ -77,6 +84,37 @@ static int has_suffix(const char *s, const char *suffix)
 	size_t n = strlen(s), k = strlen(suffix);
 
 	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/*
+ * A word that is no key and names no file is a typo, not a core: "fucn=1"
+ * or "qiuet" would otherwise be read as a file name. A file whose name
+ * looks like a key=value is given with a '/' (./NAME=X.cwasm).
+ */
+static int check_word(const char *arg, struct ap_err *err)
+{
+	size_t n = strcspn(arg, "=/");
+
+	if (strchr(arg, '/') || (arg[n] != '=' && !access(arg, F_OK)))
+		return 0;
+	if (arg[n] == '=') {
+		for (size_t i = 0; i < n; i++)
+			if (!(arg[i] >= 'a' && arg[i] <= 'z') && arg[i] != '_')
+				return 0;
+		return ap_errf(err, "'%.*s=': no such key (func, event, top, base, roles, out,"
+			       " json, quiet, help); a file named so: ./%s", (int)n, arg, arg);
+	}
+	if (!strstr(arg, ".cwasm") && !strstr(arg, ".json"))
+		return ap_errf(err, "'%s': no such argument and no such file (keys: func=,"
+			       " event=, top=, base=, roles=, out=, json=, quiet, help)", arg);
+	return 0;
+}
+
+/* help: the whole text, however long (a message would be cut). */
+static int print_help(struct ap_err *err)
+{
+	fprintf(stderr, "%s: arguments (--dlarg ARG, repeatable):\n%s", DLF_NAME, dlf_usage);
+	return ap_errf(err, "help printed; no run");
 }
 
 static int parse_arg(struct dlf *d, struct dlf_args *a, const char *arg, struct ap_err *err)
@@ -108,14 +146,16 @@ static int parse_arg(struct dlf *d, struct dlf_args *a, const char *arg, struct 
 	if ((v = opt_val(arg, "frame-metadata")))
 		return set_str(&d->frame_meta, "frame-metadata", v, err);
 	if ((v = opt_val(arg, "top"))) {
-		if (ap_parse_u64(v, 10, &d->top))
+		if (ap_parse_u64(v, 10, &d->top) || d->top > UINT32_MAX)
 			return ap_errf(err, "top=%s: not a number", v);
 		return 0;
 	}
 	if ((v = opt_val(arg, "base")))
 		return profile_pins__add(&a->pins, v, err) ? ap_err_prefix(err, "base=: ") : 0;
-	if (!strcmp(arg, "help"))
-		return ap_errf(err, "arguments:\n%s", dlf_usage);
+	if (!strcmp(arg, "help") || !strcmp(arg, "--help"))
+		return print_help(err);
+	if (check_word(arg, err))
+		return -1;
 	return core_set__add(&d->cs, arg, err);
 }
 
@@ -168,8 +208,8 @@ static int setup(struct dlf *d, const struct dlf_args *a, struct ap_err *err)
 	uint32_t n = d->cs.n;
 
 	if (!n)
-		return ap_errf(err, "no core given: --dlarg FILE.cwasm or --dlarg M.cwasm.json\n%s",
-			       dlf_usage);
+		return ap_errf(err, "no core given: --dlarg FILE.cwasm or --dlarg M.cwasm.json"
+			       " (--dlarg help lists the arguments)");
 	if (a->pins.n > n)
 		return ap_errf(err, "%u base= for %u core(s)", a->pins.n, n);
 	core_set__set_arch(&d->cs, d->arch);
@@ -295,6 +335,10 @@ static int locate(struct dlf *d, const struct perf_dlfilter_sample *s, void *ctx
 		al = perf_dlfilter_fns.resolve_ip(ctx);
 	if (!al || !al->dso || al->is_kernel_ip)
 		return 0;
+	if (attr__injected_name(al->dso)) {
+		d->injected++;	/* perf inject --jit's or aotperf inject's file */
+		return 0;
+	}
 	if (!anon_dso(al->dso)) {
 		/* A file is mapped there now: a region we knew is gone. */
 		rg__forget(&d->rg, s->pid, s->ip);
@@ -360,5 +404,5 @@ DLF_API const char *filter_description(const char **long_description)
 {
 	if (long_description)
 		*long_description = dlf_usage;
-	return "aotperf: samples of WAMR AOT code (.cwasm) by wasm function; func=N keeps one";
+	return "wasm functions of WAMR AOT code (.cwasm)";
 }

@@ -41,6 +41,7 @@ struct dlf {
 	uint64_t kept;			/* passed on to perf script's output */
 	uint64_t anon_other;		/* in an anonymous exec map that is no core */
 	uint64_t other_start, other_len; /* the first such map, for the note */
+	uint64_t injected;		/* in a file an inject step wrote: the wrong input */
 	int oom;			/* a region was lost */
 };
 

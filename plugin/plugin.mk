@@ -35,8 +35,25 @@ $(B)/dlf/libaotperf.a: $(DLF_LIB_OBJS)
 $(B)/aotperf-dlfilter.so: $(DLF_OBJS) $(B)/dlf/libaotperf.a plugin/dlfilter.map
 	$(CC) $(DLF_LDFLAGS) -o $@ $(DLF_OBJS) $(B)/dlf/libaotperf.a $(CAPSTONE_LIBS)
 
+# perf script --dlfilter NAME.so (no '/') looks in the current folder, then
+# in $(perf --exec-path)/dlfilters, and --list-dlfilters lists those two
+# (tools/perf/util/dlfilter.c since perf 5.15): a copy goes there, so the
+# bare name works and the filter is listed. PERF_DLFILTER_DIR= skips it.
+PERF_EXEC_PATH    ?= $(shell $(or $(PERF),perf) --exec-path 2>/dev/null)
+PERF_DLFILTER_DIR ?= $(if $(PERF_EXEC_PATH),$(PERF_EXEC_PATH)/dlfilters)
+
+.PHONY: install-dlfilter
+install: install-dlfilter
+install-dlfilter: $(DLFILTER_SO)
+	install -d $(DESTDIR)$(PREFIX)/lib/aotperf
+	install -m 0755 $(DLFILTER_SO) $(DESTDIR)$(PREFIX)/lib/aotperf/
+	$(if $(PERF_DLFILTER_DIR),install -d $(DESTDIR)$(PERF_DLFILTER_DIR))
+	$(if $(PERF_DLFILTER_DIR),install -m 0755 $(DLFILTER_SO) $(DESTDIR)$(PERF_DLFILTER_DIR)/)
+
 -include $(wildcard $(DLF_OBJS:.o=.d) $(DLF_LIB_OBJS:.o=.d))
 else
 DLFILTER_SO :=
+.PHONY: install-dlfilter
+install-dlfilter:
 $(info note: <perf/perf_dlfilter.h> not found: not building aotperf-dlfilter.so)
 endif

@@ -40,13 +40,16 @@ static void print_notes(FILE *out, const struct dlf *d)
 		if (!d->rg.core_regions[i])
 			fprintf(out, DLF_NAME ": note: %s: no sample in an anonymous r-x region of"
 				" %" PRIu64 " bytes (its page-rounded text)\n", m->path, len);
+		else if (!pinned(d, i) && !unique_region(d, i) && k == 1)
+			fprintf(out, DLF_NAME ": note: %s: %u regions; samples of every copy"
+				" counted\n", m->path, d->rg.core_regions[i]);
 		else if (!pinned(d, i) && !unique_region(d, i))
-			fprintf(out, DLF_NAME ": note: %s: %u region(s) of %" PRIu64 " bytes and"
-				" %u core(s) of that size: region j of a process, in order of"
-				" first sample, goes to core (j mod %u) in argument order (first"
-				" at 0x%" PRIx64 "); pass base=HEX to choose\n", m->path,
-				d->rg.core_regions[i], len, k, k, d->rg.core_first[i]);
+			fprintf(out, DLF_NAME ": note: %s: %u cores of its size: regions assigned"
+				" in order of first sample (base=HEX pins)\n", m->path, k);
 	}
+	if (d->injected && !d->p->attr.attributed_samples)
+		fprintf(out, DLF_NAME ": warning: %" PRIu64 " samples in files perf inject --jit"
+			" or aotperf inject wrote: use the original perf.data\n", d->injected);
 	if (d->anon_other)
 		fprintf(out, DLF_NAME ": note: %" PRIu64 " sample(s) in anonymous r-x maps of no"
 			" core's size (first 0x%" PRIx64 " +0x%" PRIx64 "); pass base=HEX if a"

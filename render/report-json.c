@@ -189,6 +189,7 @@ void render__report_json_members(struct json_out *j, const struct profile *p,
 						      : p->input);
 	json_key(j, "static"); json_bool(j, p->source == PROFILE_STATIC);
 	json_key(j, "event"); json_str(j, p->event);
+	/* one core: its keys at the top level too, where the seed helper's readers look */
 	if (a->ncores == 1) {
 		render__report_json_core(j, p, 0, o);
 	} else {
@@ -196,15 +197,15 @@ void render__report_json_members(struct json_out *j, const struct profile *p,
 		json_key(j, "attributed_samples"); json_u64(j, a->attributed_samples);
 		json_key(j, "attribution_coverage_pct");
 		json_dbl(j, ap_pct(a->attributed_samples, a->total_samples), 4);
-		json_key(j, "cores");
-		json_begin_arr(j);
-		for (uint32_t i = 0; i < a->ncores; i++) {
-			json_begin_obj(j);
-			render__report_json_core(j, p, i, o);
-			json_end_obj(j);
-		}
-		json_end_arr(j);
 	}
+	json_key(j, "cores");
+	json_begin_arr(j);
+	for (uint32_t i = 0; i < a->ncores; i++) {
+		json_begin_obj(j);
+		render__report_json_core(j, p, i, o);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
 	for (uint32_t i = 0; i < p->nfuncs; i++)
 		nclassified += p->funcs[i].classified;
 	if (nclassified) {

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* The report as text: per-core function tables and classified functions. */
 #include <inttypes.h>
+#include <string.h>
 #include "frames.h"
 #include "report.h"
 #include "../util/pct.h"
+#include "../util/term.h"
 
 uint32_t render__shown(const struct render_opts *o, uint32_t nranked)
 {
@@ -17,33 +19,58 @@ void render__report_coverage(FILE *out, const struct profile *p)
 		ap_pct(p->attr.attributed_samples, p->attr.total_samples));
 }
 
+/* How the mapping was chosen, in a few words. */
+static void mapping_how(char *buf, size_t len, const struct attr_core *c,
+			const struct render_opts *o)
+{
+	if (c->base_override)
+		snprintf(buf, len, "%s", o->pin_word ? o->pin_word : "pinned");
+	else if (c->authoritative)
+		snprintf(buf, len, "exact size, unique");
+	else if (c->sharing > 1)
+		snprintf(buf, len, "NOT unique: %u cores", c->sharing);
+	else
+		snprintf(buf, len, "exact size, copies");
+}
+
 void render__report_core(FILE *out, const struct profile *p, uint32_t core,
 			 const struct render_opts *o)
 {
 	const struct attr_core *c = &p->attr.cores[core];
 	const struct cwasm_module *m = c->mod;
 	const char *noun = p->source == PROFILE_SAMPLES ? "region" : "mapping";
+	const char *name = core_set__core_name(m);
 	uint64_t total = p->attr.total_samples;
-	char name[32];
+	size_t cols = o->columns ? o->columns : AP_TERM_DEFAULT_COLUMNS, width;
+	char fn[32], how[96], head[64], wname[CWASM_NAME_MAX + 3], target[160];
 
-	char target[160];
-
-	fprintf(out, "\ncore %s (%s): %u functions, text %u bytes\n", core_set__core_name(m),
-		m->path, m->nfuncs, m->text_size);
+	/* a lone core's name is its path: say it once */
+	snprintf(head, sizeof(head), ": %u functions, text %u bytes", m->nfuncs, m->text_size);
+	width = 5 + strlen(name) + (name != m->path ? strlen(m->path) + 3 : 0) + strlen(head);
+	fprintf(out, "\ncore %s", name);
+	if (name != m->path)
+		fprintf(out, " (%s)", m->path);
+	if (width <= cols)
+		fprintf(out, "%s\n", head);
+	else
+		fprintf(out, "\n  %u functions, text %u bytes\n", m->nfuncs, m->text_size);
 	cwasm_target__describe(&m->target, target, sizeof(target));
 	fprintf(out, "  target      %s\n", target);
 	if (m->target.overridden)
 		fprintf(out, "  decoded as  %s (overridden)\n", cwasm_arch__name(m->target.arch));
 	if (p->source == PROFILE_STATIC)
 		return;
-	if (c->nmappings)
-		fprintf(out, "  mapping     0x%" PRIx64 " +0x%" PRIx64 " (%s%s, %u %s(s))\n",
-			c->first_base, c->first_len,
-			c->base_override ? (o->pin_word ? o->pin_word : "pinned") : "exact size",
-			c->authoritative ? ", unique" : c->base_override ? "" : ", NOT unique",
-			c->nmappings, noun);
-	else
+	if (c->nmappings) {
+		mapping_how(how, sizeof(how), c, o);
+		fprintf(out, "  mapping     0x%" PRIx64 " +0x%" PRIx64 " (%s, %u %s%s)\n",
+			c->first_base, c->first_len, how, c->nmappings, noun,
+			c->nmappings == 1 ? "" : "s");
+		if (c->base_override && c->first_len != attr__page_round(m->text_size))
+			fprintf(out, "  NOT authoritative: the core's text takes 0x%" PRIx64
+				" bytes; the wrong .cwasm?\n", attr__page_round(m->text_size));
+	} else {
 		fprintf(out, "  mapping     none found\n");
+	}
 	fprintf(out, "  samples     %" PRIu64 "  (%.2f%% of run)\n", c->samples,
 		ap_pct(c->samples, total));
 	if (!c->nranked)
@@ -53,10 +80,14 @@ void render__report_core(FILE *out, const struct profile *p, uint32_t core,
 	for (uint32_t i = 0; i < render__shown(o, c->nranked); i++) {
 		const struct attr_ranked *r = &c->ranked[i];
 		const struct cwasm_func *f = &m->funcs[r->func];
+		int n;
 
-		fprintf(out, "  %4u  %-18s %8" PRIu64 " %7.2f%% %8u  %s\n", i + 1,
-			cwasm__local_name(r->func, name, sizeof(name)), r->samples,
-			ap_pct(r->samples, total), f->size, f->name ? f->name : "");
+		n = fprintf(out, "  %4u  %-18s %8" PRIu64 " %7.2f%% %8u  ", i + 1,
+			    cwasm__local_name(r->func, fn, sizeof(fn)), r->samples,
+			    ap_pct(r->samples, total), f->size);
+		/* the name takes what is left of the line */
+		fprintf(out, "%s\n", ap_term__fit(wname, sizeof(wname), f->name ? f->name : "",
+						   n > 0 && (size_t)n + 8 < cols ? cols - (size_t)n : 8));
 	}
 }
 
@@ -66,15 +97,19 @@ void render__report_func(FILE *out, const struct profile *p, const struct profil
 	const struct cwasm_module *m = p->attr.cores[f->core].mod;
 	const struct cwasm_func *fn = &m->funcs[f->func];
 	uint64_t total = p->attr.total_samples;
+	size_t cols = o->columns ? o->columns : AP_TERM_DEFAULT_COLUMNS;
+	char line[CWASM_NAME_MAX + 160], samples[64] = "";
 
 	if (!f->classified)
 		return;
-	fprintf(out, "\nfunction local_func_%u%s%s%s: ", f->func, fn->name ? " (" : "",
-		fn->name ? fn->name : "", fn->name ? ")" : "");
 	if (p->source != PROFILE_STATIC)
-		fprintf(out, "%" PRIu64 " samples (%.2f%% of run), ", f->samples,
-			ap_pct(f->samples, total));
-	fprintf(out, "%u instructions, %u bytes\n", cls__insn_count(&f->cls.f), fn->size);
+		snprintf(samples, sizeof(samples), "%" PRIu64 " samples (%.2f%% of run), ", f->samples,
+			 ap_pct(f->samples, total));
+	snprintf(line, sizeof(line), "function local_func_%u%s%s%s: %s%u instructions, %u bytes",
+		 f->func, fn->name ? " (" : "", fn->name ? fn->name : "", fn->name ? ")" : "",
+		 samples, cls__insn_count(&f->cls.f), fn->size);
+	fputc('\n', out);
+	ap_term__wrap(out, line, cols, 2);
 	if (p->attr.ncores > 1)
 		fprintf(out, "  core %s\n", core_set__core_name(m));
 	cls__print_roles(out, &f->cls.f.roles);

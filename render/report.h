@@ -22,6 +22,7 @@ struct render_opts {
 	uint32_t hottest;		/* hottest instructions per classified function */
 	uint32_t fa_listed;		/* allocator contributors and unproven frame instructions listed */
 	const char *pin_word;		/* how the front end names a pin: "--base", "base=" */
+	unsigned columns;		/* text width (util/term.h); 0: 80 */
 	const char *tool;		/* JSON "tool" */
 	render_hint_fn hint;		/* the front end's words for a hint, NULL: none */
 	/* members the front end adds at the end of the JSON object */
@@ -51,8 +52,8 @@ void render__report_func(FILE *out, const struct profile *p, const struct profil
 
 /*
  * The whole JSON document (README "JSON"): schema_version, tool, perf,
- * event; one core's keys at the top level, or several cores under
- * "cores"; classified_function(s); passes, truncated (perf.data only);
+ * event; a lone core's keys at the top level; every core under "cores";
+ * classified_function(s); passes, truncated (perf.data only);
  * warnings; then json_extra's members.
  */
 void render__report_json(struct json_out *j, const struct profile *p,

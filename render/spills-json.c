@@ -94,7 +94,7 @@ static void json_runtime(struct json_out *j, const struct spills *s)
 
 	json_key(j, "runtime_cold_spillers");
 	json_begin_arr(j);
-	for (uint32_t i = 0; i < s->ntop; i++) {
+	for (uint32_t i = 0; i < s->nheavy; i++) {
 		uint32_t ri = s->sp_order[i];
 		const struct spill_rec *r = &s->log.recs[ri];
 
@@ -210,6 +210,7 @@ int render__spills_json_file(const char *path, const struct spills *s, render_hi
 	json_key(j, "function_count"); json_u64(j, s->log.n);
 	json_key(j, "sort"); json_str(j, s->sort);
 	json_key(j, "top"); json_u64(j, s->ntop);
+	json_key(j, "heavy"); json_u64(j, s->nheavy);
 	json_key(j, "totals");
 	json_begin_obj(j);
 	json_key(j, "spill_ld"); json_u64(j, spills__field_total(&s->log, SPILL_F_SPILL_LD));

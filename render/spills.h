@@ -6,8 +6,12 @@
 #include "warnings.h"
 #include "../spills/spills.h"
 
-/* The ranking (with the runtime flags and lesson once joined), or the diff with --vs. */
-void render__spills_text(FILE *out, const struct spills *s);
+/*
+ * The ranking (with the runtime flags and lesson once joined), or the diff
+ * with --vs, in columns columns (util/term.h; 0: 80): columns that do not
+ * fit give way (insts, sp_vregs, spill_st, then frame_ld), names are cut.
+ */
+void render__spills_text(FILE *out, const struct spills *s, unsigned columns);
 /*
  * The JSON document, written atomically; hint words the warnings' hints
  * (NULL: none); extra (NULL: none) adds the front end's members last.

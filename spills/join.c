@@ -186,7 +186,7 @@ static void fill_hot(struct spills *s, struct spills_hot *h)
 	h->rec = spill_log__find(&s->log, s->core_mod[h->core], h->func);
 	h->spill_rank = h->rec ? s->spill_rank[h->rec - s->log.recs] : 0;
 	/* few: outside the heavy spillers and under a tenth of the #1 */
-	h->few_spills = !h->rec || (h->spill_rank > s->ntop &&
+	h->few_spills = !h->rec || (h->spill_rank > s->nheavy &&
 				    rec_val(s, h->rec, s->spill_field) * 10 < top_ld);
 }
 
@@ -427,6 +427,7 @@ int spills__prepare(struct spills *s, const struct spills_opts *o, const struct 
 	}
 	s->multi |= s->cs->n > 1;
 	s->ntop = o->top && o->top < s->log.n ? (uint32_t)o->top : s->log.n;
+	s->nheavy = o->heavy && o->heavy < s->log.n ? (uint32_t)o->heavy : s->log.n;
 	ret = check_log_against_cores(s, &s->log, s->rec_core, err);
 	if (!ret && s->cs->n) {
 		uint32_t i = 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "spills-log.h"
+#include "../cwasm/name.h"
 #include "../util/array.h"
 
 #define SPILL_TAG "[aot-spill-metric]"
@@ -177,6 +178,20 @@ static int parse_value(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* A name as every output shows it: through the name sanitizer (cwasm/name.h). */
+static int clean_name(char **name)
+{
+	size_t n = strlen(*name);
+	char *c = malloc(n + 1);
+
+	if (!c)
+		return -1;
+	cwasm_name__sanitize(c, n + 1, *name, n);
+	free(*name);
+	*name = c;
+	return 0;
+}
+
 /* The name value at s: quoted, or up to the next `key=` token. */
 static const char *parse_name(struct spill_log *log, const char *s, char **out, char *why,
 			      size_t whylen)
@@ -200,6 +215,8 @@ static const char *parse_name(struct spill_log *log, const char *s, char **out, 
 		}
 		*w = 0;
 		*out = buf;
+		if (clean_name(out))
+			return log->nomem = 1, failf(why, whylen, "out of memory"), NULL;
 		return p + 1;
 	}
 	for (end = p; *end; end++)
@@ -208,7 +225,7 @@ static const char *parse_name(struct spill_log *log, const char *s, char **out, 
 	while (end > p && is_blank((unsigned char)end[-1]))
 		end--;
 	*out = strndup(p, (size_t)(end - p));
-	if (!*out)
+	if (!*out || clean_name(out))
 		return log->nomem = 1, failf(why, whylen, "out of memory"), NULL;
 	return end;
 }

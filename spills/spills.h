@@ -22,7 +22,8 @@ struct spills_opts {
 	const char *log_path;		/* "-" is stdin */
 	const char *vs_path;		/* the log to diff against, NULL: none */
 	const char *sort;		/* field to rank by (spill_ld when NULL) */
-	uint64_t top;			/* rows to list, and the "heavy spiller" cut; 0: all */
+	uint64_t top;			/* rows to list; 0: all */
+	uint64_t heavy;			/* the "heavy spiller" cut: the top N by spill_ld */
 	int lenient;			/* skip malformed metric lines (warnings) */
 	double cold_pct, hot_pct;	/* under cold_pct% of the run is cold; hot_pct% or more hot */
 	const uint64_t *mods;		/* the log module of each lone core, in order */
@@ -57,6 +58,7 @@ struct spills {
 	int field, spill_field;		/* sort field id; spill_ld's id */
 	const char *sort;		/* the sort field's name */
 	uint32_t ntop;			/* rows to list (top N, capped) */
+	uint32_t nheavy;		/* heavy spillers (heavy N, capped): independent of top */
 	uint32_t *order;		/* by the sort field */
 	uint32_t *sp_order;		/* by spill_ld */
 	uint32_t *spill_rank;		/* per rec, 1-based */

@@ -6,17 +6,40 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "inject.h"
+#include "../util/outfile.h"
 #include "../util/progress.h"
 #include "../util/run.h"
 
+/*
+ * Files go into dir under fixed names: it must be a folder this user (or
+ * root) owns, and one others may write to only when sticky (as /tmp is),
+ * so nobody else can swap a file in it.
+ */
+static int check_dir(const char *dir, struct ap_err *err)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return ap_errk(err, AP_ERR_IO, "%s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return ap_errf(err, "%s: not a folder", dir);
+	if (st.st_uid != geteuid() && st.st_uid != 0)
+		return ap_errf(err, "%s: belongs to another user (uid %u); refusing to write"
+			       " into it", dir, (unsigned)st.st_uid);
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+		return ap_errf(err, "%s: others may write into it; refusing to write there", dir);
+	return 0;
+}
+
 int symbolize__dir(const char *dir, const char *out, int next_to_out, char *buf, size_t len,
-		   struct ap_err *err)
+		   int *created, struct ap_err *err)
 {
 	char tmp[PATH_MAX];
 
+	*created = 0;
 	if (dir) {
 		if ((size_t)snprintf(buf, len, "%s", dir) >= len)
 			return ap_errf(err, "%s: path too long", dir);
@@ -26,8 +49,16 @@ int symbolize__dir(const char *dir, const char *out, int next_to_out, char *buf,
 	} else if ((size_t)snprintf(buf, len, "%s.d", out) >= len) {
 		return ap_errf(err, "%s: path too long", out);
 	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
+	if (!mkdir(buf, 0755))
+		*created = 1;
+	else if (errno != EEXIST)
 		return ap_errk(err, AP_ERR_IO, "%s: %s", buf, strerror(errno));
+	if (check_dir(buf, err)) {
+		if (*created)
+			rmdir(buf);
+		*created = 0;
+		return -1;
+	}
 	return 0;
 }
 
@@ -94,6 +125,8 @@ static int run_perf_inject(const char *perf, const char *in, const char *out,
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", out) >= sizeof(tmp))
 		return ap_errf(err, "%s: path too long", out);
+	if (ap_outfile__check_owner(out, err))
+		return -1;
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return ap_errk(err, AP_ERR_IO, "%s: cannot create: %s", out, strerror(errno));
@@ -127,7 +160,7 @@ int symbolize__inject(const char *perf_in, const struct attr_result *res,
 	memset(r, 0, sizeof(*r));
 	if (symbolize__clock_is_mono(perf_in, &r->mono, err))
 		return -1;
-	if (o->direct || !r->mono) {
+	if (!o->jitdump || !r->mono) {
 		r->elf = 1;
 		return symbolize__elf(perf_in, res, &o->sym, perf_out, &r->images, &r->nimages,
 				      err);

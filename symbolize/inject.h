@@ -3,10 +3,11 @@
 #define AOTPERF_SYMBOLIZE_INJECT_H
 /*
  * The one-step route to a symbolized copy of a recording (aotperf inject,
- * and aotperf record after recording): for a -k mono recording, jitdumps
- * plus a marked copy handed to stock `perf inject --jit` (whose dumps and
- * marked copy are removed afterwards); for any other recording, or when
- * asked, one ELF image per core and a copy whose mappings name them.
+ * and aotperf record after recording): by default one ELF image per core
+ * and a copy whose mappings name them (any clock, stable names, one file
+ * per core); on request, for a -k mono recording, jitdumps plus a marked
+ * copy handed to stock `perf inject --jit` (whose dumps and marked copy
+ * are removed afterwards; it writes one ELF file per function).
  */
 #include "symbolize.h"
 
@@ -14,14 +15,14 @@ struct progress;
 
 struct sym_inject_opts {
 	struct sym_opts sym;	/* names, prefix, dir (must exist), force */
-	int direct;		/* ELF images even for a -k mono recording */
+	int jitdump;		/* jitdump + perf inject --jit (taken for -k mono only) */
 	const char *perf;	/* the perf that runs `perf inject --jit` */
 	struct progress *progress; /* perf inject's progress: the ELF files it has written */
 };
 
 struct sym_inject_result {
 	int mono;		/* every event used CLOCK_MONOTONIC (-k mono) */
-	int elf;		/* the ELF route was taken (direct, or not mono) */
+	int elf;		/* the ELF route was taken (the default, or not mono) */
 	char **images;		/* the ELF route's images: perf report needs them */
 	uint32_t nimages;
 };
@@ -35,9 +36,11 @@ void sym_inject_result__exit(struct sym_inject_result *r);
 /*
  * The folder for dumps and images: dir when given, else OUT's folder
  * (next_to_out: jitdump's dumps go next to the marked copy) or OUT.d.
- * Created when missing. 0, or -1 with err.
+ * Created when missing (*created: 1, so a failed run can remove it
+ * again). It must belong to this user or root, and be writable by others
+ * only when sticky. 0, or -1 with err.
  */
 int symbolize__dir(const char *dir, const char *out, int next_to_out, char *buf, size_t len,
-		   struct ap_err *err);
+		   int *created, struct ap_err *err);
 
 #endif

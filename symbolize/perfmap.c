@@ -80,6 +80,9 @@ static int check_target(const char *path, int force, struct ap_err *err)
 	if (!S_ISREG(st.st_mode))
 		return ap_errf(err, "%s: not a regular file, refusing to replace it",
 			       path);
+	/* /tmp is shared: another user's map stays, --force or not */
+	if (ap_outfile__check_owner(path, err))
+		return -1;
 	ours = regular_is_ours(path, &st, err);
 	if (ours < 0)
 		return -1;

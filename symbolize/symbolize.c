@@ -20,6 +20,7 @@
 #include "../perfdata/perfdata.h"
 #include "../util/array.h"
 #include "../util/file.h"
+#include "../util/outfile.h"
 
 #define IMAGE_VADDR 0x1000 /* the ELF images' text address and file offset */
 
@@ -360,6 +361,38 @@ static uint16_t elf_machine(const struct cwasm_module *m)
 	return 62;          /* EM_X86_64, also for the COFF 0x8664 tag */
 }
 
+/*
+ * Everything the copy needs, checked before any file is written: a
+ * file-mode recording, and no core mapping record inside a compressed one.
+ */
+static int check_editable(const char *perf_in, const struct attr_result *res,
+			  struct ap_err *err)
+{
+	if (perfdata__check_editable(perf_in, err))
+		return -1;
+	for (uint32_t i = 0; i < res->nmappings; i++) {
+		const struct attr_mapping *am = &res->mappings[i];
+
+		if (am->core >= 0 && am->in_compressed) {
+			ap_errf(err, "%s: the mapping record of pid %u at 0x%" PRIx64 " sits inside"
+				" a compressed (-z) record, which cannot be edited", perf_in, am->pid,
+				am->start);
+			return ap_err_hint(err, AP_HINT_PERFMAP);
+		}
+	}
+	return 0;
+}
+
+/* A failed run leaves nothing behind: remove the files it wrote from `first` on. */
+static void unwrite(char **written, uint32_t *nwritten, uint32_t first)
+{
+	for (uint32_t i = first; i < *nwritten; i++) {
+		unlink(written[i]);
+		free(written[i]);
+	}
+	*nwritten = first;
+}
+
 /* ---- jitdump ---- */
 
 static int dump_for_pid(const char *perf_in, const struct attr_result *res,
@@ -382,6 +415,11 @@ static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 	mach = elf_machine(res->cores[first->core].mod);
 	if ((size_t)snprintf(path, sizeof(path), "%s/jit-%u.dump", dir, pid) >= sizeof(path))
 		return ap_errf(err, "%s: path too long", dir);
+	/* an earlier run's dump of ours is replaced; the open never follows a link */
+	if (ap_outfile__check_owner(path, err))
+		return -1;
+	if (unlink(path) && errno != ENOENT)
+		return ap_errf(err, "%s: %s", path, strerror(errno));
 	j = aotjit_open_file(path, pid, mach, first->time, &e);
 	if (!j)
 		return ap_errf(err, "%s: %s", path, strerror(-e));
@@ -415,8 +453,10 @@ static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 		unlink(path);
 		return ap_errf(err, "%s: %s", path, strerror(-e));
 	}
-	if (list_push(written, nwritten, path))
+	if (list_push(written, nwritten, path)) {
+		unlink(path);
 		return ap_err_nomem(err);
+	}
 	/* the marker perf inject --jit looks for, right after the first mapping */
 	orig = read_record(perf_in, first, err);
 	if (!orig)
@@ -440,10 +480,10 @@ int symbolize__jitdump(const char *perf_in, const struct attr_result *res,
 	struct core_syms *cs = NULL;
 	struct unwind_table **uw = NULL;
 	char dir[PATH_MAX];
-	uint32_t npids = 0, *pids = NULL;
+	uint32_t npids = 0, *pids = NULL, first = *nwritten;
 	int ret = -1;
 
-	if (abs_dir(o->dir, dir, sizeof(dir), err))
+	if (abs_dir(o->dir, dir, sizeof(dir), err) || check_editable(perf_in, res, err))
 		return -1;
 	cs = all_core_syms(res, o, err);
 	pids = mapped_pids(res, &npids);
@@ -459,6 +499,8 @@ int symbolize__jitdump(const char *perf_in, const struct attr_result *res,
 			goto out;
 	ret = perfdata__write_edited(perf_in, perf_out, ed.e, ed.n, err);
 out:
+	if (ret)
+		unwrite(*written, nwritten, first);
 	symcfi__tables_delete(uw, res->ncores);
 	edits_free(&ed);
 	core_syms_free(cs, res->ncores);
@@ -513,9 +555,10 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 	struct symcfi_maps *maps = NULL;
 	struct symcfi_place *place = NULL;
 	char dir[PATH_MAX], **paths = NULL;
+	uint32_t first = *nwritten;
 	int ret = -1;
 
-	if (abs_dir(o->dir, dir, sizeof(dir), err))
+	if (abs_dir(o->dir, dir, sizeof(dir), err) || check_editable(perf_in, res, err))
 		return -1;
 	cs = all_core_syms(res, o, err);
 	paths = calloc(res->ncores, sizeof(*paths));
@@ -540,6 +583,7 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 			goto out;
 		paths[c] = strdup(path);
 		if (!paths[c] || list_push(written, nwritten, path)) {
+			unlink(path);
 			ap_err_nomem(err);
 			goto out;
 		}
@@ -584,6 +628,8 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 	}
 	ret = perfdata__write_edited(perf_in, perf_out, ed.e, ed.n, err);
 out:
+	if (ret)
+		unwrite(*written, nwritten, first);
 	for (uint32_t c = 0; paths && c < res->ncores; c++)
 		free(paths[c]);
 	free(paths);

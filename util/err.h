@@ -30,6 +30,9 @@ enum ap_hint {
 	AP_HINT_PERFMAP,	/* a perf map needs no edit of the recording */
 	AP_HINT_MAP_PER_PID,	/* no output path: one /tmp/perf-<pid>.map per process */
 	AP_HINT_LOG_MOD,	/* say which log module a lone .cwasm is */
+	AP_HINT_INJECTED,	/* an inject step's output: read the original recording */
+	AP_HINT_NO_MONO,	/* the recording lacks -k mono: take the ELF-image route */
+	AP_HINT_ANY_PATH,	/* a manifest's core outside its folder: allowed on request */
 	AP_HINT__COUNT
 };
 

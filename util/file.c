@@ -198,6 +198,8 @@ int ap_file__check_output(const char *out, const struct ap_input *in, size_t n,
 {
 	struct ap_file_id o;
 
+	if (!strcmp(out, "-"))
+		return 0;	/* stdout */
 	if (ap_file_id__of(out, &o))
 		return 0;	/* does not exist yet: cannot be an input */
 	for (size_t i = 0; i < n; i++)

@@ -6,12 +6,35 @@
 #include <sys/stat.h>
 #include "outfile.h"
 
+int ap_outfile__check_owner(const char *path, struct ap_err *err)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return 0;	/* nothing there yet (or nothing we could replace) */
+	if (S_ISDIR(st.st_mode))
+		return ap_errf(err, "%s: is a directory", path);
+	/* in a shared folder (/tmp) the name may belong to someone else */
+	if (st.st_uid != geteuid())
+		return ap_errf(err, "%s: belongs to another user (uid %u); refusing to replace it",
+			       path, (unsigned)st.st_uid);
+	return 0;
+}
+
 int outfile__open(struct outfile *o, const char *path, struct ap_err *err)
 {
 	size_t n = strlen(path);
 
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
+	if (!strcmp(path, "-")) {
+		/* stdout, as "-i -" reads stdin: no temporary name, nothing to rename */
+		o->f = stdout;
+		o->fd = STDOUT_FILENO;
+		return 0;
+	}
+	if (ap_outfile__check_owner(path, err))
+		return -1;
 	o->path = strdup(path);
 	o->tmp = malloc(n + sizeof(".tmp.XXXXXX"));
 	if (!o->path || !o->tmp) {
@@ -54,6 +77,14 @@ int outfile__commit(struct outfile *o, struct ap_err *err)
 {
 	int bad = ferror(o->f);
 
+	if (o->f == stdout && !o->tmp) {
+		if (fflush(stdout) || bad)
+			return ap_errk(err, AP_ERR_IO, "stdout: write failed: %s", strerror(errno));
+		memset(o, 0, sizeof(*o));
+		o->fd = -1;
+		return 0;
+	}
+
 	if (fclose(o->f) != 0)
 		bad = 1;
 	o->f = NULL;
@@ -74,6 +105,12 @@ int outfile__commit(struct outfile *o, struct ap_err *err)
 
 void outfile__abort(struct outfile *o)
 {
+	if (o->f == stdout && !o->tmp) {
+		fflush(stdout);	/* what was written stays written */
+		memset(o, 0, sizeof(*o));
+		o->fd = -1;
+		return;
+	}
 	if (o->f)
 		fclose(o->f);
 	else if (o->fd >= 0)

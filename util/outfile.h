@@ -4,7 +4,8 @@
 /*
  * Outputs are written to a fresh temporary file in the target's folder and
  * renamed into place only when complete: a failed run leaves nothing behind,
- * and a symlink planted at the temporary name is never followed.
+ * a symlink planted at the temporary name is never followed, and a file
+ * another user owns is never replaced.
  */
 #include <stdio.h>
 #include "err.h"
@@ -16,10 +17,22 @@ struct outfile {
 	int fd;
 };
 
+/*
+ * Open a temporary file next to path. "-" is stdout (written directly).
+ * A path that exists and belongs to another user, or is a folder, is
+ * refused (ap_outfile__check_owner).
+ */
 int outfile__open(struct outfile *o, const char *path, struct ap_err *err);
 /* Flush, close and rename into place. */
 int outfile__commit(struct outfile *o, struct ap_err *err);
 /* Close and remove the temporary file (safe after a failed open/commit). */
 void outfile__abort(struct outfile *o);
+
+/*
+ * 0 when path may be replaced by a file of ours: it does not exist, or it
+ * is no folder and this user owns it (a symlink counts as itself: rename
+ * replaces the link, never its target). -1 with err otherwise.
+ */
+int ap_outfile__check_owner(const char *path, struct ap_err *err);
 
 #endif

@@ -111,7 +111,18 @@ check_eq "garbage message" "$(cat "$WORK/g.err")" \
 	'aotperf classify: <stdin>: no perf annotate output found (expected "Percent |" blocks)'
 "$AOTPERF" annotate -i "$WORK/h.data" no_such_symbol >/dev/null 2>"$WORK/n.err"
 check_eq "unknown symbol exits 2" "$?" 2
-check "unknown symbol says so" grep -q "printed nothing for 'no_such_symbol'" "$WORK/n.err"
+check "unknown symbol says so" grep -q "has no samples in 'no_such_symbol'" "$WORK/n.err"
+# perf found the symbol but could not disassemble it: perf's own reason, not "no samples"
+"$AOTPERF" annotate -i "$WORK/h.data" --objdump "$WORK/no-objdump" hot >/dev/null 2>"$WORK/o.err"
+check_eq "objdump missing: exits 2" "$?" 2
+check "objdump missing: says perf could not disassemble, with perf's reason" \
+	grep -q "could not disassemble 'hot': Error running $WORK/no-objdump" "$WORK/o.err"
+check "objdump missing: does not blame samples" bash -c "! grep -q 'no samples' '$WORK/o.err'"
+"$AOTPERF" annotate -i "$WORK/h.data" --roles vmctx=zz hot >"$WORK/r.out" 2>"$WORK/r.err"
+check_eq "--roles with no such register: exit 2 before perf runs, nothing printed" \
+	"$?:$(wc -c <"$WORK/r.out")" "2:0"
+check "--roles with no such register: says which" grep -q "'zz' is not a general-purpose register" \
+	"$WORK/r.err"
 PERF=/nonexistent/perf "$AOTPERF" annotate -i "$WORK/h.data" hot >/dev/null 2>"$WORK/p.err"
 check_eq "missing perf exits 2" "$?" 2
 check "missing perf says so" grep -q 'perf not found' "$WORK/p.err"

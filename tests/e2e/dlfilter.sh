@@ -105,8 +105,10 @@ for c in 0 1; do
 	s=$(jq ".cores[$c].attributed_samples" "$WORK/manifest.dlf.json")
 	check "manifest: core $c has samples ($s)" test "$s" -gt 50
 done
-check "manifest: the region-order rule is announced" grep -q 'goes to core (j mod 2)' \
+check "manifest: the region-order rule is announced" grep -q 'regions assigned in order of first sample' \
 	"$WORK/manifest.dlf.err"
+check_eq "manifest: each note is one line of at most 160 columns" \
+	"$(grep aotperf-dlfilter "$WORK/manifest.dlf.err" | awk 'length > 160' | wc -l)" 0
 
 # func=mod1:N keeps only that core's function.
 f=$(jq -r '.cores[1].top_functions[0].local_func' "$WORK/manifest.rep.json")
@@ -166,6 +168,53 @@ check "no core given makes perf script fail" test "$?" -ne 0
 perf script -i "$WORK/plain.data" --dlfilter "$DLF" --dlarg "$S" --dlarg "out=$WORK/no/such/dir" \
 	>/dev/null 2>"$WORK/e4.err"
 check "an unwritable out= fails before the run" test "$?" -ne 0
+
+# help: the whole text, past 512 bytes (a message buffer cut it once).
+perf script -i "$WORK/plain.data" --dlfilter "$DLF" --dlarg help >/dev/null 2>"$WORK/help.err"
+check "help stops perf script" test "$?" -ne 0
+check "help: every key is listed, the last one too" grep -q -- '--dlarg help  ' "$WORK/help.err"
+check "help: longer than 512 bytes, not cut" test "$(grep -c -- '--dlarg' "$WORK/help.err")" -ge 11
+check_eq "help: fits 80 columns" "$(awk 'length > 80' "$WORK/help.err" | wc -l)" 0
+# A misspelt key is a typo, not a file name.
+perf script -i "$WORK/plain.data" --dlfilter "$DLF" --dlarg "$S" --dlarg fucn=1 \
+	>/dev/null 2>"$WORK/typo.err"
+check "fucn=1 makes perf script fail" test "$?" -ne 0
+check "fucn=1 is named as an unknown key" grep -q "'fucn=': no such key" "$WORK/typo.err"
+perf script -i "$WORK/plain.data" --dlfilter "$DLF" --dlarg "$S" --dlarg qiuet \
+	>/dev/null 2>"$WORK/typo2.err"
+check "qiuet: no such argument" grep -q "'qiuet': no such argument" "$WORK/typo2.err"
+perf script -i "$WORK/plain.data" --dlfilter "$DLF" --dlarg "$S" --dlarg top=x \
+	>/dev/null 2>"$WORK/typo3.err"
+check "top=x: not a number" grep -q "top=x: not a number" "$WORK/typo3.err"
+
+# Installed where perf looks: listed by --list-dlfilters, found by its bare
+# name from any folder (perf searches ./, then $(perf --exec-path)/dlfilters;
+# PERF_EXEC_PATH moves the latter into the staging root).
+ROOT=$(cd "$E2E/../.." && pwd)
+SANFLAG=
+[ "$(basename "$B")" = build-san ] && SANFLAG=SAN=1
+make -s -C "$ROOT" $SANFLAG install-dlfilter DESTDIR="$WORK/root" >"$WORK/install.log" 2>&1
+check_eq "make install-dlfilter into a staging root" "$?" 0
+execdir=$(perf --exec-path)
+check "installed into perf's own dlfilters folder ($execdir/dlfilters)" \
+	test -f "$WORK/root$execdir/dlfilters/aotperf-dlfilter.so"
+PERF_EXEC_PATH=$WORK/root$execdir perf script --list-dlfilters >"$WORK/list.txt" 2>&1
+check "perf script --list-dlfilters lists it" grep -q '^  aotperf-dlfilter.so  .*wasm functions' \
+	"$WORK/list.txt"
+check_eq "its --list-dlfilters line fits 80 columns" \
+	"$(grep aotperf-dlfilter "$WORK/list.txt" | awk 'length > 80' | wc -l)" 0
+(cd "$WORK/root" && PERF_EXEC_PATH=$WORK/root$execdir perf script -i "$WORK/plain.data" \
+	--dlfilter aotperf-dlfilter.so --dlarg "$S" --dlarg "json=$WORK/bare.json" >/dev/null 2>&1)
+check_eq "--dlfilter aotperf-dlfilter.so (bare) runs" "$?" 0
+check_eq "--dlfilter aotperf-dlfilter.so (bare): the same counts" \
+	"$(jq .attributed_samples "$WORK/bare.json")" "$(jq .attributed_samples "$WORK/sample.rep.json")"
+
+# On an injected recording the samples sit in perf inject's files: said so.
+"$AOTPERF" inject -q -i "$WORK/plain.data" --cwasm "$S" -o "$WORK/inj.data" >/dev/null
+perf script -i "$WORK/inj.data" --dlfilter "$DLF" --dlarg "$S" >/dev/null 2>"$WORK/inj.err"
+check "injected recording: use the original perf.data" \
+	grep -q 'samples in files perf inject --jit or aotperf inject wrote: use the original' \
+	"$WORK/inj.err"
 
 # Only the dlfilter entry points leave the shared object.
 exported=$(nm -D --defined-only "$DLF" | awk '{print $3}' | sort | tr '\n' ' ')

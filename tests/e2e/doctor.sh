@@ -8,6 +8,9 @@ source "$(dirname "$0")/lib/common.sh"
 REAL_PERF=$(command -v perf || true)
 SCRATCH=$WORK/tmp # doctor's TMPDIR: must be empty again after each run
 mkdir -p "$SCRATCH"
+# one line per check and fix for the line-by-line checks below (perf's rule:
+# $COLUMNS sets the width); the 80-column default is checked with it unset
+export COLUMNS=1000
 
 # doc [args...]: run aotperf doctor; sets rc and out (stdout), stderr in $WORK/err
 doc() {
@@ -177,9 +180,17 @@ check "Azure Linux: the version fix is kernel-tools-<uname -r>" \
 json=$(PATH=$STUB:$PATH STUB_MONO_FAILS=1 TMPDIR=$SCRATCH "$AOTPERF" doctor --json 2>/dev/null)
 check_eq "perf without -k mono: still ok, record warns, TIME_CONV warns" \
 	"$(jqc '"\(.ok) \(.checks[5].status) \(.checks[6].status)"')" "true warn warn"
-check "perf without -k mono: says the direct path works" \
-	contains "$(jqc '.checks[5].fix')" "direct path"
+check "perf without -k mono: says the ELF-image path (aotperf inject's default) works" \
+	contains "$(jqc '.checks[5].fix')" "ELF-image path (aotperf inject, the default)"
 out=$(PATH=$STUB:$PATH STUB_MONO_FAILS=1 TMPDIR=$SCRATCH "$AOTPERF" doctor 2>/dev/null)
+n80=$(PATH=$STUB:$PATH STUB_MONO_FAILS=1 TMPDIR=$SCRATCH env -u COLUMNS "$AOTPERF" doctor 2>/dev/null)
+check_eq "the text fits 80 columns by default (details and fixes wrapped)" \
+	"$(awk 'length > 80' <<<"$n80" | wc -l)" 0
+check "the 80-column text wraps the long lines" test "$(wc -l <<<"$n80")" -gt "$(wc -l <<<"$out")"
+wide=$(PATH=$STUB:$PATH STUB_MONO_FAILS=1 TMPDIR=$SCRATCH env -u COLUMNS "$AOTPERF" doctor --wide 2>/dev/null)
+check "--wide: one line per check (the fix of the record check on one line)" \
+	grep -q "^        fix: record without -k mono: the ELF-image path .*only aotperf inject --jitdump does$" <<<"$wide"
+check_eq "COLUMNS=1000: as --wide" "$(norm <<<"$out")" "$(norm <<<"$wide")"
 check "perf without -k mono: verdict records without it" \
 	grep -qx 'verdict: ready: record with perf record -e cpu-clock (.*)' <<<"$out"
 out=$(PATH=$STUB:$PATH STUB_CYCLES=1 TMPDIR=$SCRATCH "$AOTPERF" doctor 2>/dev/null)

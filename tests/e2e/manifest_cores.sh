@@ -37,7 +37,9 @@ run_case() { # run_case NAME loader-args...
 	done
 	check_eq "$name: equal-size cores are not authoritative" \
 		"$(jq '[.cores[].mapping.authoritative] | any' "$WORK/$name.json")" false
-	check "$name: the mapping-order rule is announced" grep -q 'mapping j of a process goes to core' "$WORK/$name.err"
+	check "$name: the mapping-order rule is announced" grep -q \
+		'2 cores of this size, assigned in mapping order; --base HEX picks one' "$WORK/$name.err"
+	check_eq "$name: one warning line per core" "$(wc -l <"$WORK/$name.err")" 2
 }
 
 run_case apart

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The progress line (util/progress.h) of the long steps on a real recording:
-# reading perf.data and stock perf inject --jit over the sample core's 3,009
-# functions, on a terminal (a pseudo-terminal from script(1)), and silent
+# reading perf.data and stock perf inject --jit (inject --jitdump) over the
+# sample core's 3,009 functions, on a terminal (a pseudo-terminal from script(1)), and silent
 # off a terminal and with -q. The line is cut to the terminal's width and
 # cleared before the next output, so the report's lines stay whole.
 source "$(dirname "$0")/lib/common.sh"
@@ -25,8 +25,9 @@ shown() { awk '{ sub(/\r$/, ""); n = split($0, a, "\r"); print a[n] }' "$1"; }
 record "$WORK/perf.data" -- --ms 800 "$cwasm"
 check "recorded" [ -s "$WORK/perf.data" ]
 
-# aotperf inject: reading, then perf inject --jit counting the ELF files it writes
-on_tty 60 "$WORK/tty.out" "$AOTPERF" inject -i "$WORK/perf.data" --cwasm "$cwasm" -o "$WORK/j1.data"
+# aotperf inject --jitdump: reading, then perf inject --jit counting the ELF files it writes
+on_tty 60 "$WORK/tty.out" "$AOTPERF" inject --jitdump -i "$WORK/perf.data" --cwasm "$cwasm" \
+	-o "$WORK/j1.data"
 check "inject on a terminal: done" [ -s "$WORK/j1.data" ]
 check "inject on a terminal: the reading phase is shown" \
 	grep -aq $'\rreading perf.data ' "$WORK/tty.out"
@@ -39,11 +40,13 @@ check "inject on a terminal: the line is cleared before the output" \
 	grep -aq $'\r *\rwrote '"$WORK/j1.data" "$WORK/tty.out"
 
 # the same off a terminal and with -q: not a byte of it
-"$AOTPERF" inject -i "$WORK/perf.data" --cwasm "$cwasm" -o "$WORK/j2.data" >"$WORK/pipe.out" 2>"$WORK/pipe.err"
+"$AOTPERF" inject --jitdump -i "$WORK/perf.data" --cwasm "$cwasm" -o "$WORK/j2.data" \
+	>"$WORK/pipe.out" 2>"$WORK/pipe.err"
 check "inject off a terminal: done" [ -s "$WORK/j2.data" ]
 check "inject off a terminal: no progress (no carriage return on stderr or stdout)" \
 	bash -c "! grep -aq $'\r' '$WORK/pipe.err' '$WORK/pipe.out'"
-on_tty 80 "$WORK/quiet.out" "$AOTPERF" inject -q -i "$WORK/perf.data" --cwasm "$cwasm" -o "$WORK/j3.data"
+on_tty 80 "$WORK/quiet.out" "$AOTPERF" inject --jitdump -q -i "$WORK/perf.data" --cwasm "$cwasm" \
+	-o "$WORK/j3.data"
 check "inject -q on a terminal: done" [ -s "$WORK/j3.data" ]
 check "inject -q on a terminal: no progress" \
 	bash -c "! grep -aqE 'reading perf.data|perf inject --jit +[0-9]' '$WORK/quiet.out'"
@@ -62,8 +65,8 @@ check_eq "30 columns: the progress frames are cut to 29" \
 	"$(tr '\r' '\n' <"$WORK/narrow.tty" | grep -a '^reading perf' | awk '{ print length($0) }' | sort -u)" 29
 
 # record: its post-processing is the same read and inject
-on_tty 80 "$WORK/rec.tty" "$AOTPERF" record -o "$WORK/r.data" --jit-out "$WORK/r.jit.data" \
-	--cwasm "$cwasm" -- "$LOADER" --ms 300 "$cwasm"
+on_tty 80 "$WORK/rec.tty" "$AOTPERF" record --jitdump -o "$WORK/r.data" \
+	--jit-out "$WORK/r.jit.data" --cwasm "$cwasm" -- "$LOADER" --ms 300 "$cwasm"
 check "record on a terminal: perf inject --jit's progress" \
 	grep -aqE $'\rperf inject --jit +[0-9]+%' "$WORK/rec.tty"
 finish

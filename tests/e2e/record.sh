@@ -171,18 +171,18 @@ perf record -q -k mono -F 999 -e cpu-clock -o "$WORK/P.data" -- "$STATIC" --ms 1
 	>/dev/null 2>&1; t3=$(now)
 "$AOTPERF" record -q --cwasm "$S" -o "$WORK/D.data" -- "$STATIC" --ms 1000 "$S" \
 	>/dev/null 2>&1; t4=$(now)
-"$AOTPERF" record -q -e cpu-clock --direct --cwasm "$S" -o "$WORK/R.data" -- "$STATIC" --ms 1000 "$S" \
+"$AOTPERF" record -q -e cpu-clock --jitdump --cwasm "$S" -o "$WORK/R.data" -- "$STATIC" --ms 1000 "$S" \
 	>/dev/null 2>&1; t7=$(now)
-t5=$(now); "$AOTPERF" inject -q -i "$WORK/P.data" --cwasm "$S" -o "$WORK/P.jit.data" >/dev/null; t6=$(now)
+t5=$(now); "$AOTPERF" inject -q --jitdump -i "$WORK/P.data" --cwasm "$S" -o "$WORK/P.jit.data" >/dev/null; t6=$(now)
 gawk -v w="$(echo "$t1 - $t0" | bc)" -v p="$(echo "$t2 - $t1" | bc)" \
 	-v a="$(echo "$t3 - $t2" | bc)" -v d="$(echo "$t4 - $t3" | bc)" \
 	-v i="$(echo "$t6 - $t5" | bc)" -v n="$(grep -c . "$S.syms")" \
 	-v r="$(echo "$t7 - $t4" | bc)" 'BEGIN {
 	printf "measure: workload alone %.2f s; plain perf record %.2f s (+%.2f s)\n", w, p, p - w
-	printf "measure: aotperf record -e cpu-clock %.2f s: +%.2f s over the workload, +%.2f s over plain perf record\n", a, a - w, a - p
+	printf "measure: aotperf record -e cpu-clock (ELF image) %.2f s: +%.2f s over the workload, +%.2f s over plain perf record\n", a, a - w, a - p
 	printf "measure: aotperf record (probing cycles) %.2f s: +%.2f s over plain perf record\n", d, d - p
-	printf "measure: of which aotperf inject alone %.2f s (%d functions through perf inject --jit)\n", i, n
-	printf "measure: aotperf record -e cpu-clock --direct (ELF image, no perf inject) %.2f s: +%.2f s over plain perf record\n", r, r - p
+	printf "measure: aotperf inject --jitdump alone %.2f s (%d functions through perf inject --jit)\n", i, n
+	printf "measure: aotperf record -e cpu-clock --jitdump (perf inject --jit) %.2f s: +%.2f s over plain perf record\n", r, r - p
 }'
 
 finish

@@ -10,6 +10,7 @@
 S=$FIX/sample.cwasm
 SYMS=$S.syms
 TOP=15
+HEAVY=10
 
 # gen_log SYMS MOD [VARIANT]: one metric line per function of a core, with
 # [aot-codegen-timing] lines and junk between, keys in varying order and the
@@ -135,17 +136,17 @@ check "joined: samples of the listed functions equal perf script's" diff -u "$WO
 
 # expected flags, from the awk ranking and perf script's counts
 awk_rank "$LOG" spill_ld | gawk '{ print NR, $3, $1 }' >"$WORK/spill.rank" # rank func spill_ld
-gawk -v total="$total" -v top=$TOP '
+gawk -v total="$total" -v heavy=$HEAVY '
 	FILENAME == ARGV[1] { if ($1 == "FUNC") s[$2] = $3; next }
-	{ if ($1 <= top && $3 > 0 && 100 * s[$2] / total < 0.1) print $2 }' \
+	{ if ($1 <= heavy && $3 > 0 && 100 * s[$2] / total < 0.1) print $2 }' \
 	"$WORK/ref" "$WORK/spill.rank" >"$WORK/cold.want"
 jq -r '.runtime_cold_spillers[].local_func' "$WORK/join.json" >"$WORK/cold.got"
-check "joined: runtime-cold heavy spillers are the top $TOP with under 0.1% of run" diff -u "$WORK/cold.want" "$WORK/cold.got"
+check "joined: runtime-cold heavy spillers are the top $HEAVY (--heavy default) with under 0.1% of run" diff -u "$WORK/cold.want" "$WORK/cold.got"
 check "joined: the cold list names the #1 spiller" grep -qx "$(head -n1 "$WORK/spill.rank" | cut -d' ' -f2)" "$WORK/cold.got"
-gawk -v total="$total" -v top=$TOP '
+gawk -v total="$total" -v heavy=$HEAVY '
 	FILENAME == ARGV[1] { r[$2] = $1; ld[$2] = $3; if ($1 == 1) max = $3; next }
 	$1 == "FUNC" && 100 * $3 / total >= 5 {
-		few = !($2 in r) || (r[$2] > top && ld[$2] * 10 < max)
+		few = !($2 in r) || (r[$2] > heavy && ld[$2] * 10 < max)
 		print $3, $2, ($2 in r) ? r[$2] : "null", few ? "true" : "false" }' \
 	"$WORK/spill.rank" "$WORK/ref" | sort -k1,1nr -k2,2n | head -n $TOP | cut -d' ' -f2- >"$WORK/hot.want"
 jq -r '.hot_functions[] | "\(.local_func) \(.spill_rank) \(.few_spills)"' "$WORK/join.json" >"$WORK/hot.got"
@@ -160,7 +161,34 @@ hot_pct=$(gawk -v n="${hot% *}" -v t="$total" 'BEGIN { printf "%.1f", 100 * n / 
 first=$(head -n1 "$WORK/spill.rank" | cut -d' ' -f2)
 want="the #1 compile-time spiller local_func_$first is runtime-cold (0 samples); the hottest function local_func_$hot_fn ($hot_pct% of run) is spiller #$hot_rank"
 check_eq "joined: the lesson" "$(jq -r .lesson "$WORK/join.json")" "$want"
-check "joined: the text prints the lesson" grep -qF "lesson: $want" "$WORK/join.txt"
+check "joined: the text prints the lesson" \
+	grep -qF "lesson: $want" <(sed -n '/^lesson: /,$p' "$WORK/join.txt" | tr -s ' \n' '  ')
+check_eq "joined: the text fits 80 columns" "$(awk 'length > 80' "$WORK/join.txt" | wc -l)" 0
+# the heavy-spiller cut is --heavy's, whatever --top lists
+for t in 3 0; do
+	"$AOTPERF" spills "$LOG" -q -i "$WORK/run.data" --cwasm "$S" --top $t --json "$WORK/top$t.json" \
+		>/dev/null 2>&1
+	check_eq "joined --top $t: the same cold spillers and few-spills flags" \
+		"$(jq -c '[.runtime_cold_spillers[].local_func, (.hot_functions[:3][] | [.local_func, .few_spills])]' "$WORK/top$t.json")" \
+		"$(jq -c '[.runtime_cold_spillers[].local_func, (.hot_functions[:3][] | [.local_func, .few_spills])]' "$WORK/join.json")"
+done
+"$AOTPERF" spills "$LOG" -q -i "$WORK/run.data" --cwasm "$S" --heavy 1 --json "$WORK/h1.json" \
+	>/dev/null 2>&1
+check "joined --heavy 1: only the #1 spiller can be a cold heavy spiller" \
+	test "$(jq '[.runtime_cold_spillers[] | select(.spill_rank > 1)] | length' "$WORK/h1.json")" = 0 -a \
+	"$(jq '.heavy' "$WORK/h1.json")" = 1
+"$AOTPERF" spills "$LOG" -q -i "$WORK/run.data" --cwasm "$S" --wide >"$WORK/wide.txt" 2>&1
+check "joined --wide: every column, frame_ld too" grep -q 'insts .*sp_vregs .*spill_st .*frame_ld' \
+	"$WORK/wide.txt"
+COLUMNS=200 "$AOTPERF" spills "$LOG" -q -i "$WORK/run.data" --cwasm "$S" >"$WORK/c200.txt" 2>&1
+check "joined, COLUMNS=200: every column" grep -q 'insts .*sp_vregs .*spill_st .*frame_ld' \
+	"$WORK/c200.txt"
+"$AOTPERF" spills "$LOG" -q -i "$WORK/run.data" --cwasm "$S" --json - >"$WORK/stdout.json" 2>&1
+check_eq "--json - writes the JSON to stdout, no text" "$(jq -r .tool "$WORK/stdout.json")" "aotperf spills"
+check "--json - writes no file named -" test ! -e "$WORK/-" -a ! -e ./-
+"$AOTPERF" spills "$LOG" -q -i "$WORK/run.data" --cwasm "$S" --roles vmctx=nonsense \
+	>"$WORK/roles.out" 2>"$WORK/roles.err"
+check_eq "--roles nonsense: exit 2 before any output" "$?:$(wc -c <"$WORK/roles.out")" "2:0"
 check_eq "joined: the hottest function is spill_heavy" "$hot_fn" "$heavy"
 
 # ---- --vs: the register-supply sweep ----

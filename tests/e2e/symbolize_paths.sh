@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Stock perf names the wasm functions by every route aotperf offers: perf
-# map, jitdump + stock `perf inject --jit`, one-step inject with and
-# without -k mono. For each, `perf report --sort sym -n` must give exactly
-# aotperf report's per-function counts, `perf annotate` must print the
-# function's real bytes, and the input perf.data must stay unchanged.
+# map, jitdump + stock `perf inject --jit`, one-step inject (ELF images by
+# default, --jitdump through perf inject --jit) with and without -k mono.
+# For each, `perf report --sort sym -n` must give exactly aotperf report's
+# per-function counts, `perf annotate` must print the function's real
+# bytes, and the input perf.data must stay unchanged. Refused inputs leave
+# nothing behind; the printed next step runs as printed.
 . "$(dirname "$0")/lib/common.sh"
 
 S=$FIX/sample.cwasm
@@ -72,21 +74,48 @@ same_counts "jitdump: perf report counts equal aotperf report" "$WORK/jd.counts"
 got=$(annotate_bytes "$WORK/jd/perf.jit.data" "local_func_$hot")
 check "jitdump: perf annotate local_func_$hot shows its real bytes" test -n "$got" -a "$got" = "$want_bytes"
 
-# 3. one-step inject (-k mono: through perf inject --jit)
-"$AOTPERF" inject -q -i "$WORK/mono.data" --cwasm "$S" -o "$WORK/inj.data" >/dev/null
+# 3. one-step inject: one ELF image per core by default, the next step printed
+"$AOTPERF" inject -i "$WORK/mono.data" --cwasm "$S" -o "$WORK/inj.data" >"$WORK/inj.out"
 check_eq "inject: exit status" "$?" 0
 perf_counts "$WORK/inj.data" >"$WORK/inj.counts"
 same_counts "inject: perf report counts equal aotperf report" "$WORK/inj.counts" "$WORK/ref.counts"
-check "inject: the intermediate dump and marked copy are gone" \
-	test -z "$(ls "$WORK/inj.data.d" | grep -E '^(jit-.*\.dump|marked\.)')"
-
-# 4. direct ELF route (--direct, and automatically without -k mono)
+check_eq "inject: one ELF image per core, nothing else" "$(ls "$WORK/inj.data.d")" \
+	"sample.core0.aotperf.so"
+got=$(annotate_bytes "$WORK/inj.data" "local_func_$hot")
+check "inject: perf annotate local_func_$hot shows its real bytes" test -n "$got" -a "$got" = "$want_bytes"
+hint=$(sed -n 's/^ *\(perf annotate .*\)   # the hottest$/\1/p' "$WORK/inj.out")
+check_eq "inject: the printed annotate hint names the hottest symbol" "$hint" \
+	"perf annotate -i $WORK/inj.data --stdio local_func_$hot"
+check "inject: the printed annotate hint runs as printed" \
+	test -n "$(eval "$hint --asm-raw" 2>/dev/null | grep -E '^ +[0-9.]+ +: +[0-9a-f]+:')"
 "$AOTPERF" inject -q --direct -i "$WORK/mono.data" --cwasm "$S" -o "$WORK/dir.data" >/dev/null
-check_eq "inject --direct: exit status" "$?" 0
+check_eq "inject --direct (the default, still accepted): exit status" "$?" 0
 perf_counts "$WORK/dir.data" >"$WORK/dir.counts"
-same_counts "inject --direct: perf report counts equal aotperf report" "$WORK/dir.counts" "$WORK/ref.counts"
-got=$(annotate_bytes "$WORK/dir.data" "local_func_$hot")
-check "inject --direct: perf annotate local_func_$hot shows its real bytes" test -n "$got" -a "$got" = "$want_bytes"
+same_counts "inject --direct: the same counts" "$WORK/dir.counts" "$WORK/ref.counts"
+
+# 4. --jitdump: through stock perf inject --jit (-k mono)
+"$AOTPERF" inject -q --jitdump -i "$WORK/mono.data" --cwasm "$S" -o "$WORK/jinj.data" >/dev/null
+check_eq "inject --jitdump: exit status" "$?" 0
+perf_counts "$WORK/jinj.data" >"$WORK/jinj.counts"
+same_counts "inject --jitdump: perf report counts equal aotperf report" "$WORK/jinj.counts" "$WORK/ref.counts"
+check "inject --jitdump: the intermediate dump and marked copy are gone" \
+	test -z "$(ls "$WORK/jinj.data.d" | grep -E '^(jit-.*\.dump|marked\.)')"
+check "inject --jitdump: perf inject --jit wrote jitted-*.so files" \
+	test -n "$(ls "$WORK/jinj.data.d" | grep -E '^jitted-[0-9]+-[0-9]+\.so$')"
+
+# Two runs: the default route's names are the same in both, so perf diff
+# pairs every hot function; the jitdump route's jitted-<pid>-<n>.so differ.
+record "$WORK/mono2.data" -- --ms 600 "$S"
+"$AOTPERF" inject -q -i "$WORK/mono2.data" --cwasm "$S" -o "$WORK/inj2.data" >/dev/null
+"$AOTPERF" inject -q --jitdump -i "$WORK/mono2.data" --cwasm "$S" -o "$WORK/jinj2.data" >/dev/null
+paired() { # rows of perf diff that have both a baseline and a delta, for wasm functions
+	perf diff "$1" "$2" 2>/dev/null | awk '/local_func_/ && $1 ~ /%$/ && $2 ~ /%$/' | wc -l
+}
+nhot=$(jq '[.top_functions[] | select(.samples >= 20)] | length' "$WORK/ref.json")
+check "perf diff of two injected runs pairs every hot function ($(paired "$WORK/inj.data" \
+	"$WORK/inj2.data") >= $nhot)" test "$(paired "$WORK/inj.data" "$WORK/inj2.data")" -ge "$nhot"
+check_eq "perf diff of two --jitdump runs pairs none (names change per run)" \
+	"$(paired "$WORK/jinj.data" "$WORK/jinj2.data")" 0
 
 perf record -q -e cpu-clock -F 2000 -o "$WORK/plain.data" -- "$LOADER" --ms 800 "$S" 2>/dev/null
 sha_plain=$(sha256sum <"$WORK/plain.data")
@@ -94,17 +123,52 @@ sha_plain=$(sha256sum <"$WORK/plain.data")
 ours "$WORK/plain.json" >"$WORK/plain.ref"
 "$AOTPERF" inject -i "$WORK/plain.data" --cwasm "$S" -o "$WORK/plain.jit.data" >/dev/null 2>"$WORK/plain.err"
 check_eq "inject without -k mono: exit status" "$?" 0
-check "inject without -k mono: says it takes the ELF route" grep -q 'not recorded with -k mono' "$WORK/plain.err"
+check_eq "inject without -k mono: nothing to warn about" "$(wc -c <"$WORK/plain.err")" 0
 perf_counts "$WORK/plain.jit.data" >"$WORK/plain.counts"
 same_counts "inject without -k mono: perf report counts equal aotperf report" "$WORK/plain.counts" "$WORK/plain.ref"
+"$AOTPERF" inject --jitdump -i "$WORK/plain.data" --cwasm "$S" -o "$WORK/plain.j.data" \
+	>/dev/null 2>"$WORK/plainj.err"
+check_eq "inject --jitdump without -k mono: exit status" "$?" 0
+check "inject --jitdump without -k mono: says it takes the ELF route" \
+	grep -q 'not recorded with -k mono' "$WORK/plainj.err"
 check_eq "input without -k mono unchanged" "$(sha256sum <"$WORK/plain.data")" "$sha_plain"
 
+# jitdump without -k mono: refused before anything is written
+mkdir -p "$WORK/jdn"
+"$AOTPERF" jitdump -i "$WORK/plain.data" --cwasm "$S" -o "$WORK/jdn/m.data" >/dev/null \
+	2>"$WORK/jdn.err"
+check_eq "jitdump without -k mono: exit 2" "$?" 2
+check "jitdump without -k mono: says perf inject --jit would refuse it" \
+	grep -q 'not recorded with -k mono: perf inject --jit would refuse' "$WORK/jdn.err"
+check_eq "jitdump without -k mono: nothing written" "$(ls -A "$WORK/jdn")" ""
+
+# Refused inputs (a pipe-mode file, a -z recording) leave no dump, image or folder.
+perf record -q -e cpu-clock -k mono -F 2000 -o - -- "$LOADER" --ms 300 "$S" \
+	>"$WORK/pipe.data" 2>/dev/null
+zok=0
+perf record -q -z -e cpu-clock -k mono -F 2000 -o "$WORK/z.data" -- "$LOADER" --ms 300 "$S" \
+	>/dev/null 2>&1 && zok=1
+for in in pipe $([ $zok = 1 ] && echo z); do
+	mkdir -p "$WORK/left-$in"
+	"$AOTPERF" jitdump -q -i "$WORK/$in.data" --cwasm "$S" -o "$WORK/left-$in/m.data" \
+		>/dev/null 2>&1
+	check_eq "jitdump refuses the $in recording (exit 2)" "$?" 2
+	"$AOTPERF" inject -q -i "$WORK/$in.data" --cwasm "$S" -o "$WORK/left-$in/i.data" \
+		>/dev/null 2>&1
+	check_eq "inject refuses the $in recording (exit 2)" "$?" 2
+	check_eq "the refused $in recording left nothing behind" "$(ls -A "$WORK/left-$in")" ""
+	"$AOTPERF" jitdump -q -i "$WORK/mono.data" --cwasm "$S" -o "$WORK/left-$in/m.data" >/dev/null
+	check_eq "then jitdump into that folder works" "$?" 0
+done
+"$AOTPERF" jitdump -q -i "$WORK/mono.data" --cwasm "$S" -o "$WORK/left-pipe/m.data" >/dev/null
+check_eq "jitdump again into the same folder replaces its own dump" "$?" 0
+
 # 5. names
-"$AOTPERF" inject -q --direct --names wasm -i "$WORK/mono.data" --cwasm "$S" -o "$WORK/nw.data" >/dev/null
+"$AOTPERF" inject -q --names wasm -i "$WORK/mono.data" --cwasm "$S" -o "$WORK/nw.data" >/dev/null
 hot_name=$(jq -r '.top_functions[0].name' "$WORK/ref.json")
 check "--names wasm: perf report shows local_func_$hot:$hot_name" \
 	grep -qF "local_func_$hot:$hot_name" <(perf report -i "$WORK/nw.data" --stdio --sort sym 2>/dev/null)
-"$AOTPERF" inject -q --direct --names wasmtime -i "$WORK/mono.data" --cwasm "$S" -o "$WORK/nt.data" >/dev/null
+"$AOTPERF" inject -q --names wasmtime -i "$WORK/mono.data" --cwasm "$S" -o "$WORK/nt.data" >/dev/null
 widx=$(jq -r '.top_functions[0].wasm_func' "$WORK/ref.json")
 check "--names wasmtime: perf report shows wasm[0]::function[$widx]::$hot_name" \
 	grep -qF "wasm[0]::function[$widx]::$hot_name" <(perf report -i "$WORK/nt.data" --stdio --sort sym 2>/dev/null)
@@ -117,12 +181,28 @@ ours_cores "$WORK/comp.json" >"$WORK/comp.ref"
 check_eq "manifest inject: exit status" "$?" 0
 perf_counts "$WORK/comp.jit.data" >"$WORK/comp.counts"
 same_counts "manifest inject: perf report counts (mod0:/mod1:) equal aotperf report" "$WORK/comp.counts" "$WORK/comp.ref"
-"$AOTPERF" inject -q --direct -i "$WORK/comp.data" --manifest "$M" -o "$WORK/comp.dir.data" >/dev/null
-perf_counts "$WORK/comp.dir.data" >"$WORK/comp.dir.counts"
-same_counts "manifest inject --direct: perf report counts equal aotperf report" "$WORK/comp.dir.counts" "$WORK/comp.ref"
+"$AOTPERF" inject -q --jitdump -i "$WORK/comp.data" --manifest "$M" -o "$WORK/comp.j.data" >/dev/null
+perf_counts "$WORK/comp.j.data" >"$WORK/comp.j.counts"
+same_counts "manifest inject --jitdump: perf report counts equal aotperf report" "$WORK/comp.j.counts" "$WORK/comp.ref"
+# the printed next step names the real (prefixed, --names wasm) symbol
+"$AOTPERF" inject --names wasm -i "$WORK/comp.data" --manifest "$M" -o "$WORK/comp.w.data" \
+	>"$WORK/comp.w.out"
+hint=$(sed -n 's/^ *\(perf annotate .*\)   # the hottest$/\1/p' "$WORK/comp.w.out")
+check "manifest --names wasm: the hint names a mod<M>:local_func_N:<name> symbol ($hint)" \
+	grep -qE -- "--stdio '?mod[0-9]+:local_func_[0-9]+:[^' ]+'?$" <<<"$hint"
+check "manifest --names wasm: the printed annotate hint runs as printed" \
+	test -n "$(eval "$hint --asm-raw" 2>/dev/null | grep -E '^ +[0-9.]+ +: +[0-9a-f]+:')"
 
 # 7. bad input and the input file
 "$AOTPERF" inject -q -i "$WORK/mono.data" --cwasm "$S" -o "$WORK/mono.data" >/dev/null 2>&1
 check_eq "inject refuses to overwrite its input (exit 2)" "$?" 2
+# an injected copy is no input for aotperf report: it says to use the original
+for f in inj.data jinj.data; do
+	"$AOTPERF" report -i "$WORK/$f" --cwasm "$S" >"$WORK/rep-$f.out" 2>"$WORK/rep-$f.err"
+	check_eq "report on the injected $f: exit 2" "$?" 2
+	check "report on the injected $f: use the original perf.data" \
+		grep -q 'use the original perf.data' "$WORK/rep-$f.err"
+	check_eq "report on the injected $f: no report printed" "$(wc -c <"$WORK/rep-$f.out")" 0
+done
 check_eq "input perf.data unchanged by every route" "$(sha256sum <"$WORK/mono.data")" "$sha_before"
 finish

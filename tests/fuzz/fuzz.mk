@@ -19,10 +19,13 @@ FUZZ_B       := build/fuzz
 FUZZ_CC      ?= $(shell command -v clang-14 2>/dev/null || echo clang)
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -O1 -g -std=c11 -D_GNU_SOURCE -fno-strict-aliasing -Wall \
-		$(LIBPERF_INC) $(CAPSTONE_CFLAGS) -I. -Itests/fuzz $(FUZZ_SAN)
-FUZZ_LIBS    := -lzstd $(CAPSTONE_LIBS) -lelf -lpthread
-# render/ (generated protobuf code, no parser of outside input) is left out.
-FUZZ_LIBSRCS := $(filter-out render/%,$(LIB_SRCS))
+		$(LIBPERF_INC) $(CAPSTONE_CFLAGS) -I. -Itests/fuzz $(FUZZ_SAN) \
+		-DFUZZ_SRCDIR='"$(CURDIR)/tests/fuzz"'
+FUZZ_LIBS    := -lzstd $(CAPSTONE_LIBS) -lelf -lpthread -lm
+# render/'s HTML and pprof writers (generated code, no parser of outside
+# input) are left out; the report and spills renderers the dlfilter and
+# spills targets reach stay in.
+FUZZ_LIBSRCS := $(filter-out render/html% render/pprof%,$(LIB_SRCS))
 FUZZ_OBJS    := $(FUZZ_LIBSRCS:%.c=$(FUZZ_B)/obj/%.o) $(FUZZ_B)/obj/tests/fuzz/scratch.o
 FUZZ_REPLAY  := $(FUZZ_NAMES:%=$(B)/tests/test_fuzz_%)
 

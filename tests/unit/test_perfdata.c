@@ -19,6 +19,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <zstd.h>
+#include "attr/attr.h"
+#include "cwasm/cwasm.h"
 #include "perfdata/perfdata.h"
 #include "check.h"
 
@@ -1627,6 +1629,91 @@ static void test_phantom_mmap(void)
 	wfree(&file);
 }
 
+/*
+ * Attribution over such a file: pid -1 (the kernel's maps) and 0 (idle)
+ * map no core, so no perf map or jitdump is ever written for them; the
+ * same mapping in a real process is taken. A file inject wrote (a
+ * jitted-*.so over the core) makes a recording whose samples no core gets:
+ * said, not reported as 0 samples.
+ */
+static void test_attr_pids_and_injected(void)
+{
+	static const uint8_t text[4096] = { 0xc3 };
+	const uint64_t base = 0x7f0000000000ULL;
+	uint32_t offs[2] = { 0, 2048 };
+	uint32_t pids[3] = { (uint32_t)-1, 0, 42 };
+	struct cwasm_spec spec = { 0 };
+	struct wbuf data = { 0 }, file = { 0 };
+	struct attr_core core = { 0 };
+	struct attr_opts o = { .pid = -1 };
+	struct attr_result res;
+	struct ap_err err = { 0 };
+	struct cwasm_module *m;
+	struct tattr a;
+	uint8_t *buf;
+	size_t len;
+
+	spec.version = 7;
+	cwasm_target__spec(&spec.ti, CWASM_ARCH_X86_64, CWASM_FMT_ELF64, CWASM_ABI_SYSV);
+	spec.text = text;
+	spec.text_size = sizeof(text);
+	spec.nfuncs = 2;
+	spec.offsets = offs;
+	CHECK_EQ_U64(cwasm__build(&spec, &buf, &len, &err), 0);
+	CHECK_EQ_U64(cwasm__parse(buf, len, "core.cwasm", &m, &err), 0);
+	tattr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_ONE, 1);
+	for (int i = 0; i < 3; i++) {
+		struct tsample s = { .pid = pids[i], .tid = pids[i], .time = 10 + (uint64_t)i,
+				     .period = 1 };
+
+		put_mmap2(&data, NULL, ST_ONE, &s, base, 4096, 0, "//anon", 0);
+		s.time += 100;
+		s.ip = base + 2048 + (uint64_t)i;
+		put_sample(&data, NULL, ST_ONE, &s, PERF_RECORD_MISC_USER);
+	}
+	build_file(&file, &a, 1, &data, NULL);
+	write_file(tpath("pids.data"), file.p, file.len);
+	core.mod = m;
+	CHECK_EQ_U64(attr__run(tpath("pids.data"), &core, 1, &o, &res, &err), 0);
+	CHECK_EQ_U64(res.nmappings, 1);
+	CHECK_EQ_U64(res.nmappings ? res.mappings[0].pid : 0, 42);
+	CHECK_EQ_U64(res.total_samples, 3);
+	CHECK_EQ_U64(res.attributed_samples, 1);
+	CHECK_EQ_U64(core.func_samples[1], 1);
+	CHECK_EQ_U64(res.injected, 0);
+	attr_result__exit(&res);
+	free(core.func_samples);
+
+	/* the same, with perf inject --jit's file over pid 42's core */
+	{
+		struct tsample s = { .pid = 42, .tid = 42, .time = 50, .period = 1 };
+
+		wfree(&file);
+		put_mmap2(&data, NULL, ST_ONE, &s, base + 2048, 64, 0x80,
+			  "/tmp/x/jitted-42-2.so", 0);
+		s.time = 200;
+		s.ip = base + 2049;
+		put_sample(&data, NULL, ST_ONE, &s, PERF_RECORD_MISC_USER);
+	}
+	build_file(&file, &a, 1, &data, NULL);
+	write_file(tpath("inj.data"), file.p, file.len);
+	memset(&core, 0, sizeof(core));
+	core.mod = m;
+	CHECK_EQ_U64(attr__run(tpath("inj.data"), &core, 1, &o, &res, &err), (uint64_t)-1);
+	CHECK_STR_CONTAINS(err.msg, "written by perf inject --jit");
+	CHECK_EQ_U64(err.hint, AP_HINT_INJECTED);
+	attr_result__exit(&res);
+	free(core.func_samples);
+	CHECK_EQ_U64(attr__injected_name("/a/b/jitted-7-12.so"), ATTR_INJECTED_JIT);
+	CHECK_EQ_U64(attr__injected_name("x.d/sample.core0.aotperf.so"), ATTR_INJECTED_IMAGE);
+	CHECK_EQ_U64(attr__injected_name("jitted-.so"), 0);
+	CHECK_EQ_U64(attr__injected_name("//anon"), 0);
+	cwasm__delete(m);
+	free(buf);
+	wfree(&data);
+	wfree(&file);
+}
+
 struct ucase {
 	uint32_t type;
 	size_t body;		/* the shortest valid body */
@@ -2360,6 +2447,7 @@ int main(int argc, char **argv)
 	test_big();
 	test_short_kernel_records();
 	test_phantom_mmap();
+	test_attr_pids_and_injected();
 	test_short_user_records();
 	test_pipe_bad_attr();
 	test_sample_fields();

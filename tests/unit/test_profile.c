@@ -290,7 +290,7 @@ static void test_profile(const struct core_set *cs)
 	text = render_text(p, &ro);
 	CHECK_STR_CONTAINS(text, "  in wasm code        16  (76.19% of run)\n");
 	CHECK_STR_CONTAINS(text, "\ncore mod4 (");
-	CHECK_STR_CONTAINS(text, "  mapping     0x7f0000 +0x1000 (exact size, NOT unique, 1 region(s))\n");
+	CHECK_STR_CONTAINS(text, "  mapping     0x7f0000 +0x1000 (NOT unique: 3 cores, 1 region)\n");
 	CHECK_STR_CONTAINS(text, "  samples     14  (66.67% of run)\n");
 	/* rank, function, samples, %run (5 of 21), bytes (16..32), name */
 	CHECK_STR_CONTAINS(text, "     1  local_func_1              5   23.81%       16  b1\n");

@@ -4,7 +4,9 @@
  * blocking on a FIFO, size limits, identity), the child runner (capture,
  * merge, status, signals, timeouts that kill the process group, programs
  * that cannot start), finding perf and the hardware-cycles probe (against
- * stub perfs), os-release, array growth, error kinds and hints.
+ * stub perfs), os-release, array growth, error kinds and hints; the terminal
+ * width rule, name cutting and wrapping; outputs to stdout, never over
+ * another user's file or through a symlink; the name sanitizer on messages.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +25,9 @@
 #include "../../util/pct.h"
 #include "../../util/perf.h"
 #include "../../util/run.h"
+#include "../../util/outfile.h"
+#include "../../util/term.h"
+#include "../../cwasm/name.h"
 
 static char dir[256];
 
@@ -377,6 +382,91 @@ static void test_os_release(void)
 	unsetenv("OS_RELEASE");
 }
 
+/* Text for people: the width rule, cutting names, wrapping prose. */
+static void test_term(void)
+{
+	char b[64], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	setenv("COLUMNS", "132", 1);
+	CHECK_EQ_U64(ap_term__columns(NULL, 0), 132);
+	CHECK_EQ_U64(ap_term__columns(NULL, 1), AP_TERM_UNLIMITED);
+	setenv("COLUMNS", "40", 1);	/* narrower than 80: 80 all the same */
+	CHECK_EQ_U64(ap_term__columns(NULL, 0), 80);
+	setenv("COLUMNS", "12x", 1);
+	CHECK_EQ_U64(ap_term__columns(NULL, 0), 80);
+	unsetenv("COLUMNS");
+	CHECK_EQ_U64(ap_term__columns(NULL, 0), 80);	/* no terminal */
+
+	CHECK(!strcmp(ap_term__fit(b, sizeof(b), "short", 10), "short"));
+	CHECK(!strcmp(ap_term__fit(b, sizeof(b), "exactly10!", 10), "exactly10!"));
+	CHECK(!strcmp(ap_term__fit(b, sizeof(b), "much_too_long_name", 10), "much_too.."));
+	/* columns are characters: a two-byte character is one */
+	CHECK(!strcmp(ap_term__fit(b, sizeof(b), "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 3),
+		      "\xc3\xa9.."));
+
+	f = open_memstream(&text, &len);
+	ap_term__wrap(f, "one two three four five six", 10, 2);
+	ap_term__wrap(f, "averyveryverylongword x", 10, 2);
+	fclose(f);
+	CHECK(text && !strcmp(text, "one two\n  three\n  four\n  five six\n"
+				     "averyveryverylongword\n  x\n"));
+	free(text);
+}
+
+/* Outputs: "-" is stdout; a file of another user is never replaced. */
+static void test_outfile(void)
+{
+	struct ap_err err = { 0 };
+	struct outfile o;
+	struct stat st;
+
+	CHECK(outfile__open(&o, "-", &err) == 0 && o.f == stdout && !o.tmp);
+	CHECK(outfile__commit(&o, &err) == 0);
+	CHECK(stat("-", &st) != 0);	/* no file named - */
+	CHECK(ap_outfile__check_owner(path_in("nothing-yet"), &err) == 0);
+	write_file(path_in("mine.out"), "x", 0644);
+	CHECK(ap_outfile__check_owner(path_in("mine.out"), &err) == 0);
+	CHECK(ap_outfile__check_owner(dir, &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "is a directory");
+	if (geteuid() == 0 && !chown(path_in("mine.out"), 65534, 65534)) {
+		CHECK(outfile__open(&o, path_in("mine.out"), &err) == -1);
+		CHECK_STR_CONTAINS(err.msg, "belongs to another user (uid 65534)");
+	}
+	/* a symlink is replaced by the output, never written through */
+	write_file(path_in("target"), "keep", 0644);
+	CHECK(symlink(path_in("target"), path_in("sym.out")) == 0);
+	CHECK(outfile__open(&o, path_in("sym.out"), &err) == 0);
+	fputs("new", o.f);
+	CHECK(outfile__commit(&o, &err) == 0);
+	CHECK(lstat(path_in("sym.out"), &st) == 0 && S_ISREG(st.st_mode));
+	{
+		char *t = NULL;
+		size_t n;
+
+		CHECK(ap_file__read_all(path_in("target"), 0, 100, &t, &n, NULL, &err) == 0);
+		CHECK(t && !strcmp(t, "keep"));
+		free(t);
+	}
+}
+
+/* The sanitizer on messages and on another program's text. */
+static void test_names(void)
+{
+	char *text = NULL, buf[64];
+	size_t len = 0, n;
+	FILE *f = open_memstream(&text, &len);
+
+	cwasm_name__fputs("ok \x1b[31mred\x07 \xc2\x9b" "2J bidi\xe2\x80\xae.", f);
+	fclose(f);
+	CHECK(text && !strcmp(text, "ok _[31mred_ _2J bidi_."));
+	free(text);
+	strcpy(buf, "a\tb\nc\x1b]0;x\x07\r\xff\n");
+	n = cwasm_name__scrub_text(buf, strlen(buf));
+	CHECK(n == strlen(buf) && !strcmp(buf, "a\tb\nc_]0;x___\n"));
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -392,6 +482,9 @@ int main(void)
 	test_run();
 	test_perf();
 	test_os_release();
+	test_term();
+	test_outfile();
+	test_names();
 	{
 		char cmd[600];
 
