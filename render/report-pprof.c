@@ -228,29 +228,32 @@ static const char *host_symbol(const struct stack_sym *s)
  * 0), a host function by name in its file, the kernel, the "[caller
  * unknown]" marker; one per symbol.
  */
-static uint64_t caller_location(struct pp_ctx *c, uint32_t sym, struct ap_err *err)
+static uint64_t new_caller_location(struct pp_ctx *c, const struct stack_sym *s,
+				    struct ap_err *err)
 {
-	const struct stack_sym *s = &c->p->stacks->syms[sym];
 	const char *dso = s->kind == STACK_KERNEL ? "[kernel.kallsyms]" : NULL;
 	const struct attr_core *ac;
-	uint64_t fid, *loc = &c->sym_loc[sym];
+	uint64_t fid;
 	char name[512];
 
-	if (*loc)
-		return *loc;
 	if (s->kind == STACK_WASM) {
 		ac = &c->p->attr.cores[s->core];
 		fid = wasm_function(c, s->core, s->func, err);
-		*loc = fid ? pprof__wasm_location(c->pp, c->core_map[s->core], fid,
+		return fid ? pprof__wasm_location(c->pp, c->core_map[s->core], fid,
 						  ac->first_base + ac->mod->funcs[s->func].offset, 0,
 						  err) : 0;
-	} else if (s->kind == STACK_HOST) {
-		*loc = pprof__host_location(c->pp, 0, 0, host_symbol(s), s->dso, err);
-	} else {
-		*loc = pprof__host_location(c->pp, 0, 0,
-					    render__stack_name(c->p, s, name, sizeof(name)), dso, err);
 	}
-	return *loc;
+	if (s->kind == STACK_HOST)
+		return pprof__host_location(c->pp, 0, 0, host_symbol(s), s->dso, err);
+	return pprof__host_location(c->pp, 0, 0, render__stack_name(c->p, s, name, sizeof(name)),
+				    dso, err);
+}
+
+static uint64_t caller_location(struct pp_ctx *c, uint32_t sym, struct ap_err *err)
+{
+	if (!c->sym_loc[sym])
+		c->sym_loc[sym] = new_caller_location(c, &c->p->stacks->syms[sym], err);
+	return c->sym_loc[sym];
 }
 
 /*
