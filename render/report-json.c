@@ -191,7 +191,10 @@ void render__report_json_members(struct json_out *j, const struct profile *p,
 	json_key(j, "event"); json_str(j, p->event);
 	/* one core: its keys at the top level too, where the seed helper's readers look */
 	if (a->ncores == 1) {
-		render__report_json_core(j, p, 0, o);
+		struct render_opts top = *o;
+
+		top.json_core_extra = NULL;	/* cores[0] carries them, once */
+		render__report_json_core(j, p, 0, &top);
 	} else {
 		json_key(j, "total_samples"); json_u64(j, a->total_samples);
 		json_key(j, "attributed_samples"); json_u64(j, a->attributed_samples);

@@ -28,7 +28,7 @@ struct render_opts {
 	/* members the front end adds at the end of the JSON object */
 	void (*json_extra)(struct json_out *j, const struct profile *p, void *ctx);
 	void *ctx;
-	/* members added at the end of each core's block (one core: at the top level) */
+	/* members added at the end of each core's block in cores[] (not the top-level copy) */
 	void (*json_core_extra)(struct json_out *j, const struct profile *p, uint32_t core,
 				void *ctx);
 	void *core_ctx;

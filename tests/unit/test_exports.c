@@ -48,7 +48,7 @@ static void test_html(const struct profile *p, const struct render_opts *o)
 {
 	char *page = to_string(render__report_html, p, o), *doc, *end;
 	struct jr_node *root = NULL;
-	const struct jr_node *fns, *l, *insns;
+	const struct jr_node *fns, *l, *insns, *cores, *core0;
 	struct ap_err err;
 	uint64_t sum = 0;
 
@@ -63,7 +63,11 @@ static void test_html(const struct profile *p, const struct render_opts *o)
 	}
 	doc += strlen("id=\"aotperf-data\">");
 	CHECK(jr__parse(doc, (size_t)(end - doc), &root, &err) == 0);
-	fns = get(root, "functions");
+	cores = get(root, "cores");
+	CHECK(cores && cores->n == 1);
+	core0 = cores && cores->n ? &cores->items[0] : NULL;
+	CHECK(get(root, "functions") == NULL);	/* in cores[0] only: once */
+	fns = get(core0, "functions");
 	CHECK(fns && fns->type == JR_ARRAY && fns->n == p->cs->mods[0]->nfuncs);
 	if (fns && fns->n > HOT)
 		CHECK(fns->items[HOT].n == 4 && fns->items[HOT].items[1].integer == 12 &&
@@ -76,7 +80,8 @@ static void test_html(const struct profile *p, const struct render_opts *o)
 	CHECK_EQ_U64(sum, 12);
 	CHECK(get(root, "host") == NULL);	/* fed samples: no host frames */
 	CHECK(get(root, "stacks") == NULL);
-	CHECK(get(get(root, "target"), "arch") && !strcmp(get(get(root, "target"), "arch")->str, "x86_64"));
+	CHECK(get(get(core0, "target"), "arch") &&
+	      !strcmp(get(get(core0, "target"), "arch")->str, "x86_64"));
 	CHECK_STR_CONTAINS(page, "Content-Security-Policy");
 	jr__delete(root);
 	free(page);
