@@ -317,6 +317,14 @@ static int load_kallsyms(struct hs_dso *d)
 	}
 	if (n)
 		qsort(v, n, sizeof(*v), func_cmp);
+	/*
+	 * perf sizes kallsyms' symbols to the next one's address before it
+	 * picks among aliases: all but the last at an address are empty, so
+	 * the last one listed wins (its symbol.c, kallsyms: fixup_end, then
+	 * fixup_duplicate).
+	 */
+	for (size_t i = 0; i + 1 < n; i++)
+		v[i].size = v[i + 1].value - v[i].value;
 	ret = keep_syms(d, v, n);
 	free(v);
 	free(buf);

@@ -21,7 +21,8 @@
  *
  * Among aliases perf's pick: a sized one, then not weak, then global,
  * then fewer leading underscores, then the longer name, then the earlier
- * entry; a zero size reaches to the next symbol. Names are spelled as the
+ * entry (kallsyms: the last one listed, as perf sizes them first); a zero
+ * size reaches to the next symbol. Names are spelled as the
  * symbol table does (perf demangles C++ and Rust names; aotperf does not).
  * A DSO is read the first time one of its addresses is asked for; its
  * names are kept, its file closed.

@@ -292,10 +292,74 @@ out:
 	hostmaps__delete(h);
 }
 
+/*
+ * The kernel's symbols from /proc/kallsyms: at an address two functions
+ * share, the one listed last (perf's pick: it sizes them first), when the
+ * recorded kernel mapping is this kernel's _text.._etext; another layout
+ * names nothing.
+ */
+static void test_kallsyms(void)
+{
+	struct hostmaps *h = hostmaps__new();
+	struct hostsyms *hs = h ? hostsyms__new(h) : NULL;
+	unsigned long long text = 0, etext = 0, a, prev = 0, at = 0;
+	char line[512], name[256], type, last[256] = "", want[256] = "";
+	struct attr_map_event ev = { .kind = ATTR_MAP_MMAP, .pid = KPID,
+				     .filename = "[kernel.kallsyms]_text" };
+	const struct hostmap *m;
+	const char *sym = NULL;
+	int same = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	CHECK(hs != NULL);
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &a, &type, name) != 3 || strchr(line, '\t'))
+			continue;
+		if (!strcmp(name, "_text"))
+			text = a;
+		if (!strcmp(name, "_etext"))
+			etext = a;
+		if (!strchr("tTwW", type) || !a)
+			continue;
+		if (a == prev && !at)
+			same = 1;
+		else if (same && !at)
+			at = prev, snprintf(want, sizeof(want), "%s", last);
+		else
+			same = 0;
+		prev = a;
+		snprintf(last, sizeof(last), "%s", name);
+	}
+	if (f)
+		fclose(f);
+	if (!hs || !text || !etext || !at || at < text || at >= etext) {
+		printf("/proc/kallsyms without addresses or aliases: its check is skipped\n");
+		goto out;
+	}
+	ev.start = text;
+	ev.len = etext - text;
+	ev.pgoff = text;
+	CHECK(hostmaps__add(h, &ev) == 0);
+	m = hostmaps__find(h, 1, 1, at, 1);
+	CHECK(m && hostsyms__find(hs, m, at, &sym) == 0 && sym && !strcmp(sym, want));
+	if (sym && strcmp(sym, want))
+		printf("at %llx: %s, want %s\n", at, sym, want);
+	/* another kernel layout (KASLR elsewhere): no names */
+	hostmaps__reset(h);
+	ev.start = text + 0x200000;
+	CHECK(hostmaps__add(h, &ev) == 0);
+	m = hostmaps__find(h, 1, 1, ev.start + 0x1000, 1);
+	CHECK(m && hostsyms__find(hs, m, ev.start + 0x1000, &sym) == 0 && sym == NULL);
+out:
+	hostsyms__delete(hs);
+	hostmaps__delete(h);
+}
+
 int main(void)
 {
 	test_timeline();
 	test_table();
 	test_symbols();
+	test_kallsyms();
 	CHECK_DONE();
 }
