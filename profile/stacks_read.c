@@ -17,6 +17,7 @@
  * samples outside wasm (hostmaps.h, hostsyms.h): the symbol, else the
  * DSO's base name in brackets, as perf's folding tools write "[unknown]".
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
