@@ -5,6 +5,7 @@
 #include <string.h>
 #include "classify.h"
 #include "../util/json_out.h"
+#include "../util/pct.h"
 
 void cls__tabulate(const struct cls_func *f, const uint64_t *insn_samples, struct cls_table *t)
 {
@@ -21,11 +22,6 @@ void cls__tabulate(const struct cls_func *f, const uint64_t *insn_samples, struc
 	}
 }
 
-static double pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
 static uint32_t static_total(const struct cls_table *t)
 {
 	uint32_t n = 0;
@@ -40,8 +36,8 @@ static uint32_t static_total(const struct cls_table *t)
 static double share(const struct cls_table *t, int c)
 {
 	if (t->total)
-		return pct(t->samples[c], t->total);
-	return c == CLS_DATA ? 0.0 : pct(t->static_count[c], static_total(t));
+		return ap_pct(t->samples[c], t->total);
+	return c == CLS_DATA ? 0.0 : ap_pct(t->static_count[c], static_total(t));
 }
 
 void cls_table__set_spills(struct cls_table *t, uint64_t samples, uint32_t static_insns)
@@ -56,8 +52,8 @@ static double spill_share(const struct cls_table *t)
 	if (!t->spills_known)
 		return 0.0;
 	if (t->total)
-		return pct(t->spill_samples, t->total);
-	return pct(t->spill_static, static_total(t));
+		return ap_pct(t->spill_samples, t->total);
+	return ap_pct(t->spill_static, static_total(t));
 }
 
 void cls__levers(const struct cls_table *t, struct cls_levers *l)
@@ -136,17 +132,17 @@ static void print_row(FILE *out, const char *name, uint64_t samples, uint32_t ns
 		fprintf(out, " %9s", "-");
 	else
 		fprintf(out, " %9" PRIu64, samples);
-	col_pct(out, t->total != 0, pct(samples, t->total));
-	col_pct(out, run_total && !t->percent_only, pct(samples, run_total));
+	col_pct(out, t->total != 0, ap_pct(samples, t->total));
+	col_pct(out, run_total && !t->percent_only, ap_pct(samples, run_total));
 	fprintf(out, " %7u\n", nstatic);
 }
 
 static void print_amount(FILE *out, const struct cls_table *t, uint64_t n)
 {
 	if (t->percent_only)
-		fprintf(out, "%.2f%% of function", pct(n, t->total));
+		fprintf(out, "%.2f%% of function", ap_pct(n, t->total));
 	else if (t->total)
-		fprintf(out, "%" PRIu64 " samples, %.2f%% of function", n, pct(n, t->total));
+		fprintf(out, "%" PRIu64 " samples, %.2f%% of function", n, ap_pct(n, t->total));
 	else
 		fprintf(out, "no samples");
 }
@@ -159,7 +155,7 @@ static void print_static_rows(FILE *out, const struct cls_table *t)
 	fprintf(out, "  %-15s %7s %8s\n", "class", "static", "%static");
 	for (int c = 0; c < CLS__COUNT; c++) {
 		fprintf(out, "  %-15s %7u", cls__name(c), t->static_count[c]);
-		col_pct(out, c != CLS_DATA, pct(t->static_count[c], n));
+		col_pct(out, c != CLS_DATA, ap_pct(t->static_count[c], n));
 		fputc('\n', out);
 	}
 	fprintf(out, "  %-15s %7u\n", "total", n);
@@ -254,7 +250,7 @@ void cls__print_hottest(FILE *out, const struct cls_func *f, const uint64_t *ins
 			fprintf(out, "  %7s", "-");
 		else
 			fprintf(out, "  %7" PRIu64, s);
-		fprintf(out, " %6.2f%%", pct(s, t->total));
+		fprintf(out, " %6.2f%%", ap_pct(s, t->total));
 		snprintf(off, sizeof(off), "+0x%x", in->offset);
 		fprintf(out, "  %-8s %-13s ", off, cls__name(in->cls));
 		room = 80 - (2 + 7 + 1 + 7 + 2 + (int)(strlen(off) > 8 ? strlen(off) : 8) + 1 + 13 + 1);
@@ -279,13 +275,13 @@ void cls__json(struct json_out *j, const struct cls_table *t, uint64_t run_total
 			json_u64(j, t->samples[c]);
 		json_key(j, "percent_of_run");
 		if (run_total && !t->percent_only && !t->static_only)
-			json_dbl(j, pct(t->samples[c], run_total), 4);
+			json_dbl(j, ap_pct(t->samples[c], run_total), 4);
 		else
 			json_null(j);
 		json_key(j, "static_instructions"); json_u64(j, t->static_count[c]);
 		/* without a recording, of the static instructions (as the levers) */
 		json_key(j, "percent_of_function");
-		json_dbl(j, t->static_only ? share(t, c) : pct(t->samples[c], t->total), 4);
+		json_dbl(j, t->static_only ? share(t, c) : ap_pct(t->samples[c], t->total), 4);
 		json_end_obj(j);
 	}
 	json_end_obj(j);
@@ -302,7 +298,7 @@ static void json_amount(struct json_out *j, const struct cls_table *t,
 	else
 		json_u64(j, n);
 	json_key(j, "percent_of_function");
-	json_dbl(j, t->static_only ? pct(sum_static(t, pick), static_total(t)) : pct(n, t->total), 4);
+	json_dbl(j, t->static_only ? ap_pct(sum_static(t, pick), static_total(t)) : ap_pct(n, t->total), 4);
 	json_key(j, "static_instructions"); json_u64(j, sum_static(t, pick));
 }
 
@@ -353,7 +349,7 @@ void cls__json_hottest(struct json_out *j, const struct cls_func *f,
 		json_key(j, "samples"); json_u64(j, insn_samples[idx[i]]);
 		json_key(j, "percent_of_run");
 		if (run_total)
-			json_dbl(j, pct(insn_samples[idx[i]], run_total), 4);
+			json_dbl(j, ap_pct(insn_samples[idx[i]], run_total), 4);
 		else
 			json_null(j);
 		json_key(j, "address"); json_hex(j, in->addr);
@@ -376,7 +372,7 @@ void cls__json_function(struct json_out *j, const struct cwasm_module *m, uint32
 	json_key(j, "name"); json_str(j, m->funcs[func].name);
 	json_key(j, "core"); json_str(j, m->core_label ? m->core_label : m->path);
 	json_key(j, "samples"); json_u64(j, samples);
-	json_key(j, "percent_of_run"); json_dbl(j, pct(samples, run_total), 4);
+	json_key(j, "percent_of_run"); json_dbl(j, ap_pct(samples, run_total), 4);
 	json_key(j, "instruction_count"); json_u64(j, cls__insn_count(f));
 	json_key(j, "code_bytes"); json_u64(j, m->funcs[func].size);
 	json_key(j, "roles"); cls__json_roles(j, &f->roles);

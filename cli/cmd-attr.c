@@ -403,7 +403,7 @@ static int run(struct attr_run *a)
 	r->authoritative = a->o.authoritative && a->o.perf && r->map_authoritative;
 	c = &a->p->attr.cores[0];
 	if (a->o.perf) {
-		double pct = frames__pct(c->samples, a->p->attr.total_samples);
+		double pct = ap_pct(c->samples, a->p->attr.total_samples);
 
 		render__helper_text_head(stdout, r);
 		if (pct < a->o.min_pct)

@@ -5,13 +5,9 @@
  */
 #include "internal.h"
 #include "../util/json_out.h"
+#include "../util/pct.h"
 
 static const char *const role_status[] = { "none", "vmctx_only", "found", "ambiguous" };
-
-static double pct(uint64_t a, uint64_t b)
-{
-	return b ? 100.0 * (double)a / (double)b : 0.0;
-}
 
 static void reg(struct json_out *j, const char *key, enum cwasm_arch arch, uint8_t r)
 {
@@ -51,7 +47,7 @@ void engines__json_classes(struct json_out *j, const struct eng_classes *c)
 	json_key(j, "function_samples");
 	json_u64(j, c->func->samples);
 	json_key(j, "percent_of_run");
-	json_dbl(j, pct(c->samples, c->run_total), 2);
+	json_dbl(j, ap_pct(c->samples, c->run_total), 2);
 	json_key(j, "address");
 	json_hex(j, code->addr);
 	json_key(j, "code_bytes");
@@ -88,7 +84,7 @@ void engines__json_classes(struct json_out *j, const struct eng_classes *c)
 		json_key(j, "samples");
 		json_u64(j, t->samples[k]);
 		json_key(j, "percent_of_function");
-		json_dbl(j, pct(t->samples[k], t->total), 2);
+		json_dbl(j, ap_pct(t->samples[k], t->total), 2);
 		json_key(j, "static_instructions");
 		json_u64(j, t->static_count[k]);
 		json_end_obj(j);

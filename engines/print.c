@@ -3,11 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include "internal.h"
-
-static double pct(uint64_t a, uint64_t b)
-{
-	return b ? 100.0 * (double)a / (double)b : 0.0;
-}
+#include "../util/pct.h"
 
 /* "turbofan" / "liftoff" / the tier class when the engine gave no word. */
 static const char *tier_word(const struct eng_code *c)
@@ -21,7 +17,7 @@ void engines__print_functions(FILE *out, const struct eng_profile *p, uint32_t t
 
 	fprintf(out, "engine %s: %" PRIu64 " of %" PRIu64 " samples (%.1f%%) in wasm "
 		"functions, %" PRIu64 " in wrappers\n", eng_engine__name(s->engine),
-		s->wasm_samples, s->total_samples, pct(s->wasm_samples, s->total_samples),
+		s->wasm_samples, s->total_samples, ap_pct(s->wasm_samples, s->total_samples),
 		s->wrapper_samples);
 	if (s->import_func_count >= 0)
 		fprintf(out, "import functions: %" PRId64 " (local_func = wasm index - %" PRId64
@@ -44,7 +40,7 @@ void engines__print_functions(FILE *out, const struct eng_profile *p, uint32_t t
 		else
 			snprintf(local, sizeof(local), "%s", f->kind == ENG_KIND_WRAPPER ? "wrap" : "-");
 		fprintf(out, "  %6s %6s %9" PRIu64 " %6.2f  %-9.9s %6" PRIu64 "  %.30s", wasm,
-			local, f->samples, pct(f->samples, s->total_samples), tier_word(c), c->size,
+			local, f->samples, ap_pct(f->samples, s->total_samples), tier_word(c), c->size,
 			f->name ? f->name : c->raw_name);
 		for (int t = 0; t < ENG_TIER__COUNT; t++)
 			if (t != (int)c->name.tier && f->tier_samples[t])
@@ -100,12 +96,12 @@ void engines__print_classes(FILE *out, const struct eng_classes *c)
 			continue;
 		}
 		fprintf(out, "  %-15s %9" PRIu64 " %7.2f%% %7u\n", cls__name(k), t->samples[k],
-			pct(t->samples[k], t->total), t->static_count[k]);
+			ap_pct(t->samples[k], t->total), t->static_count[k]);
 	}
 	if (c->unavailable & (1u << CLS_LINEAR_MEM))
 		fprintf(out, "  %-15s %9" PRIu64 " %7.2f%% %7u\n", "memory (both)",
 			t->samples[CLS_LINEAR_MEM] + t->samples[CLS_OTHER_MEM],
-			pct(t->samples[CLS_LINEAR_MEM] + t->samples[CLS_OTHER_MEM], t->total),
+			ap_pct(t->samples[CLS_LINEAR_MEM] + t->samples[CLS_OTHER_MEM], t->total),
 			t->static_count[CLS_LINEAR_MEM] + t->static_count[CLS_OTHER_MEM]);
 	fprintf(out, "  %-15s %9" PRIu64 " %8s %7u\n", "total", t->total, "",
 		cls__insn_count(&c->f));

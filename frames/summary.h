@@ -12,6 +12,7 @@
  * is parallel to the instructions.
  */
 #include "frames.h"
+#include "../util/pct.h"
 
 struct frames_count {
 	uint32_t insns;
@@ -95,12 +96,6 @@ int frames__summarize(const struct frames *fr, const struct dc_insn *insns, uint
 		      uint64_t func_addr, const uint64_t *samples, struct frames_summary **out,
 		      struct ap_err *err);
 void frames_summary__delete(struct frames_summary *s);
-
-/* 100 * num / den, 0 for den 0 (the helper's percentages). */
-static inline double frames__pct(uint64_t num, uint64_t den)
-{
-	return den ? 100.0 * (double)num / (double)den : 0.0;
-}
 
 /*
  * "emitted allocator ld/st=A/B == spill metric C/D (match)" into buf

@@ -8,52 +8,15 @@
 #include "../util/outfile.h"
 #include "../util/pct.h"
 
-struct col {
-	const char *h;
-	enum md_align a;
-};
-
-static struct md_table *table(const struct col *cols, unsigned n, struct ap_err *err)
-{
-	struct md_table *t = md_table__new(n, err);
-
-	for (unsigned c = 0; t && c < n; c++)
-		if (md_table__column(t, c, cols[c].h, cols[c].a, 0, err)) {
-			md_table__delete(t);
-			return NULL;
-		}
-	return t;
-}
-
-static int flush(struct md_table *t, FILE *f, const char *path, struct ap_err *err)
-{
-	int rc;
-
-	if (!t)
-		return -1;
-	rc = md_table__write(t, f, path, err);
-	md_table__delete(t);
-	fputc('\n', f);
-	return rc;
-}
-
-static void text(FILE *f, const char *s)
-{
-	char *e = md__escape_cell(s, 0, 0);
-
-	fputs(e ? e : "", f);
-	free(e);
-}
-
 static int sides(FILE *f, const char *path, const struct render_compare *r, struct ap_err *err)
 {
-	static const struct col cols[] = {
-		{ "engine", MD_LEFT }, { "code", MD_LEFT }, { "tier", MD_LEFT },
-		{ "samples", MD_RIGHT }, { "% of run", MD_RIGHT }, { "recording", MD_LEFT },
+	static const struct md_coldef cols[] = {
+		{ "engine", MD_LEFT, 0 }, { "code", MD_LEFT, 0 }, { "tier", MD_LEFT, 0 },
+		{ "samples", MD_RIGHT, 0 }, { "% of run", MD_RIGHT, 0 }, { "recording", MD_LEFT, 0 },
 	};
 	const struct cwasm_module *m = r->wamr->mods[r->core];
 	const struct eng_summary *s = engines__summary(r->other);
-	struct md_table *t = table(cols, 6, err);
+	struct md_table *t = md_table__new_cols(cols, 6, err);
 	char local[48], tier[64];
 
 	snprintf(local, sizeof(local), "local_func_%" PRIu32, r->func);
@@ -73,7 +36,7 @@ static int sides(FILE *f, const char *path, const struct render_compare *r, stru
 		md_table__delete(t);
 		return -1;
 	}
-	return flush(t, f, path, err);
+	return md_table__flush(t, f, path, err);
 }
 
 static int share_cell(struct md_table *t, const struct cls_table *c, int k, int avail,
@@ -90,10 +53,10 @@ static int classes(FILE *f, const char *path, const struct render_compare *r, st
 {
 	const char *e = render__compare_engine(r);
 	char so[48], sd[48], po[48], pd[64];
-	const struct col cols[] = {
-		{ "class", MD_LEFT }, { "static WAMR", MD_RIGHT }, { so, MD_RIGHT },
-		{ sd, MD_RIGHT }, { "% of samples WAMR", MD_RIGHT }, { po, MD_RIGHT },
-		{ pd, MD_RIGHT },
+	const struct md_coldef cols[] = {
+		{ "class", MD_LEFT, 0 }, { "static WAMR", MD_RIGHT, 0 }, { so, MD_RIGHT, 0 },
+		{ sd, MD_RIGHT, 0 }, { "% of samples WAMR", MD_RIGHT, 0 }, { po, MD_RIGHT, 0 },
+		{ pd, MD_RIGHT, 0 },
 	};
 	const struct cls_table *w = r->wamr_table, *o = &r->oc->table;
 	struct md_table *t;
@@ -102,11 +65,11 @@ static int classes(FILE *f, const char *path, const struct render_compare *r, st
 	snprintf(sd, sizeof(sd), "static %s − WAMR", e);
 	snprintf(po, sizeof(po), "%% of samples %s", e);
 	snprintf(pd, sizeof(pd), "points (%s − WAMR)", e);
-	t = table(cols, 7, err);
+	t = md_table__new_cols(cols, 7, err);
 	fprintf(f, "## Instruction classes\n\n");
 	if (r->oc->unavailable) {
 		fprintf(f, "n/a: ");
-		text(f, r->oc->unavailable_why);
+		md__fputs(f, r->oc->unavailable_why);
 		fprintf(f, "\n\n");
 	}
 	for (int k = 0; t && k < CLS__COUNT; k++) {
@@ -131,21 +94,21 @@ static int classes(FILE *f, const char *path, const struct render_compare *r, st
 			return -1;
 		}
 	}
-	return flush(t, f, path, err);
+	return md_table__flush(t, f, path, err);
 }
 
 static int headroom(FILE *f, const char *path, const struct render_compare *r, struct ap_err *err)
 {
 	char oc[64];
-	const struct col cols[] = {
-		{ "lever", MD_LEFT }, { "WAMR % of function", MD_RIGHT }, { oc, MD_RIGHT },
-		{ "reduction", MD_RIGHT }, { "headroom, % of WAMR run (estimate)", MD_RIGHT },
+	const struct md_coldef cols[] = {
+		{ "lever", MD_LEFT, 0 }, { "WAMR % of function", MD_RIGHT, 0 }, { oc, MD_RIGHT, 0 },
+		{ "reduction", MD_RIGHT, 0 }, { "headroom, % of WAMR run (estimate)", MD_RIGHT, 0 },
 	};
 	const struct eng_headroom *h = r->h;
 	struct md_table *t;
 
 	snprintf(oc, sizeof(oc), "%s %% of function", render__compare_engine(r));
-	t = table(cols, 5, err);
+	t = md_table__new_cols(cols, 5, err);
 
 	fprintf(f, "## Headroom per lever (an estimate)\n\n"
 		"Estimate = WAMR's share of its run (%.2f%%) × the lever's share of the "
@@ -170,16 +133,16 @@ static int headroom(FILE *f, const char *path, const struct render_compare *r, s
 			return -1;
 		}
 	}
-	return flush(t, f, path, err);
+	return md_table__flush(t, f, path, err);
 }
 
 static int functions(FILE *f, const char *path, const struct render_compare *r,
 		     struct ap_err *err)
 {
 	char orun[48], otier[48];
-	const struct col cols[] = {
-		{ "wasm", MD_RIGHT }, { "local", MD_RIGHT }, { "name", MD_LEFT },
-		{ "WAMR % of run", MD_RIGHT }, { orun, MD_RIGHT }, { otier, MD_LEFT },
+	const struct md_coldef cols[] = {
+		{ "wasm", MD_RIGHT, 0 }, { "local", MD_RIGHT, 0 }, { "name", MD_LEFT, 0 },
+		{ "WAMR % of run", MD_RIGHT, 0 }, { orun, MD_RIGHT, 0 }, { otier, MD_LEFT, 0 },
 	};
 	uint32_t idx[64], n = render__compare_funcs(r, idx, r->top < 64 ? r->top : 64);
 	const struct eng_summary *s = engines__summary(r->other);
@@ -190,7 +153,7 @@ static int functions(FILE *f, const char *path, const struct render_compare *r,
 	snprintf(orun, sizeof(orun), "%s %% of run", render__compare_engine(r));
 	snprintf(otier, sizeof(otier), "%s tier", render__compare_engine(r));
 	fprintf(f, "## Functions both engines ran\n\n");
-	t = table(cols, 6, err);
+	t = md_table__new_cols(cols, 6, err);
 	for (uint32_t i = 0; t && i < n; i++) {
 		const struct eng_func *fn = engines__func(r->other, idx[i]);
 		const struct eng_code *c = engines__code(r->other, (uint32_t)fn->best);
@@ -210,7 +173,7 @@ static int functions(FILE *f, const char *path, const struct render_compare *r,
 			return -1;
 		}
 	}
-	return flush(t, f, path, err);
+	return md_table__flush(t, f, path, err);
 }
 
 static int body(FILE *f, const char *path, const struct render_compare *r, struct ap_err *err)
@@ -223,7 +186,7 @@ static int body(FILE *f, const char *path, const struct render_compare *r, struc
 		 m->funcs[r->func].name ? m->funcs[r->func].name : "",
 		 m->funcs[r->func].name ? ")" : "", render__compare_engine(r));
 	fprintf(f, "# aotperf compare: ");
-	text(f, title);
+	md__fputs(f, title);
 	fprintf(f, "\n\n");
 	if (sides(f, path, r, err) || classes(f, path, r, err) || headroom(f, path, r, err) ||
 	    functions(f, path, r, err))
@@ -232,7 +195,7 @@ static int body(FILE *f, const char *path, const struct render_compare *r, struc
 		fprintf(f, "## Warnings\n\n");
 		for (uint32_t i = 0; i < engines__nwarnings(r->other); i++) {
 			fprintf(f, "* ");
-			text(f, engines__warning(r->other, i));
+			md__fputs(f, engines__warning(r->other, i));
 			fputc('\n', f);
 		}
 	}

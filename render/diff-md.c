@@ -8,45 +8,6 @@
 #include "../cwasm/coreset.h"
 #include "../util/outfile.h"
 
-/* columns: header, alignment */
-struct md_col_def {
-	const char *h;
-	enum md_align a;
-	unsigned max;		/* characters; 0: no cap */
-};
-
-static struct md_table *table(const struct md_col_def *cols, unsigned n, struct ap_err *err)
-{
-	struct md_table *t = md_table__new(n, err);
-
-	for (unsigned c = 0; t && c < n; c++)
-		if (md_table__column(t, c, cols[c].h, cols[c].a, cols[c].max, err)) {
-			md_table__delete(t);
-			return NULL;
-		}
-	return t;
-}
-
-static int flush(struct md_table *t, FILE *f, const char *path, struct ap_err *err)
-{
-	int rc;
-
-	if (!t)
-		return -1;
-	rc = md_table__write(t, f, path, err);
-	md_table__delete(t);
-	fputc('\n', f);
-	return rc;
-}
-
-static void text(FILE *f, const char *s)
-{
-	char *e = md__escape_cell(s, 0, 0);
-
-	fputs(e ? e : "", f);
-	free(e);
-}
-
 static void mean_sd(char *buf, size_t len, const struct cmp_share *s)
 {
 	if (s->n > 1)
@@ -72,11 +33,11 @@ static int metric_row(struct md_table *t, const char *what, const struct cmp_met
 
 static int captures(FILE *f, const char *path, const struct render_diff *r, struct ap_err *err)
 {
-	static const struct md_col_def cols[] = {
+	static const struct md_coldef cols[] = {
 		{ "side", MD_LEFT, 0 }, { "cores", MD_LEFT, 0 }, { "recording", MD_LEFT, 0 },
 		{ "samples", MD_RIGHT, 0 },
 	};
-	struct md_table *t = table(cols, 4, err);
+	struct md_table *t = md_table__new_cols(cols, 4, err);
 
 	for (int s = 0; t && s < 2; s++) {
 		const struct cmp_side *sd = s ? r->after : r->before;
@@ -98,17 +59,17 @@ static int captures(FILE *f, const char *path, const struct render_diff *r, stru
 				return -1;
 			}
 	}
-	return flush(t, f, path, err);
+	return md_table__flush(t, f, path, err);
 }
 
 static int shares(FILE *f, const char *path, const struct render_diff *r, struct ap_err *err)
 {
-	static const struct md_col_def cols[] = {
+	static const struct md_coldef cols[] = {
 		{ "share of the run", MD_LEFT, 0 }, { "before %", MD_RIGHT, 0 }, { "after %", MD_RIGHT, 0 },
 		{ "points", MD_RIGHT, 0 }, { "relative", MD_RIGHT, 0 }, { "p (adj.)", MD_RIGHT, 0 },
 		{ "significant", MD_CENTER, 0 },
 	};
-	struct md_table *t = table(cols, 7, err);
+	struct md_table *t = md_table__new_cols(cols, 7, err);
 
 	if (t && metric_row(t, "in wasm code", &r->d->wasm, err))
 		goto fail;
@@ -120,7 +81,7 @@ static int shares(FILE *f, const char *path, const struct render_diff *r, struct
 		if (metric_row(t, what, &r->d->pairs[i].core, err))
 			goto fail;
 	}
-	return flush(t, f, path, err);
+	return md_table__flush(t, f, path, err);
 fail:
 	md_table__delete(t);
 	return -1;
@@ -129,7 +90,7 @@ fail:
 static int func_rows(FILE *f, const char *path, const struct render_diff *r, int incl,
 		     struct ap_err *err)
 {
-	static const struct md_col_def cols[] = {
+	static const struct md_coldef cols[] = {
 		{ "wasm", MD_RIGHT, 0 }, { "local", MD_RIGHT, 0 }, { "function", MD_LEFT, 48 },
 		{ "before %", MD_RIGHT, 0 }, { "after %", MD_RIGHT, 0 }, { "points", MD_RIGHT, 0 },
 		{ "CI of points", MD_RIGHT, 0 }, { "relative", MD_RIGHT, 0 }, { "p (adj.)", MD_RIGHT, 0 },
@@ -137,7 +98,7 @@ static int func_rows(FILE *f, const char *path, const struct render_diff *r, int
 	};
 	const struct cmp_diff *d = r->d;
 	uint32_t *rows = malloc((d->nfuncs ? d->nfuncs : 1) * sizeof(*rows));
-	struct md_table *t = rows ? table(cols, 10, err) : NULL;
+	struct md_table *t = rows ? md_table__new_cols(cols, 10, err) : NULL;
 	uint32_t n = 0, shown = 0;
 
 	if (!rows)
@@ -174,7 +135,7 @@ static int func_rows(FILE *f, const char *path, const struct render_diff *r, int
 			goto fail;
 	}
 	fprintf(f, "## %s share by function\n\n", incl ? "Inclusive" : "Self");
-	if (flush(t, f, path, err)) {
+	if (md_table__flush(t, f, path, err)) {
 		free(rows);
 		return -1;
 	}
@@ -196,7 +157,7 @@ fail:
 static int status_rows(FILE *f, const char *path, const struct render_diff *r, const char *title,
 		       const uint32_t *idx, uint32_t n, struct ap_err *err)
 {
-	static const struct md_col_def cols[] = {
+	static const struct md_coldef cols[] = {
 		{ "wasm", MD_RIGHT, 0 }, { "before", MD_LEFT, 0 }, { "after", MD_LEFT, 0 },
 		{ "before %", MD_RIGHT, 0 }, { "after %", MD_RIGHT, 0 },
 	};
@@ -205,7 +166,7 @@ static int status_rows(FILE *f, const char *path, const struct render_diff *r, c
 	fprintf(f, "## %s: %u\n\n", title, n);
 	if (!n)
 		return 0;
-	t = table(cols, 5, err);
+	t = md_table__new_cols(cols, 5, err);
 	for (uint32_t i = 0; t && i < n; i++) {
 		const struct cmp_func *fn = &r->d->funcs[idx[i]];
 		char b[160] = "", a[160] = "";
@@ -226,13 +187,13 @@ static int status_rows(FILE *f, const char *path, const struct render_diff *r, c
 			return -1;
 		}
 	}
-	return flush(t, f, path, err);
+	return md_table__flush(t, f, path, err);
 }
 
 static int class_rows(FILE *f, const char *path, const struct render_diff *r,
 		      const struct render_diff_func *fn, struct ap_err *err)
 {
-	static const struct md_col_def cols[] = {
+	static const struct md_coldef cols[] = {
 		{ "class", MD_LEFT, 0 }, { "static before", MD_RIGHT, 0 }, { "static after", MD_RIGHT, 0 },
 		{ "change", MD_RIGHT, 0 }, { "% of function before", MD_RIGHT, 0 },
 		{ "% of function after", MD_RIGHT, 0 }, { "points", MD_RIGHT, 0 },
@@ -245,12 +206,12 @@ static int class_rows(FILE *f, const char *path, const struct render_diff *r,
 	snprintf(title, sizeof(title), "%s (wasm %" PRIu32 ")", fn->name ? fn->name : fn->spec,
 		 fn->wasm_index);
 	fprintf(f, "## Classes of ");
-	text(f, title);
+	md__fputs(f, title);
 	fprintf(f, "\n\nSamples in the function: %" PRIu64 " before, %" PRIu64 " after.%s\n\n",
 		fn->samples_before, fn->samples_after,
 		fn->local_before < 0 ? " Only in the after build."
 		: fn->local_after < 0 ? " Only in the before build." : "");
-	t = table(cols, 9, err);
+	t = md_table__new_cols(cols, 9, err);
 	for (int i = 0; t && i < CLS__COUNT; i++) {
 		uint32_t k = c->order[i];
 		const struct cmp_cls_row *row = &c->cls[k];
@@ -273,7 +234,7 @@ static int class_rows(FILE *f, const char *path, const struct render_diff *r,
 			return -1;
 		}
 	}
-	if (flush(t, f, path, err))
+	if (md_table__flush(t, f, path, err))
 		return -1;
 	if (c->tested)
 		fprintf(f, "Shares of the function's samples (summed over the recordings); "
@@ -286,7 +247,7 @@ static int class_rows(FILE *f, const char *path, const struct render_diff *r,
 
 static int gate_rows(FILE *f, const char *path, const struct render_diff *r, struct ap_err *err)
 {
-	static const struct md_col_def cols[] = {
+	static const struct md_coldef cols[] = {
 		{ "judged", MD_LEFT, 0 }, { "before %", MD_RIGHT, 0 }, { "after %", MD_RIGHT, 0 },
 		{ "relative", MD_RIGHT, 0 }, { "p (adj.)", MD_RIGHT, 0 }, { "verdict", MD_LEFT, 0 },
 	};
@@ -295,10 +256,10 @@ static int gate_rows(FILE *f, const char *path, const struct render_diff *r, str
 
 	fprintf(f, "## Gate: --fail-if-slower %g: %s\n\n", g->pct, g->failed ? "FAILED" : "passed");
 	fprintf(f, "Judged: ");
-	text(f, r->gate_what);
+	md__fputs(f, r->gate_what);
 	fprintf(f, ". Slower: the share grew by more than %g%% of its before value and the growth "
 		"is significant.\n\n", g->pct);
-	t = table(cols, 6, err);
+	t = md_table__new_cols(cols, 6, err);
 	for (uint32_t i = 0; t && i < g->nchecks; i++) {
 		const struct cmp_gate_check *c = &g->checks[i];
 		char what[160], rel[16], p[16];
@@ -321,7 +282,7 @@ static int gate_rows(FILE *f, const char *path, const struct render_diff *r, str
 			return -1;
 		}
 	}
-	return flush(t, f, path, err);
+	return md_table__flush(t, f, path, err);
 }
 
 static int body(FILE *f, const char *path, const struct render_diff *r, struct ap_err *err)
@@ -350,7 +311,7 @@ static int body(FILE *f, const char *path, const struct render_diff *r, struct a
 		fprintf(f, "## Warnings\n\n");
 		for (uint32_t i = 0; i < d->nwarnings; i++) {
 			fprintf(f, "* ");
-			text(f, d->warnings[i]);
+			md__fputs(f, d->warnings[i]);
 			fputc('\n', f);
 		}
 	}

@@ -50,18 +50,18 @@ static void coverage(struct json_out *j, const struct frames_summary *s)
 	json_key(j, "frame_instructions"); json_u64(j, s->frame_instructions);
 	json_key(j, "frame_samples"); json_u64(j, s->frame_samples);
 	json_key(j, "metadata_mapping_coverage_pct");
-	json_pyfloat(j, frames__pct(s->attributed_frame_samples, s->frame_samples));
+	json_pyfloat(j, ap_pct(s->attributed_frame_samples, s->frame_samples));
 	json_key(j, "origin_coverage_pct");
-	json_pyfloat(j, frames__pct(s->proven_origin_frame_instructions, s->frame_instructions));
+	json_pyfloat(j, ap_pct(s->proven_origin_frame_instructions, s->frame_instructions));
 	json_key(j, "origin_sample_coverage_pct");
-	json_pyfloat(j, frames__pct(s->proven_origin_frame_samples, s->frame_samples));
+	json_pyfloat(j, ap_pct(s->proven_origin_frame_samples, s->frame_samples));
 	json_key(j, "proven_origin_frame_instructions");
 	json_u64(j, s->proven_origin_frame_instructions);
 	json_key(j, "proven_origin_frame_samples"); json_u64(j, s->proven_origin_frame_samples);
 	json_key(j, "sample_coverage_pct");
-	json_pyfloat(j, frames__pct(s->attributed_frame_samples, s->frame_samples));
+	json_pyfloat(j, ap_pct(s->attributed_frame_samples, s->frame_samples));
 	json_key(j, "static_coverage_pct");
-	json_pyfloat(j, frames__pct(s->attributed_frame_instructions, s->frame_instructions));
+	json_pyfloat(j, ap_pct(s->attributed_frame_instructions, s->frame_instructions));
 	json_key(j, "unknown_frame_instructions"); json_u64(j, unknown);
 	json_key(j, "unknown_frame_samples");
 	json_u64(j, s->frame_samples - s->proven_origin_frame_samples);
@@ -112,7 +112,7 @@ static void origins(struct json_out *j, const struct frames_summary *s, int exte
 			json_key(j, "loads"); kind_counts(j, &s->origin[o][FRAMES_LOAD]);
 		}
 		json_key(j, "percent_of_frame_samples");
-		json_pyfloat(j, frames__pct(c.samples, s->frame_samples));
+		json_pyfloat(j, ap_pct(c.samples, s->frame_samples));
 		json_key(j, "samples"); json_u64(j, c.samples);
 		json_key(j, "static_instructions"); json_u64(j, c.insns);
 		if (extended) {
@@ -265,7 +265,7 @@ void render__helper_func_json(struct json_out *j, uint32_t func, const struct he
 
 		json_key(j, c->name);
 		json_begin_obj(j);
-		json_key(j, "percent_of_run"); json_pyfloat(j, frames__pct(c->samples, run_total));
+		json_key(j, "percent_of_run"); json_pyfloat(j, ap_pct(c->samples, run_total));
 		json_key(j, "samples"); json_u64(j, c->samples);
 		json_key(j, "static_instructions"); json_u64(j, c->static_insns);
 		json_end_obj(j);
@@ -279,13 +279,13 @@ void render__helper_func_json(struct json_out *j, uint32_t func, const struct he
 		json_begin_obj(j);
 		json_key(j, "address"); json_u64(j, hv->hot[i].addr);
 		json_key(j, "instruction"); json_str(j, hv->hot[i].text);
-		json_key(j, "percent_of_run"); json_pyfloat(j, frames__pct(hv->hot[i].samples, run_total));
+		json_key(j, "percent_of_run"); json_pyfloat(j, ap_pct(hv->hot[i].samples, run_total));
 		json_key(j, "samples"); json_u64(j, hv->hot[i].samples);
 		json_end_obj(j);
 	}
 	json_end_arr(j);
 	json_key(j, "instruction_count"); json_u64(j, hv->instruction_count);
 	json_key(j, "local_func"); json_u64(j, func);
-	json_key(j, "percent_of_run"); json_pyfloat(j, frames__pct(hv->samples, run_total));
+	json_key(j, "percent_of_run"); json_pyfloat(j, ap_pct(hv->samples, run_total));
 	json_key(j, "samples"); json_u64(j, hv->samples);
 }

@@ -12,7 +12,7 @@ static void origin_row(FILE *out, const char *name, const struct frames_count *c
 	fprintf(out, "  %-26s %7u %7u %7u %10" PRIu64, name, c[0].insns + c[1].insns, c[0].insns,
 		c[1].insns, s);
 	if (func_samples)
-		fprintf(out, " %6.2f%%", frames__pct(s, func_samples));
+		fprintf(out, " %6.2f%%", ap_pct(s, func_samples));
 	fputc('\n', out);
 }
 
@@ -36,15 +36,15 @@ static void coverage(FILE *out, const struct frames_summary *s)
 
 	fprintf(out, "  coverage   %u/%u frame instructions listed (%.1f%%), %u proven (%.1f%%)\n",
 		s->attributed_frame_instructions, s->frame_instructions,
-		frames__pct(s->attributed_frame_instructions, s->frame_instructions),
+		ap_pct(s->attributed_frame_instructions, s->frame_instructions),
 		s->proven_origin_frame_instructions,
-		frames__pct(s->proven_origin_frame_instructions, s->frame_instructions));
+		ap_pct(s->proven_origin_frame_instructions, s->frame_instructions));
 	if (s->frame_samples)
 		fprintf(out, "             %" PRIu64 "/%" PRIu64 " frame samples listed (%.1f%%), %"
 			PRIu64 " proven (%.1f%%)\n", s->attributed_frame_samples, s->frame_samples,
-			frames__pct(s->attributed_frame_samples, s->frame_samples),
+			ap_pct(s->attributed_frame_samples, s->frame_samples),
 			s->proven_origin_frame_samples,
-			frames__pct(s->proven_origin_frame_samples, s->frame_samples));
+			ap_pct(s->proven_origin_frame_samples, s->frame_samples));
 	if (!frames_summary__reconciliation(s, rec, sizeof(rec)))
 		fprintf(out, "  reconcile  %s\n", rec);
 	if (s->emitted_allocator_loads + s->emitted_allocator_stores)
@@ -163,7 +163,7 @@ void render__frames_brief(FILE *out, const char *label, const struct profile_sid
 		}
 		if (pass && func_samples)
 			fprintf(out, "  (alloc %.1f%% of function)",
-				frames__pct(s->sampled_allocator_loads + s->sampled_allocator_stores,
+				ap_pct(s->sampled_allocator_loads + s->sampled_allocator_stores,
 					    func_samples));
 		fputc('\n', out);
 	}

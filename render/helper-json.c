@@ -94,7 +94,7 @@ static void top_functions(struct json_out *j, const struct helper_report *r)
 		json_begin_obj(j);
 		json_key(j, "code_bytes"); json_u64(j, c->mod->funcs[k->func].size);
 		json_key(j, "local_func"); json_u64(j, k->func);
-		json_key(j, "percent_of_run"); json_pyfloat(j, frames__pct(k->samples, total));
+		json_key(j, "percent_of_run"); json_pyfloat(j, ap_pct(k->samples, total));
 		json_key(j, "samples"); json_u64(j, k->samples);
 		json_end_obj(j);
 	}
@@ -124,7 +124,7 @@ static void document(struct json_out *j, const struct helper_report *r)
 	json_key(j, "artifact_target"); render__helper_target_json(j, m);
 	json_key(j, "attributed_samples"); json_u64(j, a->cores[0].samples);
 	json_key(j, "attribution_coverage_pct");
-	json_pyfloat(j, frames__pct(a->cores[0].samples, a->total_samples));
+	json_pyfloat(j, ap_pct(a->cores[0].samples, a->total_samples));
 	json_key(j, "authoritative"); json_bool(j, r->authoritative);
 	if (r->f && r->f->hv) {
 		json_key(j, "classified_function"); classified(j, r);

@@ -14,7 +14,7 @@ void render__helper_text_head(FILE *out, const struct helper_report *r)
 		"samples=%" PRIu64 "\n", r->base, m->text_size, m->text_size / 1048576.0, m->nfuncs,
 		a->total_samples);
 	fprintf(out, "samples in this core: %" PRIu64 " (%.1f%% of run)\n\n", a->cores[0].samples,
-		frames__pct(a->cores[0].samples, a->total_samples));
+		ap_pct(a->cores[0].samples, a->total_samples));
 }
 
 void render__helper_text_top(FILE *out, const struct helper_report *r)
@@ -28,7 +28,7 @@ void render__helper_text_top(FILE *out, const struct helper_report *r)
 		const struct attr_ranked *k = &c->ranked[i];
 
 		fprintf(out, "  local_func=%-6u samples=%-6" PRIu64 " (%.2f%% of run)  code_bytes=%u\n",
-			k->func, k->samples, frames__pct(k->samples, total),
+			k->func, k->samples, ap_pct(k->samples, total),
 			c->mod->funcs[k->func].size);
 	}
 }
@@ -100,15 +100,15 @@ static void frame_summary(FILE *out, const struct frames_summary *s, uint64_t to
 	fprintf(out, "  metadata mapping: %u/%u static frame instructions (%.1f%%); %" PRIu64 "/%"
 		PRIu64 " frame samples (%.1f%%)\n", s->attributed_frame_instructions,
 		s->frame_instructions,
-		frames__pct(s->attributed_frame_instructions, s->frame_instructions),
+		ap_pct(s->attributed_frame_instructions, s->frame_instructions),
 		s->attributed_frame_samples, s->frame_samples,
-		frames__pct(s->attributed_frame_samples, s->frame_samples));
+		ap_pct(s->attributed_frame_samples, s->frame_samples));
 	fprintf(out, "  proven origins: %u/%u static frame instructions (%.1f%%); %" PRIu64 "/%"
 		PRIu64 " frame samples (%.1f%%)\n", s->proven_origin_frame_instructions,
 		s->frame_instructions,
-		frames__pct(s->proven_origin_frame_instructions, s->frame_instructions),
+		ap_pct(s->proven_origin_frame_instructions, s->frame_instructions),
 		s->proven_origin_frame_samples, s->frame_samples,
-		frames__pct(s->proven_origin_frame_samples, s->frame_samples));
+		ap_pct(s->proven_origin_frame_samples, s->frame_samples));
 	fprintf(out, "  reconciliation: emitted allocator ld/st=%u/%u == WAMR_AOT_SPILL_METRIC %u/%u "
 		"(match)\n", s->emitted_allocator_loads, s->emitted_allocator_stores,
 		s->metric_loads, s->metric_stores);
@@ -130,7 +130,7 @@ static void frame_summary(FILE *out, const struct frames_summary *s, uint64_t to
 	for (uint32_t i = 0; i < nl; i++)
 		fprintf(out, "  %-27s static=%-6u samples=%-7" PRIu64 " (%.2f%% of run)\n",
 			lines[i].name, lines[i].insns, lines[i].samples,
-			frames__pct(lines[i].samples, total));
+			ap_pct(lines[i].samples, total));
 	nc = top < s->ncontrib ? top : s->ncontrib;
 	if (nc) {
 		fprintf(out, "\n=== top %" PRIu64 " allocator slot/source contributors ===\n", nc);
@@ -152,7 +152,7 @@ void render__helper_text_func(FILE *out, const struct helper_report *r)
 
 	if (r->perf)
 		fprintf(out, "\n=== local_func=%u instruction-class mix (self=%" PRIu64 ", %.1f%% of run)"
-			" ===\n", f->func, hv->samples, frames__pct(hv->samples, total));
+			" ===\n", f->func, hv->samples, ap_pct(hv->samples, total));
 	else
 		fprintf(out, "\n=== local_func=%u instruction-class mix (static validation) ===\n",
 			f->func);
@@ -161,7 +161,7 @@ void render__helper_text_func(FILE *out, const struct helper_report *r)
 	qsort(order, hv->nclasses, sizeof(order[0]), class_rank);
 	for (uint32_t i = 0; i < hv->nclasses; i++)
 		fprintf(out, "  %-36s %7" PRIu64 " (%.2f%% of run)\n", order[i]->name,
-			order[i]->samples, frames__pct(order[i]->samples, total));
+			order[i]->samples, ap_pct(order[i]->samples, total));
 	if (!sc && hv->unattributed_frame)
 		fprintf(out, "  note: %u frame instructions remain unattributed; pass --frame-metadata"
 			" to distinguish spills from locals/fixed state\n", hv->unattributed_frame);
@@ -172,5 +172,5 @@ void render__helper_text_func(FILE *out, const struct helper_report *r)
 	fprintf(out, "\n=== top 20 hottest instructions in local_func=%u ===\n", f->func);
 	for (uint32_t i = 0; i < hv->nhot; i++)
 		fprintf(out, "  %5" PRIu64 " (%.2f%%)  %" PRIx64 ": %s\n", hv->hot[i].samples,
-			frames__pct(hv->hot[i].samples, total), hv->hot[i].addr, hv->hot[i].text);
+			ap_pct(hv->hot[i].samples, total), hv->hot[i].addr, hv->hot[i].text);
 }

@@ -318,3 +318,36 @@ int md_table__write(struct md_table *t, FILE *f, const char *name, struct ap_err
 		return ap_errk(err, AP_ERR_IO, "%s: write failed", name);
 	return 0;
 }
+
+struct md_table *md_table__new_cols(const struct md_coldef *cols, unsigned n, struct ap_err *err)
+{
+	struct md_table *t = md_table__new(n, err);
+
+	for (unsigned c = 0; t && c < n; c++)
+		if (md_table__column(t, c, cols[c].header, cols[c].align, cols[c].max_chars,
+				     err)) {
+			md_table__delete(t);
+			return NULL;
+		}
+	return t;
+}
+
+int md_table__flush(struct md_table *t, FILE *f, const char *name, struct ap_err *err)
+{
+	int rc;
+
+	if (!t)
+		return -1;
+	rc = md_table__write(t, f, name, err);
+	md_table__delete(t);
+	fputc('\n', f);
+	return rc;
+}
+
+void md__fputs(FILE *f, const char *text)
+{
+	char *e = md__escape_cell(text, 0, 0);
+
+	fputs(e ? e : "", f);
+	free(e);
+}

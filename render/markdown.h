@@ -47,4 +47,20 @@ int md_table__write(struct md_table *t, FILE *f, const char *name, struct ap_err
  */
 char *md__escape_cell(const char *text, int code, unsigned max_chars);
 
+/* A column's definition for md_table__new_cols(): header, alignment, cap (0: none). */
+struct md_coldef {
+	const char *header;
+	enum md_align align;
+	unsigned max_chars;
+};
+/* A table with its columns set from cols[0..n); NULL with err on failure. */
+struct md_table *md_table__new_cols(const struct md_coldef *cols, unsigned n, struct ap_err *err);
+/*
+ * Write t into f followed by a blank line and delete it (t NULL: a table
+ * that failed to build, -1); name for messages.
+ */
+int md_table__flush(struct md_table *t, FILE *f, const char *name, struct ap_err *err);
+/* Escaped plain text (not in a table) into f. */
+void md__fputs(FILE *f, const char *text);
+
 #endif
