@@ -51,40 +51,23 @@ static char *esc(struct md_out *o, const char *text, int code)
 	return s;
 }
 
-/* Columns of one table: header, alignment; the caller then fills rows. */
-static struct md_table *table(struct md_out *o, unsigned n, const char *const *heads,
-			      const char *aligns)
+/* A table of these columns (render/markdown.h); the caller then fills rows. */
+static struct md_table *table(struct md_out *o, const struct md_coldef *cols, unsigned n)
 {
-	struct md_table *t;
+	struct md_table *t = o->failed ? NULL : md_table__new_cols(cols, n, o->err);
 
-	if (o->failed)
-		return NULL;
-	t = md_table__new(n, o->err);
-	if (!t) {
+	if (!t)
 		o->failed = -1;
-		return NULL;
-	}
-	for (unsigned c = 0; c < n; c++) {
-		enum md_align a = aligns[c] == 'r' ? MD_RIGHT : MD_LEFT;
-
-		if (md_table__column(t, c, heads[c], a, aligns[c] == 'n' ? MD_NAME_CHARS : 0,
-				     o->err)) {
-			md_table__delete(t);
-			o->failed = -1;
-			return NULL;
-		}
-	}
 	return t;
 }
 
+/* The table written, then a blank line. */
 static void table_end(struct md_out *o, struct md_table *t)
 {
-	if (!t)
-		return;
-	if (!o->failed && md_table__write(t, o->f, o->name, o->err))
+	if (o->failed)
+		md_table__delete(t);
+	else if (md_table__flush(t, o->f, o->name, o->err))
 		o->failed = -1;
-	md_table__delete(t);
-	line(o, "%s", "");
 }
 
 /* The next cell of the current row, printf-formatted (escaped by the table). */
@@ -118,7 +101,7 @@ static void end_row(struct md_out *o, struct md_table *t)
 
 static void run_summary(struct md_out *o, const struct profile *p)
 {
-	static const char *const heads[] = { "run", "" };
+	static const struct md_coldef cols[] = { { "run", MD_LEFT, 0 }, { "", MD_RIGHT, 0 } };
 	const struct attr_result *a = &p->attr;
 	uint64_t total = a->total_samples;
 	char *in = esc(o, p->input ? p->input : "samples fed", 1);
@@ -126,7 +109,7 @@ static void run_summary(struct md_out *o, const struct profile *p)
 
 	line(o, "### aotperf report: %s\n", in ? in : "");
 	free(in);
-	t = table(o, 2, heads, "lr");
+	t = table(o, cols, 2);
 	cell(o, t, "samples");
 	cell(o, t, "%" PRIu64, total);
 	end_row(o, t);
@@ -158,8 +141,11 @@ static void run_summary(struct md_out *o, const struct profile *p)
 static void core_block(struct md_out *o, const struct profile *p, uint32_t core,
 		       const struct render_opts *ro)
 {
-	static const char *const heads[] = { "rank", "function", "samples", "%run", "bytes",
-					     "wasm name" };
+	static const struct md_coldef cols[] = {
+		{ "rank", MD_RIGHT, 0 }, { "function", MD_LEFT, 0 }, { "samples", MD_RIGHT, 0 },
+		{ "%run", MD_RIGHT, 0 }, { "bytes", MD_RIGHT, 0 },
+		{ "wasm name", MD_LEFT, MD_NAME_CHARS },
+	};
 	const struct attr_core *c = &p->attr.cores[core];
 	const struct cwasm_module *m = c->mod;
 	uint64_t total = p->attr.total_samples;
@@ -188,7 +174,7 @@ static void core_block(struct md_out *o, const struct profile *p, uint32_t core,
 		line(o, "%s, no mapping found; 0 samples\n", target);
 	if (!c->nranked)
 		return;
-	t = table(o, 6, heads, "rlrrrn");
+	t = table(o, cols, 6);
 	for (uint32_t i = 0; i < render__shown(ro, c->nranked); i++) {
 		const struct attr_ranked *r = &c->ranked[i];
 		const struct cwasm_func *f = &m->funcs[r->func];
@@ -211,7 +197,10 @@ static void core_block(struct md_out *o, const struct profile *p, uint32_t core,
 
 static void host_block(struct md_out *o, const struct profile *p)
 {
-	static const char *const heads[] = { "samples", "%run", "symbol", "dso" };
+	static const struct md_coldef cols[] = {
+		{ "samples", MD_RIGHT, 0 }, { "%run", MD_RIGHT, 0 },
+		{ "symbol", MD_LEFT, MD_NAME_CHARS }, { "dso", MD_LEFT, MD_NAME_CHARS },
+	};
 	struct render_host_row *rows;
 	uint64_t total = p->attr.total_samples, rest = 0;
 	struct md_table *t;
@@ -225,7 +214,7 @@ static void host_block(struct md_out *o, const struct profile *p)
 	}
 	line(o, "#### outside wasm: %" PRIu64 " samples (%.2f%% of run)\n", p->host->samples,
 	     ap_pct(p->host->samples, total));
-	t = table(o, 4, heads, "rrnn");
+	t = table(o, cols, 4);
 	for (size_t i = 0; i < n; i++) {
 		if (i >= MD_HOST_ROWS) {
 			rest += rows[i].samples;
@@ -249,8 +238,11 @@ static void host_block(struct md_out *o, const struct profile *p)
 
 static void class_table(struct md_out *o, const struct cls_table *ct, uint64_t total)
 {
-	static const char *const heads[] = { "class", "samples", "%func", "%run", "static" };
-	struct md_table *t = table(o, 5, heads, "lrrrr");
+	static const struct md_coldef cols[] = {
+		{ "class", MD_LEFT, 0 }, { "samples", MD_RIGHT, 0 }, { "%func", MD_RIGHT, 0 },
+		{ "%run", MD_RIGHT, 0 }, { "static", MD_RIGHT, 0 },
+	};
+	struct md_table *t = table(o, cols, 5);
 	uint32_t st = 0;
 
 	for (int c = 0; c < CLS__COUNT; c++) {
@@ -275,8 +267,10 @@ static void class_table(struct md_out *o, const struct cls_table *ct, uint64_t t
 
 static void hottest(struct md_out *o, const struct profile_func *f, uint32_t n)
 {
-	static const char *const heads[] = { "samples", "%func", "offset", "class",
-					     "instruction" };
+	static const struct md_coldef cols[] = {
+		{ "samples", MD_RIGHT, 0 }, { "%func", MD_RIGHT, 0 }, { "offset", MD_LEFT, 0 },
+		{ "class", MD_LEFT, 0 }, { "instruction", MD_LEFT, 0 },
+	};
 	const struct cls_func *cf = &f->cls.f;
 	struct md_table *t;
 	uint32_t *idx, k;
@@ -289,7 +283,7 @@ static void hottest(struct md_out *o, const struct profile_func *f, uint32_t n)
 		return;
 	}
 	k = cls__hottest(cf, f->cls.insn_samples, n, idx);
-	t = table(o, 5, heads, "rrlll");
+	t = table(o, cols, 5);
 	for (uint32_t i = 0; i < k; i++) {
 		const struct cls_insn *in = &cf->insns[idx[i]];
 		uint64_t s = f->cls.insn_samples[idx[i]];
