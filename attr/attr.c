@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include "maptable.h"
 #include "../util/array.h"
+#include "../util/progress.h"
 
 struct ev_list {
 	struct mt_event *ev;
@@ -36,6 +37,15 @@ static uint64_t key_of(const struct pd_event *ev, const struct pd_sample_id *sid
 	if (use_time && sid->has_time)
 		return sid->time;
 	return use_time ? 0 : ev->seq;
+}
+
+/*
+ * pid -1 (the kernel's maps) and 0 (idle) are no process a core runs in:
+ * the maptable never sees them, the on_map hook does (host frames).
+ */
+static int no_core_pid(const struct mt_event *me)
+{
+	return (int32_t)me->pid <= 0;
 }
 
 /* Translate an address-space record into a maptable event; 0 if not one. */
@@ -91,9 +101,6 @@ static int to_mt_event(const struct pd_event *ev, int use_time, struct mt_event 
 	default:
 		return 0;
 	}
-	/* pid -1 (the kernel's maps) and 0 (idle) are no process a core runs in */
-	if ((int32_t)out->pid <= 0)
-		return 0;
 	out->anon = strncmp(name, "//anon", 6) == 0;
 	out->injected = attr__injected_name(name);
 	return 1;
@@ -203,6 +210,11 @@ int attr_lookup__core(struct attr_lookup *lk, uint64_t ip, uint64_t *base)
 	return core;
 }
 
+uint64_t attr_lookup__time(const struct attr_lookup *lk)
+{
+	return lk->time;
+}
+
 static void defer_sample(struct run *r, const struct pd_sample *s, uint64_t t)
 {
 	if (r->npend == PENDING_MAX || ap_grow(&r->pend, &r->cpend, r->npend + 1, sizeof(*r->pend))) {
@@ -236,26 +248,59 @@ static void count_sample(struct run *r, const struct pd_event *ev)
 		defer_sample(r, s, t);
 }
 
-/* An executable file mapping, for the hook that names host frames. */
-static void note_file_map(struct run *r, const struct pd_event *ev)
+/* The progress line: how far into the data this pass is. */
+static void progress_phase(struct run *r, struct perfdata *pd, const char *phase)
+{
+	struct pd_layout l;
+	uint64_t total = 0;
+
+	if (!r->opts->progress)
+		return;
+	if (!perfdata__layout(pd, &l))
+		total = l.data_size ? l.data_size :
+			l.file_size > l.data_offset ? l.file_size - l.data_offset : 0;
+	progress__phase(r->opts->progress, phase, total, "B");
+}
+
+static void progress_tick(struct run *r, struct perfdata *pd, uint64_t nrec)
+{
+	uint64_t done;
+
+	if (!r->opts->progress || nrec % 4096)
+		return;
+	perfdata__truncated(pd, &done, NULL);
+	progress__update(r->opts->progress, done);
+}
+
+/*
+ * The on_map hook: an address-space record (me, from ev) of any process,
+ * the kernel's included (host frames need them all: a --pid's parent, the
+ * kernel's pid -1). 0, or -1 when the hook ran out of memory.
+ */
+static int note_map(struct run *r, const struct pd_event *ev, const struct mt_event *me)
 {
 	const union perf_event *e = ev->ev;
-	struct attr_file_map m;
+	struct attr_map_event m = {
+		.kind = me->kind == MT_EXEC ? ATTR_MAP_EXEC : me->kind == MT_FORK ? ATTR_MAP_FORK :
+			ATTR_MAP_MMAP,
+		.pid = me->pid, .ppid = me->ppid, .start = me->start, .len = me->len,
+		.pgoff = me->pgoff, .time = me->time,
+	};
 
 	if (!r->opts->on_map)
-		return;
-	if (ev->hdr->type == PERF_RECORD_MMAP && !(ev->hdr->misc & PERF_RECORD_MISC_MMAP_DATA))
-		m = (struct attr_file_map){ e->mmap.pid, e->mmap.start, e->mmap.len, e->mmap.pgoff,
-					    e->mmap.filename };
-	else if (ev->hdr->type == PERF_RECORD_MMAP2 && (e->mmap2.prot & PROT_EXEC))
-		m = (struct attr_file_map){ e->mmap2.pid, e->mmap2.start, e->mmap2.len,
-					    e->mmap2.pgoff, e->mmap2.filename };
-	else
-		return;
-	if (strncmp(m.filename, "//anon", 6) == 0 ||
-	    (r->opts->pid >= 0 && m.pid != (uint32_t)r->opts->pid))
-		return;
-	r->opts->on_map(r->opts->ctx, &m);
+		return 0;
+	if (m.kind == ATTR_MAP_MMAP && ev->hdr->type == PERF_RECORD_MMAP) {
+		m.filename = e->mmap.filename;
+	} else if (m.kind == ATTR_MAP_MMAP) {
+		m.filename = e->mmap2.filename;
+		/* the record names device and inode unless it carries a build id instead */
+		if (!(ev->hdr->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+			m.ino = e->mmap2.ino;
+			m.maj = e->mmap2.maj;
+			m.min = e->mmap2.min;
+		}
+	}
+	return r->opts->on_map(r->opts->ctx, &m);
 }
 
 /* End of the one pass: the deferred samples, now that every mapping is known. */
@@ -281,14 +326,19 @@ static int pass_mappings(struct run *r, struct perfdata *pd, struct ap_err *err)
 	struct ev_list list = { 0 };
 	struct pd_event ev;
 	struct mt_event me;
+	uint64_t nrec = 0;
 	int ret;
 
+	progress_phase(r, pd, "reading perf.data: mappings");
 	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
-		if (ev.hdr->type != PERF_RECORD_SAMPLE)
-			note_file_map(r, &ev);
+		progress_tick(r, pd, ++nrec);
 		if (ev.hdr->type == PERF_RECORD_SAMPLE || !to_mt_event(&ev, r->use_time, &me))
 			continue;
-		if (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid)
+		if (note_map(r, &ev, &me)) {
+			free(list.ev);
+			return ap_err_nomem(err);
+		}
+		if (no_core_pid(&me) || (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid))
 			continue;
 		r->res->injected |= me.injected;
 		if (ap_push(&list.ev, &list.n, &list.cap, &me, sizeof(me))) {
@@ -317,27 +367,33 @@ static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 {
 	struct pd_event ev;
 	struct mt_event me;
+	uint64_t nrec = 0;
 	int ret;
 
+	progress_phase(r, pd, r->one_pass || r->single_pass ? "reading perf.data" :
+		       "reading perf.data: samples");
 	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
+		progress_tick(r, pd, ++nrec);
 		if (ev.hdr->type == PERF_RECORD_SAMPLE) {
 			count_sample(r, &ev);
 			if (r->fallback)
 				return 0;
 			continue;
 		}
-		if (!r->single_pass && !r->one_pass)
+		if ((!r->single_pass && !r->one_pass) || !to_mt_event(&ev, r->use_time, &me))
 			continue;
-		note_file_map(r, &ev);
-		if (!to_mt_event(&ev, r->use_time, &me))
-			continue;
-		if (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid)
+		if (!no_core_pid(&me) && (r->opts->pid < 0 || me.pid == (uint32_t)r->opts->pid)) {
+			if (r->one_pass && maptable__late(&r->mt, &me))
+				r->fallback = 1;
+			if (r->fallback)
+				return 0;
+		}
+		/* read once: the hook sees the records as they come (else pass 1 did) */
+		if (note_map(r, &ev, &me))
+			return ap_err_nomem(err);
+		if (no_core_pid(&me) || (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid))
 			continue;
 		r->res->injected |= me.injected;
-		if (r->one_pass && maptable__late(&r->mt, &me))
-			r->fallback = 1;
-		if (r->fallback)
-			return 0;
 		if (maptable__add(&r->mt, &me, r->res))
 			return ap_err_nomem(err);
 	}
@@ -527,6 +583,25 @@ static int summarize(struct run *r, struct ap_err *err)
 	return 0;
 }
 
+/* The event the selected samples are of, for the renderers; -1 when out of memory. */
+static int keep_event(struct run *r, struct perfdata *pd)
+{
+	const struct pd_evsel *e = NULL;
+
+	if (r->event_attr >= 0)
+		e = perfdata__evsel(pd, (size_t)r->event_attr);
+	else if (perfdata__nevsels(pd) == 1)
+		e = perfdata__evsel(pd, 0);
+	if (!e)
+		return 0;
+	r->res->event_name = strdup(e->name ? e->name : "unknown");
+	if (!r->res->event_name)
+		return -1;
+	r->res->event_attr = e->attr;
+	r->res->have_event = 1;
+	return 0;
+}
+
 int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 	      const struct attr_opts *opts, struct attr_result *res, struct ap_err *err)
 {
@@ -559,8 +634,9 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 		if (resolve_event(&r, pd, err))
 			goto out;
 		r.one_pass = !opts->two_pass;
-		/* a hooked one pass: what the hook was told must stay true */
+		/* a hooked one pass: what the hooks were told must stay true */
 		r.mt.track_misses = r.one_pass && opts->on_sample;
+		r.mt.track_files = r.mt.track_misses && opts->on_map;
 		if (!r.one_pass && (pass_mappings(&r, pd, err) || perfdata__rewind(pd, err)))
 			goto out;
 	}
@@ -589,11 +665,15 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 			     "%s: cut short: read %" PRIu64 " of %" PRIu64 " data bytes",
 			     perf_path, res->bytes_read, res->bytes_expected))
 		goto oom;
+	if (keep_event(&r, pd))
+		goto oom;
 	ret = summarize(&r, err);
 	goto out;
 oom:
 	ret = ap_err_nomem(err);
 out:
+	if (opts->progress)
+		progress__clear(opts->progress);
 	perfdata__close(pd);
 	maptable__exit(&r.mt);
 	free(r.pend);
@@ -615,7 +695,7 @@ int attr__scan(const char *perf_path, struct attr_scan *out, struct ap_err *err)
 			out->samples++;
 			continue;
 		}
-		if (to_mt_event(&ev, 0, &me) && me.kind == MT_MMAP && me.anon &&
+		if (to_mt_event(&ev, 0, &me) && !no_core_pid(&me) && me.kind == MT_MMAP && me.anon &&
 		    attr_spans__add(&out->anon, &out->nanon, &out->cap_anon, me.start, me.len)) {
 			ret = ap_err_nomem(err);
 			break;

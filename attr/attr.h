@@ -72,13 +72,24 @@ struct attr_span {
 };
 
 /*
- * Call stacks (profile/stacks.h) hook every selected sample, in a core or
- * not, and the executable file mappings that name host frames. A hook
- * cannot take back what it was given, so when the one-pass read meets a
- * record it cannot order it starts over: on_restart says to forget
- * everything, and the two-pass read follows. In a hooked read every
- * lookup that finds no core counts for that check (maptable__late), so
- * no hooked sample misses a mapping that arrives too late.
+ * Hooks for what profile/ reads along with the attribution: the call
+ * stacks (profile/stacks.h) and the samples outside wasm, named as perf
+ * names them (profile/host.h, profile/hostmaps.h). Each is optional; all
+ * get attr_opts.ctx.
+ *
+ *   on_sample   every selected sample, in a core or not (core -1);
+ *   on_map      every address-space record of any process: executable
+ *               MMAP/MMAP2 (files, //anon, the kernel's), exec COMM, FORK;
+ *               the two-pass read hands them all over before the first
+ *               sample, the one pass as they come;
+ *   on_restart  forget everything: the one pass starts over.
+ *
+ * A hook cannot take back what it was given, so when the one-pass read
+ * meets a record it cannot order it starts over (on_restart) and reads
+ * twice. In a hooked one pass every lookup that finds no core counts for
+ * that check (maptable__late), and with on_map so does a late mapping of
+ * a file over an address a lookup missed: no hooked sample misses a
+ * mapping that arrives too late, a core's or the host's.
  */
 struct attr_lookup;
 
@@ -88,23 +99,35 @@ struct attr_lookup;
  * mapping's start); -1 when IP is in no core.
  */
 int attr_lookup__core(struct attr_lookup *lk, uint64_t ip, uint64_t *base);
+/* The hooked sample's time key: what attr_map_event.time is compared with. */
+uint64_t attr_lookup__time(const struct attr_lookup *lk);
 
 /*
  * A selected sample. core >= 0: its ip is in that core's text, in local
  * function func at text offset text_off; core -1: in no core's text (host
- * or kernel code, or no ip). lk resolves the sample's other addresses.
+ * or kernel code, a core's page past its text, or no ip). lk resolves the
+ * sample's other addresses.
  */
 typedef void (*attr_sample_fn)(void *ctx, const struct pd_sample *s, int core, uint32_t func,
 			       uint64_t text_off, struct attr_lookup *lk);
 
-/* An executable mapping of a file (not //anon), as recorded. */
-struct attr_file_map {
-	uint32_t pid;
-	uint64_t start, len, pgoff;
-	const char *filename;	/* valid during the call */
+/* An address-space record as recorded. */
+enum attr_map_kind { ATTR_MAP_MMAP, ATTR_MAP_EXEC, ATTR_MAP_FORK };
+struct attr_map_event {
+	enum attr_map_kind kind;
+	uint32_t pid;		/* UINT32_MAX: the kernel (perf's -1) */
+	uint32_t ppid;		/* FORK: the parent */
+	uint64_t start, len, pgoff;	/* MMAP */
+	const char *filename;	/* MMAP: as recorded ("//anon", "[vdso]", ...); valid during the call */
+	uint64_t ino;		/* MMAP2 naming device and inode; else 0 */
+	uint32_t maj, min;
+	uint64_t time;		/* the time key (the record's time, else its position) */
 };
-typedef void (*attr_map_fn)(void *ctx, const struct attr_file_map *m);
+/* 0, or -1 when out of memory (the read fails). */
+typedef int (*attr_map_fn)(void *ctx, const struct attr_map_event *m);
 typedef void (*attr_restart_fn)(void *ctx);
+
+struct progress;
 
 struct attr_opts {
 	int pid;                 /* -1 = all */
@@ -118,6 +141,7 @@ struct attr_opts {
 	attr_map_fn on_map;
 	attr_restart_fn on_restart;
 	void *ctx;
+	struct progress *progress; /* bytes read, a phase per pass (util/progress.h); NULL: none */
 };
 
 struct attr_result {
@@ -142,6 +166,10 @@ struct attr_result {
 	int passes;                   /* reads of the file: 1, or 2 when records came too late */
 	int injected;                 /* ATTR_INJECTED_*: mappings of files an inject step wrote */
 	struct ap_warnings warnings;  /* non-unique mappings, cores never mapped, a cut file */
+	/* what the samples are of: the selected event, or the recording's only one */
+	int have_event;               /* 0: several events, none selected */
+	char *event_name;             /* as perf names it ("cpu-clock") */
+	struct perf_event_attr event_attr; /* its sample_period / sample_freq, type, config */
 };
 
 /*

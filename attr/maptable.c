@@ -297,8 +297,9 @@ static int late_for_misses(const struct maptable *mt, const struct mt_event *ev)
 
 	switch (ev->kind) {
 	case MT_MMAP:
-		if (!ev->anon && !is_candidate(mt, ev))
-			return 0;	/* a file's code is never a core's */
+		/* a file's code is never a core's, but it names host frames */
+		if (!ev->anon && !is_candidate(mt, ev) && !mt->track_files)
+			return 0;
 		for (uint32_t i = 0; i < mt->nprocs; i++) {
 			q = &mt->procs[i];
 			if ((q->pid == ev->pid || q->ppid == ev->pid) &&

@@ -47,6 +47,7 @@ struct maptable {
 	uint32_t ncores;
 	const struct mt_proc *last; /* lookup cache */
 	int track_misses;       /* a hooked one-pass read: lookups that miss count for maptable__late */
+	int track_files;        /* with track_misses: mappings of files count too (host frames) */
 	int miss_oom;           /* a miss could not be noted: the caller must read twice */
 };
 
@@ -74,9 +75,9 @@ int maptable__add(struct maptable *mt, const struct mt_event *ev, struct attr_re
  * For a file read in one pass: 1 when this event arrives too late to be
  * applied in order (it predates samples already attributed in its range,
  * or an earlier-numbered candidate; with track_misses, also a mapping
- * over a page a lookup of its process (or a child's) missed after its
- * time, or a fork older than a miss of the child), so the caller must
- * read twice.
+ * (of //anon or a candidate; with track_files of any file too) over a
+ * page a lookup of its process (or a child's) missed after its time, or a
+ * fork older than a miss of the child), so the caller must read twice.
  */
 int maptable__late(const struct maptable *mt, const struct mt_event *ev);
 /* A sample of pid at time t was found in a core. */

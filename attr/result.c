@@ -33,6 +33,7 @@ void attr_result__exit(struct attr_result *res)
 	}
 	ap_warnings__exit(&res->warnings);
 	free(res->mappings);
+	free(res->event_name);
 	free(res->anon);
 	memset(res, 0, sizeof(*res));
 }

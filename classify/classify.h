@@ -211,6 +211,13 @@ struct cls_levers {
 void cls__levers(const struct cls_table *t, struct cls_levers *l);
 
 /*
+ * Indices (into f->insns) of the n instructions with the most samples s[],
+ * most first, ties by address; those with no samples left out. Returns
+ * how many (at most n) were written to idx.
+ */
+uint32_t cls__hottest(const struct cls_func *f, const uint64_t *s, uint32_t n, uint32_t *idx);
+
+/*
  * The class table that `report --func`, `classify` and `annotate` print:
  * one row per class, then the frame-traffic and lever lines. run_total 0
  * leaves %run blank.

@@ -204,7 +204,7 @@ void cls__print_table(FILE *out, const struct cls_table *t, uint64_t run_total)
 }
 
 /* Indices of the n hottest entries, hottest first (ties: lower address). */
-static uint32_t hottest(const struct cls_func *f, const uint64_t *s, uint32_t n, uint32_t *idx)
+uint32_t cls__hottest(const struct cls_func *f, const uint64_t *s, uint32_t n, uint32_t *idx)
 {
 	uint32_t k = 0;
 
@@ -236,7 +236,7 @@ void cls__print_hottest(FILE *out, const struct cls_func *f, const uint64_t *ins
 	idx = calloc(n, sizeof(*idx));
 	if (!idx)
 		return;
-	k = hottest(f, insn_samples, n, idx);
+	k = cls__hottest(f, insn_samples, n, idx);
 	/* 80 columns: the instruction text is cut to what is left (JSON has it whole) */
 	fprintf(out, "  %7s %7s  %-8s %-13s %s\n", "samples", "%func", "offset", "class",
 		"instruction");
@@ -339,7 +339,7 @@ void cls__json_hottest(struct json_out *j, const struct cls_func *f,
 		       const uint64_t *insn_samples, uint32_t n, uint64_t run_total)
 {
 	uint32_t *idx = n ? calloc(n, sizeof(*idx)) : NULL;
-	uint32_t k = idx && insn_samples ? hottest(f, insn_samples, n, idx) : 0;
+	uint32_t k = idx && insn_samples ? cls__hottest(f, insn_samples, n, idx) : 0;
 
 	json_begin_arr(j);
 	for (uint32_t i = 0; i < k; i++) {

@@ -5,6 +5,7 @@
 #include "attr-args.h"
 #include "../util/array.h"
 #include "../util/outfile.h"
+#include "../util/progress.h"
 
 void attr_args__init(struct attr_args *a, const char *cmd)
 {
@@ -79,10 +80,18 @@ int attr_args__check_output(const struct attr_args *a, const char *out, struct a
 int attr_args__read(struct attr_args *a)
 {
 	struct ap_err err = { 0 };
+	struct progress pr;
+	int rc;
 
 	if (!a->quiet)
 		cli_warnings(a->cmd, &a->cs.warnings);
-	if (profile__read(a->input, &a->cs, &a->opts, &a->p, &err))
+	/* a big recording takes a while: a progress line on a terminal */
+	progress__init(&pr, stderr, a->quiet);
+	a->opts.progress = &pr;
+	rc = profile__read(a->input, &a->cs, &a->opts, &a->p, &err);
+	progress__exit(&pr);
+	a->opts.progress = NULL;
+	if (rc)
 		/* the one gate attribution has */
 		return cli_fail_opt(a->cmd, err.kind == AP_ERR_GATE ? "--require-size-match:" : NULL,
 				    &err);

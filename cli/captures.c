@@ -136,7 +136,7 @@ int captures__read(struct captures *c, struct attr_args *a, const char *label,
 	}
 	if (alloc(c, &a->cs, &err))
 		return cli_fail(a->cmd, &err);
-	a->opts.stacks = 1;	/* inclusive shares where the recordings have call chains */
+	a->opts.stacks = PROFILE_STACKS_RECORDED;	/* inclusive shares, if any */
 	for (uint32_t k = 0; k < c->n; k++) {
 		a->input = c->paths[k];
 		ret = attr_args__read(a);

@@ -17,6 +17,7 @@
 #include "attr-args.h"
 #include "hints.h"
 #include "../symbolize/inject.h"
+#include "../util/progress.h"
 #include "../util/array.h"
 #include "../util/perf.h"
 #include "../util/run.h"
@@ -263,6 +264,7 @@ static int inject(struct rec_args *r, struct ap_err *err)
 	struct sym_inject_opts io = { .sym = { .names = r->mode }, .jitdump = r->jitdump,
 				      .perf = r->perf };
 	struct sym_inject_result res;
+	struct progress pr;
 	char dir[PATH_MAX];
 	int ret, created;
 
@@ -271,7 +273,10 @@ static int inject(struct rec_args *r, struct ap_err *err)
 		return -1;
 	io.sym.dir = dir;
 	io.sym.prefix_core = symbolize__want_prefix(&r->a.p->attr);
+	progress__init(&pr, stderr, r->a.quiet);
+	io.progress = &pr;
 	ret = symbolize__inject(r->out, &r->a.p->attr, &io, r->jit_out, &res, err);
+	progress__exit(&pr);
 	if (ret && created)
 		rmdir(dir);
 	sym_inject_result__exit(&res);

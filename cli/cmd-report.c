@@ -4,16 +4,20 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "attr-args.h"
 #include "../frames/frames.h"
 #include "captures.h"
 #include "../render/callgraph.h"
 #include "../classify/classify.h"
 #include "../render/report.h"
+#include "../render/report-export.h"
 #include "../util/term.h"
 
 #define REPORT_MAX_FUNCS 32
 #define REPORT_MAX_EDGES 16	/* --callers / --callees, each */
+/* HTML and Markdown show this many hottest functions closely when --func/--hot name none */
+#define REPORT_EXPORT_HOT 3
 
 struct report_opts {
 	const char *json;
@@ -34,6 +38,7 @@ struct report_opts {
 	uint32_t ncallers, ncallees;
 	uint32_t caller_syms[REPORT_MAX_EDGES], callee_syms[REPORT_MAX_EDGES];
 	const char *folded;
+	const char *html, *markdown, *pprof;	/* FILE, or "-": stdout */
 	int wide;			/* --wide: no 80-column limit */
 	struct attr_args a;
 };
@@ -44,6 +49,7 @@ static const char report_usage[] =
 	"                      [--base HEX]... [--min-samples N] [--require-size-match]\n"
 	"                      [--func F]... [--hot K] [--arch ARCH] [--roles SPEC]\n"
 	"                      [--children] [--callers F] [--callees F] [--folded FILE]\n"
+	"                      [--html FILE] [--markdown FILE] [--pprof FILE]\n"
 	"       aotperf report (--cwasm FILE | --manifest M)... --func F... [--json FILE]\n"
 	"\n"
 	"Attribute the samples of a precompiled WAMR run to its wasm functions.\n"
@@ -82,6 +88,13 @@ static const char report_usage[] =
 	"      --callees F         F's callees with their samples; repeatable\n"
 	"                          (F: a function spec as for --func, or a host symbol)\n"
 	"      --folded FILE       collapsed stacks (flamegraph.pl, inferno, speedscope)\n"
+	"\nExports (one -i; the hottest functions' listings unless --func/--hot):\n"
+	"      --html FILE         also write a self-contained HTML report (- : stdout);\n"
+	"                          a flame graph when the recording has call chains\n"
+	"      --markdown FILE     also write the report as GitHub Markdown (- : stdout)\n"
+	"      --pprof FILE        also write a gzip pprof profile for go tool pprof,\n"
+	"                          Pyroscope, Parca (- : stdout, not a terminal); the\n"
+	"                          call stacks when the recording has call chains\n"
 	"\n"
 	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
 
@@ -107,6 +120,44 @@ static int check_frame_options(const struct report_opts *o, struct ap_err *err)
 	return 0;
 }
 
+/* The call-graph views were asked for (the exports read stacks on their own). */
+static int callgraph_asked(const struct report_opts *o)
+{
+	return o->children || o->ncallers || o->ncallees || o->folded;
+}
+
+/* Outputs: none is an input or another output; one at most on stdout, pprof not to a terminal. */
+static int check_outputs(struct report_opts *o, struct ap_err *err)
+{
+	const char *outs[] = { o->json, o->folded, o->html, o->markdown, o->pprof };
+	const char *opts[] = { "--json", "--folded", "--html", "--markdown", "--pprof" };
+	int nstdout = 0;
+
+	for (int i = 0; i < 5; i++) {
+		if (!outs[i])
+			continue;
+		if (i != 1 && !strcmp(outs[i], "-")) {	/* --folded has no stdout form */
+			if (++nstdout > 1)
+				return ap_errf(err, "%s -: only one output can go to stdout", opts[i]);
+			if (i == 4 && isatty(STDOUT_FILENO))
+				return ap_errf(err, "--pprof -: stdout is a terminal; give a file"
+					       " or redirect");
+			continue;
+		}
+		for (int k = 0; k < i; k++)
+			if (outs[k] && !strcmp(outs[k], outs[i]))
+				return ap_errf(err, "%s and %s name the same file %s", opts[k],
+					       opts[i], outs[i]);
+		if (attr_args__check_output(&o->a, outs[i], err))
+			return ap_err_prefix(err, "%s: ", opts[i]);
+	}
+	o->a.opts.host = o->html || o->markdown || o->pprof;
+	/* the flame graph and pprof's stacks, when the recording has call chains */
+	if ((o->html || o->pprof) && !o->a.opts.stacks)
+		o->a.opts.stacks = PROFILE_STACKS_RECORDED;
+	return 0;
+}
+
 /* --roles against each core's architecture now, not after the report. */
 static int check_roles(const struct report_opts *o, struct ap_err *err)
 {
@@ -123,7 +174,8 @@ static int check_roles(const struct report_opts *o, struct ap_err *err)
 static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_err *err)
 {
 	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES, O_FRAME_ATTR, O_FRAME_META,
-	       O_VALIDATE, O_CHILDREN, O_CALLERS, O_CALLEES, O_FOLDED, O_WIDE };
+	       O_VALIDATE, O_CHILDREN, O_CALLERS, O_CALLEES, O_FOLDED, O_HTML, O_MARKDOWN,
+	       O_PPROF, O_WIDE };
 	uint64_t v;
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
@@ -141,6 +193,9 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		{ "callers", required_argument, NULL, O_CALLERS },
 		{ "callees", required_argument, NULL, O_CALLEES },
 		{ "folded", required_argument, NULL, O_FOLDED },
+		{ "html", required_argument, NULL, O_HTML },
+		{ "markdown", required_argument, NULL, O_MARKDOWN },
+		{ "pprof", required_argument, NULL, O_PPROF },
 		{ "wide", no_argument, NULL, O_WIDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -196,6 +251,9 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 				o->callees[o->ncallees++] = optarg;
 			break;
 		case O_FOLDED: o->folded = optarg; break;
+		case O_HTML: o->html = optarg; break;
+		case O_MARKDOWN: o->markdown = optarg; break;
+		case O_PPROF: o->pprof = optarg; break;
 		case O_WIDE: o->wide = 1; break;
 		default:
 			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
@@ -206,21 +264,22 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
 	if (check_frame_options(o, err))
 		return -1;
-	if (o->roles && !o->nspecs && !o->hot)
-		return ap_errf(err, "--roles needs --func or --hot");
+	/* the HTML and Markdown classify the hottest functions when none is named */
+	if (o->roles && !o->nspecs && !o->hot && !o->html && !o->markdown)
+		return ap_errf(err, "--roles needs --func or --hot (or --html, --markdown)");
 	if (attr_args__check(&o->a, err) || check_roles(o, err))
 		return -1;
 	if (report_static(o) && (o->min_samples || o->a.pins.n || o->a.opts.pid >= 0 ||
 				 o->a.opts.event || o->a.opts.require_size_match))
 		return ap_errf(err, "--min-samples, --base, --pid, --event and --require-size-match"
 			       " need a recording: -i perf.data");
-	if (report_static(o) && (o->children || o->ncallers || o->ncallees || o->folded))
+	if (report_static(o) && callgraph_asked(o))
 		return ap_errf(err, "--children, --callers, --callees and --folded need a recording"
 			       " made with -g or --call-graph=dwarf: -i perf.data");
-	o->a.opts.stacks = o->children || o->ncallers || o->ncallees || o->folded;
-	if (o->folded && attr_args__check_output(&o->a, o->folded, err))
-		return -1;
-	return o->json ? attr_args__check_output(&o->a, o->json, err) : 0;
+	if (report_static(o) && (o->html || o->markdown || o->pprof))
+		return ap_errf(err, "--html, --markdown and --pprof need a recording: -i perf.data");
+	o->a.opts.stacks = callgraph_asked(o) ? PROFILE_STACKS_YES : PROFILE_STACKS_NO;
+	return check_outputs(o, err);
 }
 
 /* --callers/--callees: each F as a stack symbol; a spec that names no function fails. */
@@ -252,7 +311,7 @@ static int callgraph_prepare(struct report_opts *o, struct ap_err *err)
 {
 	const struct profile *p = o->a.p;
 
-	if (!p->stacks)
+	if (!p->stacks || !callgraph_asked(o))
 		return 0;
 	if (p->stacks->mode == STACKS_NONE)
 		return ap_errf(err, "%s: no call chains: record with perf record -g or"
@@ -267,7 +326,7 @@ static void callgraph_print(const struct report_opts *o)
 {
 	const struct profile *p = o->a.p;
 
-	if (!p->stacks)
+	if (!p->stacks || !callgraph_asked(o))
 		return;
 	render__callgraph_summary(stdout, p);
 	if (o->children)
@@ -295,6 +354,44 @@ static int classify(struct report_opts *o, struct ap_err *err)
 	if (o->frame_meta && profile__set_sidecar(p, 0, o->frame_meta, err))
 		return -1;
 	return profile__classify(p, o->roles, err);
+}
+
+typedef int (*export_file_fn)(const char *path, const struct profile *p,
+			      const struct render_opts *o, struct ap_err *err);
+typedef int (*export_stream_fn)(FILE *f, const char *name, const struct profile *p,
+				const struct render_opts *o, struct ap_err *err);
+
+/* One export, "-" to stdout; the option's name in front of an error. */
+static int export(const char *opt, const char *out, export_file_fn to_file,
+		  export_stream_fn to_stream, const struct profile *p, const struct render_opts *ro,
+		  struct ap_err *err)
+{
+	int rc;
+
+	if (!out)
+		return 0;
+	rc = strcmp(out, "-") ? to_file(out, p, ro, err) : to_stream(stdout, "stdout", p, ro, err);
+	return rc ? ap_err_prefix(err, "%s: ", opt) : 0;
+}
+
+/*
+ * HTML, Markdown, pprof. Without --func/--hot the pages still show the
+ * hottest functions closely: classified here, after the JSON and apart
+ * from the text report, which print what was asked.
+ */
+static int exports(struct report_opts *o, const struct render_opts *ro, struct ap_err *err)
+{
+	struct profile *p = o->a.p;
+
+	if ((o->html || o->markdown) && !p->nfuncs &&
+	    (profile__add_hot(p, REPORT_EXPORT_HOT, err) || profile__classify(p, o->roles, err)))
+		return -1;
+	if (export("--html", o->html, render__report_html_file, render__report_html, p, ro, err) ||
+	    export("--markdown", o->markdown, render__report_md_file, render__report_md, p, ro,
+		   err) ||
+	    export("--pprof", o->pprof, render__report_pprof_file, render__report_pprof, p, ro, err))
+		return -1;
+	return 0;
 }
 
 /* No recording: the static class tables of the --func functions. */
@@ -345,6 +442,7 @@ int cmd_report(int argc, char **argv)
 		.pin_word = "--base", .tool = "aotperf report", .hint = cli_hint,
 	};
 	const struct profile *p;
+	uint32_t nasked;
 	int ret;
 
 	attr_args__init(&o.a, "report");
@@ -356,9 +454,9 @@ int cmd_report(int argc, char **argv)
 		struct report_captures_opts rc = { o.json, o.top, o.min_samples, o.specs,
 						   o.nspecs, o.roles };
 
-		if (o.hot || o.frame_attr || o.frame_meta || o.validate_frames || o.a.opts.stacks) {
-			ap_errf(&err, "--hot, the frame-attribution and the call-graph options take"
-				" one -i");
+		if (o.hot || o.frame_attr || o.frame_meta || o.validate_frames || callgraph_asked(&o) ||
+		    o.html || o.markdown || o.pprof) {
+			ap_errf(&err, "--hot, frame attribution, call graphs and exports take one -i");
 			ret = cli_fail("report", &err);
 		} else {
 			ret = report__captures(&o.a, &rc);
@@ -400,27 +498,30 @@ int cmd_report(int argc, char **argv)
 		ret = cli_fail("report", &err);
 		goto out;
 	}
-	if (p->stacks) {
+	if (callgraph_asked(&o)) {
 		ro.json_extra = callgraph_json;
 		ro.ctx = &o;
 	}
-	/* JSON first: on failure nothing has been promised on stdout. */
-	if (o.json && render__report_json_file(o.json, p, &ro, &err)) {
+	nasked = p->nfuncs;
+	/* files first: on failure nothing has been promised on stdout. */
+	if ((o.json && render__report_json_file(o.json, p, &ro, &err)) ||
+	    exports(&o, &ro, &err)) {
 		ret = cli_fail("report", &err);
 		goto out;
 	}
-	if (o.json && !strcmp(o.json, "-"))
-		goto out;	/* stdout holds the JSON */
+	/* an output on stdout is the output */
+	if ((o.json && !strcmp(o.json, "-")) || (o.html && !strcmp(o.html, "-")) ||
+	    (o.markdown && !strcmp(o.markdown, "-")) || (o.pprof && !strcmp(o.pprof, "-")))
+		goto out;
 	printf("aotperf report: %s\n", o.a.input);
 	printf("  total samples       %" PRIu64 "%s%s\n", p->attr.total_samples,
 	       p->event ? "  event " : "", p->event ? p->event : "");
 	render__report_coverage(stdout, p);
 	callgraph_print(&o);
-	if (o.children)
-		for (uint32_t i = 0; i < p->nfuncs; i++)
-			render__report_func(stdout, p, &p->funcs[i], &ro);
-	else
-		render__report_body(stdout, p, &ro);
+	for (uint32_t i = 0; !o.children && i < p->attr.ncores; i++)
+		render__report_core(stdout, p, i, &ro);
+	for (uint32_t i = 0; i < nasked; i++)
+		render__report_func(stdout, p, &p->funcs[i], &ro);
 out:
 	attr_args__exit(&o.a);
 	return ret;

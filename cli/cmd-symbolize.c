@@ -13,6 +13,7 @@
 #include "attr-args.h"
 #include "hints.h"
 #include "../symbolize/inject.h"
+#include "../util/progress.h"
 #include "../util/perf.h"
 
 enum route { ROUTE_PERFMAP, ROUTE_JITDUMP, ROUTE_INJECT };
@@ -144,12 +145,16 @@ static int do_inject(struct sym_args *s, const struct sym_opts *so, char ***file
 	struct sym_inject_opts io = { .sym = *so, .jitdump = s->jitdump };
 	struct sym_inject_result r;
 	struct ap_err perf_err;
+	struct progress pr;
 	char perf[PATH_MAX];
 	int ret;
 
 	/* perf runs only for a -k mono recording; without it that route fails */
 	io.perf = ap_perf__find(NULL, perf, sizeof(perf), &perf_err) ? NULL : perf;
+	progress__init(&pr, stderr, s->a.quiet);
+	io.progress = &pr;
 	ret = symbolize__inject(s->a.input, &s->a.p->attr, &io, s->out, &r, err);
+	progress__exit(&pr);
 	if (!ret && r.elf && !r.mono && s->jitdump && !s->a.quiet)
 		cli_warn(s->cmd, "%s was not recorded with -k mono, which perf inject --jit"
 			 " needs: writing ELF images instead", s->a.input);

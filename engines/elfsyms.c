@@ -2,9 +2,9 @@
 /*
  * The engine's ELF files: where file bytes load (PT_LOAD, else the
  * allocated sections) and the function symbols, as perf reads them
- * (STT_FUNC/STT_GNU_IFUNC, defined, named; a zero size reaches to the next
- * symbol or the end of its section). Code bytes are copied only for the
- * symbols the profile wants (wasm names).
+ * (util/elffuncs.h; every alias kept, each a code object; a zero size
+ * reaches to the next symbol or the end of its section). Code bytes are
+ * copied only for the symbols the profile wants (wasm names).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -55,19 +55,6 @@ static uint8_t *slurp(const char *path, size_t *len)
 	return (uint8_t *)buf;
 }
 
-struct rawsym {
-	uint64_t value, size;
-	const char *name;
-	size_t shndx;
-};
-
-static int rawsym_cmp(const void *a, const void *b)
-{
-	const struct rawsym *x = a, *y = b;
-
-	return x->value < y->value ? -1 : x->value > y->value;
-}
-
 /* Bytes of [vaddr, vaddr + size) from the section holding them, or NULL. */
 static const uint8_t *sym_bytes(Elf *e, const uint8_t *buf, size_t len, size_t shndx,
 				uint64_t vaddr, uint64_t size)
@@ -92,25 +79,11 @@ static int read_loads(Elf *e, struct eng_file *f)
 	size_t n = 0, k = 0;
 	Elf_Scn *scn = NULL;
 
-	if (!elf_getphdrnum(e, &n) && n) {
-		f->loads = calloc(n, sizeof(*f->loads));
-		if (!f->loads)
-			return -1;
-		for (size_t i = 0; i < n; i++) {
-			GElf_Phdr ph;
-
-			if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
-				continue;
-			f->loads[k++] = (struct eng_load){ ph.p_offset, ph.p_vaddr, ph.p_filesz };
-		}
-		f->nloads = (uint32_t)k;
-		if (k)
-			return 0;
-		free(f->loads);
-		f->loads = NULL;
-	}
+	if (elf_loads__read(e, &f->loads, &f->nloads))
+		return -1;
+	if (f->nloads)
+		return 0;
 	/* no program headers (an object file): the allocated sections */
-	n = 0;
 	while ((scn = elf_nextscn(e, scn)))
 		n++;
 	f->loads = calloc(n ? n : 1, sizeof(*f->loads));
@@ -122,61 +95,14 @@ static int read_loads(Elf *e, struct eng_file *f)
 		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
 		    sh.sh_type == SHT_NOBITS)
 			continue;
-		f->loads[k++] = (struct eng_load){ sh.sh_offset, sh.sh_addr, sh.sh_size };
+		f->loads[k++] = (struct elf_load){ sh.sh_offset, sh.sh_addr, sh.sh_size };
 	}
-	f->nloads = (uint32_t)k;
-	return 0;
-}
-
-/* The function symbols of the symbol table (else the dynamic one). */
-static int read_rawsyms(Elf *e, struct rawsym **out, size_t *nout)
-{
-	Elf_Scn *scn = NULL, *tab = NULL;
-	GElf_Shdr sh, tsh = { 0 };
-	Elf_Data *d;
-	struct rawsym *v;
-	size_t n, k = 0;
-
-	while ((scn = elf_nextscn(e, scn))) {
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && !tab)) {
-			tab = scn;
-			tsh = sh;
-		}
-	}
-	*out = NULL;
-	*nout = 0;
-	if (!tab || !tsh.sh_entsize || !(d = elf_getdata(tab, NULL)))
-		return 0;
-	n = tsh.sh_size / tsh.sh_entsize;
-	v = calloc(n ? n : 1, sizeof(*v));
-	if (!v)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Sym s;
-		int type;
-		const char *name;
-
-		if (!gelf_getsym(d, (int)i, &s))
-			continue;
-		type = GELF_ST_TYPE(s.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || !s.st_name ||
-		    s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE)
-			continue;
-		name = elf_strptr(e, tsh.sh_link, s.st_name);
-		if (!name || !*name)
-			continue;
-		v[k++] = (struct rawsym){ s.st_value, s.st_size, name, s.st_shndx };
-	}
-	qsort(v, k, sizeof(*v), rawsym_cmp);
-	*out = v;
-	*nout = k;
+	f->nloads = k;
 	return 0;
 }
 
 /* A zero-size symbol reaches to the next one, or to the end of its section. */
-static uint64_t fixup_size(Elf *e, const struct rawsym *v, size_t n, size_t i)
+static uint64_t fixup_size(Elf *e, const struct elf_func *v, size_t n, size_t i)
 {
 	GElf_Shdr sh;
 	Elf_Scn *scn;
@@ -196,10 +122,10 @@ static uint64_t fixup_size(Elf *e, const struct rawsym *v, size_t n, size_t i)
 static int read_syms(struct eng_profile *p, uint32_t fi, Elf *e, const uint8_t *buf,
 		     size_t len, int plain_ok)
 {
-	struct rawsym *v;
+	struct elf_func *v;
 	size_t n;
 
-	if (read_rawsyms(e, &v, &n))
+	if (elf_funcs__read(e, 0, &v, &n))
 		return -1;
 	p->files[fi].syms = calloc(n ? n : 1, sizeof(struct eng_sym));
 	if (!p->files[fi].syms) {
@@ -257,17 +183,10 @@ int eng_elf__load(struct eng_profile *p, uint32_t fi, const char *where, int pla
 
 const struct eng_sym *eng_file__sym_at(const struct eng_file *f, uint64_t off, uint64_t *vaddr)
 {
-	uint64_t va = off;
+	uint64_t va;
 	uint32_t lo = 0, hi = f->nsyms;
 
-	for (uint32_t i = 0; i < f->nloads; i++) {
-		const struct eng_load *l = &f->loads[i];
-
-		if (off >= l->off && off - l->off < l->size) {
-			va = l->vaddr + (off - l->off);
-			break;
-		}
-	}
+	elf_loads__vaddr(f->loads, f->nloads, off, &va);
 	*vaddr = va;
 	/* the last symbol starting at or below va */
 	while (lo < hi) {

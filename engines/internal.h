@@ -9,11 +9,8 @@
 #include <stdint.h>
 #include "engines.h"
 #include "../decode/decode.h"
+#include "../util/elffuncs.h"
 
-/* Where file bytes are loaded: file offset -> address inside the file. */
-struct eng_load {
-	uint64_t off, vaddr, size;
-};
 
 /* A symbol of a file: [value, value + size) inside the file's addresses. */
 struct eng_sym {
@@ -25,8 +22,8 @@ struct eng_file {
 	char *path;		/* as mapped (or the dump's path) */
 	int readable;		/* 0: missing or not an ELF; its samples are unresolved */
 	uint16_t e_machine;
-	struct eng_load *loads;
-	uint32_t nloads;
+	struct elf_load *loads;	/* file offset -> address inside the file */
+	size_t nloads;
 	struct eng_sym *syms;	/* sorted by value */
 	uint32_t nsyms;
 };

@@ -328,7 +328,7 @@ static int add_jit_maps(struct rd *r, uint32_t dfi, const struct eng_jit_loads *
 		f->syms = malloc(sizeof(*f->syms));
 		if (!f->loads || !f->syms)
 			return ap_err_nomem(err);
-		f->loads[0] = (struct eng_load){ 0, l->addr, l->size };
+		f->loads[0] = (struct elf_load){ 0, l->addr, l->size };
 		f->syms[0] = (struct eng_sym){ l->addr, l->size, l->code };
 		f->nloads = f->nsyms = 1;
 		f->readable = 1;
@@ -627,7 +627,7 @@ static void place_codes(struct rd *r)
 
 			if (c->addr && c->load_time <= m->time)
 				continue;
-			for (uint32_t l = 0; l < f->nloads; l++)
+			for (size_t l = 0; l < f->nloads; l++)
 				if (f->syms[k].value - f->loads[l].vaddr < f->loads[l].size)
 					off = f->loads[l].off + (f->syms[k].value - f->loads[l].vaddr);
 			c->addr = m->start + off - m->pgoff;

@@ -1,384 +1,421 @@
 // SPDX-License-Identifier: MIT
 /*
- * Host frame names (hostsyms.h): mappings in record order, the newest
- * that holds an address wins; each file's function symbols (STT_FUNC and
- * STT_GNU_IFUNC, defined and named; a zero size reaches to the next
- * symbol, as perf fixes them up) sorted once, found by binary search in
- * the file's address space (through its PT_LOAD headers). A file with
- * no .symtab takes it from its detached debug file, found by build id
- * under /usr/lib/debug/.build-id/ as perf finds it (Debian's -dbg
- * packages), else keeps its .dynsym.
+ * Host frame names (hostsyms.h): per DSO of the timeline, read once when
+ * first asked: a file's function symbols (util/elffuncs.h) with perf's
+ * alias pick, one symbol per address with its end, the names copied, the
+ * file closed; the vdso from this process's memory; the kernel's from
+ * /proc/kallsyms. Found by binary search in the file's addresses
+ * (through its PT_LOAD headers).
  */
 #include <elfutils/libdwelf.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <gelf.h>
+#include <inttypes.h>
 #include <libelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/auxv.h>
+#include <sys/sysmacros.h>
 #include "hostsyms.h"
 #include "../util/array.h"
+#include "../util/elffuncs.h"
+#include "../util/file.h"
+
+#define HOSTSYMS_KALLSYMS_MAX ((size_t)256 << 20)
+#define HOSTSYMS_VDSO_MAX ((uint64_t)1 << 20)
+#define HOSTSYMS_DEBUG_DIR "/usr/lib/debug/.build-id"
 
 struct hs_sym {
 	uint64_t start, end;
-	uint32_t name;		/* offset into the file's names */
-	uint64_t rank;		/* among aliases the highest names the address */
+	const char *name;	/* in the DSO's names */
 };
 
-struct hs_load {
-	uint64_t off, vaddr, size;
-};
+enum hs_kind { HS_NONE, HS_FILE, HS_VDSO, HS_KERNEL };
 
-struct hs_file {
-	char *path;
-	char *bracket;		/* "[basename]" */
+struct hs_dso {
 	int loaded;
-	struct hs_sym *syms;
+	enum hs_kind kind;
+	struct hs_sym *syms;	/* by address, one per address */
 	size_t nsyms;
-	char *names;
-	struct hs_load *loads;
+	char *names;		/* the names' storage */
+	struct elf_load *loads;
 	size_t nloads;
-};
-
-struct hs_map {
-	uint32_t pid;
-	uint64_t start, end, pgoff;
-	uint32_t file;
+	uint64_t dev_major, dev_minor, ino;	/* a file: the one read */
+	uint64_t len;		/* the vdso: its length */
+	uint64_t text, etext;	/* the kernel: _text, _etext */
 };
 
 struct hostsyms {
-	struct hs_file *files;
-	size_t nfiles, cap_files;
-	struct hs_map *maps;
-	size_t nmaps, cap_maps;
+	const struct hostmaps *maps;
+	struct hs_dso *dsos;	/* by the timeline's DSO index */
+	size_t ndsos;
 };
 
-struct hostsyms *hostsyms__new(void)
+struct hostsyms *hostsyms__new(const struct hostmaps *maps)
 {
-	return calloc(1, sizeof(struct hostsyms));
+	struct hostsyms *hs = calloc(1, sizeof(*hs));
+
+	if (hs)
+		hs->maps = maps;
+	elf_version(EV_CURRENT);
+	return hs;
 }
 
-static void file_exit(struct hs_file *f)
+static void dso_exit(struct hs_dso *d)
 {
-	free(f->path);
-	free(f->bracket);
-	free(f->syms);
-	free(f->names);
-	free(f->loads);
+	free(d->syms);
+	free(d->names);
+	free(d->loads);
+	memset(d, 0, sizeof(*d));
 }
 
-void hostsyms__delete(struct hostsyms *h)
+void hostsyms__delete(struct hostsyms *hs)
 {
-	if (!h)
+	if (!hs)
 		return;
-	for (size_t i = 0; i < h->nfiles; i++)
-		file_exit(&h->files[i]);
-	free(h->files);
-	free(h->maps);
-	free(h);
+	for (size_t i = 0; i < hs->ndsos; i++)
+		dso_exit(&hs->dsos[i]);
+	free(hs->dsos);
+	free(hs);
 }
 
-void hostsyms__reset(struct hostsyms *h)
+/* By address, then table order. */
+static int func_cmp(const void *a, const void *b)
 {
-	h->nmaps = 0;
+	const struct elf_func *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-static int64_t file_of(struct hostsyms *h, const char *path)
+/* A symbol's rank among its aliases: the highest names the address (hostsyms.h). */
+static uint64_t rank_of(const struct elf_func *f)
 {
-	struct hs_file f = { 0 };
-	const char *base = strrchr(path, '/');
-	size_t blen;
+	size_t us = strspn(f->name, "_"), len = strlen(f->name);
 
-	for (size_t i = h->nfiles; i-- > 0;)
-		if (!strcmp(h->files[i].path, path))
-			return (int64_t)i;
-	base = base && base[1] ? base + 1 : path;
-	blen = strlen(base);
-	f.path = strdup(path);
-	f.bracket = malloc(blen + 3);
-	if (!f.path || !f.bracket ||
-	    ap_grow(&h->files, &h->cap_files, h->nfiles + 1, sizeof(*h->files))) {
-		file_exit(&f);
-		return -1;
-	}
-	/* "[vdso]" names itself already */
-	if (base[0] == '[' && base[blen - 1] == ']')
-		memcpy(f.bracket, base, blen + 1);
-	else
-		snprintf(f.bracket, blen + 3, "[%s]", base);
-	h->files[h->nfiles] = f;
-	return (int64_t)h->nfiles++;
-}
-
-int hostsyms__add_map(struct hostsyms *h, uint32_t pid, uint64_t start, uint64_t len,
-		      uint64_t pgoff, const char *filename)
-{
-	int64_t f = file_of(h, filename);
-	struct hs_map m = { pid, start, start + len, pgoff, 0 };
-
-	if (f < 0)
-		return -1;
-	m.file = (uint32_t)f;
-	return ap_push(&h->maps, &h->nmaps, &h->cap_maps, &m, sizeof(m));
-}
-
-/* By address; aliases by rank, the best last (sym_at looks from the end). */
-static int sym_cmp(const void *a, const void *b)
-{
-	const struct hs_sym *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->rank < y->rank ? -1 : x->rank > y->rank;
+	return (uint64_t)(f->size != 0) << 63 | (uint64_t)(f->bind != STB_WEAK) << 62 |
+	       (uint64_t)(f->bind == STB_GLOBAL) << 61 | (uint64_t)(15 - (us < 15 ? us : 15)) << 57 |
+	       (uint64_t)(len < 0xffffff ? len : 0xffffff) << 33 |
+	       (0xffffffffu - (f->index & 0xffffffffu));
 }
 
 /*
- * Which alias names an address, as perf chooses: one with a size, then
- * not weak, then global, then fewer leading underscores, then the longer
- * name, then the earlier entry (glibc: "__libc_start_main@@GLIBC_2.34").
+ * v[0..n) sorted by address: one symbol per address (the best alias), each
+ * with its end (a zero size reaches to the next address; the last then
+ * to the page after its own, as perf fixes it), the names copied.
  */
-static uint64_t rank_of(const GElf_Sym *s, const char *name, size_t idx)
+static int keep_syms(struct hs_dso *d, const struct elf_func *v, size_t n)
 {
-	int bind = GELF_ST_BIND(s->st_info);
-	size_t us = strspn(name, "_"), len = strlen(name);
+	size_t k = 0, bytes = 0, at = 0;
 
-	return (uint64_t)(s->st_size != 0) << 63 | (uint64_t)(bind != STB_WEAK) << 62 |
-	       (uint64_t)(bind == STB_GLOBAL) << 61 | (uint64_t)(15 - (us < 15 ? us : 15)) << 57 |
-	       (uint64_t)(len < 0xffffff ? len : 0xffffff) << 33 | (0xffffffffu - (idx & 0xffffffffu));
-}
-
-static int read_loads(Elf *e, struct hs_file *f)
-{
-	size_t n = 0;
-
-	if (elf_getphdrnum(e, &n) || !n)
+	if (!n)
 		return 0;
-	f->loads = calloc(n, sizeof(*f->loads));
-	if (!f->loads)
+	d->syms = calloc(n, sizeof(*d->syms));
+	if (!d->syms)
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
-			f->loads[f->nloads++] = (struct hs_load){ ph.p_offset, ph.p_vaddr,
-								  ph.p_filesz };
-	}
-	return 0;
-}
-
-/* The symbol table, else (unless symtab_only) the dynamic one. */
-static Elf_Scn *symtab_of(Elf *e, GElf_Shdr *sh, int symtab_only)
-{
-	Elf_Scn *scn = NULL, *tab = NULL;
-	GElf_Shdr s;
-
-	while ((scn = elf_nextscn(e, scn))) {
-		if (!gelf_getshdr(scn, &s))
+	for (size_t i = 0, best = 0; i < n; i++) {
+		if (rank_of(&v[i]) > rank_of(&v[best]))
+			best = i;
+		if (i + 1 < n && v[i + 1].value == v[i].value)
 			continue;
-		if (s.sh_type == SHT_SYMTAB || (s.sh_type == SHT_DYNSYM && !tab && !symtab_only)) {
-			tab = scn;
-			*sh = s;
-		}
+		d->syms[k++] = (struct hs_sym){ v[best].value, v[best].value + v[best].size,
+						v[best].name };
+		bytes += strlen(v[best].name) + 1;
+		best = i + 1;
 	}
-	return tab && sh->sh_entsize ? tab : NULL;
-}
-
-static int read_syms(Elf *e, Elf_Scn *tab, const GElf_Shdr *sh, struct hs_file *f)
-{
-	Elf_Data *d = elf_getdata(tab, NULL);
-	size_t n, names = 0, cap_names = 0, k = 0;
-
-	if (!d)
-		return 0;
-	n = sh->sh_size / sh->sh_entsize;
-	f->syms = calloc(n ? n : 1, sizeof(*f->syms));
-	if (!f->syms)
+	d->names = malloc(bytes);
+	if (!d->names)
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Sym s;
-		const char *name;
-		size_t len;
-		int type;
-
-		if (!gelf_getsym(d, (int)i, &s))
-			continue;
-		type = GELF_ST_TYPE(s.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || !s.st_name ||
-		    s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE)
-			continue;
-		name = elf_strptr(e, sh->sh_link, s.st_name);
-		if (!name || !*name)
-			continue;
-		len = strlen(name) + 1;
-		if (ap_grow(&f->names, &cap_names, names + len, 1))
-			return -1;
-		memcpy(f->names + names, name, len);
-		f->syms[k++] = (struct hs_sym){ s.st_value, s.st_value + s.st_size,
-						(uint32_t)names, rank_of(&s, name, i) };
-		names += len;
-	}
-	qsort(f->syms, k, sizeof(*f->syms), sym_cmp);
 	for (size_t i = 0; i < k; i++) {
-		if (f->syms[i].end > f->syms[i].start)
+		size_t len = strlen(d->syms[i].name) + 1;
+
+		memcpy(d->names + at, d->syms[i].name, len);
+		d->syms[i].name = d->names + at;
+		at += len;
+		if (d->syms[i].end > d->syms[i].start)
 			continue;
-		for (size_t j = i + 1; j < k; j++)
-			if (f->syms[j].start > f->syms[i].start) {
-				f->syms[i].end = f->syms[j].start;
-				break;
-			}
+		d->syms[i].end = i + 1 < k ? d->syms[i + 1].start :
+				 (d->syms[i].start & ~(uint64_t)4095) + 8192;
 	}
-	f->nsyms = k;
+	d->nsyms = k;
 	return 0;
 }
 
-/* The detached debug file's .symtab (by build id): 1 read, 0 none there, -1 memory. */
-static int read_debug_syms(Elf *e, struct hs_file *f)
+/* The PLT entries perf names (util/elffuncs.h), read from the mapped file. */
+struct hs_plt {
+	struct elf_func *v;
+	size_t n;
+	char *names;
+};
+
+/* The function symbols of e (symtab_only: none without a .symtab) and plt's, kept. */
+static int read_elf_syms(struct hs_dso *d, Elf *e, int symtab_only, const struct hs_plt *plt)
+{
+	struct elf_func *v, *all;
+	size_t n;
+	int ret;
+
+	if (elf_funcs__read(e, symtab_only, &v, &n))
+		return -1;
+	all = plt && plt->n ? realloc(v, (n + plt->n) * sizeof(*v)) : v;
+	if (!all && (n || (plt && plt->n))) {
+		free(v);
+		return -1;
+	}
+	if (plt && plt->n) {
+		memcpy(all + n, plt->v, plt->n * sizeof(*all));
+		n += plt->n;
+		qsort(all, n, sizeof(*all), func_cmp);
+	}
+	ret = keep_syms(d, all, n);
+	free(all);
+	return ret;
+}
+
+/* The detached debug file's symbols (by build id): 1 read, 0 none there, -1 memory. */
+static int read_debug_syms(struct hs_dso *d, Elf *e, const struct hs_plt *plt)
 {
 	const uint8_t *id;
 	ssize_t n = dwelf_elf_gnu_build_id(e, (const void **)&id);
-	char path[160];
+	char path[sizeof(HOSTSYMS_DEBUG_DIR) + 140];
+	struct ap_file f;
+	struct ap_err err;
 	size_t at;
-	int fd, ret = 0;
-	GElf_Shdr sh = { 0 };
-	Elf_Scn *tab;
-	Elf *d;
+	Elf *de;
+	int ret = 0;
 
 	if (n < 2 || n > 64)
 		return 0;
-	at = (size_t)snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/", id[0]);
+	at = (size_t)snprintf(path, sizeof(path), HOSTSYMS_DEBUG_DIR "/%02x/", id[0]);
 	for (ssize_t i = 1; i < n; i++)
 		at += (size_t)snprintf(path + at, sizeof(path) - at, "%02x", id[i]);
 	snprintf(path + at, sizeof(path) - at, ".debug");
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return 0;
-	d = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (d && elf_kind(d) == ELF_K_ELF && (tab = symtab_of(d, &sh, 1)))
-		ret = read_syms(d, tab, &sh, f) ? -1 : 1;
-	if (d)
-		elf_end(d);
-	close(fd);
+	if (ap_file__open(&f, path, 0, &err))
+		return err.kind == AP_ERR_NOMEM ? -1 : 0;
+	de = elf_begin(f.fd, ELF_C_READ_MMAP, NULL);
+	if (de && elf_kind(de) == ELF_K_ELF && elf_funcs__has_symtab(de))
+		ret = read_elf_syms(d, de, 1, plt) ? -1 : 1;
+	if (de)
+		elf_end(de);
+	ap_file__close(&f);
 	return ret;
 }
 
-/* Read f's symbols once; a file that is not there or not ELF has none. */
-static int load(struct hs_file *f)
+static int load_file(struct hs_dso *d, const char *path)
 {
-	int fd, ret = 0;
+	struct ap_file f;
+	struct ap_err err;
+	int ret = 0;
 	Elf *e;
 
-	if (f->loaded)
-		return 0;
-	f->loaded = 1;
-	if (f->path[0] == '[')
-		return 0;
-	fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return 0;
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (ap_file__open(&f, path, 0, &err))
+		return err.kind == AP_ERR_NOMEM ? -1 : 0;
+	d->dev_major = major(f.id.dev);
+	d->dev_minor = minor(f.id.dev);
+	d->ino = f.id.ino;
+	e = elf_begin(f.fd, ELF_C_READ_MMAP, NULL);
 	if (e && elf_kind(e) == ELF_K_ELF) {
-		GElf_Shdr sh = { 0 };
-		Elf_Scn *tab = symtab_of(e, &sh, 1);
+		struct hs_plt plt = { 0 };
 		int dbg = 0;
 
-		ret = read_loads(e, f);
-		if (!ret && !tab && (dbg = read_debug_syms(e, f)) < 0)
+		ret = elf_loads__read(e, &d->loads, &d->nloads) ||
+		      elf_funcs__plt(e, &plt.v, &plt.n, &plt.names) ? -1 : 0;
+		if (!ret && !elf_funcs__has_symtab(e) && (dbg = read_debug_syms(d, e, &plt)) < 0)
 			ret = -1;
-		if (!ret && !tab && !dbg)
-			tab = symtab_of(e, &sh, 0);
-		if (!ret && tab && read_syms(e, tab, &sh, f))
-			ret = -1;
+		if (!ret && !dbg)
+			ret = read_elf_syms(d, e, 0, &plt);
+		free(plt.v);
+		free(plt.names);
 	}
 	if (e)
 		elf_end(e);
-	close(fd);
+	ap_file__close(&f);
 	return ret;
 }
 
-static const struct hs_sym *sym_at(const struct hs_file *f, uint64_t off)
+/*
+ * [vdso]: this process's own vdso, the image the kernel maps into every
+ * process, when it is as long as the recorded one (the recording was made
+ * on this kernel: the same image). A mapping of another length then names
+ * nothing.
+ */
+static int load_vdso(struct hs_dso *d, uint64_t len)
 {
-	uint64_t va = off;
-	size_t lo = 0, hi = f->nsyms;
+	unsigned long at = getauxval(AT_SYSINFO_EHDR);
+	uint64_t lo = 0, hi = 0, ours = 0;
+	char line[256], *copy;
+	FILE *maps;
+	Elf *e;
+	int ret = 0;
 
-	for (size_t i = 0; i < f->nloads; i++) {
-		const struct hs_load *l = &f->loads[i];
+	if (!at || !len || len > HOSTSYMS_VDSO_MAX)
+		return 0;
+	maps = fopen("/proc/self/maps", "re");
+	if (!maps)
+		return 0;
+	while (fgets(line, sizeof(line), maps))
+		if (strstr(line, "[vdso]") && sscanf(line, "%" SCNx64 "-%" SCNx64, &lo, &hi) == 2)
+			ours = hi - lo;
+	fclose(maps);
+	if (ours != len || lo != at)
+		return 0;
+	copy = malloc(len);
+	if (!copy)
+		return -1;
+	memcpy(copy, (const void *)at, len);
+	d->len = len;
+	e = elf_memory(copy, len);
+	if (e && elf_kind(e) == ELF_K_ELF)
+		ret = elf_loads__read(e, &d->loads, &d->nloads) || read_elf_syms(d, e, 0, NULL) ?
+		      -1 : 0;
+	if (e)
+		elf_end(e);
+	free(copy);
+	return ret;
+}
 
-		if (off >= l->off && off - l->off < l->size) {
-			va = l->vaddr + (off - l->off);
-			break;
+/* Function symbols of /proc/kallsyms outside modules; _text and _etext. */
+static int load_kallsyms(struct hs_dso *d)
+{
+	struct elf_func *v = NULL;
+	size_t len, n = 0, cap = 0;
+	struct ap_err err;
+	char *buf, *line, *next;
+	int ret;
+
+	if (ap_file__read_all("/proc/kallsyms", 0, HOSTSYMS_KALLSYMS_MAX, &buf, &len, NULL, &err))
+		return err.kind == AP_ERR_NOMEM ? -1 : 0;
+	for (line = buf; line && *line; line = next) {
+		char *end, *name, type;
+		uint64_t addr;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		addr = strtoull(line, &end, 16);
+		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+			continue;
+		type = end[1];
+		name = end + 3;
+		if (strchr(name, '\t'))	/* "name\t[module]" */
+			continue;
+		if (!strcmp(name, "_text"))
+			d->text = addr;
+		else if (!strcmp(name, "_etext"))
+			d->etext = addr;
+		if (!strchr("tTwW", type) || !addr)
+			continue;
+		if (ap_grow(&v, &cap, n + 1, sizeof(*v))) {
+			free(v);
+			free(buf);
+			return -1;
 		}
+		v[n] = (struct elf_func){ addr, 0, name, 0, n,
+					  type == 'w' || type == 'W' ? STB_WEAK :
+					  type == 'T' ? STB_GLOBAL : STB_LOCAL };
+		n++;
 	}
-	while (lo < hi) {
+	if (n)
+		qsort(v, n, sizeof(*v), func_cmp);
+	/*
+	 * perf sizes kallsyms' symbols to the next one's address before it
+	 * picks among aliases: all but the last at an address are empty, so
+	 * the last one listed wins (its symbol.c, kallsyms: fixup_end, then
+	 * fixup_duplicate).
+	 */
+	for (size_t i = 0; i + 1 < n; i++)
+		v[i].size = v[i + 1].value - v[i].value;
+	ret = keep_syms(d, v, n);
+	free(v);
+	free(buf);
+	return ret;
+}
+
+static struct hs_dso *dso_of(struct hostsyms *hs, uint32_t dso)
+{
+	size_t n = hostmaps__ndsos(hs->maps);
+	struct hs_dso *v;
+
+	if (dso >= n)
+		return NULL;
+	if (n > hs->ndsos) {
+		v = realloc(hs->dsos, n * sizeof(*v));
+		if (!v)
+			return NULL;
+		memset(v + hs->ndsos, 0, (n - hs->ndsos) * sizeof(*v));
+		hs->dsos = v;
+		hs->ndsos = n;
+	}
+	return &hs->dsos[dso];
+}
+
+static int load(struct hostsyms *hs, struct hs_dso *d, uint32_t dso, const struct hostmap *m)
+{
+	const char *name = hostmaps__dso(hs->maps, dso);
+
+	d->loaded = 1;
+	if (hostmaps__dso_is_file(hs->maps, dso)) {
+		d->kind = HS_FILE;
+		return load_file(d, name);
+	}
+	if (!strcmp(name, "[vdso]")) {
+		d->kind = HS_VDSO;
+		return load_vdso(d, m->end - m->start);
+	}
+	if (!strcmp(name, "[kernel.kallsyms]")) {
+		d->kind = HS_KERNEL;
+		return load_kallsyms(d);
+	}
+	return 0;
+}
+
+/* Does mapping m show what d read? */
+static int same_image(const struct hs_dso *d, const struct hostmap *m)
+{
+	switch (d->kind) {
+	case HS_FILE:
+		/* each mapping record names its file: another inode is another build */
+		return !m->ino || (m->ino == d->ino && m->maj == d->dev_major &&
+				   m->min == d->dev_minor);
+	case HS_VDSO:
+		return m->end - m->start == d->len;
+	case HS_KERNEL:
+		return d->text == m->start && d->etext == m->end;
+	default:
+		return 0;
+	}
+}
+
+int hostsyms__find(struct hostsyms *hs, const struct hostmap *m, uint64_t ip,
+		   const char **sym)
+{
+	struct hs_dso *d = dso_of(hs, m->dso);
+	uint64_t va;
+	size_t lo = 0, hi;
+
+	*sym = NULL;
+	if (!d)
+		return hostmaps__ndsos(hs->maps) > m->dso ? -1 : 0;
+	if (!d->loaded && load(hs, d, m->dso, m)) {
+		dso_exit(d);
+		d->loaded = 1;
+		return -1;
+	}
+	if (!d->nsyms || !same_image(d, m))
+		return 0;
+	if (d->kind == HS_KERNEL)
+		va = ip;
+	else
+		elf_loads__vaddr(d->loads, d->nloads, ip - m->start + m->pgoff, &va);
+	for (hi = d->nsyms; lo < hi;) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (f->syms[mid].start <= va)
+		if (d->syms[mid].start <= va)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	/* the last symbol starting at or below va, or an alias at its address */
-	for (size_t i = lo; i-- > 0;) {
-		if (va < f->syms[i].end)
-			return &f->syms[i];
-		if (i && f->syms[i - 1].start != f->syms[i].start)
-			break;
-	}
-	return NULL;
-}
-
-static const struct hs_map *map_at(const struct hostsyms *h, uint32_t pid, uint64_t ip)
-{
-	const struct hs_map *any = NULL;
-
-	for (size_t i = h->nmaps; i-- > 0;) {
-		const struct hs_map *m = &h->maps[i];
-
-		if (ip < m->start || ip >= m->end)
-			continue;
-		if (m->pid == pid)
-			return m;
-		if (!any)
-			any = m;
-	}
-	return any;
-}
-
-int hostsyms__lookup(struct hostsyms *h, uint32_t pid, uint64_t ip, const char **name,
-		     const char **dso)
-{
-	const struct hs_map *m = map_at(h, pid, ip);
-	const struct hs_sym *s;
-	struct hs_file *f;
-
-	*name = "[unknown]";
-	*dso = NULL;
-	if (!m)
-		return 0;
-	f = &h->files[m->file];
-	if (load(f))
-		return -1;
-	s = sym_at(f, ip - m->start + m->pgoff);
-	*name = s ? f->names + s->name : f->bracket;
-	*dso = f->path;
+	if (lo && va < d->syms[lo - 1].end)
+		*sym = d->syms[lo - 1].name;
 	return 0;
-}
-
-int hostsyms__map_at(const struct hostsyms *h, uint32_t pid, uint64_t ip, uint64_t *start,
-		     uint64_t *pgoff, const char **path)
-{
-	const struct hs_map *m = map_at(h, pid, ip);
-
-	if (!m)
-		return 0;
-	*start = m->start;
-	*pgoff = m->pgoff;
-	*path = h->files[m->file].path;
-	return 1;
-}
-
-size_t hostsyms__nmaps(const struct hostsyms *h)
-{
-	return h->nmaps;
 }

@@ -2,46 +2,46 @@
 #ifndef AOTPERF_PROFILE_HOSTSYMS_H
 #define AOTPERF_PROFILE_HOSTSYMS_H
 /*
- * Inside profile/: names for host frames, as perf gives them without
- * debug info: the executable mappings of files recorded in perf.data
- * (MMAP/MMAP2), and the function symbols of those files read with libelf
- * (.symtab, else .dynsym) from the paths the records name, on this
- * machine. A file is read the first time one of its addresses is asked
- * for. No build-id check: a file replaced since the recording names
- * wrongly, as it does in perf without a build-id cache.
+ * Inside profile/: the function symbol holding an address of a host
+ * mapping (hostmaps.h), found where perf finds it without debuginfod:
+ *
+ *  - a file: its symbol table (.symtab); without one, the .symtab of its
+ *    detached debug file found by build id under /usr/lib/debug/.build-id/
+ *    (Debian's -dbg packages); else its dynamic symbols; and its PLT
+ *    entries as perf synthesizes them, NAME@plt (util/elffuncs.h). It is
+ *    the file at that path on this machine: when the mapping record names a device
+ *    and inode (MMAP2) other than the file's, it is another build and
+ *    names nothing here;
+ *  - [vdso]: this process's own vdso, when it is as long as the recorded
+ *    one (perf keeps a copy of the recording's; aotperf assumes the same
+ *    kernel);
+ *  - [kernel.kallsyms]: /proc/kallsyms, when its _text.._etext is the
+ *    recorded kernel mapping (the same kernel, laid out the same way);
+ *    modules are not looked up.
+ *
+ * Among aliases perf's pick: a sized one, then not weak, then global,
+ * then fewer leading underscores, then the longer name, then the earlier
+ * entry (kallsyms: the last one listed, as perf sizes them first); a zero
+ * size reaches to the next symbol. Names are spelled as the
+ * symbol table does (perf demangles C++ and Rust names; aotperf does not).
+ * A DSO is read the first time one of its addresses is asked for; its
+ * names are kept, its file closed.
  */
 #include <stdint.h>
+#include "hostmaps.h"
 
 struct hostsyms;
 
-struct hostsyms *hostsyms__new(void);
-void hostsyms__delete(struct hostsyms *h);
-/* Forget every mapping (a read that starts over); loaded files stay. */
-void hostsyms__reset(struct hostsyms *h);
-
-/* An executable file mapping of pid. 0, or -1 when out of memory. */
-int hostsyms__add_map(struct hostsyms *h, uint32_t pid, uint64_t start, uint64_t len,
-		      uint64_t pgoff, const char *filename);
+/* Symbols for the DSOs of maps (which must outlive it). NULL when out of memory. */
+struct hostsyms *hostsyms__new(const struct hostmaps *maps);
+void hostsyms__delete(struct hostsyms *hs);
 
 /*
- * The function holding IP in pid (a mapping of another process when pid
- * has none there, as a forked child inherits its parent's): *name is its
- * symbol; without one "[dso]" (the file's base name in brackets, as
- * perf's folding tools write it), or "[unknown]" outside every mapping.
- * *dso is the file's path, or NULL. Both live as long as h. 0, or -1
- * when out of memory.
+ * The symbol holding IP, an address in mapping m: *sym, valid as long as
+ * hs, or NULL when none is found (perf's "[unknown]"). 0, or -1 when out
+ * of memory.
  */
-int hostsyms__lookup(struct hostsyms *h, uint32_t pid, uint64_t ip, const char **name,
-		     const char **dso);
-
-/* How many mappings were added: a change says the address space grew. */
-size_t hostsyms__nmaps(const struct hostsyms *h);
-
-/*
- * The mapping holding IP in pid (or in another process, as above): 1 and
- * its start, pgoff and file path (valid as long as h), else 0.
- */
-int hostsyms__map_at(const struct hostsyms *h, uint32_t pid, uint64_t ip, uint64_t *start,
-		     uint64_t *pgoff, const char **path);
+int hostsyms__find(struct hostsyms *hs, const struct hostmap *m, uint64_t ip,
+		   const char **sym);
 
 #endif

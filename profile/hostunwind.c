@@ -59,13 +59,13 @@ struct hu_memo {
 };
 
 struct hostunwind {
-	const struct hostsyms *hs;
+	const struct hostmaps *maps;
 	struct hu_proc *procs;
 	size_t nprocs, cap_procs;
 	struct hu_walk *cur;	/* the walk the callbacks serve */
 	struct hu_memo *memo;	/* MEMO_SLOTS, by a hash of the start */
 	struct hu_memo *rec;	/* the one being recorded, or NULL */
-	size_t nmaps_seen;	/* hostsyms' mappings when the memo was valid */
+	uint64_t maps_seen;	/* the timeline's generation when the memo was valid */
 };
 
 static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
@@ -150,13 +150,13 @@ static const Dwfl_Thread_Callbacks thread_cbs = {
 	.set_initial_registers = set_initial_registers,
 };
 
-struct hostunwind *hostunwind__new(const struct hostsyms *hs)
+struct hostunwind *hostunwind__new(const struct hostmaps *maps)
 {
 	struct hostunwind *h = calloc(1, sizeof(*h));
 
 	if (!h)
 		return NULL;
-	h->hs = hs;
+	h->maps = maps;
 	h->memo = calloc(MEMO_SLOTS, sizeof(*h->memo));
 	if (!h->memo) {
 		free(h);
@@ -206,16 +206,21 @@ static struct hu_proc *proc_of(struct hostunwind *h, uint32_t pid)
 }
 
 /* The module holding ip, reported when first needed: 0, or -1 when there is none. */
-static int report(struct hostunwind *h, struct hu_proc *p, uint64_t ip)
+static int report(struct hostunwind *h, struct hu_proc *p, uint64_t ip, uint64_t t)
 {
+	const struct hostmap *hm;
 	uint64_t start, pgoff;
 	const char *path;
 	Dwfl_Module *m;
 
 	if (dwfl_addrmodule(p->dwfl, ip))
 		return 0;
-	if (!hostsyms__map_at(h->hs, p->pid, ip, &start, &pgoff, &path) || path[0] == '[')
+	hm = hostmaps__find(h->maps, p->pid, 0, ip, t);
+	if (!hm || !hostmaps__dso_is_file(h->maps, hm->dso))
 		return -1;
+	start = hm->start;
+	pgoff = hm->pgoff;
+	path = hostmaps__dso(h->maps, hm->dso);
 	for (size_t i = 0; i < p->nfailed; i++)
 		if (p->failed[i] == start)
 			return -1;
@@ -259,7 +264,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	}
 	w->frames[w->n++] = pc;
 	/* the CFI to step out of this frame */
-	return report(w->h, w->p, w->n == 1 && !w->s->return_addr ? pc : pc - 1) ?
+	return report(w->h, w->p, w->n == 1 && !w->s->return_addr ? pc : pc - 1, w->s->time) ?
 	       DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
@@ -308,9 +313,9 @@ int hostunwind__walk(struct hostunwind *h, const struct hostunwind_start *s,
 	*n = 0;
 	if (!max)
 		return HOSTUNWIND_MAX;
-	if (hostsyms__nmaps(h->hs) != h->nmaps_seen) {
+	if (hostmaps__generation(h->maps) != h->maps_seen) {
 		memset(h->memo, 0, MEMO_SLOTS * sizeof(*h->memo));
-		h->nmaps_seen = hostsyms__nmaps(h->hs);
+		h->maps_seen = hostmaps__generation(h->maps);
 	}
 	if (!s->dwarf_regs) {
 		stop = memo_hit(h, s, is_wasm, ctx, frames, max, n, wasm);
@@ -322,7 +327,7 @@ int hostunwind__walk(struct hostunwind *h, const struct hostunwind_start *s,
 	w.p = proc_of(h, s->pid);
 	if (!w.p)
 		return HOSTUNWIND_NOMEM;
-	if (report(h, w.p, at)) {
+	if (report(h, w.p, at, s->time)) {
 		/* no CFI for it: the frame alone */
 		frames[0] = s->regs.ip;
 		*n = 1;

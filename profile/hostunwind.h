@@ -4,18 +4,19 @@
 /*
  * Inside profile/: host frames of a --call-graph=dwarf sample, unwound
  * with elfutils' libdwfl from the CFI of the files the recording mapped
- * (hostsyms.h knows which), over the sample's stack copy, as perf's
+ * (hostmaps.h knows which), over the sample's stack copy, as perf's
  * libdw unwinder does. It stops where a return address lands in wasm
  * code (the caller then goes on with the rules, unwind/unwind.h), at the
  * end of the stack, or where no CFI or stack bytes are left.
  */
 #include <stdint.h>
-#include "hostsyms.h"
+#include "hostmaps.h"
 #include "../unwind/unwind.h"
 
 struct hostunwind;
 
-struct hostunwind *hostunwind__new(const struct hostsyms *hs);
+/* Unwinding over the files of maps (which must outlive it). */
+struct hostunwind *hostunwind__new(const struct hostmaps *maps);
 void hostunwind__delete(struct hostunwind *h);
 /* Forget the processes' module lists (a read that starts over). */
 void hostunwind__reset(struct hostunwind *h);
@@ -26,6 +27,7 @@ typedef int (*hostunwind_is_wasm_fn)(void *ctx, uint64_t ip);
 /* Where the registers of the first host frame come from. */
 struct hostunwind_start {
 	uint32_t pid;
+	uint64_t time;			/* the sample's time key: which mappings hold */
 	enum unwind_arch arch;
 	struct unwind_regs regs;	/* ip, sp, fp (aarch64: ra when has_ra) */
 	const uint64_t *dwarf_regs;	/* all of them, DWARF-numbered, or NULL */

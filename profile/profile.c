@@ -2,6 +2,7 @@
 /* The profile in memory: fed samples, rankings, the functions looked at closely. */
 #include <stdlib.h>
 #include <string.h>
+#include "host.h"
 #include "internal.h"
 #include "sidecar.h"
 #include "../util/array.h"
@@ -153,6 +154,9 @@ void profile__delete(struct profile *p)
 	free(cores);
 	attr_hist__exit(&p->hist);
 	stacks__delete(p->stacks);
+	if (p->host)
+		profile_host__exit(p->host);
+	free(p->host);
 	free(p);
 }
 

@@ -33,8 +33,13 @@
  *              symbol | kernel | "[caller unknown]") nodes from the
  *              outermost caller down, self and total samples per node;
  *              per symbol self, inclusive (once per sample) and
- *              caller-unknown samples; caller -> callee edges. Filled
- *              from attr's sample hook as the file streams by.
+ *              caller-unknown samples; caller -> callee edges; with host
+ *              too, where each stack's samples were taken (its leaves).
+ *              Filled from attr's sample hook as the file streams by.
+ *   host       (perf.data, when asked: profile_opts.host) the samples no
+ *              core holds, by DSO and ip, named as perf names them
+ *              (profile/host.h); NULL otherwise. Stacks and host name host
+ *              frames from one timeline and one symbol reader (read.c).
  *
  * Extending (call stacks, comparisons, other engines): add a member here
  * with its own producer step (e.g. profile__add_stacks() filled from the
@@ -75,6 +80,9 @@ struct profile_func {
 	struct helper_view *hv;
 };
 
+struct profile_host;
+struct progress;
+
 struct profile {
 	enum profile_source source;
 	const char *input;		/* perf.data as given; NULL for fed samples */
@@ -87,6 +95,7 @@ struct profile {
 	size_t cap_funcs;
 	int finished;			/* profile__finish ran */
 	struct profile_stacks *stacks;	/* NULL unless asked (profile/stacks.h) */
+	struct profile_host *host;	/* see above; NULL unless asked */
 };
 
 /* Pins (aotperf's --base, the dlfilter's base=): the i-th pins the i-th core. */
@@ -104,6 +113,12 @@ struct profile_pins {
  */
 int profile_pins__add(struct profile_pins *p, const char *hex, struct ap_err *err);
 
+enum profile_stacks_opt {
+	PROFILE_STACKS_NO = 0,
+	PROFILE_STACKS_YES,		/* always (p->stacks->mode says whether there were any) */
+	PROFILE_STACKS_RECORDED,	/* when the recording has them: else p->stacks stays NULL */
+};
+
 struct profile_opts {
 	const char *event;		/* NULL: every event */
 	int pid;			/* -1: every process */
@@ -111,7 +126,9 @@ struct profile_opts {
 	uint32_t npins;
 	int require_size_match;		/* AP_ERR_GATE unless each core's mapping is unique */
 	int two_pass;			/* read the mappings first, always (tests) */
-	int stacks;			/* also aggregate call stacks (p->stacks) */
+	int stacks;			/* enum profile_stacks_opt: aggregate call stacks (p->stacks) */
+	int host;			/* also name the samples no core holds (p->host) */
+	struct progress *progress;	/* a progress line while reading (util/progress.h), or NULL */
 };
 
 /*

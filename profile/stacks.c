@@ -16,6 +16,9 @@ struct stacks_build {
 	struct u64map node_of;	/* parent << 32 | sym -> node */
 	struct u64map wasm_of;	/* core << 32 | func -> sym */
 	struct u64map host_of;	/* hash of name and dso -> sym */
+	struct u64map leaf_of;	/* hash of node, core and at -> leaves */
+	uint32_t last;		/* the node the last sample added ended in */
+	size_t cap_leaves;
 	int64_t kind_of[STACK_UNKNOWN + 1];
 	size_t cap_nodes, cap_syms;
 	char **strs;		/* the host names and dsos we own */
@@ -63,6 +66,7 @@ static void build_exit(struct stacks_build *b)
 	u64map__exit(&b->node_of);
 	u64map__exit(&b->wasm_of);
 	u64map__exit(&b->host_of);
+	u64map__exit(&b->leaf_of);
 	for (size_t i = 0; i < b->nstrs; i++)
 		free(b->strs[i]);
 	free(b->strs);
@@ -78,6 +82,7 @@ void stacks__delete(struct profile_stacks *st)
 	free(st->nodes);
 	free(st->syms);
 	free(st->edges);
+	free(st->leaves);
 	free(st);
 }
 
@@ -90,6 +95,7 @@ void stacks__reset(struct profile_stacks *st)
 	free(st->nodes);
 	free(st->syms);
 	free(st->edges);
+	free(st->leaves);
 	memset(st, 0, sizeof(*st));
 	st->b = b;
 	init(st);	/* the sizes it needs were there a moment ago */
@@ -217,6 +223,7 @@ int stacks__add(struct profile_stacks *st, const uint32_t *syms, uint32_t n)
 		at = (uint32_t)c;
 	}
 	st->nodes[at].self++;
+	st->b->last = at;
 	for (;;) {
 		st->nodes[at].total++;
 		if (!at)
@@ -226,6 +233,39 @@ int stacks__add(struct profile_stacks *st, const uint32_t *syms, uint32_t n)
 	st->samples++;
 	if (n > st->max_depth)
 		st->max_depth = n;
+	return 0;
+}
+
+static int same_leaf(const struct stack_leaf *l, uint32_t node, int32_t core, uint64_t at)
+{
+	return l->node == node && l->core == core && l->at == at;
+}
+
+int stacks__add_leaf(struct profile_stacks *st, int32_t core, uint64_t at)
+{
+	struct stacks_build *b = st->b;
+	uint32_t node = b->last, v;
+	uint64_t key = (at * 0x9e3779b97f4a7c15ULL ^ (uint64_t)node << 32 ^ (uint32_t)core) *
+		       0xc2b2ae3d27d4eb4fULL;
+
+	if (u64map__get(&b->leaf_of, key, &v)) {
+		if (!same_leaf(&st->leaves[v], node, core, at)) {
+			/* two leaves, one hash: search them all (never in practice) */
+			for (v = 0; v < st->nleaves && !same_leaf(&st->leaves[v], node, core, at); v++)
+				;
+		}
+		if (v < st->nleaves) {
+			st->leaves[v].samples++;
+			return 0;
+		}
+	}
+	if (st->nleaves == UINT32_MAX - 1 ||
+	    ap_grow(&st->leaves, &b->cap_leaves, (size_t)st->nleaves + 1, sizeof(*st->leaves)))
+		return -1;
+	/* on a collision the first keeps the slot; the loop above finds this one */
+	if (!u64map__get(&b->leaf_of, key, &v) && u64map__put(&b->leaf_of, key, st->nleaves))
+		return -1;
+	st->leaves[st->nleaves++] = (struct stack_leaf){ node, core, at, 1 };
 	return 0;
 }
 

@@ -56,6 +56,19 @@ struct stack_edge {
 	uint64_t samples;
 };
 
+/*
+ * Where exactly the samples of a stack were taken (stacks__add_leaf): the
+ * instruction (a core's text offset) or the host frame (an index into the
+ * profile's host frames, profile/host.h), per leaf node: pprof's leaf
+ * locations under each stack.
+ */
+struct stack_leaf {
+	uint32_t node;		/* the node the samples ended in */
+	int32_t core;		/* >= 0: a wasm instruction at text offset `at`; -1: host frame `at` */
+	uint64_t at;
+	uint64_t samples;
+};
+
 /* How the recording carries stacks. */
 enum stacks_mode {
 	STACKS_NONE = 0,	/* no sample had a callchain or a user stack */
@@ -71,6 +84,8 @@ struct profile_stacks {
 	uint32_t nsyms;
 	struct stack_edge *edges;	/* after stacks__finish: most samples first */
 	uint32_t nedges;
+	struct stack_leaf *leaves;	/* stacks__add_leaf's, in the order first seen */
+	uint32_t nleaves;
 	/* per sample, of the samples added */
 	uint64_t samples;
 	uint64_t fp_samples, dwarf_samples;	/* by mode; the rest had neither */
@@ -98,6 +113,12 @@ int64_t stacks__sym_kind(struct profile_stacks *st, enum stack_kind kind);
  * caller. 0, or -1 when out of memory.
  */
 int stacks__add(struct profile_stacks *st, const uint32_t *syms, uint32_t n);
+
+/*
+ * After stacks__add: where that sample was taken (struct stack_leaf: core
+ * and at). 0, or -1 when out of memory.
+ */
+int stacks__add_leaf(struct profile_stacks *st, int32_t core, uint64_t at);
 
 /* Self, total and caller_unknown per symbol; the edges. 0, or -1 with err. */
 int stacks__finish(struct profile_stacks *st, struct ap_err *err);

@@ -12,11 +12,16 @@
  *     from the mapped files' CFI (hostunwind.h), back and forth.
  *   kernel entries of a callchain: one "[kernel.kallsyms]" frame.
  *
- * A return address is looked up at ip - 1, inside the call.
+ * A return address is looked up at ip - 1, inside the call. Host frames
+ * are named from the mapping timeline and symbols read.c shares with the
+ * samples outside wasm (hostmaps.h, hostsyms.h): the symbol, else the
+ * DSO's base name in brackets, as perf's folding tools write "[unknown]".
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "hostmaps.h"
 #include "hostsyms.h"
 #include "hostunwind.h"
 #include "stacks.h"
@@ -32,16 +37,21 @@ enum {
 
 #define STACKS_MAX_FRAMES 1024	/* a recursion deeper than this is cut */
 
+/* A host address named before, and the mapping it was named from. */
 struct host_ip {
 	uint32_t pid;
 	uint32_t sym;
 	uint64_t ip;
+	uint64_t map_start, map_time;
+	uint32_t map_dso;	/* UINT32_MAX: no mapping held it */
 };
 
 struct stacks_reader {
 	struct profile *p;
 	struct profile_stacks *st;
-	struct hostsyms *hs;
+	struct hostmaps *maps;		/* shared with read.c */
+	struct hostsyms *syms;
+	int leaves;			/* keep where each sample was taken (stacks__add_leaf) */
 	struct unwind_table **tables;	/* per core, built at its first sample */
 	uint8_t *tried;
 	struct u64map host_ix;		/* hash of (pid, ip) -> host_ips */
@@ -74,25 +84,56 @@ static const struct unwind_table *table_of(struct stacks_reader *r, uint32_t cor
 	return r->tables[core];
 }
 
-static int64_t host_sym(struct stacks_reader *r, uint32_t pid, uint64_t ip)
+/* Was this name found in mapping m (NULL: none)? */
+static int same_map(const struct host_ip *h, const struct hostmap *m)
+{
+	if (!m)
+		return h->map_dso == UINT32_MAX;
+	return h->map_dso == m->dso && h->map_start == m->start && h->map_time == m->time;
+}
+
+/* A host frame's symbol: its name (hostsyms.h), else "[dso base name]", else "[unknown]". */
+static int64_t host_name(struct stacks_reader *r, const struct hostmap *m, uint64_t ip)
+{
+	const char *name = NULL, *dso = m ? hostmaps__dso(r->maps, m->dso) : NULL, *base;
+	char bracket[512];
+
+	if (m && hostsyms__find(r->syms, m, ip, &name))
+		return -1;
+	if (!name && dso) {
+		base = strrchr(dso, '/');
+		base = base && base[1] ? base + 1 : dso;
+		/* "[vdso]", "[JIT] tid N" name themselves already */
+		snprintf(bracket, sizeof(bracket), base[0] == '[' ? "%s" : "[%s]", base);
+		name = bracket;
+	}
+	return stacks__sym_host(r->st, name ? name : "[unknown]", dso);
+}
+
+static int64_t host_sym(struct stacks_reader *r, uint32_t pid, uint64_t ip, uint64_t t)
 {
 	uint64_t key = ip * 0x9e3779b97f4a7c15ULL ^ pid;
-	struct host_ip h = { pid, 0, ip };
-	const char *name, *dso;
+	const struct hostmap *m = hostmaps__find(r->maps, pid, 0, ip, t);
+	struct host_ip h = { pid, 0, ip, m ? m->start : 0, m ? m->time : 0,
+			     m ? m->dso : UINT32_MAX };
 	uint32_t i;
 	int64_t s;
+	int known = u64map__get(&r->host_ix, key, &i);
 
-	if (u64map__get(&r->host_ix, key, &i) && r->host_ips[i].pid == pid &&
-	    r->host_ips[i].ip == ip)
+	/* the mapping decides the name: the same one names it as before */
+	if (known && r->host_ips[i].pid == pid && r->host_ips[i].ip == ip &&
+	    same_map(&r->host_ips[i], m))
 		return r->host_ips[i].sym;
-	if (hostsyms__lookup(r->hs, pid, ip, &name, &dso))
-		return -1;
-	s = stacks__sym_host(r->st, name, dso);
+	s = host_name(r, m, ip);
 	if (s < 0)
 		return -1;
 	h.sym = (uint32_t)s;
+	if (known && r->host_ips[i].pid == pid && r->host_ips[i].ip == ip) {
+		r->host_ips[i] = h;	/* named from a newer mapping now */
+		return s;
+	}
 	/* a key two addresses share keeps the first; the other is looked up each time */
-	if (!u64map__get(&r->host_ix, key, &i)) {
+	if (!known) {
 		if (ap_push(&r->host_ips, &r->nhost, &r->cap_host, &h, sizeof(h)) ||
 		    u64map__put(&r->host_ix, key, (uint32_t)(r->nhost - 1)))
 			return -1;
@@ -115,7 +156,7 @@ static int64_t user_sym(struct stacks_reader *r, struct attr_lookup *lk, uint32_
 		if (fn >= 0)
 			return stacks__sym_wasm(r->st, (uint32_t)core, (uint32_t)fn);
 	}
-	return host_sym(r, pid, at);
+	return host_sym(r, pid, at, attr_lookup__time(lk));
 }
 
 struct lookup_ctx {
@@ -244,11 +285,11 @@ static int is_wasm(void *ctx, uint64_t ip)
 }
 
 /* Frames of a walk's host stretch into fr[k...]: host symbols. */
-static int add_host(struct stacks_reader *r, uint32_t pid, const uint64_t *ips, uint32_t n,
-		    int first_sampled, uint32_t *fr, uint32_t *k)
+static int add_host(struct stacks_reader *r, uint32_t pid, uint64_t t, const uint64_t *ips,
+		    uint32_t n, int first_sampled, uint32_t *fr, uint32_t *k)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		int64_t sym = host_sym(r, pid, ips[i] - (i || !first_sampled));
+		int64_t sym = host_sym(r, pid, ips[i] - (i || !first_sampled), t);
 
 		if (sym < 0)
 			return -1;
@@ -307,7 +348,8 @@ static uint32_t dwarf_frames(struct stacks_reader *r, struct attr_lookup *lk,
 			full = 0;	/* only ip, sp and fp are known past wasm code */
 		} else {
 			struct hostunwind_start hsu = {
-				.pid = s->sid.pid, .arch = r->arch, .regs = regs,
+				.pid = s->sid.pid, .time = attr_lookup__time(lk), .arch = r->arch,
+				.regs = regs,
 				.dwarf_regs = full ? dregs : NULL, .ndwarf_regs = ndregs,
 				.return_addr = !first, .stack = &stk,
 			};
@@ -316,7 +358,8 @@ static uint32_t dwarf_frames(struct stacks_reader *r, struct attr_lookup *lk,
 						   room - k < STACKS_MAX_FRAMES ? room - k :
 						   STACKS_MAX_FRAMES, &nf, &wasm);
 
-			if (hst == HOSTUNWIND_NOMEM || add_host(r, s->sid.pid, r->hips, nf, first, fr, &k))
+			if (hst == HOSTUNWIND_NOMEM || add_host(r, s->sid.pid, attr_lookup__time(lk),
+								r->hips, nf, first, fr, &k))
 				goto nomem;
 			if (hst != HOSTUNWIND_WASM)
 				break;
@@ -370,37 +413,27 @@ static uint32_t frames_of(struct stacks_reader *r, const struct pd_sample *s,
 	return r->failed ? 0 : k;
 }
 
-static void on_sample(void *ctx, const struct pd_sample *s, int core, uint32_t func,
-		      uint64_t text_off, struct attr_lookup *lk)
+void stacks_reader__sample(struct stacks_reader *r, const struct pd_sample *s, int core,
+			   uint64_t text_off, int64_t host_frame, struct attr_lookup *lk)
 {
-	struct stacks_reader *r = ctx;
 	uint32_t k;
 
-	(void)core;
-	(void)func;
-	(void)text_off;
 	if (r->failed)
 		return;
 	k = frames_of(r, s, lk);
-	if (!k || stacks__add(r->st, r->frames, k))
+	if (!k || stacks__add(r->st, r->frames, k)) {
+		fail(r);
+		return;
+	}
+	if (r->leaves && (core >= 0 || host_frame >= 0) &&
+	    stacks__add_leaf(r->st, core, core >= 0 ? text_off : (uint64_t)host_frame))
 		fail(r);
 }
 
-static void on_map(void *ctx, const struct attr_file_map *m)
+void stacks_reader__restart(struct stacks_reader *r)
 {
-	struct stacks_reader *r = ctx;
-
-	if (!r->failed && hostsyms__add_map(r->hs, m->pid, m->start, m->len, m->pgoff, m->filename))
-		fail(r);
-}
-
-static void on_restart(void *ctx)
-{
-	struct stacks_reader *r = ctx;
-
 	stacks__reset(r->st);
 	hostunwind__reset(r->hu);
-	hostsyms__reset(r->hs);
 	u64map__exit(&r->host_ix);
 	r->nhost = 0;
 }
@@ -415,14 +448,13 @@ void stacks_reader__delete(struct stacks_reader *r)
 	free(r->tried);
 	stacks__delete(r->st);
 	hostunwind__delete(r->hu);
-	hostsyms__delete(r->hs);
 	u64map__exit(&r->host_ix);
 	free(r->host_ips);
 	free(r);
 }
 
-struct stacks_reader *stacks_reader__new(struct profile *p, struct attr_opts *ao,
-					 struct ap_err *err)
+struct stacks_reader *stacks_reader__new(struct profile *p, struct hostmaps *maps,
+					 struct hostsyms *syms, int leaves, struct ap_err *err)
 {
 	struct stacks_reader *r = calloc(1, sizeof(*r));
 
@@ -432,21 +464,19 @@ struct stacks_reader *stacks_reader__new(struct profile *p, struct attr_opts *ao
 	}
 	r->p = p;
 	r->st = stacks__new();
-	r->hs = hostsyms__new();
-	r->hu = r->hs ? hostunwind__new(r->hs) : NULL;
+	r->maps = maps;
+	r->syms = syms;
+	r->leaves = leaves;
+	r->hu = hostunwind__new(maps);
 	if (!dc__unwind_arch(p->attr.cores[0].mod, &r->arch))
 		r->arch = UNWIND_ARCH_X86_64;
 	r->tables = calloc(p->attr.ncores + 1, sizeof(*r->tables));
 	r->tried = calloc(p->attr.ncores + 1, 1);
-	if (!r->st || !r->hs || !r->hu || !r->tables || !r->tried) {
+	if (!r->st || !r->hu || !r->tables || !r->tried) {
 		stacks_reader__delete(r);
 		ap_err_nomem(err);
 		return NULL;
 	}
-	ao->on_sample = on_sample;
-	ao->on_map = on_map;
-	ao->on_restart = on_restart;
-	ao->ctx = r;
 	return r;
 }
 

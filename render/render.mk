@@ -56,8 +56,9 @@ $(B)/tests/htmldoc: tests/browser/htmldoc.c $(B)/libaotperf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libaotperf.a $(LDFLAGS) $(LDLIBS)
 
-# test_pprof decodes with protoc and needs the .proto
-$(B)/tests/test_pprof: override CFLAGS += -DPPROF_PROTO='"$(CURDIR)/render/pprof.proto"'
+# test_pprof and test_exports decode with protoc and need the .proto
+$(B)/tests/test_pprof $(B)/tests/test_exports: \
+	override CFLAGS += -DPPROF_PROTO='"$(CURDIR)/render/pprof.proto"'
 
 .PHONY: lint-render
 lint: lint-render

@@ -120,6 +120,8 @@ void render__report_json_core(struct json_out *j, const struct profile *p, uint3
 	json_end_obj(j);
 	json_key(j, "top_functions");
 	json_top_functions(j, c, render__shown(o, c->nranked), total);
+	if (o->json_core_extra)
+		o->json_core_extra(j, p, core, o->core_ctx);
 }
 
 /* Where listings put the function's first byte: the mapping's address, else its text offset. */
@@ -189,7 +191,10 @@ void render__report_json_members(struct json_out *j, const struct profile *p,
 	json_key(j, "event"); json_str(j, p->event);
 	/* one core: its keys at the top level too, where the seed helper's readers look */
 	if (a->ncores == 1) {
-		render__report_json_core(j, p, 0, o);
+		struct render_opts top = *o;
+
+		top.json_core_extra = NULL;	/* cores[0] carries them, once */
+		render__report_json_core(j, p, 0, &top);
 	} else {
 		json_key(j, "total_samples"); json_u64(j, a->total_samples);
 		json_key(j, "attributed_samples"); json_u64(j, a->attributed_samples);

@@ -28,6 +28,10 @@ struct render_opts {
 	/* members the front end adds at the end of the JSON object */
 	void (*json_extra)(struct json_out *j, const struct profile *p, void *ctx);
 	void *ctx;
+	/* members added at the end of each core's block in cores[] (not the top-level copy) */
+	void (*json_core_extra)(struct json_out *j, const struct profile *p, uint32_t core,
+				void *ctx);
+	void *core_ctx;
 };
 
 /* The default table sizes: 20 functions, 20 hottest instructions, 10 frame rows. */

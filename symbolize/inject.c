@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 #include "inject.h"
 #include "../util/outfile.h"
+#include "../util/progress.h"
 #include "../util/run.h"
 
 /*
@@ -61,16 +63,65 @@ int symbolize__dir(const char *dir, const char *out, int next_to_out, char *buf,
 }
 
 /*
+ * perf inject --jit's progress: it writes one jitted-<pid>-<n>.so per
+ * function next to the dumps, so the files that appeared in dir since it
+ * started are how far it is.
+ */
+struct inject_progress {
+	struct progress *p;
+	const char *dir;
+	uint64_t before;	/* jitted files already there */
+};
+
+static uint64_t count_jitted(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	uint64_t n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		n += !strncmp(e->d_name, "jitted-", 7);
+	closedir(d);
+	return n;
+}
+
+static void inject_tick(void *arg)
+{
+	struct inject_progress *ip = arg;
+	uint64_t now = count_jitted(ip->dir);
+
+	progress__update(ip->p, now > ip->before ? now - ip->before : 0);
+}
+
+/* Functions the dumps describe: perf inject writes one file for each. */
+static uint64_t code_loads(const struct attr_result *res)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < res->nmappings; i++)
+		if (res->mappings[i].core >= 0)
+			n += res->cores[res->mappings[i].core].mod->nfuncs;
+	return n;
+}
+
+/*
  * perf inject --jit into a fresh temporary file next to out (mkstemp: no
  * symlink is followed), renamed into place when perf succeeded.
  */
 static int run_perf_inject(const char *perf, const char *in, const char *out,
-			   struct ap_err *err)
+			   struct inject_progress *ip, struct ap_err *err)
 {
 	char tmp[PATH_MAX], why[300];
 	const char *argv[] = { perf, "inject", "--jit", "-i", in, "-o", tmp, NULL };
 	struct ap_child c = { .argv = argv, .stdin_null = 1 };
 	int fd;
+
+	if (ip && progress__enabled(ip->p)) {
+		c.tick = inject_tick;
+		c.tick_arg = ip;
+	}
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", out) >= sizeof(tmp))
 		return ap_errf(err, "%s: path too long", out);
@@ -123,8 +174,15 @@ int symbolize__inject(const char *perf_in, const struct attr_result *res,
 			     (int)getpid()) >= sizeof(marked))
 		return ap_errf(err, "%s: path too long", o->sym.dir);
 	ret = symbolize__jitdump(perf_in, res, &o->sym, marked, &dumps, &ndumps, err);
-	if (!ret)
-		ret = run_perf_inject(o->perf, marked, perf_out, err);
+	if (!ret && o->progress) {
+		struct inject_progress ip = { o->progress, o->sym.dir, count_jitted(o->sym.dir) };
+
+		progress__phase(o->progress, "perf inject --jit", code_loads(res), "functions");
+		ret = run_perf_inject(o->perf, marked, perf_out, &ip, err);
+		progress__clear(o->progress);
+	} else if (!ret) {
+		ret = run_perf_inject(o->perf, marked, perf_out, NULL, err);
+	}
 	/* the marked copy and the dumps were only for perf inject */
 	unlink(marked);
 	for (uint32_t i = 0; i < ndumps; i++)

@@ -11,10 +11,13 @@
  */
 #include "symbolize.h"
 
+struct progress;
+
 struct sym_inject_opts {
 	struct sym_opts sym;	/* names, prefix, dir (must exist), force */
 	int jitdump;		/* jitdump + perf inject --jit (taken for -k mono only) */
 	const char *perf;	/* the perf that runs `perf inject --jit` */
+	struct progress *progress; /* perf inject's progress: the ELF files it has written */
 };
 
 struct sym_inject_result {

@@ -149,11 +149,11 @@ static int left_ms(long long deadline)
 }
 
 /* Feed the pipes until both close or the deadline passes; 1 on timeout. */
-static int drain(struct sink *s, int n, long long deadline)
+static int drain(const struct ap_child *c, struct sink *s, int n, long long deadline)
 {
 	for (;;) {
 		struct pollfd pfd[2];
-		int k = 0, pr;
+		int k = 0, pr, wait;
 
 		for (int i = 0; i < n; i++)
 			if (s[i].fd >= 0)
@@ -162,7 +162,12 @@ static int drain(struct sink *s, int n, long long deadline)
 			return 0;
 		if (deadline && now_ms() >= deadline)
 			return 1;
-		pr = poll(pfd, (nfds_t)k, deadline ? left_ms(deadline) : -1);
+		wait = deadline ? left_ms(deadline) : -1;
+		if (c->tick && (wait < 0 || wait > AP_CHILD_TICK_MS))
+			wait = AP_CHILD_TICK_MS;
+		pr = poll(pfd, (nfds_t)k, wait);
+		if (c->tick)
+			c->tick(c->tick_arg);
 		if (pr < 0 && errno == EINTR)
 			continue;
 		if (pr < 0)
@@ -181,10 +186,13 @@ static int drain(struct sink *s, int n, long long deadline)
 }
 
 /* Wait for the exit; 1 when the deadline passed first. */
-static int reap(pid_t pid, int *wstatus, long long deadline)
+static int reap(const struct ap_child *c, pid_t pid, int *wstatus, long long deadline)
 {
+	long long next_tick = now_ms() + AP_CHILD_TICK_MS;
+	int poll_wait = deadline || c->tick;
+
 	for (;;) {
-		pid_t w = waitpid(pid, wstatus, deadline ? WNOHANG : 0);
+		pid_t w = waitpid(pid, wstatus, poll_wait ? WNOHANG : 0);
 
 		if (w == pid)
 			return 0;
@@ -192,7 +200,11 @@ static int reap(pid_t pid, int *wstatus, long long deadline)
 			return 0;
 		if (deadline && now_ms() >= deadline)
 			return 1;
-		if (deadline && w == 0)
+		if (c->tick && now_ms() >= next_tick) {
+			c->tick(c->tick_arg);
+			next_tick = now_ms() + AP_CHILD_TICK_MS;
+		}
+		if (poll_wait && w == 0)
 			usleep(2000);
 	}
 }
@@ -295,9 +307,9 @@ int ap_child__run(struct ap_child *c, struct ap_err *err)
 		goto out;
 	}
 	sinks[0].max = sinks[1].max = max;
-	timed_out = drain(sinks, 2, deadline);
+	timed_out = drain(c, sinks, 2, deadline);
 	if (!timed_out)
-		timed_out = reap(pid, &wstatus, deadline);
+		timed_out = reap(c, pid, &wstatus, deadline);
 	if (timed_out) {
 		if (c->new_group)
 			kill(-pid, SIGKILL);

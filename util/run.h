@@ -21,6 +21,8 @@
 #include <sys/types.h>
 #include "err.h"
 
+#define AP_CHILD_TICK_MS 100
+
 enum ap_child_io {
 	AP_IO_INHERIT = 0,	/* the caller's descriptor */
 	AP_IO_NULL,		/* /dev/null */
@@ -41,6 +43,8 @@ struct ap_child {
 	int new_group;			/* own process group: a timeout kills the whole group */
 	int forward_signals;		/* SIGINT/SIGTERM we get meanwhile are passed on to it */
 	size_t capture_max;		/* bytes kept per captured stream (0: 8 MiB); the rest is read and dropped */
+	void (*tick)(void *arg);	/* called about every AP_CHILD_TICK_MS while it runs (progress) */
+	void *tick_arg;
 
 	/* results */
 	pid_t pid;

@@ -194,8 +194,12 @@
 		if (doc.attributed_samples === undefined)
 			m.cores.forEach(function (c) { att += num(c.block.attributed_samples); });
 		kv(dl, 'in wasm code', fmt(att) + ' (' + pct(att, m.total) + ' of run)');
+		if (doc.host) kv(dl, 'outside wasm', fmt(doc.host.samples) + ' (' + pct(num(doc.host.samples), m.total) + ')');
 		if (doc.perf) kv(dl, 'perf.data', doc.perf);
-		if (doc.event) kv(dl, 'event', doc.event);
+		var se = doc.sampled_event;
+		if (doc.event || (se && se.name))
+			kv(dl, 'event', (doc.event || se.name) + (se && se.frequency ? ', ' + fmt(se.frequency) + ' Hz' :
+				se && se.period ? ', every ' + fmt(se.period) : ''));
 		kv(dl, 'cores', String(m.cores.length));
 		m.cores.forEach(function (c) {
 			var b = c.block, card = put(cards, el('div', 'card'));
@@ -229,16 +233,26 @@
 		if (n.kind === 'root') return '#9aa5b1';
 		if (n.kind === 'wasm') return 'hsl(' + (200 + h % 25) + ',62%,' + (58 + h % 12) + '%)';
 		if (n.kind === 'kernel') return 'hsl(' + (h % 12) + ',68%,' + (60 + h % 10) + '%)';
+		if (n.kind === 'unknown') return '#c3c9d0';
 		return 'hsl(' + (28 + h % 18) + ',85%,' + (56 + h % 12) + '%)';
 	}
 
 	function renderFlame(app, m, onPick) {
 		var s = section(app, 'flame', 'Call stacks');
 		var kinds = add(el('p', 'note kinds'), document.createTextNode('Icicle: callers above callees, width = samples; click a frame to zoom, the top bar to zoom out.'));
-		[['wasm', 'wasm'], ['host', 'host'], ['kernel', 'kernel']].forEach(function (k) {
+		var kindList = [['wasm', 'wasm'], ['host', 'host'], ['kernel', 'kernel']];
+		(function has(n) {
+			if (n.kind === 'unknown') kindList.unknown = 1;
+			n.children.forEach(has);
+		})(m.tree);
+		/* a -g chain that skipped a caller (docs/callgraph.md) */
+		if (kindList.unknown) kindList.push(['unknown', 'caller unknown']);
+		kindList.forEach(function (k) {
 			add(kinds, el('span', 'k k-' + k[0]), document.createTextNode(k[1]));
 		});
 		s.appendChild(kinds);
+		if (m.doc.stacks && num(m.doc.stacks.left_out))
+			add(s, el('p', 'note', fmt(num(m.doc.stacks.left_out)) + ' frames with the fewest samples are left out of this document.'));
 		var box = put(s, el('div', 'flame'));
 		var info = put(s, el('p', 'flame-info'));
 		var zoom = m.tree;
@@ -280,9 +294,10 @@
 				g.appendChild(r);
 				rects++;
 				if (w > 28) {
-					var chars = Math.floor((w - 6) / 6.6), txt = n.name, sp = txt.indexOf(' ');
-					/* a narrow wasm frame shows its wasm name rather than local_func_N */
-					if (txt.length > chars && n.kind === 'wasm' && sp > 0) txt = txt.slice(sp + 1);
+					var chars = Math.floor((w - 6) / 6.6), txt = n.name;
+					/* a narrow wasm frame shows its wasm name: [modM:]local_func_N:NAME */
+					var wn = n.kind === 'wasm' ? /^(?:mod\d+:)?local_func_\d+[: ](.+)$/.exec(txt) : null;
+					if (txt.length > chars && wn) txt = wn[1];
 					if (txt.length > chars) txt = txt.slice(0, Math.max(chars - 1, 1)) + '\u2026';
 					var tx = svg('text', { x: (x + 3).toFixed(1), y: y + FLAME_ROW - 5 });
 					tx.textContent = txt;
@@ -312,20 +327,48 @@
 		});
 	}
 
+	/* host frames (doc.host) as chart rows: kind host or kernel */
+	function hostRows(doc) {
+		var fr = doc.host && Array.isArray(doc.host.frames) ? doc.host.frames : [];
+		return fr.map(function (h) {
+			var dso = String(h.dso || '[unknown]');
+			var kernel = dso === '[kernel.kallsyms]' || (/^\[.*\]$/.test(dso) && dso !== '[unknown]' && dso !== '[vdso]' && !/^\[JIT\]/.test(dso));
+			return { host: true, kind: kernel ? 'kernel' : 'host', s: num(h.samples),
+				text: (h.sym || '[unknown]') + '  ' + dso.replace(/^.*\//, '') , title: (h.sym || '[unknown]') + ' in ' + dso };
+		});
+	}
+
 	function renderSelfChart(app, m, onPick) {
 		var s = section(app, 'flame', 'Self samples');
-		add(s, el('p', 'note', 'The hottest functions by self samples (this document has no call stacks).'));
+		var hosts = hostRows(m.doc);
+		add(s, el('p', 'note', 'The hottest functions by self samples (this document has no call stacks)' +
+			(hosts.length ? ': wasm functions, and outside wasm the host code and the kernel as perf names them.' : '.')));
+		if (hosts.length) {
+			var kinds = el('p', 'note kinds');
+			[['wasm', 'wasm'], ['host', 'host'], ['kernel', 'kernel']].forEach(function (k) {
+				add(kinds, el('span', 'k k-' + k[0]), document.createTextNode(k[1]));
+			});
+			s.appendChild(kinds);
+		}
 		var all = [];
 		m.cores.forEach(function (c) { all = all.concat(c.rows); });
-		all = all.filter(function (r) { return r.s > 0; }).sort(function (a, b) { return b.s - a.s || a.f - b.f; }).slice(0, 25);
-		if (!all.length) { add(s, el('p', 'empty', 'No samples in wasm code.')); return; }
+		all = all.filter(function (r) { return r.s > 0; }).concat(hosts.filter(function (r) { return r.s > 0; }))
+			.sort(function (a, b) { return b.s - a.s || (a.host ? 1 : 0) - (b.host ? 1 : 0) || a.f - b.f; }).slice(0, 25);
+		if (!all.length) { add(s, el('p', 'empty', 'No samples.')); return; }
 		var grid = put(s, el('div', 'bars selfbars'));
 		var max = all[0].s;
 		all.forEach(function (r) {
-			var lb = el('span', 'lbl mono', label(m.cores[r.core].label, r.f, r.n, m.cores.length));
-			lb.title = lb.textContent;
-			lb.addEventListener('click', function () { onPick(r.core, r.f); });
-			var tr = el('div', 'track'), f = put(tr, el('div', 'fill'));
+			var lb, tr = el('div', 'track'), f;
+			if (r.host) {
+				lb = el('span', 'lbl mono nolink', r.text);
+				lb.title = r.title;
+				f = put(tr, el('div', 'fill ' + r.kind));
+			} else {
+				lb = el('span', 'lbl mono', label(m.cores[r.core].label, r.f, r.n, m.cores.length));
+				lb.title = lb.textContent;
+				lb.addEventListener('click', function () { onPick(r.core, r.f); });
+				f = put(tr, el('div', 'fill'));
+			}
 			f.style.width = (100 * r.s / max).toFixed(2) + '%';
 			add(grid, lb, tr, el('span', 'num', fmt(r.s) + '  ' + pct(r.s, m.total)));
 		});
@@ -622,6 +665,12 @@
 				el('td', 'text', x.text || ''), el('td', 'cls', cls), sc,
 				el('td', 'num', smp ? pct(smp, total, 1) : ''), hb);
 		}
+		/* a listing taller than its box opens at its hottest instruction */
+		var hot = tb.querySelector('tr.hot');
+		if (hot && wrap.scrollHeight > wrap.clientHeight) {
+			var at = hot.getBoundingClientRect().top - wrap.getBoundingClientRect().top;
+			if (at > wrap.clientHeight * 0.6) wrap.scrollTop = Math.max(0, at - wrap.clientHeight / 3);
+		}
 	}
 
 	/* ---- before / after ---- */
@@ -709,7 +758,8 @@
 		var title = doc.title || (m.cores.length === 1 ? first.label : m.cores.length + ' cores') + (m.diff ? ': before / after' : '');
 		document.title = 'aotperf: ' + title;
 		add(app, el('h1', null, title));
-		add(app, el('p', 'sub', [doc.tool || 'aotperf', doc.perf, doc.event].filter(Boolean).join(' \u00b7 ')));
+		add(app, el('p', 'sub', [doc.tool || 'aotperf', doc.perf, doc.event || (doc.sampled_event && doc.sampled_event.name)]
+			.filter(Boolean).join(' \u00b7 ')));
 
 		var state = { sel: null };
 		var listingBox, table;

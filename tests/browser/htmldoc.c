@@ -1,17 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Test helper for the HTML report (tests/browser/html_report.sh): makes
- * data documents (docs/html-data.md) and pages with render/.
+ * Test helper for the HTML report (tests/browser/exports.sh): pages of
+ * generated documents (a big stack tree, a diff, 20,000 functions) and of
+ * bad ones; the real report's pages come from aotperf report --html.
  *
- *   htmldoc extras --cwasm F --core LABEL --base HEX --ips FILE [--hot K]
- *                  -o EXTRAS.json [--counts FILE]
- *       From a recording's sample addresses (`perf script -F ip`, one hex
- *       address a line: computed without aotperf), the document parts the
- *       report JSON lacks: "target", "functions" (every function, samples
- *       counted here) and "listings" of the K hottest; --counts writes
- *       "FUNC index samples" lines of the same counts.
- *   htmldoc pprof  --cwasm F --core LABEL --base HEX --ips FILE --period NS -o OUT.pb.gz
- *       The same samples as a pprof profile (one frame each).
  *   htmldoc page DOC.json OUT.html
  *       html__write() of a document file.
  *   htmldoc gen OUT.html --functions N [--stacks] [--diff] [--doc OUT.json]
@@ -24,9 +16,7 @@
 
 #include "../../render/html.h"
 #include "../../render/html_data.h"
-#include "../../render/pprof.h"
 #include "../../classify/classify.h"
-#include "../../cwasm/cwasm.h"
 #include "../../util/json_out.h"
 #include "../../util/outfile.h"
 
@@ -63,246 +53,6 @@ static char *slurp(const char *path, size_t *len)
 	fclose(f);
 	*len = n;
 	return buf;
-}
-
-/* ---- samples of a real recording ---- */
-
-struct recording {
-	struct cwasm_module *m;
-	const char *core;
-	uint64_t base;
-	uint64_t *func_samples;	/* per function */
-	uint64_t nsamples, outside;
-	uint64_t *ips;		/* every sample's address */
-	size_t nips;
-};
-
-static void read_recording(struct recording *r, const char *cwasm, const char *core,
-			   const char *base, const char *ips_path)
-{
-	struct ap_err err;
-	char line[256];
-	size_t cap = 0;
-	FILE *f;
-
-	memset(r, 0, sizeof(*r));
-	if (cwasm__read(cwasm, &r->m, &err))
-		die_err(&err);
-	r->core = core;
-	r->base = strtoull(base, NULL, 16);
-	r->func_samples = calloc(r->m->nfuncs, sizeof(uint64_t));
-	f = fopen(ips_path, "r");
-	if (!f || !r->func_samples)
-		die("cannot read the sample addresses");
-	while (fgets(line, sizeof(line), f)) {
-		char *end;
-		uint64_t ip = strtoull(line, &end, 16);
-		int64_t fn;
-
-		if (end == line)
-			continue;
-		if (r->nips == cap) {
-			uint64_t *n;
-
-			cap = cap ? cap * 2 : 4096;
-			n = realloc(r->ips, cap * sizeof(uint64_t));
-			if (!n)
-				die("out of memory");
-			r->ips = n;
-		}
-		r->ips[r->nips++] = ip;
-		r->nsamples++;
-		fn = ip >= r->base ? cwasm__func_at(r->m, ip - r->base) : -1;
-		if (fn >= 0 && ip - r->base < r->m->text_size)
-			r->func_samples[fn]++;
-		else
-			r->outside++;
-	}
-	fclose(f);
-}
-
-/* Samples per instruction of function fn (parallel to f->insns). */
-static uint64_t *insn_samples(const struct recording *r, uint32_t fn, const struct cls_func *f)
-{
-	uint64_t *s = calloc(f->ninsns + 1, sizeof(uint64_t));
-	uint64_t start = r->base + r->m->funcs[fn].offset;
-
-	if (!s)
-		die("out of memory");
-	for (size_t i = 0; i < r->nips; i++) {
-		int64_t k;
-
-		if (r->ips[i] < start || r->ips[i] >= start + r->m->funcs[fn].size)
-			continue;
-		k = cls__insn_at(f, r->ips[i]);
-		if (k >= 0)
-			s[k]++;
-	}
-	return s;
-}
-
-static int cmd_extras(int argc, char **argv)
-{
-	const char *cwasm = NULL, *core = NULL, *base = NULL, *ips = NULL, *out = NULL,
-		   *counts = NULL;
-	struct recording r;
-	struct cls_roles roles;
-	struct outfile o;
-	struct json_out j;
-	struct ap_err err;
-	uint32_t hot = 3, *order;
-
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!v)
-			die("extras: an option without a value");
-		if (!strcmp(a, "--cwasm")) cwasm = v;
-		else if (!strcmp(a, "--core")) core = v;
-		else if (!strcmp(a, "--base")) base = v;
-		else if (!strcmp(a, "--ips")) ips = v;
-		else if (!strcmp(a, "--hot")) hot = (uint32_t)atoi(v);
-		else if (!strcmp(a, "-o")) out = v;
-		else if (!strcmp(a, "--counts")) counts = v;
-		else die("extras: unknown option");
-		i++;
-	}
-	if (!cwasm || !core || !base || !ips || !out)
-		die("extras: --cwasm, --core, --base, --ips and -o are needed");
-	read_recording(&r, cwasm, core, base, ips);
-
-	/* functions by samples, hottest first */
-	order = malloc(r.m->nfuncs * sizeof(*order));
-	if (!order)
-		die("out of memory");
-	for (uint32_t i = 0; i < r.m->nfuncs; i++)
-		order[i] = i;
-	for (uint32_t i = 0; i < r.m->nfuncs && i < hot; i++)
-		for (uint32_t k = i + 1; k < r.m->nfuncs; k++)
-			if (r.func_samples[order[k]] > r.func_samples[order[i]]) {
-				uint32_t t = order[i];
-
-				order[i] = order[k];
-				order[k] = t;
-			}
-
-	if (outfile__open(&o, out, &err))
-		die_err(&err);
-	json_init(&j, o.f);
-	json_begin_obj(&j);
-	json_key(&j, "event");
-	json_str(&j, "cpu-clock");
-	json_key(&j, "target");
-	html_data__target(&j, r.m);
-	json_key(&j, "functions");
-	html_data__functions(&j, r.m, r.func_samples);
-	json_key(&j, "listings");
-	json_begin_arr(&j);
-	cls__roles_default(r.m->target.arch, &roles);
-	for (uint32_t i = 0; i < hot && i < r.m->nfuncs && r.func_samples[order[i]]; i++) {
-		const struct cwasm_func *fn = &r.m->funcs[order[i]];
-		struct cls_func f;
-		uint64_t *s;
-
-		memset(&f, 0, sizeof(f));
-		if (cls__decode(r.m->target.arch, &roles, r.m->text + fn->offset, fn->size,
-				r.base + fn->offset, &f, &err))
-			die_err(&err);
-		s = insn_samples(&r, order[i], &f);
-		html_data__listing(&j, r.m, core, order[i], &f, s);
-		free(s);
-		cls_func__exit(&f);
-	}
-	json_end_arr(&j);
-	json_end_obj(&j);
-	json_finish(&j);
-	if (outfile__commit(&o, &err))
-		die_err(&err);
-
-	if (counts) {
-		FILE *c = fopen(counts, "w");
-
-		if (!c)
-			die("cannot write the counts");
-		fprintf(c, "TOTAL %llu\nCORE %llu\n", (unsigned long long)r.nsamples,
-			(unsigned long long)(r.nsamples - r.outside));
-		for (uint32_t i = 0; i < r.m->nfuncs; i++)
-			if (r.func_samples[i])
-				fprintf(c, "FUNC %u %llu\n", i, (unsigned long long)r.func_samples[i]);
-		fclose(c);
-	}
-	free(order);
-	free(r.func_samples);
-	free(r.ips);
-	cwasm__delete(r.m);
-	return 0;
-}
-
-static int cmd_pprof(int argc, char **argv)
-{
-	const char *cwasm = NULL, *core = NULL, *base = NULL, *ips = NULL, *out = NULL;
-	int64_t period = 0;
-	struct recording r;
-	struct ap_err err;
-	struct pprof *p;
-	uint64_t map, *fids;
-
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!v)
-			die("pprof: an option without a value");
-		if (!strcmp(a, "--cwasm")) cwasm = v;
-		else if (!strcmp(a, "--core")) core = v;
-		else if (!strcmp(a, "--base")) base = v;
-		else if (!strcmp(a, "--ips")) ips = v;
-		else if (!strcmp(a, "--period")) period = atoll(v);
-		else if (!strcmp(a, "-o")) out = v;
-		else die("pprof: unknown option");
-		i++;
-	}
-	if (!cwasm || !core || !base || !ips || !out || period <= 0)
-		die("pprof: --cwasm, --core, --base, --ips, --period and -o are needed");
-	read_recording(&r, cwasm, core, base, ips);
-	p = pprof__new(&err);
-	fids = calloc(r.m->nfuncs, sizeof(*fids));
-	if (!p || !fids)
-		die("out of memory");
-	if (pprof__add_sample_type(p, "samples", "count", &err) ||
-	    pprof__add_sample_type(p, "cpu", "nanoseconds", &err) ||
-	    pprof__set_period(p, "cpu", "nanoseconds", period, &err) ||
-	    pprof__add_comment(p, "perf record -e cpu-clock (test recording)", &err))
-		die_err(&err);
-	map = pprof__mapping(p, r.base, r.base + r.m->text_size, 0, cwasm, NULL, &err);
-	if (!map)
-		die_err(&err);
-	for (size_t i = 0; i < r.nips; i++) {
-		uint64_t ip = r.ips[i], loc;
-		int64_t fn = ip >= r.base && ip - r.base < r.m->text_size ?
-				     cwasm__func_at(r.m, ip - r.base) : -1;
-		int64_t v[2] = { 1, period };
-
-		if (fn >= 0) {
-			if (!fids[fn])
-				fids[fn] = pprof__wasm_function(p, cwasm, NULL, (uint32_t)fn,
-								r.m->funcs[fn].name, &err);
-			loc = fids[fn] ? pprof__wasm_location(p, map, fids[fn], ip,
-							      (uint32_t)(ip - r.base - r.m->funcs[fn].offset), &err) : 0;
-		} else {
-			loc = pprof__host_location(p, 0, ip, NULL, NULL, &err);
-		}
-		if (!loc || pprof__sample(p, &loc, 1, v, &err))
-			die_err(&err);
-	}
-	if (pprof__write(p, out, &err))
-		die_err(&err);
-	pprof__delete(p);
-	free(fids);
-	free(r.func_samples);
-	free(r.ips);
-	cwasm__delete(r.m);
-	(void)core;
-	return 0;
 }
 
 static int cmd_page(int argc, char **argv)
@@ -474,7 +224,7 @@ static void gen_stacks(struct json_out *j, const struct gen *g)
 			uint32_t f = d + 1 == depth ? fn : (fn + 1 + d) % g->nfuncs;
 
 			gen_name(f, wasm, sizeof(wasm));
-			snprintf(name, sizeof(name), "local_func_%u%s%s", f, wasm[0] ? " " : "", wasm);
+			snprintf(name, sizeof(name), "local_func_%u%s%s", f, wasm[0] ? ":" : "", wasm);
 			n = (struct html_stack_node){ parent, name, "wasm",
 						      d + 1 == depth ? s - kern : 0, s, "gen.cwasm", f };
 			html_data__stack_node(j, &n);
@@ -672,15 +422,11 @@ static int cmd_gen(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		die("usage: htmldoc extras|pprof|page|gen ...");
-	if (!strcmp(argv[1], "extras"))
-		return cmd_extras(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "pprof"))
-		return cmd_pprof(argc - 2, argv + 2);
+		die("usage: htmldoc page|gen ...");
 	if (!strcmp(argv[1], "page"))
 		return cmd_page(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "gen"))
 		return cmd_gen(argc - 2, argv + 2);
-	die("usage: htmldoc extras|pprof|page|gen ...");
+	die("usage: htmldoc page|gen ...");
 	return 2;
 }

@@ -34,8 +34,9 @@ check_eq "calltree: fixture built" "$?" 0
 C=$CT/calltree.cwasm
 skips "$C.syms" "$CT/calltree.dis" >"$CT/skips"
 
-# wasm FILE: the stacks holding a wasm frame, sorted (a [vdso] frame is
-# named by perf from its own copy of the vdso, by aotperf not: left out)
+# wasm FILE: the stacks holding a wasm frame, sorted (a stack through the
+# vdso, __vdso_* or [vdso]: perf unwinds out of it, aotperf's libdw cannot:
+# left out)
 wasm() { grep 'local_func_' "$1" | grep -v 'vdso' | sort; }
 
 # facts JSON: "SELF name n", "INCL name n", "EDGE caller callee n" with
@@ -195,6 +196,15 @@ check_eq "dwarf: a late mapping record: the hooked read started over" \
 	"$(jq .passes "$D/late.json")" 2
 check_eq "dwarf: a late mapping record: the same stacks" "$(sort "$D/late.folded" | sha256sum)" \
 	"$(sort "$D/aot.folded" | sha256sum)"
+# the host's executable (its frames under every stack) 400 records late: the
+# host frames it names were looked up before it came, so the read starts over
+python3 "$E2E/late_mmap.py" "$D/perf.data" "$D/late-host.data" "name=$(basename "$LOADER")" 400
+"$AOTPERF" report -q -i "$D/late-host.data" --cwasm "$C" --children --top 0 \
+	--folded "$D/late-host.folded" --json "$D/late-host.json" >/dev/null
+check_eq "dwarf: the host's mapping record late: the hooked read started over" \
+	"$(jq .passes "$D/late-host.json")" 2
+check_eq "dwarf: the host's mapping record late: the same stacks" \
+	"$(sort "$D/late-host.folded" | sha256sum)" "$(sort "$D/aot.folded" | sha256sum)"
 
 # ---- -g: the kernel's frame-pointer chains ----
 G=$WORK/fp

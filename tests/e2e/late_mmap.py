@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""late_mmap.py IN OUT LEN [SKIP]: copy a perf.data file (file mode) with the
-first executable //anon MMAP2 record of length LEN moved SKIP records later
+"""late_mmap.py IN OUT LEN|name=TEXT [SKIP]: copy a perf.data file (file mode)
+with the first executable //anon MMAP2 record of length LEN (or the first
+executable MMAP2 of a file whose name holds TEXT) moved SKIP records later
 in the data section (default 50), as perf's per-CPU flush rounds can write
 it: samples that lie in that mapping now come before it in the stream, so a
 reader has to order them by time (aotperf starts over with two passes).
@@ -14,7 +15,9 @@ PROT_EXEC = 4
 
 
 def main():
-    src, dst, length = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    src, dst, want = sys.argv[1], sys.argv[2], sys.argv[3]
+    text = want[5:].encode() if want.startswith("name=") else None
+    length = None if text else int(want)
     skip = int(sys.argv[4]) if len(sys.argv) > 4 else 50
     buf = bytearray(open(src, "rb").read())
     if buf[:8] != b"PERFILE2":
@@ -33,10 +36,14 @@ def main():
         _pid, _tid, _start, ln = struct.unpack_from("<IIQQ", buf, off + 8)
         prot = struct.unpack_from("<I", buf, off + 8 + 56)[0]
         name = bytes(buf[off + 8 + 64:off + size]).split(b"\0")[0]
-        if ln == length and prot & PROT_EXEC and name.startswith(b"//anon"):
+        if not prot & PROT_EXEC:
+            continue
+        if text is not None and text in name and not name.startswith(b"//anon"):
+            break
+        if text is None and ln == length and name.startswith(b"//anon"):
             break
     else:
-        sys.exit("late_mmap.py: %s: no //anon r-x MMAP2 of %d bytes" % (src, length))
+        sys.exit("late_mmap.py: %s: no r-x MMAP2 for %s" % (src, want))
     j = min(i + skip, len(recs) - 1)
     moved = bytes(buf[off:off + size])
     after_end = recs[j][0] + recs[j][1]

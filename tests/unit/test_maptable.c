@@ -180,6 +180,32 @@ static void test_misses_late(void)
 	teardown(&mt, &res);
 }
 
+/*
+ * A read that names host frames (track_files): a file's mapping over a
+ * page a lookup missed after the mapping's time is late too; without it a
+ * file's code is never a core's, so it is not.
+ */
+static void test_file_misses_late(void)
+{
+	struct attr_core cores[1] = { { .mod = &mod_b } };
+	struct maptable mt;
+	struct attr_result res;
+	struct mt_event e;
+
+	setup(&mt, cores, 1, &res);
+	mt.track_misses = 1;
+	CHECK(maptable__lookup(&mt, 7, 50, 0x7f0000001010ull, NULL) < 0);	/* libc's page */
+	e = mmap_ev(7, 0x7f0000000000ull, 64 * PAGE, 10, 0);	/* libc, recorded late */
+	CHECK(!maptable__late(&mt, &e));
+	mt.track_files = 1;
+	CHECK(maptable__late(&mt, &e));
+	e = mmap_ev(7, 0x7f0000000000ull, 64 * PAGE, 70, 0);	/* after the lookup */
+	CHECK(!maptable__late(&mt, &e));
+	e = mmap_ev(7, 0x7f1000000000ull, 64 * PAGE, 10, 0);	/* elsewhere */
+	CHECK(!maptable__late(&mt, &e));
+	teardown(&mt, &res);
+}
+
 int main(void)
 {
 	test_merge();
@@ -187,5 +213,6 @@ int main(void)
 	test_equal_sizes();
 	test_base_override();
 	test_misses_late();
+	test_file_misses_late();
 	CHECK_DONE();
 }

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The report as one HTML page: the data document (docs/html-data.md) is
+ * the report JSON with, per core, its target and every function, then the
+ * listings of the classified functions, the samples outside wasm and (once
+ * the profile has them) the call stacks; render/html.c wraps it with the
+ * viewer.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "callgraph.h"
+#include "html.h"
+#include "html_data.h"
+#include "report-export.h"
+#include "../profile/host.h"
+
+/* Host rows in the document: the viewer lists them; the rest is summed. */
+#define HTML_HOST_ROWS 100
+/*
+ * Stack-tree nodes in the document at most: the viewer draws 4,000 frames
+ * (render/html/viewer.js, MAX_RECTS) and a frame under 1/2,000 of the
+ * samples is under a pixel until zoomed; past this the frames with the
+ * fewest samples are left out (docs/html-data.md, "stacks").
+ */
+#define HTML_STACK_NODES 5000
+
+struct html_ctx {
+	const struct profile *p;
+	const struct render_opts *o;	/* the caller's */
+	struct render_opts ro;		/* with our hooks */
+	struct render_host_row *host;
+	size_t nhost;
+	/* the stack tree's nodes: index in the document (-1: left out), the cut (stack_cut) */
+	int64_t *stack_out;
+	uint64_t stack_cut, stack_ties;
+};
+
+static void core_extra(struct json_out *j, const struct profile *p, uint32_t core, void *arg)
+{
+	const struct html_ctx *c = arg;
+	const struct attr_core *ac = &p->attr.cores[core];
+
+	json_key(j, "target");
+	html_data__target(j, ac->mod);
+	json_key(j, "functions");
+	html_data__functions(j, ac->mod, ac->func_samples);
+	if (c->o->json_core_extra)
+		c->o->json_core_extra(j, p, core, c->o->core_ctx);
+}
+
+static void listings(struct json_out *j, const struct profile *p)
+{
+	json_key(j, "listings");
+	json_begin_arr(j);
+	for (uint32_t i = 0; i < p->nfuncs; i++) {
+		const struct profile_func *f = &p->funcs[i];
+		const struct cwasm_module *m = p->attr.cores[f->core].mod;
+
+		if (f->classified)
+			html_data__listing(j, m, core_set__core_name(m), f->func, &f->cls.f,
+					   f->cls.insn_samples);
+	}
+	json_end_arr(j);
+}
+
+static void host(struct json_out *j, const struct html_ctx *c)
+{
+	uint64_t shown = 0;
+
+	if (!c->p->host)
+		return;
+	json_key(j, "host");
+	json_begin_obj(j);
+	json_key(j, "samples");
+	json_u64(j, c->p->host->samples);
+	json_key(j, "frames");
+	json_begin_arr(j);
+	for (size_t i = 0; i < c->nhost && i < HTML_HOST_ROWS; i++) {
+		json_begin_obj(j);
+		json_key(j, "dso");
+		json_str(j, c->host[i].dso);
+		json_key(j, "sym");
+		json_str(j, c->host[i].sym);
+		json_key(j, "samples");
+		json_u64(j, c->host[i].samples);
+		json_end_obj(j);
+		shown += c->host[i].samples;
+	}
+	json_end_arr(j);
+	json_key(j, "other_samples");
+	json_u64(j, c->p->host->samples - shown);
+	json_end_obj(j);
+}
+
+static const char *const node_kinds[] = {
+	[STACK_ROOT] = "root", [STACK_WASM] = "wasm", [STACK_HOST] = "host",
+	[STACK_KERNEL] = "kernel", [STACK_UNKNOWN] = "unknown",
+};
+
+static int total_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x > y ? -1 : x < y;
+}
+
+/*
+ * Which nodes the document keeps: all, or past HTML_STACK_NODES those with
+ * the most samples: every node above the cut's total, and of those at it
+ * as many as fit (*ties). A node never has more samples than its parent,
+ * so the kept ones hold their ancestors (at the cut a parent comes first
+ * in the walk and is kept before its children). The cut's total, 0 to keep
+ * all; UINT64_MAX when out of memory.
+ */
+static uint64_t stack_cut(const struct profile_stacks *st, uint64_t *ties)
+{
+	uint64_t *t, cut;
+	uint32_t above = 0;
+
+	*ties = 0;
+	if (st->nnodes - 1 <= HTML_STACK_NODES)
+		return 0;
+	t = malloc((st->nnodes - 1) * sizeof(*t));
+	if (!t)
+		return UINT64_MAX;
+	for (uint32_t n = 1; n < st->nnodes; n++)
+		t[n - 1] = st->nodes[n].total;
+	qsort(t, st->nnodes - 1, sizeof(*t), total_desc);
+	cut = t[HTML_STACK_NODES - 1];
+	while (above < HTML_STACK_NODES && t[above] > cut)
+		above++;
+	*ties = HTML_STACK_NODES - above;
+	free(t);
+	return cut;
+}
+
+/*
+ * "stacks" (docs/html-data.md): the profile's stack tree as flat nodes, a
+ * parent before its children (parent -1: an outermost frame), frames named
+ * as report --children and --folded name them, wasm frames with their core
+ * and local function so a click opens the listing.
+ */
+static void stacks(struct json_out *j, const struct profile *p, const struct html_ctx *c)
+{
+	const struct profile_stacks *st = p->stacks;
+	uint64_t cut = c->stack_cut, ties = c->stack_ties, kept = 0;
+	int64_t *out = c->stack_out;
+	uint32_t n;
+	char name[512];
+
+	if (!out)
+		return;
+	out[0] = -1;
+	json_key(j, "stacks");
+	json_begin_obj(j);
+	json_key(j, "mode");
+	json_str(j, st->mode == STACKS_DWARF ? "dwarf" : "fp");
+	json_key(j, "samples");
+	json_u64(j, st->samples);
+	json_key(j, "nodes");
+	json_begin_arr(j);
+	/* depth first from the root's first child, as stacks__finish walks */
+	for (n = st->nodes[0].child; n;) {
+		const struct stack_node *nd = &st->nodes[n];
+		const struct stack_sym *sym = &st->syms[nd->sym];
+		int keep = out[nd->parent] >= 0 || !nd->parent;
+
+		keep = keep && (nd->total > cut || (nd->total == cut && ties && ties--));
+		out[n] = -1;
+		if (keep) {
+			const struct cwasm_module *m = sym->kind == STACK_WASM ?
+						       p->attr.cores[sym->core].mod : NULL;
+			struct html_stack_node hn = {
+				.parent = out[nd->parent], .kind = node_kinds[sym->kind],
+				.name = render__stack_name(p, sym, name, sizeof(name)),
+				.self = nd->self, .total = nd->total,
+				.core = m ? core_set__core_name(m) : NULL,
+				.local_func = m ? (int64_t)sym->func : -1,
+			};
+
+			out[n] = (int64_t)kept++;
+			html_data__stack_node(j, &hn);
+		}
+		if (keep && nd->child) {
+			n = nd->child;
+			continue;
+		}
+		while (n && !st->nodes[n].next)
+			n = st->nodes[n].parent;
+		if (n)
+			n = st->nodes[n].next;
+	}
+	json_end_arr(j);
+	json_key(j, "left_out");
+	json_u64(j, st->nnodes - 1 - kept);
+	json_end_obj(j);
+}
+
+static void doc_extra(struct json_out *j, const struct profile *p, void *arg)
+{
+	const struct html_ctx *c = arg;
+	const struct attr_result *a = &p->attr;
+
+	if (a->have_event) {
+		json_key(j, "sampled_event");
+		json_begin_obj(j);
+		json_key(j, "name");
+		json_str(j, a->event_name);
+		json_key(j, a->event_attr.freq ? "frequency" : "period");
+		json_u64(j, a->event_attr.sample_period);
+		json_end_obj(j);
+	}
+	listings(j, p);
+	host(j, c);
+	stacks(j, p, c);
+	if (c->o->json_extra)
+		c->o->json_extra(j, p, c->o->ctx);
+}
+
+static int emit(struct json_out *j, void *arg, struct ap_err *err)
+{
+	struct html_ctx *c = arg;
+
+	(void)err;
+	json_begin_obj(j);
+	json_key(j, "schema_version");
+	json_u64(j, 1);
+	json_key(j, "tool");
+	json_str(j, c->o->tool);
+	render__report_json_members(j, c->p, &c->ro);
+	json_end_obj(j);
+	json_finish(j);
+	return 0;
+}
+
+static void ctx_exit(struct html_ctx *c)
+{
+	free(c->host);
+	free(c->stack_out);
+}
+
+static int ctx_init(struct html_ctx *c, const struct profile *p, const struct render_opts *o,
+		    struct ap_err *err)
+{
+	const struct profile_stacks *st = p->stacks;
+
+	memset(c, 0, sizeof(*c));
+	c->p = p;
+	c->o = o;
+	c->ro = *o;
+	c->ro.json_core_extra = core_extra;
+	c->ro.core_ctx = c;
+	c->ro.json_extra = doc_extra;
+	c->ro.ctx = c;
+	if (render__host_rows(p, &c->host, &c->nhost))
+		return ap_err_nomem(err);
+	if (st && st->mode != STACKS_NONE && st->nnodes > 1) {
+		c->stack_cut = stack_cut(st, &c->stack_ties);
+		c->stack_out = malloc(st->nnodes * sizeof(*c->stack_out));
+		if (!c->stack_out || c->stack_cut == UINT64_MAX) {
+			ctx_exit(c);
+			return ap_err_nomem(err);
+		}
+	}
+	return 0;
+}
+
+int render__report_html(FILE *f, const char *name, const struct profile *p,
+			const struct render_opts *o, struct ap_err *err)
+{
+	struct html_ctx c;
+	int rc;
+
+	if (ctx_init(&c, p, o, err))
+		return -1;
+	rc = html__fwrite_emit(f, name, emit, &c, err);
+	ctx_exit(&c);
+	return rc;
+}
+
+int render__report_html_file(const char *path, const struct profile *p,
+			     const struct render_opts *o, struct ap_err *err)
+{
+	struct html_ctx c;
+	int rc;
+
+	if (ctx_init(&c, p, o, err))
+		return -1;
+	rc = html__write_emit(path, emit, &c, err);
+	ctx_exit(&c);
+	return rc;
+}
