@@ -21,7 +21,7 @@ asm_core() {
 }
 
 # manifest OUT.json CORE.cwasm...: a component manifest of the cores, in
-# order (FORMATS.md section 1; core_sha256 is the sha256 of the text, as in
+# order (docs/formats-cwasm.md; core_sha256 is the sha256 of the text, as in
 # tests/fixtures/fixtures.mk)
 manifest() {
 	local out=$1 i=0 c mods="" all
