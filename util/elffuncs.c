@@ -152,8 +152,9 @@ int elf_funcs__plt(Elf *e, struct elf_func **out, size_t *n, char **names)
 			GElf_Sym s;
 			const char *name;
 
+			/* an IRELATIVE slot has no symbol: perf names it "@plt" */
 			if (reloc_sym(rd, &rsh, i, &sym) || !gelf_getsym(dd, (int)sym, &s) ||
-			    !(name = elf_strptr(e, dsh.sh_link, s.st_name)) || !*name)
+			    !(name = elf_strptr(e, dsh.sh_link, s.st_name)))
 				continue;
 			if (!pass) {
 				bytes += strlen(name) + sizeof("@plt");

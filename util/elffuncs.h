@@ -33,8 +33,9 @@ int elf_funcs__has_symtab(Elf *e);
 int elf_funcs__read(Elf *e, int symtab_only, struct elf_func **out, size_t *n);
 
 /*
- * The PLT entries as perf names them: "NAME@plt" for the i-th relocation
- * of .rela.plt (.rel.plt), NAME its .dynsym entry's, at the i-th entry of
+ * The PLT entries as perf (6.1) names them: "NAME@plt" for the i-th
+ * relocation of .rela.plt (.rel.plt), NAME its .dynsym entry's ("" for a
+ * relocation without a symbol, IRELATIVE: "@plt"), at the i-th entry of
  * .plt after its header (x86-64 and others: a header and entries of the
  * section's entry size; aarch64 a 32-byte header, 16-byte entries), or
  * of .plt.sec (x86-64 with IBT: no header). Global, sized. 0 and *out,
