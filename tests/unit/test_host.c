@@ -164,9 +164,11 @@ __attribute__((noinline)) int host_test_marker(int x)
 	return x * 3 + 1;
 }
 
-/* This executable's mapping of the code at addr: start, length, offset, device, inode. */
-static int own_mapping(uint64_t addr, uint64_t *start, uint64_t *len, uint64_t *pgoff,
-		       uint32_t *maj, uint32_t *min, uint64_t *ino, char *path, size_t plen)
+/*
+ * This process's mapping of the code at addr, as an mmap record of it
+ * (start, length, offset, device, inode; filename = path).
+ */
+static int own_mapping(uint64_t addr, struct attr_map_event *ev, char *path, size_t plen)
 {
 	char line[4400];
 	FILE *f = fopen("/proc/self/maps", "r");
@@ -183,18 +185,42 @@ static int own_mapping(uint64_t addr, uint64_t *start, uint64_t *len, uint64_t *
 		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %x:%x %" SCNu64 " %n", &lo,
 			   &hi, perm, &off, &ma, &mi, &inode, &pos) < 7 || addr < lo || addr >= hi)
 			continue;
-		*start = lo;
-		*len = hi - lo;
-		*pgoff = off;
-		*maj = ma;
-		*min = mi;
-		*ino = inode;
+		ev->start = lo;
+		ev->len = hi - lo;
+		ev->pgoff = off;
+		ev->maj = ma;
+		ev->min = mi;
+		ev->ino = inode;
 		snprintf(path, plen, "%s", line + pos);
 		path[strcspn(path, "\n")] = 0;
+		ev->filename = path;
 		found = 1;
 	}
 	fclose(f);
 	return found;
+}
+
+/*
+ * The address of path's .plt (-1 where objdump cannot say: the caller skips
+ * its check); in the files tested here it equals its file offset.
+ */
+static int plt_address(const char *path, unsigned long long *vma)
+{
+	char cmd[4400];
+	unsigned long long off;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "objdump -h '%s' | awk '$2 == \".plt\" { print $4, $6 }'", path);
+	p = popen(cmd, "r");
+	if (!p || fscanf(p, "%llx %llx", vma, &off) != 2) {
+		printf("objdump not usable: the PLT check of %s is skipped\n", path);
+		if (p)
+			pclose(p);
+		return -1;
+	}
+	pclose(p);
+	CHECK(*vma == off);
+	return 0;
 }
 
 /*
@@ -205,20 +231,12 @@ static int own_mapping(uint64_t addr, uint64_t *start, uint64_t *len, uint64_t *
 static void check_plt(struct hostsyms *hs, const struct hostmap *m, const char *path)
 {
 	char cmd[4400], line[512], name[256];
-	unsigned long long va, vma, off;
+	unsigned long long va, vma;
 	int n = 0;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "objdump -h '%s' | awk '$2 == \".plt\" { print $4, $6 }'", path);
-	p = popen(cmd, "r");
-	if (!p || fscanf(p, "%llx %llx", &vma, &off) != 2) {
-		printf("objdump not usable: the PLT check is skipped\n");
-		if (p)
-			pclose(p);
+	if (plt_address(path, &vma))
 		return;
-	}
-	pclose(p);
-	CHECK(vma == off);
 	snprintf(cmd, sizeof(cmd), "objdump -d -j .plt -j .plt.sec '%s' 2>/dev/null", path);
 	p = popen(cmd, "r");
 	while (p && fgets(line, sizeof(line), p)) {
@@ -249,20 +267,12 @@ static void check_plt(struct hostsyms *hs, const struct hostmap *m, const char *
 static void check_plt_by_reloc(struct hostsyms *hs, const struct hostmap *m, const char *path)
 {
 	char cmd[4400], line[512], name[256], type[64];
-	unsigned long long vma, off, got, info;
+	unsigned long long vma, got, info;
 	int i = 0, in = 0, irel = 0;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "objdump -h '%s' | awk '$2 == \".plt\" { print $4, $6 }'", path);
-	p = popen(cmd, "r");
-	if (!p || fscanf(p, "%llx %llx", &vma, &off) != 2) {
-		printf("objdump not usable: the libc PLT check is skipped\n");
-		if (p)
-			pclose(p);
+	if (plt_address(path, &vma))
 		return;
-	}
-	pclose(p);
-	CHECK(vma == off);
 	snprintf(cmd, sizeof(cmd), "readelf -W -r '%s'", path);
 	p = popen(cmd, "r");
 	while (p && fgets(line, sizeof(line), p)) {
@@ -297,24 +307,16 @@ static void check_plt_by_reloc(struct hostsyms *hs, const struct hostmap *m, con
 static void check_libc_plt(void)
 {
 	/* a libc function no sanitizer intercepts: its address is in libc itself */
-	uint64_t addr = (uint64_t)(uintptr_t)&gnu_get_libc_version, start, len, pgoff, ino;
+	uint64_t addr = (uint64_t)(uintptr_t)&gnu_get_libc_version;
 	struct hostmaps *h = hostmaps__new();
 	struct hostsyms *hs = h ? hostsyms__new(h) : NULL;
 	struct attr_map_event ev = { .kind = ATTR_MAP_MMAP, .time = 1, .pid = 400 };
 	const struct hostmap *m;
-	uint32_t maj, min;
 	char path[4096];
 
 	CHECK(hs != NULL);
 #if defined(__x86_64__)
-	if (hs && own_mapping(addr, &start, &len, &pgoff, &maj, &min, &ino, path, sizeof(path))) {
-		ev.start = start;
-		ev.len = len;
-		ev.pgoff = pgoff;
-		ev.maj = maj;
-		ev.min = min;
-		ev.ino = ino;
-		ev.filename = path;
+	if (hs && own_mapping(addr, &ev, path, sizeof(path))) {
 		CHECK(strstr(path, "/libc.so") != NULL);
 		CHECK(hostmaps__add(h, &ev) == 0);
 		m = hostmaps__find(h, 400, 0, addr, 2);
@@ -329,29 +331,22 @@ static void check_libc_plt(void)
 
 static void test_symbols(void)
 {
-	uint64_t addr = (uint64_t)(uintptr_t)&host_test_marker, start, len, pgoff, ino;
+	uint64_t addr = (uint64_t)(uintptr_t)&host_test_marker, ino;
 	struct hostmaps *h = hostmaps__new();
 	struct hostsyms *hs = h ? hostsyms__new(h) : NULL;
 	struct attr_map_event ev = { .kind = ATTR_MAP_MMAP, .time = 1 };
 	const struct hostmap *m;
 	const char *sym = "(not set)";
-	uint32_t maj, min;
 	char path[4096];
 
 	CHECK(hs != NULL);
 	CHECK(host_test_marker(1) == 4);
-	if (!hs || !own_mapping(addr, &start, &len, &pgoff, &maj, &min, &ino, path, sizeof(path))) {
+	if (!hs || !own_mapping(addr, &ev, path, sizeof(path))) {
 		CHECK(!"this test's own code mapping in /proc/self/maps");
 		goto out;
 	}
+	ino = ev.ino;
 	ev.pid = 300;
-	ev.start = start;
-	ev.len = len;
-	ev.pgoff = pgoff;
-	ev.maj = maj;
-	ev.min = min;
-	ev.ino = ino;
-	ev.filename = path;
 	CHECK(hostmaps__add(h, &ev) == 0);
 	/* the same file as another process whose record names another inode */
 	ev.pid = 301;
