@@ -3,8 +3,8 @@
  * aotperf spills: rank the compile-time spill metric (wamrc's
  * `[aot-spill-metric]` lines), join it with a recording's runtime self
  * samples, cross-check it against the frame reloads decoded from the .cwasm,
- * and diff two logs (the seed's Steps 3, 5 and 6 and its keyvault lesson:
- * the biggest compile-time spiller may never run).
+ * and diff two logs (steps 3, 5 and 6 of docs/workflow.md and its first
+ * lesson: the biggest compile-time spiller may never run).
  */
 #include <getopt.h>
 #include <inttypes.h>
