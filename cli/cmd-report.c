@@ -217,7 +217,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		case 'h': fputs(report_usage, stdout); exit(EXIT_OK);
 		case O_TOP:
 			if (cli_parse_u64(optarg, 10, &o->top))
-				return ap_errf(err, "--top: '%s' is not a number", optarg);
+				return ap_errf(err, "--top: '%s' is not a count (a whole number, 0 or more)", optarg);
 			break;
 		case O_JSON: o->json = optarg; break;
 		case O_MIN:
@@ -256,12 +256,11 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		case O_PPROF: o->pprof = optarg; break;
 		case O_WIDE: o->wide = 1; break;
 		default:
-			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
-				       argv[optind - 1]);
+			return cli_bad_option(err, argv, optind, "i:qh", longopts);
 		}
 	}
 	if (optind < argc)
-		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
+		return cli_bad_argument(err, argv[optind]);
 	if (check_frame_options(o, err))
 		return -1;
 	/* the HTML and Markdown classify the hottest functions when none is named */

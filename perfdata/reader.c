@@ -209,6 +209,10 @@ static int check_magic(const struct perfdata *pd, const char *buf, ssize_t n,
 	if (magic == PD_MAGIC2_SWAPPED)
 		return ap_errf(err, "%s: perf.data from an opposite-endian machine is not supported",
 			       pd->path);
+	/* the two files a command takes, given the other way round */
+	if (!memcmp(buf, "\0aot", 4))
+		return ap_errf(err, "%s: a .cwasm, not a perf.data file (swapped -i and --cwasm?)",
+			       pd->path);
 	if (magic != PD_MAGIC2)
 		return ap_errf(err, "%s: not a perf.data file (bad magic)", pd->path);
 	if (n < PD_PIPE_HEADER_SIZE)
