@@ -22,8 +22,9 @@
 # errors (-Werror is the compiler's), so the build goes on.
 #
 # Not with SAN=1: ASan cannot link -static. `make check` (plain) builds
-# what tests/e2e/static.sh needs: both static binaries and the jitdump
-# driver for both architectures; under SAN=1 the test uses those of the
+# what tests/e2e/static.sh needs: for both architectures the static
+# binary, the jitdump driver and the released runtime library, and this
+# machine's released dlfilter; under SAN=1 the test uses those of the
 # plain build.
 
 STATIC_LIBS := -lprotobuf-c -lcapstone -ldw -lelf -lzstd -llzma -lbz2 -lz -lm -lpthread
@@ -33,7 +34,7 @@ CROSS_ARCHES := $(if $(filter x86_64,$(HOST_ARCH)),aarch64)
 CROSS_READY = $(shell f=$$(aarch64-linux-gnu-gcc -print-file-name=libdw.a 2>/dev/null) && \
 	test "$$f" != libdw.a && echo 1)
 
-.PHONY: static static-e2e dist dist-one clean-cross
+.PHONY: static static-e2e dist dist-one dist-libs clean-cross
 clean: clean-cross
 clean-cross:
 	rm -rf build-aarch64
@@ -54,12 +55,13 @@ $(B)/tests/jitdump_core: tests/static/jitdump_core.c jitdump/jitdump.h $(B)/liba
 	$(CC) $(CFLAGS) -o $@ $< -L$(B) -l:libaotperf-jit.so.1 \
 		-Wl,-rpath,$(abspath $(B)) $(LDFLAGS) -lpthread
 
-static-e2e: $(B)/aotperf-static $(B)/tests/jitdump_core
+static-e2e: $(B)/aotperf-static $(B)/tests/jitdump_core $(B)/release/libaotperf-jit.so.1
 
 ifeq ($(ARCH),$(HOST_ARCH))
 e2e: $(B)/tests/jitdump_core
 ifneq ($(SAN),1)
-e2e: static-e2e $(addprefix cross-e2e-,$(CROSS_ARCHES))
+e2e: static-e2e $(addprefix cross-e2e-,$(CROSS_ARCHES)) \
+     $(if $(DLFILTER_SO),$(B)/release/aotperf-dlfilter.so)
 endif
 endif
 cross-e2e-%:
@@ -67,3 +69,35 @@ cross-e2e-%:
 		$(MAKE) ARCH=$* CC=$*-linux-gnu-gcc static-e2e; \
 	else echo "note: no $*-linux-gnu-gcc or arm64 static libraries (scripts/cross-deps.sh):" \
 		"not building build-$*/aotperf-static"; fi
+
+# ---- make dist ----
+# The shared objects as released: stripped, bound to old glibc symbol
+# versions (dist/glibc-compat.c); the dlfilter with capstone linked in
+# (Debian's libcapstone.a is position-independent), so it needs libc alone.
+DIST_DIR  := $(CURDIR)/build/dist
+DIST_WRAP := -Wl,--wrap=stat,--wrap=lstat,--wrap=fstat,--wrap=pthread_once
+
+$(B)/release/glibc-compat.o: dist/glibc-compat.c
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out $(SANFLAGS),$(CFLAGS)) -fPIC -c $< -o $@
+
+$(B)/release/libaotperf-jit.so.1: $(AOTJIT_SRCS:%.c=$(B)/pic/%.o) $(B)/release/glibc-compat.o
+	$(CC) -shared -Wl,-soname,libaotperf-jit.so.1 $(DIST_WRAP) -s -o $@ $^ -lpthread
+
+$(B)/release/aotperf-dlfilter.so: $(DLF_OBJS) $(B)/dlf/libaotperf.a plugin/dlfilter.map \
+			       $(B)/release/glibc-compat.o
+	$(CC) $(DLF_LDFLAGS) $(DIST_WRAP) -s -o $@ $(DLF_OBJS) $(B)/dlf/libaotperf.a \
+		$(B)/release/glibc-compat.o $(CAPSTONE_A)
+
+dist-libs: $(B)/release/libaotperf-jit.so.1 $(B)/release/aotperf-dlfilter.so
+
+ifneq ($(SAN),1)
+dist-one: $(B)/aotperf-static dist-libs $(B)/libaotperf-jit.a
+	sh dist/mkdist.sh $(AOTPERF_VERSION_STR) $(ARCH) $(B) $(DIST_DIR)
+
+dist: dist-one $(addprefix dist-cross-,$(CROSS_ARCHES))
+endif
+dist-cross-%:
+	@[ -n "$(CROSS_READY)" ] || { echo "make dist: no $*-linux-gnu-gcc or arm64 static" \
+		"libraries: run scripts/cross-deps.sh (root), or make dist-one for $(HOST_ARCH) only" >&2; exit 2; }
+	$(MAKE) ARCH=$* CC=$*-linux-gnu-gcc dist-one

@@ -189,6 +189,35 @@ assert off == len(d), "trailing bytes"
 PY
 }
 
+# ---- the released shared objects (build*/release/, make dist) ----
+# newest GLIBC_ version FILE needs, from its version-needs section
+glibc_needed() {
+	readelf -V "$1" | sed -n 's/.*Name: GLIBC_\([0-9.]*\).*/\1/p' | sort -V | tail -n1
+}
+older_than_2_17() { # at most 2.17
+	[ "$(printf '%s\n2.17\n' "$1" | sort -V | tail -n1)" = 2.17 ]
+}
+REL_JIT=$ROOT/build/release/libaotperf-jit.so.1
+REL_DLF=$ROOT/build/release/aotperf-dlfilter.so
+REL_JIT_A64=$ROOT/build-aarch64/release/libaotperf-jit.so.1
+if [ "$x86" = 1 ] && have "$REL_DLF" "released dlfilter" && have "$REL_JIT" "released runtime library"; then
+	for so in "$REL_DLF" "$REL_JIT"; do
+		n=$(glibc_needed "$so")
+		check "release: $(basename "$so") needs glibc $n, at most 2.17" older_than_2_17 "$n"
+	done
+	check_eq "release: the dlfilter needs libc alone (capstone linked in)" \
+		"$(readelf -dW "$REL_DLF" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')" "libc.so.6 "
+	# the released dlfilter (capstone inside, old stat bindings) = the built one
+	for f in "$ROOT/build/aotperf-dlfilter.so" "$REL_DLF"; do
+		perf script -i "$R/z.data" --dlfilter "$f" --dlarg "$S" --dlarg top=0 \
+			--dlarg "out=$WORK/dlf.$(basename "$(dirname "$f")").txt" >/dev/null 2>&1
+		check_eq "release: perf script --dlfilter $f: exit status" "$?" 0
+	done
+	check "release: the released dlfilter prints the built one's table" \
+		diff -u "$WORK/dlf.build.txt" "$WORK/dlf.release.txt"
+	check "release: ... which names functions" grep -q local_func_ "$WORK/dlf.release.txt"
+fi
+
 A64CORE=$E2E/../fixtures/real/sidecar-v2-aarch64.cwasm
 if [ "$a64" = 1 ] && have "$JD_A64" "aarch64 jitdump driver" && [ -x "$JD_X86" ]; then
 	qemu=(qemu-aarch64-static)
@@ -207,6 +236,21 @@ if [ "$a64" = 1 ] && have "$JD_A64" "aarch64 jitdump driver" && [ -x "$JD_X86" ]
 	check "jitlib: at least one code load" grep -q '^LOAD' "$WORK/a64.rec"
 	check "jitlib: the aarch64 and x86_64 libraries write the same records" \
 		diff -u "$WORK/x86.rec" "$WORK/a64.rec"
+	# the released libraries (old glibc bindings) in place of the built ones
+	for arch in x86 a64; do
+		so=$REL_JIT run=("$JD_X86")
+		[ "$arch" = a64 ] && so=$REL_JIT_A64 run=("${qemu[@]}" -E "LD_PRELOAD=$so" "$JD_A64")
+		[ "$arch" = x86 ] && run=(env "LD_PRELOAD=$so" "$JD_X86")
+		have "$so" "released runtime library ($arch)" || continue
+		n=$(glibc_needed "$so")
+		check "release: $arch libaotperf-jit.so.1 needs glibc $n, at most 2.17" older_than_2_17 "$n"
+		mkdir -p "$WORK/rel-$arch"
+		d=$("${run[@]}" "$WORK/rel-$arch" 183 --cwasm "$A64CORE" 2>"$WORK/rel-$arch.err")
+		check_eq "release: $arch released library (LD_PRELOAD): exit status" "$?" 0
+		records "$d" >"$WORK/rel-$arch.rec" 2>&1
+		check "release: $arch released library: the same records" \
+			diff -u "$WORK/x86.rec" "$WORK/rel-$arch.rec"
+	done
 	# aotperf's own reader, on named functions of the fixture's text
 	dt=$("${qemu[@]}" "$JD_A64" "$WORK/jd-text" 183 --text "$FIX/sample.text" \
 		"$S.syms" 2>"$WORK/jd-text.err")
