@@ -58,7 +58,7 @@ $(B)/tests/jitdump_core: tests/static/jitdump_core.c jitdump/jitdump.h $(B)/liba
 static-e2e: $(B)/aotperf-static $(B)/tests/jitdump_core $(B)/release/libaotperf-jit.so.1
 
 ifeq ($(ARCH),$(HOST_ARCH))
-e2e: $(B)/tests/jitdump_core
+e2e: $(B)/tests/jitdump_core $(B)/tests/test_engines
 ifneq ($(SAN),1)
 e2e: static-e2e $(addprefix cross-e2e-,$(CROSS_ARCHES)) \
      $(if $(DLFILTER_SO),$(B)/release/aotperf-dlfilter.so)

@@ -238,9 +238,9 @@ if [ "$a64" = 1 ] && have "$JD_A64" "aarch64 jitdump driver" && [ -x "$JD_X86" ]
 		diff -u "$WORK/x86.rec" "$WORK/a64.rec"
 	# the released libraries (old glibc bindings) in place of the built ones
 	for arch in x86 a64; do
-		so=$REL_JIT run=("$JD_X86")
+		# (the plain build's driver: a sanitized one refuses LD_PRELOAD)
+		so=$REL_JIT run=(env "LD_PRELOAD=$so" "$ROOT/build/tests/jitdump_core")
 		[ "$arch" = a64 ] && so=$REL_JIT_A64 run=("${qemu[@]}" -E "LD_PRELOAD=$so" "$JD_A64")
-		[ "$arch" = x86 ] && run=(env "LD_PRELOAD=$so" "$JD_X86")
 		have "$so" "released runtime library ($arch)" || continue
 		n=$(glibc_needed "$so")
 		check "release: $arch libaotperf-jit.so.1 needs glibc $n, at most 2.17" older_than_2_17 "$n"

@@ -62,16 +62,27 @@ static int register_text(struct aotjit *j, const void *text, size_t len, const c
 			break;
 		}
 		if (n == cap) {
+			uint32_t *no;
+			char **nn;
+
 			cap = cap ? 2 * cap : 1024;
-			offs = realloc(offs, cap * sizeof(*offs));
-			names = realloc(names, cap * sizeof(*names));
-			if (!offs || !names)
-				return -ENOMEM;
+			no = realloc(offs, cap * sizeof(*offs));
+			if (no)
+				offs = no;
+			nn = realloc(names, cap * sizeof(*names));
+			if (nn)
+				names = nn;
+			if (!no || !nn) {
+				rc = -ENOMEM;
+				break;
+			}
 		}
 		offs[n] = (uint32_t)off;
 		names[n] = malloc(40);
-		if (!names[n])
-			return -ENOMEM;
+		if (!names[n]) {
+			rc = -ENOMEM;
+			break;
+		}
 		snprintf(names[n], 40, "wasm[0]::function[%u]", idx);
 		n++;
 	}
