@@ -40,7 +40,7 @@ clean-cross:
 	rm -rf build-aarch64
 
 ifeq ($(SAN),1)
-static dist dist-one:
+static dist dist-one dist-libs:
 	@echo "make $@: not with SAN=1 (ASan cannot link -static); run it without SAN=1" >&2; exit 2
 else
 static: $(B)/aotperf-static
@@ -89,9 +89,9 @@ $(B)/release/aotperf-dlfilter.so: $(DLF_OBJS) $(B)/dlf/libaotperf.a plugin/dlfil
 	$(CC) $(DLF_LDFLAGS) $(DIST_WRAP) -s -o $@ $(DLF_OBJS) $(B)/dlf/libaotperf.a \
 		$(B)/release/glibc-compat.o $(CAPSTONE_A)
 
+ifneq ($(SAN),1)
 dist-libs: $(B)/release/libaotperf-jit.so.1 $(B)/release/aotperf-dlfilter.so
 
-ifneq ($(SAN),1)
 dist-one: $(B)/aotperf-static dist-libs $(B)/libaotperf-jit.a
 	sh dist/mkdist.sh $(AOTPERF_VERSION_STR) $(ARCH) $(B) $(DIST_DIR)
 
