@@ -41,7 +41,7 @@ clean-cross:
 
 ifeq ($(SAN),1)
 static dist dist-one dist-libs:
-	@echo "make $@: not with SAN=1 (ASan cannot link -static); run it without SAN=1" >&2; exit 2
+	@echo "make $@: not with SAN=1 (release builds are not sanitized; ASan cannot link -static): run it without SAN=1" >&2; exit 2
 else
 static: $(B)/aotperf-static
 
