@@ -8,6 +8,8 @@
 #   make demo       install deps, record the bundled sample, print the report
 #   make bench      aotperf report vs the perf script/report pipeline it replaces
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make static     build/aotperf-static, no shared library needed (ARCH=aarch64:
+#                   build-aarch64/); make dist: the release tarballs (dist/static.mk)
 #
 # SAN=1 builds into build-san/ with AddressSanitizer and UBSan.
 
@@ -22,6 +24,8 @@ else
 B        := build
 SANFLAGS :=
 endif
+# ARCH=aarch64: cross build into build-aarch64/ (dist/arch.mk)
+include dist/arch.mk
 
 # libperf: the distro's (Fedora libperf-devel) or the one scripts/deps.sh builds.
 LIBPERF_DIR ?= $(CURDIR)/.deps/libperf/usr
@@ -136,6 +140,8 @@ include tests/loader/loader.mk
 include tests/jitlib/jitlib.mk
 include render/render.mk
 include tests/fuzz/fuzz.mk
+# make static, make dist: the static binary and the release tarballs
+include dist/static.mk
 
 fixtures: $(FIXTURES)
 

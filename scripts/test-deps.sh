@@ -12,6 +12,7 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
 	echo "test-deps: not a Debian system: install the equivalents of: ${pkgs[*]}" >&2
 	exit 0
 fi
+bash "$(dirname "$0")/cross-deps.sh"	# aarch64 cross build + qemu: tests/e2e/static.sh
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
