@@ -10,6 +10,7 @@
 #include "captures.h"
 #include "../render/callgraph.h"
 #include "../classify/classify.h"
+#include "../loops/analyze.h"
 #include "../render/report.h"
 #include "../render/report-export.h"
 #include "../util/term.h"
@@ -353,7 +354,8 @@ static int classify(struct report_opts *o, struct ap_err *err)
 		return -1;
 	if (o->frame_meta && profile__set_sidecar(p, 0, o->frame_meta, err))
 		return -1;
-	return profile__classify(p, o->roles, err);
+	/* loops, and their llvm-mca model only for what --func/--hot named */
+	return profile__classify(p, o->roles, err) || lp__profile(p, 1, err) ? -1 : 0;
 }
 
 typedef int (*export_file_fn)(const char *path, const struct profile *p,
