@@ -259,18 +259,22 @@ static int natural_loop(struct lp_func *lf, const uint32_t *idom, uint32_t h, ui
 			const uint32_t *npred, uint8_t *in, uint32_t *stack, struct ap_err *err)
 {
 	uint32_t sp = 0;
+	int back = 0;
 
 	memset(in, 0, lf->nblocks);
 	in[h] = 1;
 	for (uint32_t k = 0; k < npred[h]; k++) {
 		uint32_t p = preds[h][k];
 
-		if (dominates(idom, h, p) && !in[p]) {
+		if (!lf->blocks[p].reached || !dominates(idom, h, p))
+			continue;
+		back = 1;	/* h itself: a one-block loop */
+		if (!in[p]) {
 			in[p] = 1;
 			stack[sp++] = p;
 		}
 	}
-	if (!sp)
+	if (!back)
 		return 0;
 	while (sp) {
 		uint32_t b = stack[--sp];

@@ -39,10 +39,20 @@ static const char *lever_words(int lv)
 double render__loop_payoff(const struct lp_loop *l, int lv)
 {
 	const struct lp_model_run *r = &l->lever[lv];
+	double base = l->base.cycles_per_iter;
 
-	if (!l->base.ok || !r->ok || l->base.cycles_per_iter <= 0)
+	if (!l->base.ok || !r->ok || base <= 0)
 		return 0;
-	return 100.0 * (1.0 - r->cycles_per_iter / l->base.cycles_per_iter);
+	/*
+	 * llvm-mca lets a frame load run ahead of the store it reloads, which
+	 * breaks a chain carried through the slot: the loop as compiled then
+	 * models faster than its register version. A core that renames stack
+	 * memory carries the value like a register (measured: README "Which
+	 * lever pays"), so the loop as compiled is at least as slow as that.
+	 */
+	if (lv == LP_FRAME && r->cycles_per_iter > base)
+		base = r->cycles_per_iter;
+	return 100.0 * (1.0 - r->cycles_per_iter / base);
 }
 
 /* Levers by predicted payoff, most first; those with nothing to remove last. */
