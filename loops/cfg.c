@@ -323,12 +323,25 @@ static void loop_stats(struct lp_func *lf, const struct cls_func *f, const uint6
 		}
 		l->parent = best == UINT32_MAX ? -1 : (int)best;
 	}
+	/* self samples: each block counts for the smallest loop holding it */
+	for (uint32_t b = 0; b < lf->nblocks; b++) {
+		uint32_t best = UINT32_MAX;
+
+		for (uint32_t i = 0; i < lf->nloops; i++)
+			if (lp_loop__has(&lf->loops[i], b) &&
+			    (best == UINT32_MAX || lf->loops[i].nblocks < lf->loops[best].nblocks))
+				best = i;
+		if (best != UINT32_MAX)
+			lf->loops[best].self_samples += lf->blocks[b].samples;
+	}
 }
 
 static int by_heat(const void *a, const void *b)
 {
 	const struct lp_loop *x = a, *y = b;
 
+	if (x->self_samples != y->self_samples)
+		return x->self_samples < y->self_samples ? 1 : -1;
 	if (x->samples != y->samples)
 		return x->samples < y->samples ? 1 : -1;
 	if (x->static_insns != y->static_insns)

@@ -49,7 +49,8 @@ struct lp_loop {
 	uint32_t nblocks;
 	uint32_t depth;		/* 1: outermost */
 	int parent;		/* innermost enclosing loop, -1 none (index before sorting: see lp_func) */
-	uint64_t samples;
+	uint64_t samples;	/* in its blocks, nested loops' included */
+	uint64_t self_samples;	/* in the blocks no nested loop holds: the order "hottest" */
 	uint32_t static_insns;
 	uint64_t cls_samples[CLS__COUNT];
 	uint32_t cls_static[CLS__COUNT];
@@ -74,7 +75,7 @@ struct lp_func {
 	enum cwasm_arch arch;
 	struct lp_block *blocks;	/* in layout order */
 	uint32_t nblocks;
-	struct lp_loop *loops;		/* hottest first (static size when no samples) */
+	struct lp_loop *loops;		/* hottest first: self samples, then samples, then size */
 	uint32_t nloops;
 	uint32_t *block_of;		/* per cls insn: its block, UINT32_MAX for data */
 	uint64_t total;			/* the function's samples */

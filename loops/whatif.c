@@ -76,7 +76,7 @@ static const char *const x86_names[4][17] = {
 static void reg_name(enum cwasm_arch arch, uint8_t fam, unsigned width, char *out, size_t n)
 {
 	if (arch == CWASM_ARCH_AARCH64) {
-		snprintf(out, n, "%c%u", width == 8 ? 'x' : 'w', fam - A64_X0);
+		snprintf(out, n, "%c%d", width == 8 ? 'x' : 'w', fam - A64_X0);
 		return;
 	}
 	snprintf(out, n, "%s", x86_names[width == 1 ? 0 : width == 2 ? 1 : width == 4 ? 2 : 3]

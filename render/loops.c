@@ -309,6 +309,7 @@ void render__loops_json(struct json_out *j, const struct profile_func *pf)
 		json_key(j, "depth"); json_u64(j, l->depth);
 		json_key(j, "parent"); json_i64(j, l->parent);
 		json_key(j, "samples"); json_u64(j, l->samples);
+		json_key(j, "self_samples"); json_u64(j, l->self_samples);
 		json_key(j, "percent_of_function"); json_dbl(j, ap_pct(l->samples, lf->total), 2);
 		json_key(j, "static_instructions"); json_u64(j, l->static_insns);
 		json_key(j, "classes"); json_classes(j, l);
