@@ -25,11 +25,12 @@ int lp_cpu__from_perfdata(const char *path, struct lp_cpu *c);
 /* The cpuid this machine would record (/proc/cpuinfo). */
 void lp_cpu__host(struct lp_cpu *c);
 /*
- * The -mcpu for c among known (the text `llvm-mca -mcpu=help` prints) and
- * one line on why.
+ * The -mcpu for c and one line on why: the closest model among known (the
+ * text `llvm-mca -mcpu=help` prints; NULL: any name) that is not in
+ * rejected ("znver5 ": names the LLVM refused; NULL: none).
  */
-void lp_mcpu__pick(const struct lp_cpu *c, enum cwasm_arch arch, const char *known, char *mcpu,
-		   size_t n, char *why, size_t wn);
+void lp_mcpu__pick(const struct lp_cpu *c, enum cwasm_arch arch, const char *known,
+		   const char *rejected, char *mcpu, size_t n, char *why, size_t wn);
 
 /* The tool, found once per report. */
 struct lp_mca {
@@ -38,12 +39,15 @@ struct lp_mca {
 	char why[256];		/* why that -mcpu */
 	char note[256];		/* why there is no model, or "" */
 	enum cwasm_arch arch;
+	struct lp_cpu cpu;
 };
 
 /*
  * Find llvm-mca (AOTPERF_LLVM_MCA when set, "" meaning none; else the
  * newest /usr/lib/llvm-N/bin/llvm-mca, else llvm-mca on PATH) and the
- * -mcpu for cpu. 0, or -1 with t->note saying how to get it.
+ * first -mcpu to try for cpu (a model the LLVM refuses is replaced by the
+ * next older one when it runs: no separate -mcpu=help run). 0, or -1 with
+ * t->note saying how to get it.
  */
 int lp_mca__find(struct lp_mca *t, enum cwasm_arch arch, const struct lp_cpu *cpu);
 

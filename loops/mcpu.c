@@ -91,14 +91,15 @@ static int known_cpu(const char *known, const char *name)
 	return 0;
 }
 
-/* The first of a fallback chain ("znver5 znver4 znver3") the LLVM knows. */
-static int first_known(const char *known, const char *chain, char *out, size_t n)
+/* The first of a fallback chain ("znver5 znver4 znver3") known and not rejected. */
+static int first_known(const char *known, const char *rejected, const char *chain, char *out,
+		       size_t n)
 {
 	char buf[160], *save = NULL;
 
 	snprintf(buf, sizeof(buf), "%s", chain);
 	for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
-		if (known_cpu(known, t)) {
+		if ((!known || known_cpu(known, t)) && !(rejected && known_cpu(rejected, t))) {
 			snprintf(out, n, "%s", t);
 			return 1;
 		}
@@ -172,8 +173,8 @@ static const char *arm_chain(unsigned impl, unsigned part)
 	return NULL;
 }
 
-void lp_mcpu__pick(const struct lp_cpu *c, enum cwasm_arch arch, const char *known, char *mcpu,
-		   size_t n, char *why, size_t wn)
+void lp_mcpu__pick(const struct lp_cpu *c, enum cwasm_arch arch, const char *known,
+		   const char *rejected, char *mcpu, size_t n, char *why, size_t wn)
 {
 	const char *chain = NULL, *dflt = arch == CWASM_ARCH_AARCH64 ? "neoverse-n1" : "x86-64";
 	char vendor[32] = "";
@@ -191,7 +192,7 @@ void lp_mcpu__pick(const struct lp_cpu *c, enum cwasm_arch arch, const char *kno
 			if (intel[i].model == model)
 				chain = intel[i].chain;
 	}
-	if (chain && first_known(known, chain, mcpu, n)) {
+	if (chain && first_known(known, rejected, chain, mcpu, n)) {
 		snprintf(why, wn, "%s %s%s%s%s: closest model this LLVM knows", c->source, c->cpuid,
 			 *c->desc ? " (" : "", c->desc, *c->desc ? ")" : "");
 		return;

@@ -70,13 +70,9 @@ static int find_tool(char *out, size_t n)
 
 int lp_mca__find(struct lp_mca *t, enum cwasm_arch arch, const struct lp_cpu *cpu)
 {
-	struct ap_err err = { 0 };
-	const char *argv[] = { NULL, triple(arch), "-mcpu=help", NULL };
-	struct ap_child c = { .argv = argv, .stdin_null = 1, .stdout_io = AP_IO_CAPTURE,
-			      .stderr_io = AP_IO_MERGE, .timeout_ms = 20000 };
-
 	memset(t, 0, sizeof(*t));
 	t->arch = arch;
+	t->cpu = *cpu;
 	if (find_tool(t->path, sizeof(t->path))) {
 		snprintf(t->note, sizeof(t->note), "no llvm-mca%s%.100s: `make deps` installs llvm "
 			 "(Debian: apt-get install llvm), or AOTPERF_LLVM_MCA=PATH names one",
@@ -84,57 +80,52 @@ int lp_mca__find(struct lp_mca *t, enum cwasm_arch arch, const struct lp_cpu *cp
 		*t->path = 0;
 		return -1;
 	}
-	argv[0] = t->path;
-	/* it lists the CPUs, then fails for want of input */
-	if (ap_child__run(&c, &err) || !c.out || !strstr(c.out, "Available CPUs")) {
-		snprintf(t->note, sizeof(t->note), "%.100s -mcpu=help failed: %.100s", t->path,
-			 err.msg[0] ? err.msg : "no list of CPUs");
-		ap_child__exit(&c);
-		*t->path = 0;
-		return -1;
-	}
-	lp_mcpu__pick(cpu, arch, c.out, t->mcpu, sizeof(t->mcpu), t->why, sizeof(t->why));
-	ap_child__exit(&c);
+	lp_mcpu__pick(cpu, arch, NULL, NULL, t->mcpu, sizeof(t->mcpu), t->why, sizeof(t->why));
 	return 0;
 }
 
 /* ---- one function's input ---- */
 
+/* One llvm-mca child: the functions i, i + njobs, ... */
 struct job {
 	const struct lp_mca *t;
-	struct lp_func *lf;
-	const struct cls_func *f;
+	struct lp_func *const *lfs;
+	const struct cls_func *const *fs;
+	uint32_t first, step, n;
 	struct lp_text in;
+	char mcpu[32], why[256];
 	char err[256];
 	int started;
 };
 
-static int add_region(struct job *j, uint32_t k, int lever, uint32_t *removed)
+static int add_region(struct job *j, uint32_t fi, uint32_t k, int lever, uint32_t *removed)
 {
-	const char *cm = lp_mca__comment(j->f->arch);
-	char label[48], name[48];
+	const char *cm = lp_mca__comment(j->fs[fi]->arch);
+	char label[64], name[64];
 
-	snprintf(label, sizeof(label), ".Lloop%u%s%s", k, lever < 0 ? "" : "_",
+	snprintf(label, sizeof(label), ".Lf%uloop%u%s%s", fi, k, lever < 0 ? "" : "_",
 		 lever < 0 ? "" : lp_lever__name((enum lp_lever)lever));
-	snprintf(name, sizeof(name), "L%u_%s", k, lever < 0 ? "base" :
+	snprintf(name, sizeof(name), "F%uL%u_%s", fi, k, lever < 0 ? "base" :
 		 lp_lever__name((enum lp_lever)lever));
 	if (lp_text__add(&j->in, "%s LLVM-MCA-BEGIN %s\n", cm, name) ||
-	    lp_whatif__body(&j->in, j->lf, &j->lf->loops[k], j->f, lever, label, removed) ||
+	    lp_whatif__body(&j->in, j->lfs[fi], &j->lfs[fi]->loops[k], j->fs[fi], lever, label,
+			    removed) ||
 	    lp_text__add(&j->in, "%s LLVM-MCA-END\n", cm))
 		return -1;
 	return 0;
 }
 
 /* The loop as compiled, alone: the input the JSON gives to rerun it. */
-static int standalone(struct job *j, struct lp_loop *l, uint32_t k)
+static int standalone(struct job *j, uint32_t fi, struct lp_loop *l, uint32_t k)
 {
 	struct lp_text t = { 0 };
-	char label[32];
+	char label[64];
 	uint32_t removed;
 
-	snprintf(label, sizeof(label), ".Lloop%u", k);
-	if ((j->f->arch != CWASM_ARCH_AARCH64 && lp_text__add(&t, ".intel_syntax noprefix\n")) ||
-	    lp_whatif__body(&t, j->lf, l, j->f, -1, label, &removed)) {
+	snprintf(label, sizeof(label), ".Lf%uloop%u", fi, k);
+	if ((j->fs[fi]->arch != CWASM_ARCH_AARCH64 &&
+	     lp_text__add(&t, ".intel_syntax noprefix\n")) ||
+	    lp_whatif__body(&t, j->lfs[fi], l, j->fs[fi], -1, label, &removed)) {
 		lp_text__exit(&t);
 		return -1;
 	}
@@ -145,34 +136,42 @@ static int standalone(struct job *j, struct lp_loop *l, uint32_t k)
 	return 0;
 }
 
-static int build_input(struct job *j)
+static int build_function(struct job *j, uint32_t fi)
 {
-	struct lp_func *lf = j->lf;
+	struct lp_func *lf = j->lfs[fi];
 
-	if (j->f->arch != CWASM_ARCH_AARCH64 && lp_text__add(&j->in, ".intel_syntax noprefix\n"))
-		return -1;
 	for (uint32_t k = 0; k < lf->nloops && k < LP_MODEL_LOOPS; k++) {
 		struct lp_loop *l = &lf->loops[k];
 		uint32_t removed;
 
 		if ((lf->total && !l->samples) || (!lf->total && k))
 			break;
-		if (standalone(j, l, k))
+		if (standalone(j, fi, l, k))
 			return -1;
 		if (!l->npath)
 			continue;
-		if (add_region(j, k, -1, &removed))
+		if (add_region(j, fi, k, -1, &removed))
 			return -1;
 		for (int lv = 0; lv < LP__NLEVERS; lv++) {
 			size_t mark = j->in.len;
 
-			if (add_region(j, k, lv, &l->lever[lv].removed))
+			if (add_region(j, fi, k, lv, &l->lever[lv].removed))
 				return -1;
 			if (!l->lever[lv].removed)
 				j->in.len = mark;	/* nothing to apply: no region */
 			j->in.s[j->in.len] = 0;
 		}
 	}
+	return 0;
+}
+
+static int build_input(struct job *j)
+{
+	if (j->t->arch != CWASM_ARCH_AARCH64 && lp_text__add(&j->in, ".intel_syntax noprefix\n"))
+		return -1;
+	for (uint32_t fi = j->first; fi < j->n; fi += j->step)
+		if (build_function(j, fi))
+			return -1;
 	return 0;
 }
 
@@ -232,14 +231,15 @@ static void read_report(struct job *j, const char *out)
 {
 	for (const char *s = strstr(out, "Code Region - "); s;) {
 		const char *next = strstr(s + 1, "Code Region - ");
-		unsigned k;
+		unsigned fi, k;
 		char what[32];
 		double it = number_after(s, next, "Iterations:");
 		double cyc = number_after(s, next, "Total Cycles:");
 		struct lp_model_run *r = NULL;
 
-		if (sscanf(s, "Code Region - L%u_%31s", &k, what) == 2 && k < j->lf->nloops) {
-			struct lp_loop *l = &j->lf->loops[k];
+		if (sscanf(s, "Code Region - F%uL%u_%31s", &fi, &k, what) == 3 && fi < j->n &&
+		    k < j->lfs[fi]->nloops) {
+			struct lp_loop *l = &j->lfs[fi]->loops[k];
 
 			if (!strcmp(what, "base")) {
 				r = &l->base;
@@ -267,15 +267,42 @@ static double child_cpu_ms(void)
 	       ru.ru_stime.tv_usec / 1e3;
 }
 
-static void *run_job(void *arg)
+/* One run; 1 when llvm-mca refused the -mcpu (its name is then added to rejected). */
+static int run_once(struct job *j, const char *path, char *rejected, size_t rn)
 {
-	struct job *j = arg;
-	char path[] = "/tmp/aotperf-mca-XXXXXX", mcpu[48], iters[32];
-	const char *argv[] = { j->t->path, triple(j->f->arch), mcpu, iters, "-bottleneck-analysis",
+	char mcpu[48], iters[32];
+	const char *argv[] = { j->t->path, triple(j->t->arch), mcpu, iters, "-bottleneck-analysis",
 			       path, NULL };
 	struct ap_child c = { .argv = argv, .stdin_null = 1, .stdout_io = AP_IO_CAPTURE,
 			      .stderr_io = AP_IO_CAPTURE, .timeout_ms = 60000 };
 	struct ap_err err = { 0 };
+	int refused = 0;
+
+	snprintf(mcpu, sizeof(mcpu), "-mcpu=%s", j->mcpu);
+	snprintf(iters, sizeof(iters), "-iterations=%d", LP_MCA_ITERATIONS);
+	if (ap_child__run(&c, &err)) {
+		snprintf(j->err, sizeof(j->err), "%.200s", err.msg);
+	} else if (c.err_out && strstr(c.err_out, "is not a recognized processor")) {
+		size_t l = strlen(rejected);
+
+		snprintf(rejected + l, rn - l, "%s ", j->mcpu);
+		refused = 1;
+	} else if (c.status) {
+		char why[200];
+
+		ap_first_line(why, sizeof(why), c.err_out ? c.err_out : "", "error");
+		snprintf(j->err, sizeof(j->err), "llvm-mca exit %d: %s", c.status, why);
+	} else {
+		read_report(j, c.out);
+	}
+	ap_child__exit(&c);
+	return refused;
+}
+
+static void *run_job(void *arg)
+{
+	struct job *j = arg;
+	char path[] = "/tmp/aotperf-mca-XXXXXX", rejected[160] = "";
 	int fd = mkstemp(path);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 
@@ -285,19 +312,12 @@ static void *run_job(void *arg)
 			unlink(path);
 		return NULL;
 	}
-	snprintf(mcpu, sizeof(mcpu), "-mcpu=%s", j->t->mcpu);
-	snprintf(iters, sizeof(iters), "-iterations=%d", LP_MCA_ITERATIONS);
-	if (ap_child__run(&c, &err))
-		snprintf(j->err, sizeof(j->err), "%.200s", err.msg);
-	else if (c.status) {
-		char why[200];
-
-		ap_first_line(why, sizeof(why), c.err_out ? c.err_out : "", "error");
-		snprintf(j->err, sizeof(j->err), "llvm-mca exit %d: %s", c.status, why);
-	} else {
-		read_report(j, c.out);
-	}
-	ap_child__exit(&c);
+	snprintf(j->mcpu, sizeof(j->mcpu), "%s", j->t->mcpu);
+	snprintf(j->why, sizeof(j->why), "%s", j->t->why);
+	/* a model newer than this LLVM: the next older one of its line */
+	for (int tries = 0; tries < 4 && run_once(j, path, rejected, sizeof(rejected)); tries++)
+		lp_mcpu__pick(&j->t->cpu, j->t->arch, NULL, rejected, j->mcpu, sizeof(j->mcpu),
+			      j->why, sizeof(j->why));
 	unlink(path);
 	return NULL;
 }
@@ -305,47 +325,51 @@ static void *run_job(void *arg)
 int lp_model__run(const struct lp_mca *t, struct lp_func *const *lfs,
 		  const struct cls_func *const *fs, uint32_t n, struct ap_err *err)
 {
-	struct job *jobs = calloc(n + 1, sizeof(*jobs));
-	pthread_t *th = calloc(n + 1, sizeof(*th));
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	double cpu0 = child_cpu_ms();
-	uint32_t nrun = 0;
+	uint32_t nj = n < (uint32_t)(ncpu > 0 ? ncpu : 1) ? n : (uint32_t)(ncpu > 0 ? ncpu : 1);
+	struct job *jobs = calloc(nj + 1, sizeof(*jobs));
+	pthread_t *th = calloc(nj + 1, sizeof(*th));
+	double cpu0 = child_cpu_ms(), cpu;
+	uint32_t nloops = 0;
 	int ret = -1;
 
 	if (!jobs || !th)
 		goto out;
-	for (uint32_t i = 0; i < n; i++) {
-		jobs[i] = (struct job){ .t = t, .lf = lfs[i], .f = fs[i] };
+	/* one child per CPU, each with every nj-th function */
+	for (uint32_t i = 0; i < nj; i++) {
+		jobs[i] = (struct job){ .t = t, .lfs = lfs, .fs = fs, .first = i, .step = nj, .n = n };
 		if (build_input(&jobs[i]))
 			goto out;
 	}
-	/* at most one child per CPU at a time */
-	for (uint32_t i = 0; i < n; i += (uint32_t)(ncpu > 0 ? ncpu : 1)) {
-		uint32_t end = i + (uint32_t)(ncpu > 0 ? ncpu : 1);
-
-		for (uint32_t k = i; k < n && k < end; k++) {
-			if (!jobs[k].in.len || !strstr(jobs[k].in.s, "LLVM-MCA-BEGIN"))
-				continue;
-			if (pthread_create(&th[k], NULL, run_job, &jobs[k]))
-				run_job(&jobs[k]);
-			else
-				jobs[k].started = 1;
-		}
-		for (uint32_t k = i; k < n && k < end; k++)
-			if (jobs[k].started) {
-				pthread_join(th[k], NULL);
-				nrun++;
-			}
+	for (uint32_t i = 0; i < nj; i++) {
+		if (!strstr(jobs[i].in.s, "LLVM-MCA-BEGIN"))
+			continue;
+		if (pthread_create(&th[i], NULL, run_job, &jobs[i]))
+			run_job(&jobs[i]);
+		else
+			jobs[i].started = 1;
 	}
+	for (uint32_t i = 0; i < nj; i++)
+		if (jobs[i].started)
+			pthread_join(th[i], NULL);
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t k = 0; k < lfs[i]->nloops; k++)
+			nloops += lfs[i]->loops[k].base.ok;
+	cpu = child_cpu_ms() - cpu0;
 	for (uint32_t i = 0; i < n; i++) {
 		struct lp_model_info *mi = &lfs[i]->model;
+		const struct job *j = &jobs[i % nj];
 
-		snprintf(mi->note, sizeof(mi->note), "%s", jobs[i].err);
-		mi->cpu_ms = nrun ? (child_cpu_ms() - cpu0) / nrun : 0;
+		snprintf(mi->note, sizeof(mi->note), "%s", j->err);
+		if (*j->mcpu) {
+			snprintf(mi->mcpu, sizeof(mi->mcpu), "%s", j->mcpu);
+			snprintf(mi->why, sizeof(mi->why), "%s", j->why);
+		}
+		mi->cpu_ms_per_loop = nloops ? cpu / nloops : 0;
 	}
 	ret = 0;
 out:
-	for (uint32_t i = 0; jobs && i < n; i++)
+	for (uint32_t i = 0; jobs && i < nj; i++)
 		lp_text__exit(&jobs[i].in);
 	free(jobs);
 	free(th);

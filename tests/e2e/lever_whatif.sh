@@ -102,13 +102,22 @@ for kl in $KERNELS; do
 		"$(jq "$q | .whatif.$lv.removed" "$WORK/w0.json")" 0
 done
 
-# 4. measured: alternating timed runs, median CPU ns per trip (time spent
-# descheduled on a shared machine is left out)
-ns_per_trip() { # CWASM KERNEL: the loader's CPU time (perf stat task-clock) per trip
+# 4. measured: CPU ns per trip (perf stat task-clock: time spent descheduled
+# on a shared machine is left out), the builds alternating, each assembled
+# with its loops at 4 offsets from a 64-byte boundary (levers.S: placement
+# alone moves these small loops by up to 40%); the median of the 8 runs
+# per build
+for pad in 0 16 32 48; do
+	for w in 1 0; do
+		asm_core "$E2E/../fixtures/levers.S" "$WORK/p$pad.w$w.cwasm" --defsym WITH=$w \
+			--defsym PAD=$pad >/dev/null || bad "levers.S PAD=$pad WITH=$w"
+	done
+done
+ns_per_trip() { # CWASM KERNEL
 	local trips ms
-	trips=$(perf stat -x, -e task-clock -o "$WORK/stat" -- "$LOADER" --ms 400 --mix "$2:1" "$1" 2>&1 \
+	trips=$(perf stat -x, -e task-clock -o "$WORK/stat" -- "$LOADER" --ms 200 --mix "$2:1" "$1" 2>&1 \
 		>/dev/null | sed -n 's/.* done: [0-9]* calls, \([0-9]*\) trips.*/\1/p')
-	ms=$(awk -F, '$3 == "task-clock" || $3 ~ /^task-clock/ { print $1 }' "$WORK/stat")
+	ms=$(awk -F, '$3 ~ /^task-clock/ { print $1 }' "$WORK/stat")
 	awk -v t="$trips" -v ms="$ms" 'BEGIN { printf "%.4f\n", ms * 1e6 / t }'
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -116,9 +125,11 @@ for kl in $KERNELS; do
 	f=${kl%%:*} lv=${kl#*:}
 	: >"$WORK/$f.t1"
 	: >"$WORK/$f.t0"
-	for _ in 1 2 3 4 5; do
-		ns_per_trip "$WORK/w1.cwasm" "$f" >>"$WORK/$f.t1"
-		ns_per_trip "$WORK/w0.cwasm" "$f" >>"$WORK/$f.t0"
+	for _ in 1 2; do
+		for pad in 0 16 32 48; do
+			ns_per_trip "$WORK/p$pad.w1.cwasm" "$f" >>"$WORK/$f.t1"
+			ns_per_trip "$WORK/p$pad.w0.cwasm" "$f" >>"$WORK/$f.t0"
+		done
 	done
 	t1=$(median <"$WORK/$f.t1")
 	t0=$(median <"$WORK/$f.t0")
@@ -132,8 +143,8 @@ for kl in $KERNELS; do
 		check "$f: predicted to pay (${pred}%), measured ${meas}% >= 2%" \
 			awk -v m="$meas" 'BEGIN { exit !(m >= 2) }'
 	elif awk -v p="$pred" 'BEGIN { exit !(p < 2) }'; then
-		check "$f: predicted not to pay (${pred}%), measured ${meas}% < 10%" \
-			awk -v m="$meas" 'BEGIN { exit !(m < 10) }'
+		check "$f: predicted not to pay (${pred}%), measured ${meas}% within 10% of 0" \
+			awk -v m="$meas" 'BEGIN { exit !(m < 10 && m > -10) }'
 	fi
 done
 

@@ -72,7 +72,7 @@ static void pick(const char *cpuid, enum cwasm_arch arch, const char *known, con
 	char mcpu[32], why[256];
 
 	snprintf(c.cpuid, sizeof(c.cpuid), "%s", cpuid);
-	lp_mcpu__pick(&c, arch, known, mcpu, sizeof(mcpu), why, sizeof(why));
+	lp_mcpu__pick(&c, arch, known, NULL, mcpu, sizeof(mcpu), why, sizeof(why));
 	if (strcmp(mcpu, want))
 		fprintf(stderr, "%s: got %s, want %s (%s)\n", cpuid, mcpu, want, why);
 	CHECK(!strcmp(mcpu, want));
@@ -103,6 +103,17 @@ static void test_mcpu(void)
 	pick("0x00000000410fd0c0", CWASM_ARCH_AARCH64, llvm14, "neoverse-n1");
 	/* a name that only starts like a known one is not known */
 	pick("AuthenticAMD,26,17,0", CWASM_ARCH_X86_64, "  znver55 - x\n  znver4 - y\n", "znver4");
+	/* any name (NULL) but those the LLVM refused */
+	{
+		struct lp_cpu c = { .cpuid = "AuthenticAMD,26,17,0", .source = "test" };
+		char mcpu[32], why[256];
+
+		lp_mcpu__pick(&c, CWASM_ARCH_X86_64, NULL, NULL, mcpu, sizeof(mcpu), why, sizeof(why));
+		CHECK(!strcmp(mcpu, "znver5"));
+		lp_mcpu__pick(&c, CWASM_ARCH_X86_64, NULL, "znver5 ", mcpu, sizeof(mcpu), why,
+			      sizeof(why));
+		CHECK(!strcmp(mcpu, "znver4"));
+	}
 }
 
 int main(void)
