@@ -10,6 +10,7 @@
 #include "loops.h"
 #include "../loops/mca.h"
 #include "../util/pct.h"
+#include "../util/term.h"
 
 #define LOOPS_LISTED 5
 #define LOOP_INSNS_LISTED 64
@@ -106,7 +107,7 @@ static void top_classes(const struct lp_loop *l, int by_samples, char *out, size
 }
 
 static void print_listing(FILE *out, const struct lp_func *lf, const struct lp_loop *l,
-			  const struct cls_func *f, const uint64_t *s)
+			  const struct cls_func *f, const uint64_t *s, size_t cols)
 {
 	uint32_t shown = 0, all = 0;
 
@@ -117,35 +118,45 @@ static void print_listing(FILE *out, const struct lp_func *lf, const struct lp_l
 
 		for (uint32_t i = b->first; i < b->end; i++, all++) {
 			const struct cls_insn *in = &f->insns[i];
-			char off[16];
+			const char *tag = b->trap ? "  (trap block)" : "";
+			char off[16], text[sizeof(in->text) + 4];
+			size_t room;
 
 			if (shown >= LOOP_INSNS_LISTED)
 				continue;
 			shown++;
 			snprintf(off, sizeof(off), "+0x%x", in->offset);
-			fprintf(out, "  %7" PRIu64 " %6.2f%%  %-8s %-13s %.44s%s\n", s ? s[i] : 0,
-				ap_pct(s ? s[i] : 0, l->samples), off, cls__name(in->cls), in->text,
-				b->trap ? "  (trap block)" : "");
+			/* the instruction takes what the columns and the tag leave */
+			room = 42 + strlen(tag) + 8 < cols ? cols - 42 - strlen(tag) : 8;
+			fprintf(out, "  %7" PRIu64 " %6.2f%%  %-8s %-13s %s%s\n", s ? s[i] : 0,
+				ap_pct(s ? s[i] : 0, l->samples), off, cls__name(in->cls),
+				ap_term__fit(text, sizeof(text), in->text, room), tag);
 		}
 	}
 	if (all > shown)
 		fprintf(out, "  ... %u more (the JSON has the blocks)\n", all - shown);
 }
 
-static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loop *l)
+static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loop *l, size_t cols)
 {
 	int order[LP__NLEVERS], best = -1;
+	char line[768];
 
-	fprintf(out, "\n  throughput model of its executed path (%u instructions): %s -mcpu=%s\n",
-		l->npath, lf->model.tool, lf->model.mcpu);
-	fprintf(out, "    cpu       %s\n", lf->model.why);
+	snprintf(line, sizeof(line), "  throughput model of its executed path (%u instructions): "
+		 "%s -mcpu=%s", l->npath, lf->model.tool, lf->model.mcpu);
+	fputc('\n', out);
+	ap_term__wrap(out, line, cols, 4);
+	snprintf(line, sizeof(line), "    cpu: %s", lf->model.why);
+	ap_term__wrap(out, line, cols, 6);
 	if (!l->base.ok) {
-		fprintf(out, "    no model: %s\n", *lf->model.note ? lf->model.note :
-			"llvm-mca gave no numbers for it");
+		snprintf(line, sizeof(line), "    no model: %s", *lf->model.note ? lf->model.note :
+			 "llvm-mca gave no numbers for it");
+		ap_term__wrap(out, line, cols, 6);
 		return;
 	}
-	fprintf(out, "    as compiled  %.2f cycles/iteration\n", l->base.cycles_per_iter);
-	fprintf(out, "    bottleneck   %s\n", l->bottleneck);
+	fprintf(out, "    as compiled: %.2f cycles/iteration\n", l->base.cycles_per_iter);
+	snprintf(line, sizeof(line), "    bottleneck: %s", l->bottleneck);
+	ap_term__wrap(out, line, cols, 6);
 	fprintf(out, "\n    %-14s %8s %12s %8s %9s\n", "what-if", "removed", "cycles/iter", "payoff",
 		"%samples");
 	by_payoff(l, order);
@@ -187,7 +198,7 @@ static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loo
 		"     cores that rename stack memory; README \"Which lever pays\")\n");
 }
 
-void render__loops_text(FILE *out, const struct profile_func *pf)
+void render__loops_text(FILE *out, const struct profile_func *pf, size_t cols)
 {
 	const struct lp_func *lf = pf->loops;
 	const uint64_t *s = pf->cls.insn_samples;
@@ -205,24 +216,29 @@ void render__loops_text(FILE *out, const struct profile_func *pf)
 		"insns", "samples", "%func", sampled ? "top classes by samples" : "top classes");
 	for (uint32_t i = 0; i < lf->nloops && i < LOOPS_LISTED; i++) {
 		const struct lp_loop *l = &lf->loops[i];
-		char hdr[16], cls[96];
+		char hdr[16], cls[96], fit[100];
 
 		snprintf(hdr, sizeof(hdr), "+0x%x", pf->cls.f.insns[lf->blocks[l->header].first].offset);
 		top_classes(l, sampled, cls, sizeof(cls));
 		fprintf(out, "  %4u %-9s %5u %6u %6u %8" PRIu64 " %5.1f%%  %s\n", i + 1, hdr, l->depth,
-			l->nblocks, l->static_insns, l->samples, ap_pct(l->samples, lf->total), cls);
+			l->nblocks, l->static_insns, l->samples, ap_pct(l->samples, lf->total),
+			ap_term__fit(fit, sizeof(fit), cls, cols > 62 ? cols - 54 : 8));
 	}
 	if (lf->nloops > LOOPS_LISTED)
 		fprintf(out, "  ... %u more loops\n", lf->nloops - LOOPS_LISTED);
 	fprintf(out, "\n  hottest loop, its instructions\n");
-	print_listing(out, lf, &lf->loops[0], &pf->cls.f, sampled ? s : NULL);
+	print_listing(out, lf, &lf->loops[0], &pf->cls.f, sampled ? s : NULL, cols);
 	if (!lf->model.asked)
 		return;
 	if (!*lf->model.tool) {
-		fprintf(out, "\n  throughput model: %s\n", lf->model.note);
+		char line[320];
+
+		snprintf(line, sizeof(line), "  throughput model: %s", lf->model.note);
+		fputc('\n', out);
+		ap_term__wrap(out, line, cols, 4);
 		return;
 	}
-	print_model(out, lf, &lf->loops[0]);
+	print_model(out, lf, &lf->loops[0], cols);
 }
 
 static void json_classes(struct json_out *j, const struct lp_loop *l)

@@ -9,7 +9,7 @@
 struct lp_loop;
 
 /* "hot loops", the hottest loop's listing, its model and what-if; nothing without loops. */
-void render__loops_text(FILE *out, const struct profile_func *pf);
+void render__loops_text(FILE *out, const struct profile_func *pf, size_t cols);
 /* "loops" (and "loops_model_note" when a model was asked) members. */
 void render__loops_json(struct json_out *j, const struct profile_func *pf);
 /* Percent of the loop's cycles lever lv would save (0 when not modelled). */
