@@ -74,7 +74,7 @@ int lp_whatif__body(struct lp_text *t, const struct lp_func *lf, const struct lp
 int lp_model__run(const struct lp_mca *t, struct lp_func *const *lfs,
 		  const struct cls_func *const *fs, uint32_t n, struct ap_err *err);
 
-/* The comment that opens an llvm-mca marker line: "#" or "//". */
+/* The comment that opens an llvm-mca marker line. */
 const char *lp_mca__comment(enum cwasm_arch arch);
 
 #endif

@@ -16,11 +16,13 @@
  *                 a register the loop reuses appears)
  *   frame         frame stores go; a frame load becomes a move from the
  *                 register last stored to that slot on the path (the value
- *                 would stay there), or from a register the path never
+ *                 would stay there; no move when that is its destination),
+ *                 or from a register the path never
  *                 names when nothing on the path stores the slot (a loop
  *                 invariant kept in a register); an instruction that
  *                 reads the slot as an operand reads that register.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,8 +216,11 @@ static void frame_map(const struct cls_func *f, const uint32_t *path, uint32_t n
 		}
 }
 
-/* A frame load rewritten to read the register that would hold the slot. */
-static void frame_load(const struct cls_func *f, const char *text, struct frame_map *m,
+/*
+ * A frame load rewritten to read the register that would hold the slot:
+ * 0; 1 when it goes (a move into the very register the value is in).
+ */
+static int frame_load(const struct cls_func *f, const char *text, struct frame_map *m,
 		      char *out, size_t n)
 {
 	struct parsed p;
@@ -226,7 +231,7 @@ static void frame_load(const struct cls_func *f, const char *text, struct frame_
 	parse(text, &p);
 	if (p.mem < 0) {
 		snprintf(out, n, "%s", text);
-		return;
+		return 0;
 	}
 	slot_key(p.op[p.mem], key, sizeof(key));
 	sf = slot_fam(m, key);
@@ -237,8 +242,10 @@ static void frame_load(const struct cls_func *f, const char *text, struct frame_
 		w = dw ? dw : 8;
 	reg_name(f->arch, fam, w, src, sizeof(src));
 	if (f->arch == CWASM_ARCH_AARCH64 || !strcmp(p.mnem, "mov")) {
+		if (fam == dfam)
+			return 1;
 		snprintf(out, n, "mov %s, %s", p.op[0], src);
-		return;
+		return 0;
 	}
 	for (int o = 0; o < p.nops; o++) {
 		size_t l = strlen(rest);
@@ -246,6 +253,7 @@ static void frame_load(const struct cls_func *f, const char *text, struct frame_
 		snprintf(rest + l, sizeof(rest) - l, "%s%s", o ? ", " : "", o == p.mem ? src : p.op[o]);
 	}
 	snprintf(out, n, "%s %s", p.mnem, rest);
+	return 0;
 }
 
 /* A vmctx reload becomes a move from the register vmctx would stay in. */
@@ -275,7 +283,8 @@ static void aim(enum cwasm_arch arch, const char *text, const char *label, char 
 			 !strncmp(p.mnem, "adr", 3);
 	else
 		branch = p.mnem[0] == 'j' || !strcmp(p.mnem, "call");
-	if (!branch || strncmp(last + (*last == '#'), "0x", 2)) {
+	/* capstone prints a target below 10 in decimal, others in hex */
+	if (!branch || !isdigit((unsigned char)last[*last == '#'])) {
 		snprintf(out, n, "%s", text);
 		return;
 	}
@@ -331,7 +340,8 @@ int lp_whatif__body(struct lp_text *t, const struct lp_func *lf, const struct lp
 		snprintf(line, sizeof(line), "%s", in->text);
 		if (lever == LP_FRAME && in->cls == CLS_FRAME_LOAD) {
 			(*removed)++;
-			frame_load(f, in->text, m, line, sizeof(line));
+			if (frame_load(f, in->text, m, line, sizeof(line)))
+				continue;
 		}
 		if (lever == LP_VMCTX_RELOAD && in->cls == CLS_VMCTX_RELOAD) {
 			(*removed)++;

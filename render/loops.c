@@ -164,14 +164,18 @@ static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loo
 		int lv = order[k];
 		const struct lp_model_run *r = &l->lever[lv];
 
+		char share[16] = "-";
+
+		if (lf->total)	/* no recording: no share */
+			snprintf(share, sizeof(share), "%.1f%%", ap_pct(lever_samples(l, lv), l->samples));
 		if (!r->removed) {
-			fprintf(out, "    %-14s %8s %12s %8s %8.1f%%\n", lp_lever__name((enum lp_lever)lv),
-				"0", "-", "-", ap_pct(lever_samples(l, lv), l->samples));
+			fprintf(out, "    %-14s %8s %12s %8s %9s\n", lp_lever__name((enum lp_lever)lv),
+				"0", "-", "-", share);
 			continue;
 		}
-		fprintf(out, "    %-14s %8u %12.2f %7.1f%% %8.1f%%\n",
+		fprintf(out, "    %-14s %8u %12.2f %7.1f%% %9s\n",
 			lp_lever__name((enum lp_lever)lv), r->removed, r->cycles_per_iter,
-			render__loop_payoff(l, lv), ap_pct(lever_samples(l, lv), l->samples));
+			render__loop_payoff(l, lv), share);
 		if (best < 0)
 			best = lv;
 	}

@@ -66,6 +66,63 @@ static void test_nested(void)
 	cls_func__exit(&f);
 }
 
+/*
+ *  0: push rbp; mov rbp, rsp
+ *  4: mov DWORD PTR [rbp-0x10], eax
+ *  7: mov eax, DWORD PTR [rbp-0x10]    loop: frame_load
+ *  a: add eax, r13d
+ *  d: mov eax, eax                     zext_move
+ *  f: mov DWORD PTR [rbp-0x10], eax    frame_store
+ * 12: add r13d, 1; cmp r13d, r12d; jb 7
+ * 1b: pop rbp; ret
+ */
+static const uint8_t carried[] = {
+	0x55, 0x48, 0x89, 0xe5, 0x89, 0x45, 0xf0, 0x8b, 0x45, 0xf0, 0x44, 0x01,
+	0xe8, 0x89, 0xc0, 0x89, 0x45, 0xf0, 0x41, 0x83, 0xc5, 0x01, 0x45, 0x39,
+	0xe5, 0x72, 0xec, 0x5d, 0xc3,
+};
+
+/* The llvm-mca input of each lever: the exact text, read off the bytes above. */
+static void test_whatif_text(void)
+{
+	struct cwasm_func fn = { .offset = 0, .size = sizeof(carried) };
+	struct cwasm_module m = { .path = "carried", .text = (uint8_t *)carried,
+				  .text_size = sizeof(carried), .nfuncs = 1, .funcs = &fn };
+	static const char *const want[] = {
+		/* as compiled */
+		".L:\n\tmov eax, dword ptr [rbp - 0x10]\n\tadd eax, r13d\n\tmov eax, eax\n"
+		"\tmov dword ptr [rbp - 0x10], eax\n\tadd r13d, 1\n\tcmp r13d, r12d\n\tjb .L\n",
+		/* zext_move */
+		".L:\n\tmov eax, dword ptr [rbp - 0x10]\n\tadd eax, r13d\n"
+		"\tmov dword ptr [rbp - 0x10], eax\n\tadd r13d, 1\n\tcmp r13d, r12d\n\tjb .L\n",
+		/* frame: the store goes; the load would read eax into eax: it goes too */
+		".L:\n\tadd eax, r13d\n\tmov eax, eax\n"
+		"\tadd r13d, 1\n\tcmp r13d, r12d\n\tjb .L\n",
+	};
+	static const uint32_t removed[] = { 0, 1, 2 };
+	struct cls_func f;
+	struct lp_func lf;
+	struct ap_err err = { 0 };
+
+	CHECK(!cls__decode(CWASM_ARCH_X86_64, NULL, carried, sizeof(carried), 0, &f, &err));
+	CHECK(!lp_func__build(&lf, &m, 0, 0, &f, NULL, &err));
+	CHECK_EQ_U64(lf.nloops, 1);
+	for (int lv = -1; lf.nloops == 1 && lv <= LP_FRAME; lv++) {
+		struct lp_text t = { 0 };
+		uint32_t n;
+
+		CHECK(!lp_whatif__body(&t, &lf, &lf.loops[0], &f, lv, ".L", &n));
+		CHECK_EQ_U64(n, removed[lv + 1]);
+		if (!t.s || strcmp(t.s, want[lv + 1]))
+			fprintf(stderr, "lever %d: got\n%s\nwant\n%s\n", lv, t.s ? t.s : "",
+				want[lv + 1]);
+		CHECK(t.s && !strcmp(t.s, want[lv + 1]));
+		lp_text__exit(&t);
+	}
+	lp_func__exit(&lf);
+	cls_func__exit(&f);
+}
+
 static void pick(const char *cpuid, enum cwasm_arch arch, const char *known, const char *want)
 {
 	struct lp_cpu c = { .source = "test" };
@@ -119,6 +176,7 @@ static void test_mcpu(void)
 int main(void)
 {
 	test_nested();
+	test_whatif_text();
 	test_mcpu();
 	CHECK_DONE();
 }
