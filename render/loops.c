@@ -185,9 +185,13 @@ static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loo
 
 		if (!l->lever[lv].removed)
 			continue;
-		fprintf(out, "%s %s: %.0f%% of samples, %.0f%% predicted payoff",
-			k ? ";\n     " : "", lever_words(lv), ap_pct(lever_samples(l, lv), l->samples),
-			render__loop_payoff(l, lv));
+		if (lf->total)
+			fprintf(out, "%s %s: %.0f%% of samples, %.0f%% predicted payoff",
+				k ? ";\n     " : "", lever_words(lv),
+				ap_pct(lever_samples(l, lv), l->samples), render__loop_payoff(l, lv));
+		else
+			fprintf(out, "%s %s: %.0f%% predicted payoff", k ? ";\n     " : "",
+				lever_words(lv), render__loop_payoff(l, lv));
 	}
 	if (best < 0)
 		fprintf(out, " no lever has instructions in this loop\n");
