@@ -10,6 +10,7 @@
 #include "captures.h"
 #include "../render/callgraph.h"
 #include "../classify/classify.h"
+#include "../loops/analyze.h"
 #include "../render/report.h"
 #include "../render/report-export.h"
 #include "../util/term.h"
@@ -70,6 +71,10 @@ static const char report_usage[] =
 	"                          local_func_N, a wasm name, or modM:N in a\n"
 	"                          manifest; repeatable\n"
 	"      --hot K             classify the K hottest functions\n"
+	"                          (both also show each function's hot loops, and\n"
+	"                          what each lever would buy on the hottest: llvm-mca\n"
+	"                          on the recording CPU's model; AOTPERF_LLVM_MCA=PATH\n"
+	"                          picks the binary, empty for none)\n"
 	"      --roles SPEC        pin registers to roles on top of the ones inferred\n"
 	"                          from the code (with --func/--hot), e.g.\n"
 	"                          vmctx=rcx,membase=none\n"
@@ -352,7 +357,8 @@ static int classify(struct report_opts *o, struct ap_err *err)
 		return -1;
 	if (o->frame_meta && profile__set_sidecar(p, 0, o->frame_meta, err))
 		return -1;
-	return profile__classify(p, o->roles, err);
+	/* loops, and their llvm-mca model only for what --func/--hot named */
+	return profile__classify(p, o->roles, err) || lp__profile(p, 1, err) ? -1 : 0;
 }
 
 typedef int (*export_file_fn)(const char *path, const struct profile *p,

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -316,6 +317,25 @@ static char *read_feature(struct perfdata *pd, int bit, size_t *len)
 	}
 	*len = sec.size;
 	return buf;
+}
+
+int perfdata__feature_string(struct perfdata *pd, int bit, char *out, size_t n)
+{
+	size_t len = 0;
+	uint32_t slen;
+	char *buf = pd->unfinished || !n ? NULL : read_feature(pd, bit, &len);
+
+	/* perf's string: u32 length (NUL padding included), then the bytes */
+	if (!buf || len < sizeof(slen)) {
+		free(buf);
+		return -1;
+	}
+	memcpy(&slen, buf, sizeof(slen));
+	if (slen > len - sizeof(slen))
+		slen = (uint32_t)(len - sizeof(slen));
+	snprintf(out, n, "%.*s", (int)strnlen(buf + sizeof(slen), slen), buf + sizeof(slen));
+	free(buf);
+	return 0;
 }
 
 /* HEADER_COMPRESSED: u32 version, type, level, ratio, mmap_len. */

@@ -4,10 +4,11 @@
 # libFuzzer (clang), pprof (protobuf-c, zlib; protoc decodes in tests),
 # GFM table checks (cmark-gfm), the V8 comparison (wabt), host-frame
 # unwinding (libdw, elfutils' readelf), the HTML report's browser test
-# (chromium). Installs only what is missing; elsewhere it says what to get.
+# (chromium), the hot-loop throughput model of report --func/--hot
+# (llvm: llvm-mca, run as a program; aotperf works without it). Installs only what is missing; elsewhere it says what to get.
 set -euo pipefail
 pkgs=(clang libclang-rt-14-dev libfuzzer-14-dev libprotobuf-c-dev protobuf-c-compiler
-      protobuf-compiler zlib1g-dev cmark-gfm wabt libdw-dev elfutils chromium)
+      protobuf-compiler zlib1g-dev cmark-gfm wabt libdw-dev elfutils chromium llvm)
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	echo "test-deps: not a Debian system: install the equivalents of: ${pkgs[*]}" >&2
 	exit 0
