@@ -199,10 +199,33 @@ static int is_branch_target(const struct dc_vec *nv, uint64_t addr)
 	return 0;
 }
 
+/* Lines a table at tb covers start here: the first whose end passes the padding before it. */
+static uint32_t first_table_line(const struct dc_vec *nv, uint32_t j, uint64_t tb)
+{
+	uint32_t k = j + 1;
+
+	if (tb < nv->v[j].addr + nv->v[j].size + DC_TABLE_PAD)
+		return k; /* inline: from the jump on */
+	for (; k < nv->n; k++) {
+		const struct dc_insn *ni = &nv->v[k];
+		const struct dc_insn *prev = &nv->v[k - 1];
+
+		/* alignment after the code before the table (as decode/capstone.c takes it) */
+		if (ni->addr + DC_TABLE_PAD > tb && ni->addr < tb &&
+		    (prev->kind == DC_RET || prev->kind == DC_JMP || prev->kind == DC_TRAP ||
+		     prev->kind == DC_DATA))
+			break;
+		if (ni->addr + ni->size > tb)
+			break;
+	}
+	return k;
+}
+
 /*
  * Text mode cannot read a jump table's entries, so its extent is
- * estimated: from the jump to the first later line that is a branch
- * target or has samples (table data never executes).
+ * estimated: from the table's start (right after the jump, or where its
+ * lea points) to the first later line that is a branch target or has
+ * samples (table data never executes); with the bound it is exact.
  */
 static void text_tables(struct dc_vec *nv, const double *w)
 {
@@ -216,7 +239,7 @@ static void text_tables(struct dc_vec *nv, const double *w)
 		/* with the bound (cmp idx, N) the table's extent is exact */
 		if (dc__table_bound(nv, j, &bound))
 			end = tb + 4 * (uint64_t)bound.nentries;
-		for (k = j + 1; k < nv->n; k++) {
+		for (k = first_table_line(nv, j, tb); k < nv->n; k++) {
 			struct dc_insn *ni = &nv->v[k];
 
 			if (end && ni->addr >= end)
@@ -227,7 +250,8 @@ static void text_tables(struct dc_vec *nv, const double *w)
 			ni->nops = 0;
 			ni->ndata = ni->addr >= tb;
 		}
-		j = k - 1;
+		if (tb < nv->v[j].addr + nv->v[j].size + DC_TABLE_PAD)
+			j = k - 1;
 	}
 }
 
