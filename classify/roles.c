@@ -451,6 +451,29 @@ static void entry_state(const struct pass *p, uint8_t param, struct cls_rstate *
 }
 
 /*
+ * The state out of an indirect jump whose table entries are unknown (perf
+ * annotate text shows no bytes) into every later instruction that nothing
+ * falls through to: the blocks its entries may name.
+ */
+static int meet_blocks(const struct dc_vec *nv, uint32_t j, struct cls_flow *fl,
+		       const struct cls_rstate *out)
+{
+	const struct dc_insn *v = nv->v;
+	int changed = 0;
+
+	for (uint32_t k = j + 1; k < nv->n; k++) {
+		const struct dc_insn *p = &v[k - 1];
+
+		if (v[k].kind == DC_DATA)
+			continue;
+		if (p->kind == DC_DATA || p->kind == DC_JMP || p->kind == DC_RET ||
+		    p->kind == DC_TRAP)
+			changed |= meet_into(&fl->in[k], out);
+	}
+	return changed;
+}
+
+/*
  * One data-flow solution; 1 if a slot set grew on the way (states met
  * before a slot was known may be too pessimistic: solve again).
  */
@@ -485,10 +508,20 @@ static int solve(struct pass *p, const struct dc_vec *nv, uint64_t lo, uint64_t 
 			    (t = find_addr(v, n, ni->target)) >= 0)
 				changed |= meet_into(&fl->in[t], &out);
 			/* a jump table's entries (inline, or where its lea points) are this jump's targets */
-			if (ni->kind == DC_JMP && ni->indirect)
-				for (uint32_t k = table_start(nv, i); k < n && v[k].kind == DC_DATA; k++)
-					if (v[k].has_target && (t = find_addr(v, n, v[k].target)) >= 0)
+			if (ni->kind == DC_JMP && ni->indirect) {
+				int known = 0, any = 0;
+
+				for (uint32_t k = table_start(nv, i); k < n && v[k].kind == DC_DATA; k++) {
+					any |= v[k].ndata != 0;
+					if (v[k].has_target && (t = find_addr(v, n, v[k].target)) >= 0) {
 						changed |= meet_into(&fl->in[t], &out);
+						known = 1;
+					}
+				}
+				/* text: entries without values; any later block start may be one */
+				if (any && !known)
+					changed |= meet_blocks(nv, i, fl, &out);
+			}
 		}
 		grew |= p->grew;
 		p->grew = 0;
