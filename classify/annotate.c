@@ -257,10 +257,21 @@ static int text_tables(struct dc_vec *nv, const double *w, int *approx, struct a
 
 		if (!tb)
 			continue;
-		if (dc__table_bound(nv, j, &bound))
+		if (dc__table_bound(nv, j, &bound)) {
+			const struct dc_insn *last = &nv->v[nv->n - 1];
+			/* the last line's size is unknown: an instruction is at most 15 bytes */
+			uint64_t lim = last->addr + 15;
+
 			end = tb + 4 * (uint64_t)bound.nentries;
-		else
+			/* a listing cut short: only the entries its lines cover */
+			if (end > lim) {
+				*approx = 1;
+				bound.nentries = lim > tb ? (uint32_t)((lim - tb + 3) / 4) : 0;
+				end = tb + 4 * (uint64_t)bound.nentries;
+			}
+		} else {
 			*approx = 1;
+		}
 		for (k = first_table_line(nv, j, tb); k < nv->n; k++) {
 			const struct dc_insn *ni = &nv->v[k];
 
