@@ -18,10 +18,10 @@
 #include "../util/run.h"
 
 static const char annotate_usage[] =
-	"usage: aotperf annotate [-i perf.data] [--intel | --att] [--objdump PATH]\n"
+	"usage: aotperf annotate [-i FILE] [--intel | --att] [--objdump PATH]\n"
 	"                        [--arch ARCH] [--roles SPEC] [--top N] [--json FILE]\n"
-	"                        [--save FILE] [(--cwasm F | --manifest M) [--func F]\n"
-	"                        (--frame-attribution P | --frame-metadata FILE)] SYMBOL\n"
+	"                        [--save FILE] [--cwasm F | --manifest M] [--func F]\n"
+	"                        [--frame-attribution P | --frame-metadata FILE] SYMBOL\n"
 	"\n"
 	"Run `perf annotate -i FILE --stdio --asm-raw -M intel SYMBOL` (perf from $PERF\n"
 	"or PATH) and print the instruction-class table of what it disassembles, as\n"
@@ -45,7 +45,8 @@ static const char annotate_usage[] =
 	"      --json FILE       also write the table as JSON (- : to stdout, no text)\n"
 	"      --save FILE       keep perf annotate's output in FILE\n"
 	"      --cwasm FILE, --manifest FILE\n"
-	"                        the core(s) the symbol's code comes from, for:\n"
+	"                        the core(s) the symbol's code comes from: to look a\n"
+	"                        wasm name up, and for:\n"
 	"      --frame-attribution PREFIX\n"
 	"                        the compiler's sidecar PREFIX.modM.funcN.json of the\n"
 	"                        symbol's function: frame traffic by proven origin, and\n"
