@@ -31,6 +31,10 @@ static void print_func(FILE *out, const struct cls_annot_func *fn, uint32_t top)
 			fn->header_samples);
 	else
 		fprintf(out, "  values     percentages only (no total in the header)\n");
+	if (fn->approx)
+		fprintf(out, "  approximate: text without raw bytes hides where a jump table or "
+			"undecodable bytes end; `aotperf annotate` (perf annotate --asm-raw) or "
+			"`aotperf report --func` give the exact table\n");
 	if (fn->unplaced)
 		fprintf(out, "  unplaced   %" PRIu64 " samples on lines no instruction covers\n",
 			fn->unplaced);
@@ -75,6 +79,7 @@ void cls__annot_json(struct json_out *j, const struct cls_annot *a, uint32_t top
 		else
 			json_u64(j, fn->table.total);
 		json_key(j, "unplaced_samples"); json_u64(j, fn->unplaced);
+		json_key(j, "approximate"); json_bool(j, fn->approx);
 		json_key(j, "instruction_count"); json_u64(j, cls__insn_count(&fn->func));
 		json_key(j, "roles"); cls__json_roles(j, &fn->func.roles);
 		json_key(j, "classes"); cls__json(j, &fn->table, 0);

@@ -199,42 +199,163 @@ static int is_branch_target(const struct dc_vec *nv, uint64_t addr)
 	return 0;
 }
 
-/*
- * Text mode cannot read a jump table's entries, so its extent is
- * estimated: from the jump to the first later line that is a branch
- * target or has samples (table data never executes).
- */
-static void text_tables(struct dc_vec *nv, const double *w)
+/* Lines a table at tb covers start here: the first whose end passes the padding before it. */
+static uint32_t first_table_line(const struct dc_vec *nv, uint32_t j, uint64_t tb)
 {
+	uint32_t k = j + 1;
+
+	if (tb < nv->v[j].addr + nv->v[j].size + DC_TABLE_PAD)
+		return k; /* inline: from the jump on */
+	for (; k < nv->n; k++) {
+		const struct dc_insn *ni = &nv->v[k];
+		const struct dc_insn *prev = &nv->v[k - 1];
+
+		/* alignment after the code before the table (as decode/capstone.c takes it) */
+		if (ni->addr + DC_TABLE_PAD > tb && ni->addr < tb &&
+		    (prev->kind == DC_RET || prev->kind == DC_JMP || prev->kind == DC_TRAP ||
+		     prev->kind == DC_DATA))
+			break;
+		if (ni->addr + ni->size > tb)
+			break;
+	}
+	return k;
+}
+
+enum { L_CODE, L_PAD, L_TABLE };
+
+/* Line k holds an entry of a table whose extent is unknown: until a sampled line or a target. */
+static int open_table_ends(const struct dc_vec *nv, const double *w, uint32_t k, uint64_t tb)
+{
+	return nv->v[k].addr >= tb + 4 && (w[k] > 0 || is_branch_target(nv, nv->v[k].addr));
+}
+
+/*
+ * Text mode cannot read a jump table's bytes: objdump decodes them as
+ * instructions. The lines between the jump (or the ret before a table
+ * placed after the function) and the table are one padding entry, as the
+ * byte decoder takes them; with the bound (cmp idx, N) the table becomes
+ * exactly its N entries, so the text and the bytes give the same table.
+ * Without the bound, or when objdump's last table line runs past the
+ * table's end (hiding where the next instruction starts), the extent is
+ * estimated and *approx says so.
+ */
+static int text_tables(struct dc_vec *nv, const double *w, int *approx, struct ap_err *err)
+{
+	uint8_t *what = calloc(nv->n ? nv->n : 1, 1);
+	uint32_t *nent = calloc(nv->n ? nv->n : 1, sizeof(*nent));
+	struct dc_vec out = { 0 };
+
+	if (!what || !nent) {
+		free(what);
+		free(nent);
+		return ap_err_nomem(err);
+	}
 	for (uint32_t j = 0; j < nv->n; j++) {
 		uint64_t tb = dc__table_base(nv, j), end = 0;
 		struct dc_table bound;
-		uint32_t k;
+		uint32_t k, first = 0;
 
 		if (!tb)
 			continue;
-		/* with the bound (cmp idx, N) the table's extent is exact */
-		if (dc__table_bound(nv, j, &bound))
+		if (dc__table_bound(nv, j, &bound)) {
+			const struct dc_insn *last = &nv->v[nv->n - 1];
+			/* the last line's size is unknown: an instruction is at most 15 bytes */
+			uint64_t lim = last->addr + 15;
+
 			end = tb + 4 * (uint64_t)bound.nentries;
-		for (k = j + 1; k < nv->n; k++) {
-			struct dc_insn *ni = &nv->v[k];
+			/* a listing cut short: only the entries its lines cover */
+			if (end > lim) {
+				*approx = 1;
+				bound.nentries = lim > tb ? (uint32_t)((lim - tb + 3) / 4) : 0;
+				end = tb + 4 * (uint64_t)bound.nentries;
+			}
+		} else {
+			*approx = 1;
+		}
+		for (k = first_table_line(nv, j, tb); k < nv->n; k++) {
+			const struct dc_insn *ni = &nv->v[k];
 
 			if (end && ni->addr >= end)
 				break;
-			if (!end && ni->addr >= tb + 4 && (w[k] > 0 || is_branch_target(nv, ni->addr)))
+			if (!end && open_table_ends(nv, w, k, tb))
 				break;
-			ni->kind = DC_DATA;
-			ni->nops = 0;
-			ni->ndata = ni->addr >= tb;
+			if (end && ni->addr + ni->size > end && k + 1 < nv->n)
+				*approx = 1; /* objdump's line hides where code resumes */
+			if (ni->addr < tb) {
+				what[k] = L_PAD;
+				continue;
+			}
+			what[k] = L_TABLE;
+			if (end && !first++)
+				nent[k] = bound.nentries;
 		}
-		j = k - 1;
 	}
+	for (uint32_t i = 0; i < nv->n; i++) {
+		const struct dc_insn *ni = &nv->v[i];
+		struct dc_insn *o;
+
+		if (what[i] == L_CODE) {
+			if (!(o = dc_vec__push(&out)))
+				goto nomem;
+			*o = *ni;
+			continue;
+		}
+		if (what[i] == L_PAD) {
+			uint32_t k = i;
+
+			while (k + 1 < nv->n && what[k + 1] == L_PAD)
+				k++;
+			if (!(o = dc_vec__push(&out)))
+				goto nomem;
+			o->addr = ni->addr;
+			o->size = (uint32_t)(nv->v[k].addr + nv->v[k].size - ni->addr);
+			o->kind = DC_DATA;
+			snprintf(o->text, sizeof(o->text), "(padding)");
+			i = k;
+			continue;
+		}
+		if (nent[i]) {
+			/* the bound's N entries, whatever objdump made of their bytes */
+			uint64_t tb = ni->addr;
+
+			for (uint32_t e = 0; e < nent[i]; e++) {
+				if (!(o = dc_vec__push(&out)))
+					goto nomem;
+				o->addr = tb + 4 * (uint64_t)e;
+				o->size = 4;
+				o->kind = DC_DATA;
+				o->ndata = 1;
+				snprintf(o->text, sizeof(o->text), ".long (entry %u)", e);
+			}
+			while (i + 1 < nv->n && what[i + 1] == L_TABLE && !nent[i + 1])
+				i++;
+			continue;
+		}
+		/* no bound: each line of the estimated table is data */
+		if (!(o = dc_vec__push(&out)))
+			goto nomem;
+		*o = *ni;
+		o->kind = DC_DATA;
+		o->nops = 0;
+		o->ndata = 1;
+	}
+	free(what);
+	free(nent);
+	dc_vec__exit(nv);
+	*nv = out;
+	return 0;
+nomem:
+	free(what);
+	free(nent);
+	dc_vec__exit(&out);
+	return ap_err_nomem(err);
 }
 
 static int parse_text(const struct block *b, enum cwasm_arch arch, int att, struct dc_vec *nv,
-		      struct ap_err *err)
+		      int *approx, struct ap_err *err)
 {
 	double *w = calloc(b->n + 1, sizeof(*w));
+	int ret;
 
 	if (!w)
 		return ap_err_nomem(err);
@@ -255,9 +376,14 @@ static int parse_text(const struct block *b, enum cwasm_arch arch, int att, stru
 	/* sizes from the next address; the last instruction's is unknown */
 	for (uint32_t i = 0; i < nv->n; i++)
 		nv->v[i].size = i + 1 < nv->n ? (uint32_t)(nv->v[i + 1].addr - nv->v[i].addr) : 1;
-	text_tables(nv, w);
+	ret = text_tables(nv, w, approx, err);
 	free(w);
-	return 0;
+	/* bytes objdump could not decode outside a table: their extent is a guess */
+	for (uint32_t i = 0; i < nv->n && !ret; i++)
+		if (nv->v[i].kind == DC_DATA && !nv->v[i].ndata &&
+		    strcmp(nv->v[i].text, "(padding)"))
+			*approx = 1;
+	return ret;
 }
 
 /* Per-instruction samples: counts as given, weights scaled to the header total. */
@@ -321,7 +447,7 @@ static int finish_block(struct block *b, const struct cls_annot_opts *o, int wor
 		return 0;
 	lo = b->l[0].addr;
 	ret = fn->raw ? decode_raw(b, fn->arch, &nv, err)
-		      : parse_text(b, fn->arch, fn->att, &nv, err);
+		      : parse_text(b, fn->arch, fn->att, &nv, &fn->approx, err);
 	hi = nv.n ? nv.v[nv.n - 1].addr + nv.v[nv.n - 1].size : lo;
 	if (!ret)
 		ret = cls_classify(&fn->roles, &nv, lo, hi, &fn->func, err);

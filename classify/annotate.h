@@ -17,6 +17,7 @@ struct cls_annot_func {
 	int weights;			/* 0: -n sample counts; 1: percentages or periods */
 	int raw;			/* decoded from --asm-raw bytes */
 	int att;			/* the text was AT&T syntax */
+	int approx;			/* text only: a jump table's extent or undecodable bytes estimated */
 	enum cwasm_arch arch;
 	struct cls_roles roles;
 	struct cls_func func;

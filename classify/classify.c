@@ -224,10 +224,10 @@ static uint8_t role_at(const struct ctx *c, uint32_t i, uint8_t fam)
 		return R_UNK;
 	if (c->fl->in[i].r[fam] != R_TOP)
 		return c->fl->in[i].r[fam];
-	/* unreached code: only the overrides are known */
-	if (fam == c->ovr->vmctx)
+	/* unreached code: only the overrides and the pinned registers are known */
+	if (fam == c->ovr->vmctx || fam == c->roles->pinned_vmctx)
 		return R_VMCTX;
-	if (fam == c->ovr->membase)
+	if (fam == c->ovr->membase || fam == c->roles->pinned_membase)
 		return R_MEMBASE;
 	return R_UNK;
 }

@@ -113,6 +113,8 @@ struct cls_func_roles {
 	uint64_t vmctx_regs;	/* 1 << family: registers that held vmctx (param excluded) */
 	uint64_t membase_regs;	/* registers loaded from vmctx field 0, or derived by moves */
 	uint8_t frame;		/* frame base register (rbp, x29) */
+	uint8_t pinned_vmctx;	/* read, never loaded: pinned module-wide (pinned.c); 0 none */
+	uint8_t pinned_membase;
 	struct cls_roles override;
 };
 

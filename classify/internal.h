@@ -68,6 +68,13 @@ int cls_flow__save_slot_reg(const struct cls_flow *fl, const struct cls_slot *s)
 /* No-return: a trap instruction or a call through a trap slot. */
 int cls__noreturn(const struct dc_insn *ni, const struct cls_rstate *st);
 
+/*
+ * pinned.c: the registers a module-wide pinning reserves for vmctx and the
+ * memory base, from a solved pass over nv (0: none found).
+ */
+void cls__pinned(enum cwasm_arch arch, enum cwasm_abi abi, const struct cls_flow *fl,
+		 const struct dc_vec *nv, uint8_t *vmctx, uint8_t *membase);
+
 /* helper.c: the helper's class of one classified instruction. */
 uint8_t cls_helper__of(enum cwasm_arch arch, const struct dc_insn *ni, uint8_t cls,
 		       uint8_t detail, int frame);

@@ -379,6 +379,25 @@ static int64_t find_addr(const struct dc_insn *v, uint32_t n, uint64_t addr)
 	return lo < n && v[lo].addr == addr && v[lo].kind != DC_DATA ? (int64_t)lo : -1;
 }
 
+/* The first entry of the jump table of the indirect jump at j (or j + 1). */
+static uint32_t table_start(const struct dc_vec *nv, uint32_t j)
+{
+	uint64_t tb = dc__table_base(nv, j);
+	uint32_t lo = 0, hi = nv->n;
+
+	if (tb < nv->v[j].addr + nv->v[j].size + DC_TABLE_PAD)
+		return j + 1;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (nv->v[mid].addr < tb)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nv->n && nv->v[lo].addr == tb ? lo : nv->n;
+}
+
 /* The parameter register the prologue parks in a frame slot (legacy containers). */
 static uint8_t prologue_param(const struct cls_roles *ovr, const struct dc_vec *nv)
 {
@@ -426,8 +445,32 @@ static void entry_state(const struct pass *p, uint8_t param, struct cls_rstate *
 {
 	for (uint8_t f = 0; f < CLS_NREG; f++)
 		st->r[f] = callee_saved(p->arch, p->abi, f) ? R_CALLER : R_UNK;
-	st->r[param] = R_VMCTX;
+	if (param)
+		st->r[param] = R_VMCTX;
 	force(p->ovr, st);
+}
+
+/*
+ * The state out of an indirect jump whose table entries are unknown (perf
+ * annotate text shows no bytes) into every later instruction that nothing
+ * falls through to: the blocks its entries may name.
+ */
+static int meet_blocks(const struct dc_vec *nv, uint32_t j, struct cls_flow *fl,
+		       const struct cls_rstate *out)
+{
+	const struct dc_insn *v = nv->v;
+	int changed = 0;
+
+	for (uint32_t k = j + 1; k < nv->n; k++) {
+		const struct dc_insn *p = &v[k - 1];
+
+		if (v[k].kind == DC_DATA)
+			continue;
+		if (p->kind == DC_DATA || p->kind == DC_JMP || p->kind == DC_RET ||
+		    p->kind == DC_TRAP)
+			changed |= meet_into(&fl->in[k], out);
+	}
+	return changed;
 }
 
 /*
@@ -464,11 +507,21 @@ static int solve(struct pass *p, const struct dc_vec *nv, uint64_t lo, uint64_t 
 			    ni->target >= lo && ni->target < hi &&
 			    (t = find_addr(v, n, ni->target)) >= 0)
 				changed |= meet_into(&fl->in[t], &out);
-			/* a jump table's entries are this jump's targets */
-			if (ni->kind == DC_JMP && ni->indirect)
-				for (uint32_t k = i + 1; k < n && v[k].kind == DC_DATA; k++)
-					if (v[k].has_target && (t = find_addr(v, n, v[k].target)) >= 0)
+			/* a jump table's entries (inline, or where its lea points) are this jump's targets */
+			if (ni->kind == DC_JMP && ni->indirect) {
+				int known = 0, any = 0;
+
+				for (uint32_t k = table_start(nv, i); k < n && v[k].kind == DC_DATA; k++) {
+					any |= v[k].ndata != 0;
+					if (v[k].has_target && (t = find_addr(v, n, v[k].target)) >= 0) {
 						changed |= meet_into(&fl->in[t], &out);
+						known = 1;
+					}
+				}
+				/* text: entries without values; any later block start may be one */
+				if (any && !known)
+					changed |= meet_blocks(nv, i, fl, &out);
+			}
 		}
 		grew |= p->grew;
 		p->grew = 0;
@@ -527,10 +580,26 @@ static void summarize(const struct pass *p, const struct dc_vec *nv, struct cls_
 	}
 }
 
+static void run_rounds(struct pass *p, const struct dc_vec *nv, uint64_t lo, uint64_t hi,
+		       uint8_t param)
+{
+	struct cls_flow *fl = p->fl;
+
+	for (int round = 0; round < 8; round++) {
+		fl->nvmctx_slot = fl->nsave_slot = 0;
+		for (int again = 0; again < 4 && solve(p, nv, lo, hi, param); again++)
+			;
+		if (!bad_slot(p, nv))
+			break;
+	}
+}
+
 int cls_flow__run(const struct cls_roles *ovr, const struct dc_vec *nv, uint64_t lo,
 		  uint64_t hi, struct cls_flow *fl, struct cls_func_roles *out,
 		  struct ap_err *err)
 {
+	struct cls_roles eff;
+	uint8_t pv, pm;
 	struct pass p;
 
 	memset(fl, 0, sizeof(*fl));
@@ -548,12 +617,20 @@ int cls_flow__run(const struct cls_roles *ovr, const struct dc_vec *nv, uint64_t
 	p.abi = out->abi;
 	p.ovr = ovr;
 	p.fl = fl;
-	for (int round = 0; round < 8; round++) {
-		fl->nvmctx_slot = fl->nsave_slot = 0;
-		for (int again = 0; again < 4 && solve(&p, nv, lo, hi, out->vmctx_param); again++)
-			;
-		if (!bad_slot(&p, nv))
-			break;
+	run_rounds(&p, nv, lo, hi, out->vmctx_param);
+	/* registers pinned module-wide: solve again with them held (pinned.c) */
+	eff = *ovr;
+	cls__pinned(p.arch, p.abi, fl, nv, &pv, &pm);
+	if (!ovr->vmctx && pv)
+		eff.vmctx = out->pinned_vmctx = pv;
+	if (!ovr->membase && pm)
+		eff.membase = out->pinned_membase = pm;
+	if (out->pinned_vmctx || out->pinned_membase) {
+		memset(&p.banned, 0, sizeof(p.banned));
+		p.nbanned = 0;
+		p.ovr = &eff;
+		/* the vmctx parameter is a wasm argument when vmctx is pinned */
+		run_rounds(&p, nv, lo, hi, out->pinned_vmctx ? 0 : out->vmctx_param);
 	}
 	summarize(&p, nv, out);
 	return 0;

@@ -41,25 +41,40 @@ static void slot_str(const struct cls_func_roles *r, char *buf, size_t len)
 
 void cls__roles_describe(const struct cls_func_roles *r, char *buf, size_t len)
 {
+	uint64_t vm = r->vmctx_regs, mb = r->membase_regs;
 	char regs[96], slot[32], ovr[96];
 	size_t k;
 
-	k = (size_t)snprintf(buf, len, "abi %s (%s), vmctx %s", abi_name(r),
-			     sources[r->abi_source < 3 ? r->abi_source : 0],
-			     dc__reg_name(r->arch, r->vmctx_param));
+	if (r->pinned_vmctx) {
+		k = (size_t)snprintf(buf, len, "abi %s (%s), vmctx pinned %s", abi_name(r),
+				     sources[r->abi_source < 3 ? r->abi_source : 0],
+				     dc__reg_name(r->arch, r->pinned_vmctx));
+		vm &= ~(1ull << r->pinned_vmctx);
+	} else {
+		k = (size_t)snprintf(buf, len, "abi %s (%s), vmctx %s", abi_name(r),
+				     sources[r->abi_source < 3 ? r->abi_source : 0],
+				     dc__reg_name(r->arch, r->vmctx_param));
+	}
 	if (r->has_slot && k < len) {
 		slot_str(r, slot, sizeof(slot));
 		k += (size_t)snprintf(buf + k, len - k, " -> %s", slot);
 	}
-	if (r->vmctx_regs && k < len) {
-		regs_str(r->arch, r->vmctx_regs, regs, sizeof(regs));
+	if (vm && k < len) {
+		regs_str(r->arch, vm, regs, sizeof(regs));
 		k += (size_t)snprintf(buf + k, len - k, ", in %s", regs);
 	}
-	if (k < len) {
-		if (r->membase_regs)
-			regs_str(r->arch, r->membase_regs, regs, sizeof(regs));
-		k += (size_t)snprintf(buf + k, len - k, "; membase %s",
-				      r->membase_regs ? regs : "not loaded");
+	if (r->pinned_membase && k < len) {
+		k += (size_t)snprintf(buf + k, len - k, "; membase pinned %s",
+				      dc__reg_name(r->arch, r->pinned_membase));
+		mb &= ~(1ull << r->pinned_membase);
+		if (mb && k < len) {
+			regs_str(r->arch, mb, regs, sizeof(regs));
+			k += (size_t)snprintf(buf + k, len - k, ", in %s", regs);
+		}
+	} else if (k < len) {
+		if (mb)
+			regs_str(r->arch, mb, regs, sizeof(regs));
+		k += (size_t)snprintf(buf + k, len - k, "; membase %s", mb ? regs : "not loaded");
 	}
 	if (k < len && (r->override.vmctx || r->override.membase || r->override.frame)) {
 		cls__roles_str(&r->override, ovr, sizeof(ovr));
@@ -120,6 +135,16 @@ void cls__json_roles(struct json_out *j, const struct cls_func_roles *r)
 	}
 	json_key(j, "vmctx_registers"); json_regs(j, r->arch, r->vmctx_regs);
 	json_key(j, "membase_registers"); json_regs(j, r->arch, r->membase_regs);
+	json_key(j, "pinned_vmctx");
+	if (r->pinned_vmctx)
+		json_str(j, dc__reg_name(r->arch, r->pinned_vmctx));
+	else
+		json_null(j);
+	json_key(j, "pinned_membase");
+	if (r->pinned_membase)
+		json_str(j, dc__reg_name(r->arch, r->pinned_membase));
+	else
+		json_null(j);
 	json_key(j, "frame"); json_str(j, dc__reg_name(r->arch, r->frame));
 	json_key(j, "override");
 	if (r->override.vmctx || r->override.membase || r->override.frame) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "annotate-sym.h"
 #include "../cwasm/name.h"
 #include "../classify/annotate.h"
 #include "../cwasm/coreset.h"
@@ -17,17 +18,22 @@
 #include "../util/run.h"
 
 static const char annotate_usage[] =
-	"usage: aotperf annotate [-i perf.data] [--intel | --att] [--objdump PATH]\n"
+	"usage: aotperf annotate [-i FILE] [--intel | --att] [--objdump PATH]\n"
 	"                        [--arch ARCH] [--roles SPEC] [--top N] [--json FILE]\n"
-	"                        [--save FILE] [(--cwasm F | --manifest M) [--func F]\n"
-	"                        (--frame-attribution P | --frame-metadata FILE)] SYMBOL\n"
+	"                        [--save FILE] [--cwasm F | --manifest M] [--func F]\n"
+	"                        [--frame-attribution P | --frame-metadata FILE] SYMBOL\n"
 	"\n"
 	"Run `perf annotate -i FILE --stdio --asm-raw -M intel SYMBOL` (perf from $PERF\n"
 	"or PATH) and print the instruction-class table of what it disassembles, as\n"
-	"`aotperf classify` does. Use it on a perf.data that names the wasm code, e.g.\n"
-	"the perf.jit.data of `perf inject --jit` (symbol local_func_N).\n"
+	"`aotperf classify` and `report --func` do. It needs a recording that names\n"
+	"the wasm code: the perf.jit.data of `aotperf inject` or `perf inject --jit`.\n"
+	"SYMBOL is a symbol of it, or a function as report --func takes it: N,\n"
+	"local_func_N, or its wasm name (any name with --cwasm/--manifest).\n"
 	"\n"
-	"  -i, --input FILE      perf.data to annotate (default perf.data)\n"
+	"  -i, --input FILE      recording to annotate (default perf.jit.data when it\n"
+	"                        exists, else perf.data; one without local_func_N\n"
+	"                        symbols is refused for a wasm function, saying what\n"
+	"                        to run)\n"
 	"      --intel           Intel syntax in the listing (the default)\n"
 	"      --att             AT&T syntax in the listing\n"
 	"      --objdump PATH    objdump for perf to run (e.g. aarch64-linux-gnu-objdump)\n"
@@ -39,7 +45,8 @@ static const char annotate_usage[] =
 	"      --json FILE       also write the table as JSON (- : to stdout, no text)\n"
 	"      --save FILE       keep perf annotate's output in FILE\n"
 	"      --cwasm FILE, --manifest FILE\n"
-	"                        the core(s) the symbol's code comes from, for:\n"
+	"                        the core(s) the symbol's code comes from: to look a\n"
+	"                        wasm name up, and for:\n"
 	"      --frame-attribution PREFIX\n"
 	"                        the compiler's sidecar PREFIX.modM.funcN.json of the\n"
 	"                        symbol's function: frame traffic by proven origin, and\n"
@@ -63,6 +70,8 @@ struct annotate_opts {
 	const char *func;		/* --func, else the symbol */
 	const char *frame_prefix;	/* --frame-attribution */
 	const char *frame_meta;		/* --frame-metadata */
+	int jit_default;		/* no -i: perf.jit.data was there and is read */
+	char perf_symbol[512];		/* the symbol as the recording names it */
 };
 
 /* --json and --save must not replace the recording. */
@@ -118,7 +127,6 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o, struct ap_
 	};
 	int c;
 
-	o->input = "perf.data";
 	o->top = 10;
 	opterr = 0;
 	optind = 1;
@@ -167,6 +175,7 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o, struct ap_
 			       "--cwasm FILE or --manifest FILE");
 	if (o->annot.roles && check_roles(&o->annot, err))
 		return -1;
+	o->input = annotate_sym__input(o->input, &o->jit_default);
 	return check_outputs(o, err);
 }
 
@@ -196,7 +205,7 @@ static int run_perf(const char *perf, const struct annotate_opts *o, struct ap_c
 		argv[n++] = objdump_arg;
 	}
 	argv[n++] = "--";
-	argv[n++] = o->symbol;
+	argv[n++] = o->perf_symbol;
 	argv[n] = NULL;
 	*c = (struct ap_child){ .argv = argv, .stdin_null = 1, .stdout_io = AP_IO_CAPTURE,
 				.stderr_io = AP_IO_CAPTURE, .capture_max = (size_t)1 << 30 };
@@ -237,14 +246,14 @@ static void nothing_printed(const struct annotate_opts *o, const char *said, str
 		ap_first_line(why, sizeof(why), p + 1, NULL);
 	if (p || run[0]) {
 		ap_errf(err, "%s: perf annotate could not disassemble '%s': %s%s%s", o->input,
-			o->symbol, run[0] ? run : "", run[0] && why[0] ? "; " : "", why);
+			o->perf_symbol, run[0] ? run : "", run[0] && why[0] ? "; " : "", why);
 		return;
 	}
 	ap_errf(err, "%s: perf annotate has no samples in '%s' (perf report -i %s --sort sym"
-		" lists the symbols that have some)", o->input, o->symbol, o->input);
+		" lists the symbols that have some)", o->input, o->perf_symbol, o->input);
 }
 
-static int annotate(const struct annotate_opts *o, struct cls_annot *a, struct ap_err *err)
+static int annotate(struct annotate_opts *o, struct cls_annot *a, struct ap_err *err)
 {
 	char perf[PATH_MAX], why[300];
 	struct ap_file in;
@@ -260,7 +269,9 @@ static int annotate(const struct annotate_opts *o, struct cls_annot *a, struct a
 	if (ap_file__open(&in, o->input, 0, err))
 		return -1;
 	ap_file__close(&in);
-	if (run_perf(perf, o, &c, err))
+	if (annotate_sym__resolve(perf, o->input, o->symbol, &o->cs, o->perf_symbol,
+				  sizeof(o->perf_symbol), err) ||
+	    run_perf(perf, o, &c, err))
 		return -1;
 	if (o->save && save_output(o->save, c.out, c.out_len, err))
 		goto out;
@@ -360,7 +371,7 @@ int cmd_annotate(int argc, char **argv)
 	if (o.json && write_json(&o, &a, sc, &err))
 		goto fail;
 	if (!o.json || strcmp(o.json, "-")) {	/* else stdout holds the JSON */
-		printf("aotperf annotate: %s %s", o.input, o.symbol);
+		printf("aotperf annotate: %s %s", o.input, o.perf_symbol);
 		cls__annot_print(stdout, &a, (uint32_t)o.top);
 		if (sc)
 			render__frames_text(stdout, sc, a.funcs[0].table.total,

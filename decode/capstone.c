@@ -2,7 +2,8 @@
 /*
  * The capstone front end: a linear sweep over the code that turns each
  * instruction's detail into a struct dc_insn. Bytes capstone cannot decode,
- * and br_table jump tables that follow an indirect jump, become data.
+ * and br_table jump tables (inline after their indirect jump, or where its
+ * lea points after the function's ret), become data.
  */
 #include <capstone/capstone.h>
 #include <inttypes.h>
@@ -149,10 +150,28 @@ static int push_data(struct dc_vec *nv, uint64_t addr, uint32_t size, uint32_t n
 	return 0;
 }
 
+/* The load of a 32-bit entry [dst + idx*4] through the register a lea at nv->v[k] wrote. */
+static int feeds_entry_load(const struct dc_vec *nv, uint32_t k, uint32_t j)
+{
+	uint8_t dst = nv->v[k].op[0].reg;
+
+	for (uint32_t i = k + 1; i < j; i++) {
+		const struct dc_insn *p = &nv->v[i];
+
+		for (int o = 0; o < p->nops; o++)
+			if (p->op[o].type == DC_OP_MEM && p->op[o].base == dst && p->op[o].index &&
+			    p->op[o].scale == 4 && (p->kind == DC_EXT || p->kind == DC_MOVE))
+				return 1;
+	}
+	return 0;
+}
+
 /*
  * The table base an indirect jump at nv->v[j] dispatches through: a
  * pc-relative address generated a few instructions before, landing just
- * after the jump (alignment padding allowed). 0 if none.
+ * after the jump (alignment padding allowed), or anywhere after it when
+ * that address feeds the entry load (a table placed after the function's
+ * ret). 0 if none.
  */
 uint64_t dc__table_base(const struct dc_vec *nv, uint32_t j)
 {
@@ -164,7 +183,8 @@ uint64_t dc__table_base(const struct dc_vec *nv, uint32_t j)
 	for (uint32_t k = j; k-- > 0 && j - k <= 6;) {
 		const struct dc_insn *p = &nv->v[k];
 
-		if (p->kind == DC_LEA && p->has_target && p->target >= end && p->target < end + 16)
+		if (p->kind == DC_LEA && p->has_target && p->target >= end &&
+		    (p->target < end + DC_TABLE_PAD || feeds_entry_load(nv, k, j)))
 			return p->target;
 		if (p->kind == DC_JMP || p->kind == DC_CALL || p->kind == DC_RET || p->kind == DC_DATA)
 			break;
@@ -310,10 +330,84 @@ static int open_cs(enum cwasm_arch arch, csh *h, struct ap_err *err)
 	return 0;
 }
 
+/* Jump tables placed further on than the jump (after the function's ret). */
+#define MAX_PENDING 64
+
+struct pending {
+	uint64_t start[MAX_PENDING];
+	uint32_t nentries[MAX_PENDING];	/* 0: extent from the entries' targets */
+	uint32_t n;
+};
+
+static void pending__add(struct pending *pd, uint64_t start, uint32_t nentries)
+{
+	for (uint32_t i = 0; i < pd->n; i++)
+		if (pd->start[i] == start)
+			return;
+	if (pd->n < MAX_PENDING) {
+		pd->start[pd->n] = start;
+		pd->nentries[pd->n++] = nentries;
+	}
+}
+
+/* The first pending table starting in [a, b), or -1. */
+static int pending__in(const struct pending *pd, uint64_t a, uint64_t b)
+{
+	int best = -1;
+
+	for (uint32_t i = 0; i < pd->n; i++)
+		if (pd->start[i] >= a && pd->start[i] < b &&
+		    (best < 0 || pd->start[i] < pd->start[best]))
+			best = (int)i;
+	return best;
+}
+
+static void pending__drop(struct pending *pd, int i)
+{
+	pd->start[i] = pd->start[--pd->n];
+	pd->nentries[i] = pd->nentries[pd->n];
+}
+
+/* The bytes at code[off..] form the table; returns the bytes consumed. */
+static size_t take(const uint8_t *code, size_t len, size_t off, uint64_t addr, uint64_t hi,
+		   uint32_t nentries, struct dc_vec *nv, int *oom)
+{
+	uint64_t tb = addr + off;
+
+	if (nentries)
+		return take_n(code, len, off, tb, addr, nentries, nv, oom);
+	return take_table(code, len, off, tb, addr, hi, nv, oom);
+}
+
+static int ends_flow(const struct dc_insn *ni)
+{
+	return ni->kind == DC_RET || ni->kind == DC_TRAP || ni->kind == DC_JMP;
+}
+
+/* code[off..end) is alignment fill: int3, zero bytes, or nops that end exactly at end. */
+static int is_fill(csh h, const uint8_t *code, size_t off, size_t end, uint64_t addr,
+		   cs_insn *in)
+{
+	const uint8_t *p = code + off;
+	size_t left = end - off;
+	uint64_t a = addr + off;
+	int bytes = 1;
+
+	for (size_t k = off; k < end; k++)
+		bytes &= code[k] == 0xcc || code[k] == 0x00;
+	if (bytes)
+		return 1;
+	while (left && cs_disasm_iter(h, &p, &left, &a, in))
+		if (strncmp(in->mnemonic, "nop", 3) && strcmp(in->mnemonic, "int3"))
+			return 0;
+	return !left;
+}
+
 int dc__decode(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t addr,
 		      struct dc_vec *nv, struct ap_err *err)
 {
 	uint64_t hi = addr + len;
+	struct pending pd = { .n = 0 };
 	size_t off = 0;
 	cs_insn *in;
 	int oom = 0;
@@ -332,9 +426,26 @@ int dc__decode(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t a
 		uint64_t a = addr + off;
 		struct dc_insn *ni;
 		struct dc_table bound;
-		int has_bound;
+		int has_bound, pt;
 		uint64_t tb;
 
+		/* a table a dispatch before pointed at: its entries are data */
+		pt = pending__in(&pd, a, a + 1);
+		if (pt >= 0) {
+			uint32_t ne = pd.nentries[pt];
+
+			pending__drop(&pd, pt);
+			off += take(code, len, off, addr, hi, ne, nv, &oom);
+			continue;
+		}
+		/* alignment after the code that precedes such a table */
+		pt = pending__in(&pd, a, a + DC_TABLE_PAD);
+		if (pt >= 0 && nv->n && ends_flow(&nv->v[nv->n - 1]) &&
+		    is_fill(h, code, off, pd.start[pt] - addr, addr, in)) {
+			oom = push_data(nv, a, (uint32_t)(pd.start[pt] - a), 0, "(padding)");
+			off = pd.start[pt] - addr;
+			continue;
+		}
 		if (!cs_disasm_iter(h, &p, &left, &a, in)) {
 			/* undecodable: one data run of however many bytes fail */
 			size_t start = off;
@@ -345,10 +456,19 @@ int dc__decode(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t a
 				left = off < len ? len - off : 0;
 				a = addr + off;
 			} while (off < len && off - start < BAD_RUN_MAX &&
-				 !cs_disasm_iter(h, &p, &left, &a, in));
+				 !cs_disasm_iter(h, &p, &left, &a, in) &&
+				 pending__in(&pd, addr + off, addr + off + 1) < 0);
 			if (off > len)
 				off = len;
 			oom = push_data(nv, addr + start, (uint32_t)(off - start), 0, "(bad)");
+			continue;
+		}
+		/* an instruction across a table's start: the bytes before it are not code */
+		pt = pending__in(&pd, addr + off + 1, addr + off + in->size);
+		if (pt >= 0) {
+			oom = push_data(nv, addr + off, (uint32_t)(pd.start[pt] - addr - off), 0,
+					"(padding)");
+			off = pd.start[pt] - addr;
 			continue;
 		}
 		ni = dc_vec__push(nv);
@@ -362,14 +482,15 @@ int dc__decode(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t a
 		if (!tb || tb >= hi)
 			continue;
 		has_bound = dc__table_bound(nv, nv->n - 1, &bound);
+		if (tb >= addr + off + DC_TABLE_PAD) {
+			pending__add(&pd, tb, has_bound ? bound.nentries : 0);
+			continue;
+		}
 		if (tb > addr + off) {
 			oom = push_data(nv, addr + off, (uint32_t)(tb - addr - off), 0, "(padding)");
 			off = tb - addr;
 		}
-		if (has_bound)
-			off += take_n(code, len, off, tb, addr, bound.nentries, nv, &oom);
-		else
-			off += take_table(code, len, off, tb, addr, hi, nv, &oom);
+		off += take(code, len, off, addr, hi, has_bound ? bound.nentries : 0, nv, &oom);
 	}
 	cs_free(in, 1);
 	cs_close(&h);

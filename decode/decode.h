@@ -109,8 +109,11 @@ int dc__decode(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t a
 
 /*
  * The table base of the indirect jump nv->v[j]: a pc-relative address
- * generated shortly before that lands just after the jump. 0 if none.
+ * generated shortly before that lands just after the jump (within
+ * DC_TABLE_PAD bytes of alignment), or further on (after the function's
+ * ret) when it is the base of the entry load. 0 if none.
  */
+#define DC_TABLE_PAD 16
 uint64_t dc__table_base(const struct dc_vec *nv, uint32_t j);
 
 /*

@@ -49,7 +49,7 @@ unit: $(CLS_INPUTS)
 #
 #   NAME           version  target   vmctx  template lines
 IDIOM_X86 := x86_v6 x86_v7 x86_v9 x86_v11_sysv x86_v11_win64
-IDIOMS    := $(IDIOM_X86) a64_v11
+IDIOMS    := $(IDIOM_X86) a64_v11 x86_pinned
 IDIOM_FILES := $(foreach i,$(IDIOMS),$(CLS_OUT)/$(i).cwasm $(CLS_OUT)/$(i).expect)
 
 idiom_version = $(word 2,$(subst _v, ,$(subst _sysv,,$(subst _win64,,$(1)))))
@@ -67,6 +67,15 @@ idiom_sed = $(if $(or $(findstring win64,$(1)),$(findstring v6,$(1))),\
 $(CLS_OUT)/x86_%.S: $(CLS_SRC)/idiom_x86.S.in
 	@mkdir -p $(CLS_OUT)
 	sed $(call idiom_sed,x86_$*) $< > $@
+
+# rbx/r15 pinned module-wide (idiom_x86_pinned.S): a file of its own, v11 SysV
+$(CLS_OUT)/x86_pinned.S: $(CLS_SRC)/idiom_x86_pinned.S
+	@mkdir -p $(CLS_OUT)
+	cp $< $@
+
+$(CLS_OUT)/x86_pinned.cwasm: $(CLS_OUT)/x86_pinned.text $(CLS_OUT)/x86_pinned.nm $(MKFIX)
+	$(MKFIX) --text $(CLS_OUT)/x86_pinned.text --nm $(CLS_OUT)/x86_pinned.nm --imports 0 \
+		--version 11 --target sysv -o $@
 
 $(CLS_OUT)/a64_v11.S: $(CLS_SRC)/idiom_a64.S
 	@mkdir -p $(CLS_OUT)

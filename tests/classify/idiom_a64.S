@@ -96,3 +96,27 @@ a_reload:
 	ldr x16, [x0, #80]			//= trap
 	blr x16					//= trap
 	brk #0					//= trap
+
+// Pinned module-wide (FORMATS.md section 7, aarch64): this function never
+// loads or saves x19 (vmctx) or x20 (the memory base): the bounds check
+// on [x19, #8] and the accesses it guards show them.
+a_pinned:
+	stp x29, x30, [sp, #-16]!		//= frame_save
+	mov x29, sp				//= reg_move
+	mov w9, w1				//= reg_move
+	add x17, x9, #4				//= alu
+	ldr x16, [x19, #8]			//= bounds_check
+	cmp x17, x16				//= bounds_check
+	b.ls 1f					//= bounds_check
+	mov x0, x19				//= trap
+	ldr x16, [x0, #80]			//= trap
+	blr x16					//= trap
+	brk #0					//= trap
+1:	ldr w10, [x20, x9]			//= linear_mem
+	add x16, x20, x9			//= alu
+	str w10, [x16, #8]			//= linear_mem
+	ldr x16, [x19, #16]			//= vmctx_field
+	ldr w0, [x16]				//= other_mem
+	add w0, w0, w10				//= alu
+	ldp x29, x30, [sp], #16			//= frame_save
+	ret					//= other

@@ -28,7 +28,7 @@ while read -r name abi want_target want_roles; do
 	cw=$C/$name.cwasm
 	fargs=()
 	for f in $FUNCS; do fargs+=(--func "$f"); done
-	[ "${name#a64}" != "$name" ] && fargs=(--func a_load_store --func a_tail --func a_tail_direct --func a_reload)
+	[ "${name#a64}" != "$name" ] && fargs=(--func a_load_store --func a_tail --func a_tail_direct --func a_reload --func a_pinned)
 
 	# no recording
 	"$AOTPERF" report --cwasm "$cw" "${fargs[@]}" --json "$WORK/$name.s.json" >"$WORK/$name.s.txt"
