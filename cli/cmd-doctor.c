@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "annotate-fallback.h"
 #include "../util/term.h"
 #include "../util/file.h"
 #include "../util/json_out.h"
@@ -94,8 +95,12 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* The workload sampled by perf record: burn the CPU for ms milliseconds. */
-static int spin(unsigned int ms)
+/*
+ * The workload sampled by perf record: burn the CPU for ms milliseconds.
+ * Not inlined: check_annotate has perf annotate list it by name.
+ */
+#define SPIN_SYMBOL "spin"
+static __attribute__((noinline)) int spin(unsigned int ms)
 {
 	volatile unsigned long sink = 0;
 	long long end = now_ms() + ms;
@@ -544,6 +549,36 @@ static void check_dlfilter(struct doctor *d)
 		    "perf script has no --dlfilter (perf older than 5.14)");
 }
 
+/* perf annotate once on doctor's own function of the test recording (perf 6.12 crashes there). */
+static void check_annotate_run(struct doctor *d)
+{
+	const char *fix = "aotperf annotate lists the function itself from the recording "
+			  "instead (and says so); aotperf report --func gives the same table";
+	char why[300];
+
+	if (!d->record_ok) {
+		add(d, "annotate", ST_OK, NULL, "perf annotate has --asm-raw and -M intel (not run: "
+		    "no recording)");
+		return;
+	}
+	switch (annot_health__probe(d->perf, d->data, SPIN_SYMBOL, capped(30000), why,
+				    sizeof(why))) {
+	case ANNOT_WORKS:
+		add(d, "annotate", ST_OK, NULL, "perf annotate has --asm-raw and -M intel, and lists "
+		    "a recorded function with its bytes");
+		break;
+	case ANNOT_CRASHES:
+		add(d, "annotate", ST_WARN, fix, "%s annotating a recorded function", why);
+		break;
+	case ANNOT_NO_BYTES:
+		add(d, "annotate", ST_WARN, fix, "%s (it disassembles with LLVM)", why);
+		break;
+	default:
+		add(d, "annotate", ST_OK, NULL, "perf annotate has --asm-raw and -M intel (a "
+		    "recorded function: %s)", why);
+	}
+}
+
 static void check_annotate(struct doctor *d)
 {
 	char *h = help_text(d, "annotate");
@@ -552,7 +587,7 @@ static void check_annotate(struct doctor *d)
 
 	free(h);
 	if (raw && style)
-		add(d, "annotate", ST_OK, NULL, "perf annotate has --asm-raw and -M intel");
+		check_annotate_run(d);
 	else
 		add(d, "annotate", ST_WARN, "use a newer perf for instruction-level annotate",
 		    "perf annotate lacks%s%s", raw ? "" : " --asm-raw", style ? "" : " -M");
