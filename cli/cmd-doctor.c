@@ -74,7 +74,8 @@ static const char doctor_usage[] =
 	"Check what aotperf's workflow needs on this machine, running perf for real:\n"
 	"perf and its version against the running kernel, perf_event_paranoid and\n"
 	"kptr_restrict, hardware cycles (else cpu-clock), perf record -k mono, the\n"
-	"TIME_CONV record, perf inject --jit, --dlfilter, perf annotate options and\n"
+	"TIME_CONV record, perf inject --jit, --dlfilter, perf annotate (its options,\n"
+	"and one run on a recorded function: perf 6.12 crashes or lists no bytes) and\n"
 	"objdump. A fix is printed under each check that is not ok.\n"
 	"\n"
 	"      --json        print {\"checks\":[{name,status,detail,fix}],\"ok\":bool}\n"
@@ -571,7 +572,7 @@ static void check_annotate_run(struct doctor *d)
 		add(d, "annotate", ST_WARN, fix, "%s annotating a recorded function", why);
 		break;
 	case ANNOT_NO_BYTES:
-		add(d, "annotate", ST_WARN, fix, "%s (it disassembles with LLVM)", why);
+		add(d, "annotate", ST_WARN, fix, "%s (as perf 6.12 does, disassembling with LLVM)", why);
 		break;
 	default:
 		add(d, "annotate", ST_OK, NULL, "perf annotate has --asm-raw and -M intel (a "
