@@ -47,9 +47,10 @@ struct ar_state {
 	size_t nfiles, cap_files;
 	struct ar_map *maps;
 	size_t nmaps, cap_maps;
+	size_t *targets;	/* maps of files that hold the symbol */
+	size_t ntargets, cap_targets;
 	struct ar_fork *forks;
 	size_t nforks, cap_forks;
-	uint64_t total;		/* samples of the first event */
 };
 
 static int grow(void **v, size_t *cap, size_t need, size_t sz)
@@ -174,6 +175,11 @@ static int add_map(struct ar_state *st, uint32_t pid, uint64_t time, uint64_t st
 	m = &st->maps[st->nmaps++];
 	*m = (struct ar_map){ .pid = pid, .time = time, .start = start, .end = start + len, .pgoff = pgoff,
 			      .file = st->files[fi].has ? fi : -1 };
+	if (m->file < 0)
+		return 0;
+	if (grow((void **)&st->targets, &st->cap_targets, st->ntargets + 1, sizeof(*st->targets)))
+		return -1;
+	st->targets[st->ntargets++] = st->nmaps - 1;
 	return 0;
 }
 
@@ -208,6 +214,15 @@ static const struct ar_map *map_at(const struct ar_state *st, uint32_t pid, uint
 	return NULL;
 }
 
+/* Is ip inside any mapping of a file that holds the symbol? (most samples are not) */
+static int maybe_target(const struct ar_state *st, uint64_t ip)
+{
+	for (size_t i = 0; i < st->ntargets; i++)
+		if (ip >= st->maps[st->targets[i]].start && ip < st->maps[st->targets[i]].end)
+			return 1;
+	return 0;
+}
+
 static void count(struct ar_state *st, const struct pd_sample *s)
 {
 	const struct ar_map *m;
@@ -216,7 +231,8 @@ static void count(struct ar_state *st, const struct pd_sample *s)
 
 	if (s->attr_idx != 0 || !s->has_ip)
 		return;
-	st->total++;
+	if (!maybe_target(st, s->ip))
+		return;
 	m = map_at(st, s->sid.pid, s->ip, s->sid.has_time ? s->sid.time : UINT64_MAX);
 	if (!m || m->file < 0)
 		return;
@@ -351,6 +367,7 @@ static void state_exit(struct ar_state *st)
 	}
 	free(st->files);
 	free(st->maps);
+	free(st->targets);
 	free(st->forks);
 }
 
