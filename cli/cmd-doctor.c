@@ -572,7 +572,7 @@ static void check_annotate_run(struct doctor *d)
 		add(d, "annotate", ST_WARN, fix, "%s annotating a recorded function", why);
 		break;
 	case ANNOT_NO_BYTES:
-		add(d, "annotate", ST_WARN, fix, "%s (as perf 6.12 does, disassembling with LLVM)", why);
+		add(d, "annotate", ST_WARN, fix, "%s (perf 6.12 prints none)", why);
 		break;
 	default:
 		add(d, "annotate", ST_OK, NULL, "perf annotate has --asm-raw and -M intel (a "
