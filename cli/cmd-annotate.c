@@ -50,8 +50,8 @@ static const char annotate_usage[] =
 	"                        local_func_N, a wasm name, modM:N)\n"
 	"\n"
 	"When perf annotate crashes or prints no instruction bytes (perf 6.12), the\n"
-	"table comes from aotperf's own listing of SYMBOL, made from the recording's\n"
-	"samples and the code of the file that defines SYMBOL; one line on stderr says so.\n"
+	"table comes from aotperf's own listing of SYMBOL: the recording's samples on\n"
+	"the code of the file that defines SYMBOL; a line on stderr says so.\n"
 	"\n"
 	"Exit status: 0 ok, 2 bad usage or input, or perf failed.\n";
 
