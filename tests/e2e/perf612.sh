@@ -190,6 +190,11 @@ for f in $(gawk '{ print $2 }' "$L/p.ref"); do
 done
 check_eq "live: aotperf's own listing prints what it prints from stock perf annotate (functions)" \
 	"$same" "$(wc -l <"$L/p.ref")"
+# the jitted-*.so files of stock perf inject --jit (one ELF file per function)
+"$AOTPERF" jitdump -q -i "$L/p.data" --cwasm "$C" -o "$L/marked.data" >/dev/null &&
+	HOME=$L perf inject --jit -i "$L/marked.data" -o "$L/pj.data" >/dev/null 2>&1
+check_eq "live: aotperf jitdump + perf inject --jit: exit status" "$?" 0
+fallback_on "$L/pj.data" live-jitted "$L/p.ref" segv
 hot=$(jq -r '.top_functions[0].local_func' "$L/p.json")
 "$AOTPERF" report -q -i "$L/p.data" --cwasm "$C" --func "$hot" >"$L/func.txt"
 check "live: the table == report --func's (local_func_$hot)" \
