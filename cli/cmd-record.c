@@ -339,8 +339,11 @@ static void print_next(struct rec_args *r, int injected)
 	printf(" --func %s   # the hottest: %.1f%% of the wasm samples\n", func,
 	       100.0 * (double)res->cores[core].func_samples[fn] /
 	       (double)res->attributed_samples);
-	/* only commands that work here: perf 6.12's annotate crashes or lists no bytes */
-	h = injected ? annot_health__probe(r->perf, r->jit_out, sym, 60000, why, sizeof(why))
+	/*
+	 * only commands that work here: perf 6.12's annotate crashes or lists no
+	 * bytes. One run of it on the copy (a huge one may time out: then unknown)
+	 */
+	h = injected ? annot_health__probe(r->perf, r->jit_out, sym, 15000, why, sizeof(why))
 		     : ANNOT_UNKNOWN;
 	if (h != ANNOT_CRASHES) {
 		printf("  perf annotate -i");
