@@ -81,7 +81,7 @@ int annot_fallback__run(const char *input, const char *symbol, const struct cls_
 		return ap_err_prefix(err, "%s; and without it: ", why);
 	for (uint32_t i = 0; i < a->n; i++)
 		n += a->funcs[i].header_samples;
-	fprintf(stderr, "aotperf annotate: %s; listing '%s' from %s itself (%llu samples, the "
-		"same table as aotperf report --func)\n", why, symbol, input, (unsigned long long)n);
+	fprintf(stderr, "aotperf annotate: %s; listing '%s' from %s itself (%llu samples)\n",
+		why, symbol, input, (unsigned long long)n);
 	return 0;
 }
