@@ -7,6 +7,7 @@
 #include <string.h>
 #include "cli.h"
 #include "annotate-sym.h"
+#include "annotate-fallback.h"
 #include "../cwasm/name.h"
 #include "../classify/annotate.h"
 #include "../cwasm/coreset.h"
@@ -54,6 +55,10 @@ static const char annotate_usage[] =
 	"      --frame-metadata FILE  the same from that one sidecar file\n"
 	"      --func F          the function when SYMBOL does not name it (N,\n"
 	"                        local_func_N, a wasm name, modM:N)\n"
+	"\n"
+	"When perf annotate crashes or prints no instruction bytes (perf 6.12), the\n"
+	"table comes from aotperf's own listing of SYMBOL: the recording's samples on\n"
+	"the code of the file that defines SYMBOL; a line on stderr says so.\n"
 	"\n"
 	"Exit status: 0 ok, 2 bad usage or input, or perf failed.\n";
 
@@ -256,6 +261,7 @@ static void nothing_printed(const struct annotate_opts *o, const char *said, str
 static int annotate(struct annotate_opts *o, struct cls_annot *a, struct ap_err *err)
 {
 	char perf[PATH_MAX], why[300];
+	enum annot_health h;
 	struct ap_file in;
 	struct ap_child c;
 	int ret = -1;
@@ -275,6 +281,12 @@ static int annotate(struct annotate_opts *o, struct cls_annot *a, struct ap_err 
 		return -1;
 	if (o->save && save_output(o->save, c.out, c.out_len, err))
 		goto out;
+	/* perf annotate crashed or gave no bytes (perf 6.12): our own listing */
+	h = annot_health__of(&c, why, sizeof(why));
+	if (h == ANNOT_CRASHES || h == ANNOT_NO_BYTES) {
+		ret = annot_fallback__run(o->input, o->symbol, &o->annot, why, a, err);
+		goto out;
+	}
 	if (c.status) {
 		ap_child__describe(&c, why, sizeof(why));
 		ap_errf(err, "%s: perf annotate failed (%s)", o->input, why);

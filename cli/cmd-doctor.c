@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "annotate-fallback.h"
 #include "../util/term.h"
 #include "../util/file.h"
 #include "../util/json_out.h"
@@ -73,7 +74,8 @@ static const char doctor_usage[] =
 	"Check what aotperf's workflow needs on this machine, running perf for real:\n"
 	"perf and its version against the running kernel, perf_event_paranoid and\n"
 	"kptr_restrict, hardware cycles (else cpu-clock), perf record -k mono, the\n"
-	"TIME_CONV record, perf inject --jit, --dlfilter, perf annotate options and\n"
+	"TIME_CONV record, perf inject --jit, --dlfilter, perf annotate (its options,\n"
+	"and one run on a recorded function: perf 6.12 crashes or lists no bytes) and\n"
 	"objdump. A fix is printed under each check that is not ok.\n"
 	"\n"
 	"      --json        print {\"checks\":[{name,status,detail,fix}],\"ok\":bool}\n"
@@ -94,8 +96,12 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* The workload sampled by perf record: burn the CPU for ms milliseconds. */
-static int spin(unsigned int ms)
+/*
+ * The workload sampled by perf record: burn the CPU for ms milliseconds.
+ * Not inlined: check_annotate has perf annotate list it by name.
+ */
+#define SPIN_SYMBOL "spin"
+static __attribute__((noinline)) int spin(unsigned int ms)
 {
 	volatile unsigned long sink = 0;
 	long long end = now_ms() + ms;
@@ -544,6 +550,36 @@ static void check_dlfilter(struct doctor *d)
 		    "perf script has no --dlfilter (perf older than 5.14)");
 }
 
+/* perf annotate once on doctor's own function of the test recording (perf 6.12 crashes there). */
+static void check_annotate_run(struct doctor *d)
+{
+	const char *fix = "aotperf annotate lists the function itself from the recording "
+			  "instead (and says so); aotperf report --func gives the same table";
+	char why[300];
+
+	if (!d->record_ok) {
+		add(d, "annotate", ST_OK, NULL, "perf annotate has --asm-raw and -M intel (not run: "
+		    "no recording)");
+		return;
+	}
+	switch (annot_health__probe(d->perf, d->data, SPIN_SYMBOL, capped(30000), why,
+				    sizeof(why))) {
+	case ANNOT_WORKS:
+		add(d, "annotate", ST_OK, NULL, "perf annotate has --asm-raw and -M intel, and lists "
+		    "a recorded function with its bytes");
+		break;
+	case ANNOT_CRASHES:
+		add(d, "annotate", ST_WARN, fix, "%s annotating a recorded function", why);
+		break;
+	case ANNOT_NO_BYTES:
+		add(d, "annotate", ST_WARN, fix, "%s (perf 6.12 prints none)", why);
+		break;
+	default:
+		add(d, "annotate", ST_OK, NULL, "perf annotate has --asm-raw and -M intel (a "
+		    "recorded function: %s)", why);
+	}
+}
+
 static void check_annotate(struct doctor *d)
 {
 	char *h = help_text(d, "annotate");
@@ -552,7 +588,7 @@ static void check_annotate(struct doctor *d)
 
 	free(h);
 	if (raw && style)
-		add(d, "annotate", ST_OK, NULL, "perf annotate has --asm-raw and -M intel");
+		check_annotate_run(d);
 	else
 		add(d, "annotate", ST_WARN, "use a newer perf for instruction-level annotate",
 		    "perf annotate lacks%s%s", raw ? "" : " --asm-raw", style ? "" : " -M");

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "attr-args.h"
 #include "hints.h"
+#include "annotate-fallback.h"
 #include "../symbolize/inject.h"
 #include "../util/progress.h"
 #include "../util/array.h"
@@ -305,7 +306,8 @@ static void print_next(struct rec_args *r, int injected)
 {
 	const struct attr_result *res = &r->a.p->attr;
 	const struct cwasm_module *m;
-	char sym[512], func[64];
+	char sym[512], func[64], why[300];
+	enum annot_health h;
 	uint32_t core, fn;
 
 	printf("aotperf record: %s: %llu samples, %llu in wasm code\n", r->out,
@@ -336,13 +338,26 @@ static void print_next(struct rec_args *r, int injected)
 	printf(" --func %s   # the hottest: %.1f%% of the wasm samples\n", func,
 	       100.0 * (double)res->cores[core].func_samples[fn] /
 	       (double)res->attributed_samples);
-	printf("  perf annotate -i");
+	/*
+	 * only commands that work here: perf 6.12's annotate crashes or lists no
+	 * bytes. One run of it on the copy (a huge one may time out: then unknown)
+	 */
+	h = injected ? annot_health__probe(r->perf, r->jit_out, sym, 15000, why, sizeof(why))
+		     : ANNOT_UNKNOWN;
+	if (h != ANNOT_CRASHES) {
+		printf("  perf annotate -i");
+		hints__put_arg(stdout, r->jit_out);
+		printf(" --stdio -M intel");
+		hints__put_arg(stdout, sym);
+		putchar('\n');
+	}
+	printf("  aotperf annotate -i");
 	hints__put_arg(stdout, r->jit_out);
-	printf(" --stdio -M intel");
 	hints__put_arg(stdout, sym);
-	printf("\n  aotperf annotate -i");
-	hints__put_arg(stdout, r->jit_out);
-	hints__put_arg(stdout, sym);
+	if (h == ANNOT_CRASHES || h == ANNOT_NO_BYTES) {
+		printf("   # %s here: it lists the function itself\n", why);
+		return;
+	}
 	printf("\n  perf annotate -i");
 	hints__put_arg(stdout, r->jit_out);
 	printf(" --stdio --asm-raw -M intel");
