@@ -224,6 +224,36 @@ static void defer_sample(struct run *r, const struct pd_sample *s, uint64_t t)
 	r->pend[r->npend++] = (struct pending){ s->sid.pid, s->sid.tid, t, s->ip, s->attr_idx };
 }
 
+/*
+ * The user return addresses of a -g callchain that lie in a core's text,
+ * into ret_hist (attr/consistency.h checks each follows a call). The
+ * first user entry is the sampled ip itself. A return address belongs to
+ * the call before it: looked up at ip - 1.
+ */
+static void count_returns(struct run *r, const struct pd_sample *s, uint64_t t)
+{
+	uint64_t ctx = 0, nuser = 0;
+
+	for (uint64_t i = 0; i < s->callchain_nr; i++) {
+		uint64_t v = s->callchain[i], off;
+		uint32_t midx = 0;
+		int core;
+
+		if (v >= PERF_CONTEXT_MAX) {
+			ctx = v;
+			continue;
+		}
+		if (ctx != PERF_CONTEXT_USER || !nuser++ || !v)
+			continue;
+		core = maptable__peek(&r->mt, s->sid.pid, t, v - 1, &midx);
+		if (core < 0)
+			continue;
+		off = v - r->res->mappings[midx].start;
+		if (off - 1 < r->cores[core].mod->text_size)
+			attr_hist__add(r->opts->ret_hist, (uint32_t)core, off);
+	}
+}
+
 static void count_sample(struct run *r, const struct pd_event *ev)
 {
 	const struct pd_sample *s = &ev->sample;
@@ -235,6 +265,8 @@ static void count_sample(struct run *r, const struct pd_event *ev)
 		return;
 	r->res->total_samples++;
 	found = s->has_ip && attribute(r, s, t, &h);
+	if (r->opts->ret_hist && s->has_callchain)
+		count_returns(r, s, t);
 	if (r->opts->on_sample) {
 		struct attr_lookup lk = { r, s->sid.pid, t };
 
@@ -442,6 +474,8 @@ static int start_over(struct run *r)
 	res->cap_mappings = 0;
 	if (r->opts->hist)
 		attr_hist__exit(r->opts->hist);
+	if (r->opts->ret_hist)
+		attr_hist__exit(r->opts->ret_hist);
 	r->npend = 0;
 	r->one_pass = 0;
 	r->fallback = 0;
@@ -536,6 +570,7 @@ static int summarize(struct run *r, struct ap_err *err)
 		c->sharing = sharing;
 		c->authoritative = !c->base_override && c->nmappings >= 1 && sharing == 1 &&
 				   c->nmappings == pids;
+		c->mapping_unique = c->authoritative;	/* profile/consistency.c may take it back */
 		if (c->nmappings)
 			any = 1;
 		if (c->base_override && check_pin(r, c, want, err))
