@@ -248,9 +248,9 @@ static void count_returns(struct run *r, const struct pd_sample *s, uint64_t t)
 		core = maptable__peek(&r->mt, s->sid.pid, t, v - 1, &midx);
 		if (core < 0)
 			continue;
+		/* past the text too: no call can be there (profile/consistency.c) */
 		off = v - r->res->mappings[midx].start;
-		if (off - 1 < r->cores[core].mod->text_size)
-			attr_hist__add(r->opts->ret_hist, (uint32_t)core, off);
+		attr_hist__add(r->opts->ret_hist, (uint32_t)core, off);
 	}
 }
 
