@@ -153,6 +153,8 @@ int profile__read(const char *perf_path, const struct core_set *cs,
 	cores = p->attr.cores;
 	if (reader_init(&r, p, perf_path, o, &ao, err))
 		goto fail;
+	if (r.sr)	/* where dwarf stacks are unwound, their return addresses are checked too */
+		stacks_reader__set_returns(r.sr, &rets);
 	if (attr__run(perf_path, cores, cs->n, &ao, &p->attr, err)) {
 		/* attr__run starts from an empty result: give it the cores back to free */
 		p->attr.cores = cores;

@@ -131,6 +131,15 @@ pair "-g, other build" "$D/cta.g.data" ctb wrong
 check "-g: return addresses checked" test "$(jq .consistency.returns "$WORK/-g, right.json")" -gt 100
 pair "dwarf, right" "$D/cta.dwarf.data" cta right -G
 pair "dwarf, other build" "$D/cta.dwarf.data" ctb wrong -G
+# where aotperf unwinds the dwarf stacks (--children), their wasm return addresses are checked too
+"$AOTPERF" report -q -i "$D/cta.dwarf.data" --cwasm "$C/cta.cwasm" --children --json "$WORK/dwc.json" \
+	>/dev/null
+check "dwarf --children, right: return addresses checked, each after a call" \
+	jq -e '.consistency | .returns > 100 and .bad_return == 0 and .ok and
+	       .checked == .consistent' "$WORK/dwc.json"
+check_eq "dwarf --children, right: the same ips as without" \
+	"$(jq '.consistency | .checked - .returns' "$WORK/dwc.json")" \
+	"$(jq .consistency.checked "$WORK/dwarf, right.json")"
 
 # --require-consistent: a gate for scripts
 "$AOTPERF" report -q -i "$D/ka.data" --cwasm "$C/kb.cwasm" --require-consistent >/dev/null 2>"$WORK/req.err"
