@@ -462,8 +462,9 @@ int cmd_report(int argc, char **argv)
 						   o.nspecs, o.roles };
 
 		if (o.hot || o.frame_attr || o.frame_meta || o.validate_frames || callgraph_asked(&o) ||
-		    o.html || o.markdown || o.pprof) {
-			ap_errf(&err, "--hot, frame attribution, call graphs and exports take one -i");
+		    o.html || o.markdown || o.pprof || o.require_consistent) {
+			ap_errf(&err, "--hot, frame attribution, call graphs, exports and"
+				" --require-consistent take one -i");
 			ret = cli_fail("report", &err);
 		} else {
 			ret = report__captures(&o.a, &rc);
