@@ -19,11 +19,12 @@
  * Measured with -e cpu-clock, which samples the interrupted instruction's
  * start exactly: right cores give 100.00% (ips and -g return addresses,
  * plain, -g and dwarf recordings); other builds of the same code whose
- * text rounds to the same pages 27-82% (the higher figures where the hot
- * functions up front kept their offsets). 99% and 2 leave room for a trap
- * that was taken (one sample in a trap block), a stray return address of
- * a host frame without a frame pointer, and the skid of a hardware event,
- * which moves an ip to a later instruction's start, never inside one.
+ * text rounds to the same pages 20-87% (tests/e2e/consistency.sh; the
+ * higher figures where the hot functions up front kept their offsets).
+ * 99% and 2 leave room for a trap that was taken (one sample in a trap
+ * block), a stray return address of a host frame without a frame
+ * pointer, and the skid of a hardware event, which moves an ip to a later
+ * instruction's start, never inside one (not measured here: no PMU).
  */
 #define ATTR_CONSISTENT_MIN_PCT 99.0
 #define ATTR_CONSISTENT_SLACK 2
