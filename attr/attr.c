@@ -124,6 +124,9 @@ struct run {
 	int fallback;      /* the one pass met records it cannot order: start over */
 	struct pending *pend;
 	size_t npend, cpend;
+	/* the address range every core mapping so far lies in (count_returns) */
+	uint32_t span_n;
+	uint64_t span_lo, span_hi;
 };
 
 /*
@@ -158,6 +161,7 @@ struct hit {
 	int core;
 	uint32_t func;
 	uint64_t off;
+	uint64_t start, len;	/* the mapping it was found in */
 };
 
 /* Count a sample that lies in a core's mapping; 0 if it found none. */
@@ -190,7 +194,7 @@ static int attribute(struct run *r, const struct pd_sample *s, uint64_t t, struc
 	if (t < m->first_sample_time)
 		m->first_sample_time = t;
 	r->res->attributed_samples++;
-	*h = (struct hit){ core, (uint32_t)fn, off };
+	*h = (struct hit){ core, (uint32_t)fn, off, m->start, m->len };
 	return 1;
 }
 
@@ -224,6 +228,56 @@ static void defer_sample(struct run *r, const struct pd_sample *s, uint64_t t)
 	r->pend[r->npend++] = (struct pending){ s->sid.pid, s->sid.tid, t, s->ip, s->attr_idx };
 }
 
+/* Might a core hold addr? Host code mostly lies outside every core mapping: no lookup. */
+static int in_span(struct run *r, uint64_t addr)
+{
+	for (; r->span_n < r->res->nmappings; r->span_n++) {
+		const struct attr_mapping *m = &r->res->mappings[r->span_n];
+
+		if (!r->span_hi || m->start < r->span_lo)
+			r->span_lo = m->start;
+		if (m->start + m->len > r->span_hi)
+			r->span_hi = m->start + m->len;
+	}
+	return addr >= r->span_lo && addr < r->span_hi;
+}
+
+/*
+ * The return addresses of a -g callchain's wasm stretch, into ret_hist
+ * (profile/consistency.c checks each follows a call): the user entries
+ * after the first (the sampled ip itself) up to the first one in no core,
+ * so a deep host stack costs one lookup. A return address belongs to the
+ * call before it: looked up at ip - 1; one in the sample's own mapping
+ * needs no lookup.
+ */
+static void count_returns(struct run *r, const struct pd_sample *s, uint64_t t,
+			  const struct hit *h)
+{
+	uint64_t ctx = 0, nuser = 0;
+
+	for (uint64_t i = 0; i < s->callchain_nr; i++) {
+		uint64_t v = s->callchain[i];
+		uint32_t midx = 0;
+		int core;
+
+		if (v >= PERF_CONTEXT_MAX) {
+			ctx = v;
+			continue;
+		}
+		if (ctx != PERF_CONTEXT_USER || !nuser++)
+			continue;
+		/* past the text too: no call can be there, a bad one */
+		if (h->core >= 0 && v - 1 - h->start < h->len) {
+			attr_hist__add(r->opts->ret_hist, (uint32_t)h->core, v - h->start);
+			continue;
+		}
+		core = in_span(r, v - 1) ? maptable__peek(&r->mt, s->sid.pid, t, v - 1, &midx) : -1;
+		if (core < 0)
+			return;
+		attr_hist__add(r->opts->ret_hist, (uint32_t)core, v - r->res->mappings[midx].start);
+	}
+}
+
 static void count_sample(struct run *r, const struct pd_event *ev)
 {
 	const struct pd_sample *s = &ev->sample;
@@ -235,6 +289,8 @@ static void count_sample(struct run *r, const struct pd_event *ev)
 		return;
 	r->res->total_samples++;
 	found = s->has_ip && attribute(r, s, t, &h);
+	if (r->opts->ret_hist && s->has_callchain)
+		count_returns(r, s, t, &h);
 	if (r->opts->on_sample) {
 		struct attr_lookup lk = { r, s->sid.pid, t };
 
@@ -440,8 +496,12 @@ static int start_over(struct run *r)
 	res->mappings = NULL;
 	res->nmappings = 0;
 	res->cap_mappings = 0;
+	r->span_n = 0;
+	r->span_lo = r->span_hi = 0;
 	if (r->opts->hist)
 		attr_hist__exit(r->opts->hist);
+	if (r->opts->ret_hist)
+		attr_hist__exit(r->opts->ret_hist);
 	r->npend = 0;
 	r->one_pass = 0;
 	r->fallback = 0;
@@ -536,6 +596,7 @@ static int summarize(struct run *r, struct ap_err *err)
 		c->sharing = sharing;
 		c->authoritative = !c->base_override && c->nmappings >= 1 && sharing == 1 &&
 				   c->nmappings == pids;
+		c->mapping_unique = c->authoritative;	/* profile/consistency.c may take it back */
 		if (c->nmappings)
 			any = 1;
 		if (c->base_override && check_pin(r, c, want, err))

@@ -30,6 +30,7 @@
 #include "../cwasm/cwasm.h"
 #include "../perfdata/perfdata.h"
 #include "../util/err.h"
+#include "consistency.h"
 #include "hist.h"
 #include "rank.h"
 
@@ -45,7 +46,9 @@ struct attr_core {
 	uint64_t first_len;
 	uint32_t candidates;            /* equal-size candidates seen for it */
 	uint32_t sharing;               /* unpinned cores of its page-rounded size, itself included */
-	int authoritative;              /* exactly one exact-size mapping, no override */
+	int authoritative;              /* mapping_unique, and the samples fit the code (consistency) */
+	int mapping_unique;             /* exactly one exact-size mapping, no override */
+	struct attr_consistency consistency; /* the samples against the code (attr/consistency.h) */
 	struct attr_ranked *ranked;     /* functions with samples, hottest first (attr__rank_cores) */
 	uint32_t nranked;
 };
@@ -136,6 +139,8 @@ struct attr_opts {
 	int quiet;               /* no warnings to stderr */
 	int two_pass;            /* always read mappings first (tests compare both reads) */
 	struct attr_hist *hist;  /* when set, every attributed sample is also counted here */
+	/* when set, every return address of a callchain (-g) that lies in a core's text */
+	struct attr_hist *ret_hist;
 	/* hooks (above), each optional, all with ctx */
 	attr_sample_fn on_sample;
 	attr_map_fn on_map;

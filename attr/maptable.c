@@ -439,6 +439,11 @@ int maptable__lookup(struct maptable *mt, uint32_t pid, uint64_t t, uint64_t ip,
 	return core;
 }
 
+int maptable__peek(struct maptable *mt, uint32_t pid, uint64_t t, uint64_t ip, uint32_t *midx)
+{
+	return lookup(mt, pid, t, ip, midx);
+}
+
 static int lookup(struct maptable *mt, uint32_t pid, uint64_t t, uint64_t ip, uint32_t *midx)
 {
 	const struct mt_proc *p = mt->last;

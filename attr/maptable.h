@@ -90,5 +90,7 @@ void maptable__note_hit(struct maptable *mt, uint32_t pid, uint64_t t);
  */
 int maptable__lookup(struct maptable *mt, uint32_t pid, uint64_t t, uint64_t ip,
 		     uint32_t *midx);
+/* The same, a miss never noted: an address that is only checked, never attributed. */
+int maptable__peek(struct maptable *mt, uint32_t pid, uint64_t t, uint64_t ip, uint32_t *midx);
 
 #endif

@@ -59,6 +59,7 @@ const char *cli_hint(enum ap_hint hint)
 	case AP_HINT_DIRECT: return "use 'aotperf inject' (ELF images, the default route)";
 	case AP_HINT_INJECTED: return "perf report reads this file as it is";
 	case AP_HINT_ANY_PATH: return "--manifest-any-path (before --manifest) allows it";
+	case AP_HINT_FORCE_MISMATCH: return "--force writes it anyway";
 	case AP_HINT_NO_MONO:
 		return "'aotperf inject' writes ELF images, which need no -k mono";
 	case AP_HINT_PERFMAP: return "use 'aotperf perfmap', or record without -z";

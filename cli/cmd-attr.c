@@ -57,6 +57,9 @@ static const char attr_help[] =
 	"  --validate-frame-metadata\n"
 	"                        validate cwasm + sidecar + disassembly without perf data\n"
 	"\n"
+	"A core whose samples do not fit its code (another build of it? README \"Is it\n"
+	"the right core?\") gets a warning on stderr; the JSON keeps the helper's keys.\n"
+	"\n"
 	"Exit status: 0 ok, 1 any failure (message on stderr), 2 usage errors.\n";
 
 struct attr_cmd_opts {
@@ -320,6 +323,9 @@ static int read_perf(struct attr_run *a)
 	po.pins = &a->r.base;
 	if (profile__read(a->o.perf, &a->cs, &po, &a->p, &err))
 		return fail("%s", err.msg);
+	/* the helper's keys keep their meaning; another build is said on stderr, as report says it */
+	if (profile__require_consistent(a->p, &err))
+		cli_warn("attr", "%s", err.msg);
 	return ATTR_OK;
 }
 

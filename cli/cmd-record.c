@@ -25,7 +25,8 @@
 
 #define REC_MAX_PERF_ARGS 64
 
-enum { R_JIT_OUT = 256, R_PERF_ARG, R_NO_INJECT, R_DIRECT, R_JITDUMP, R_DIR, R_NAMES };
+enum { R_JIT_OUT = 256, R_PERF_ARG, R_NO_INJECT, R_DIRECT, R_JITDUMP, R_DIR, R_NAMES,
+       R_FORCE };
 
 static const char record_usage[] =
 	"usage: aotperf record [-o perf.data] (--cwasm F | --manifest M)...\n"
@@ -58,6 +59,9 @@ static const char record_usage[] =
 	"                          function)\n"
 	"      --dir DIR           (inject) folder for the images (or jitted-*.so files)\n"
 	"      --names MODE        (inject) local (default), wasm or wasmtime\n"
+	"      --force             (inject) even for a core whose samples do not fit\n"
+	"                          its code (another build? README \"Is it the right\n"
+	"                          core?\")\n"
 	"      --arch ARCH         (inject) decode the cores as x86_64 or aarch64,\n"
 	"                          whatever their target info says\n"
 	"  -q, --quiet             perf record -q, and no warnings\n"
@@ -66,9 +70,10 @@ static const char record_usage[] =
 	"the recording is then symbolized as usual.\n"
 	"\n"
 	"Exit status: the command's own status when it failed (128+N after signal N;\n"
-	"the recording is kept and still symbolized); otherwise 0, or 2 on bad usage,\n"
-	"when perf recorded nothing, or when symbolizing failed (the recording is\n"
-	"kept: rerun the printed aotperf inject command).\n";
+	"the recording is kept and still symbolized); otherwise 0, 1 when a core's\n"
+	"samples do not fit its code (not symbolized without --force), or 2 on bad\n"
+	"usage, when perf recorded nothing, or when symbolizing failed (the recording\n"
+	"is kept: rerun the printed aotperf inject command).\n";
 
 struct rec_args {
 	const char *out;
@@ -78,6 +83,7 @@ struct rec_args {
 	const char *dir;
 	const char *names;
 	int callgraph, no_inject, jitdump;
+	int force;		/* inject even for a core whose samples do not fit its code */
 	enum symname_mode mode;
 	const char *perf_args[REC_MAX_PERF_ARGS];
 	int nperf_args;
@@ -141,6 +147,7 @@ static int parse_opt(struct rec_args *r, int c, const char *arg, struct ap_err *
 	case R_DIRECT: break;	/* the default route now; still accepted */
 	case R_JITDUMP: r->jitdump = 1; break;
 	case R_DIR: r->dir = arg; break;
+	case R_FORCE: r->force = 1; break;
 	case R_NAMES:
 		if (symname__parse_mode(arg, &r->mode))
 			return ap_errf(err, "--names: '%s' is not local, wasm or wasmtime", arg);
@@ -166,6 +173,7 @@ static int parse(int argc, char **argv, struct rec_args *r, struct ap_err *err)
 		{ "jitdump", no_argument, NULL, R_JITDUMP },
 		{ "dir", required_argument, NULL, R_DIR },
 		{ "names", required_argument, NULL, R_NAMES },
+		{ "force", no_argument, NULL, R_FORCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -446,8 +454,12 @@ int cmd_record(int argc, char **argv)
 	/* one read of the recording serves the inject and the summary */
 	read = attr_args__read(&r.a);
 	if (!r.no_inject) {
-		if (read == EXIT_OK && inject(&r, &err))
+		if (read == EXIT_OK && !r.force && profile__require_consistent(r.a.p, &err)) {
+			ap_err_hint(&err, AP_HINT_FORCE_MISMATCH);
 			read = cli_fail("record", &err);
+		} else if (read == EXIT_OK && inject(&r, &err)) {
+			read = cli_fail("record", &err);
+		}
 		injected = read == EXIT_OK;
 		if (!injected) {
 			ret = read;

@@ -41,6 +41,7 @@ struct report_opts {
 	const char *folded;
 	const char *html, *markdown, *pprof;	/* FILE, or "-": stdout */
 	int wide;			/* --wide: no 80-column limit */
+	int require_consistent;		/* --require-consistent */
 	struct attr_args a;
 };
 
@@ -48,6 +49,7 @@ static const char report_usage[] =
 	"usage: aotperf report [-i perf.data] (--cwasm FILE | --manifest M.cwasm.json)...\n"
 	"                      [--top N] [--json FILE] [--pid PID] [--event NAME]\n"
 	"                      [--base HEX]... [--min-samples N] [--require-size-match]\n"
+	"                      [--require-consistent]\n"
 	"                      [--func F]... [--hot K] [--arch ARCH] [--roles SPEC]\n"
 	"                      [--children] [--callers F] [--callees F] [--folded FILE]\n"
 	"                      [--html FILE] [--markdown FILE] [--pprof FILE]\n"
@@ -67,6 +69,8 @@ static const char report_usage[] =
 	"      --wide              lines as long as they need (default: 80 columns,\n"
 	"                          or the terminal's width, or $COLUMNS)\n"
 	"      --min-samples N     exit 1 unless the selection holds at least N samples\n"
+	"      --require-consistent  exit 1 when a core's samples do not fit its code\n"
+	"                          (another build of it? README \"Is it the right core?\")\n"
 	"      --func F            classify function F's instructions: N,\n"
 	"                          local_func_N, a wasm name, or modM:N in a\n"
 	"                          manifest; repeatable\n"
@@ -180,7 +184,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 {
 	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES, O_FRAME_ATTR, O_FRAME_META,
 	       O_VALIDATE, O_CHILDREN, O_CALLERS, O_CALLEES, O_FOLDED, O_HTML, O_MARKDOWN,
-	       O_PPROF, O_WIDE };
+	       O_PPROF, O_WIDE, O_REQ_CONS };
 	uint64_t v;
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
@@ -202,6 +206,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		{ "markdown", required_argument, NULL, O_MARKDOWN },
 		{ "pprof", required_argument, NULL, O_PPROF },
 		{ "wide", no_argument, NULL, O_WIDE },
+		{ "require-consistent", no_argument, NULL, O_REQ_CONS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -260,6 +265,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		case O_MARKDOWN: o->markdown = optarg; break;
 		case O_PPROF: o->pprof = optarg; break;
 		case O_WIDE: o->wide = 1; break;
+		case O_REQ_CONS: o->require_consistent = 1; break;
 		default:
 			return cli_bad_option(err, argv, optind, "i:qh", longopts);
 		}
@@ -274,9 +280,10 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 	if (attr_args__check(&o->a, err) || check_roles(o, err))
 		return -1;
 	if (report_static(o) && (o->min_samples || o->a.pins.n || o->a.opts.pid >= 0 ||
-				 o->a.opts.event || o->a.opts.require_size_match))
-		return ap_errf(err, "--min-samples, --base, --pid, --event and --require-size-match"
-			       " need a recording: -i perf.data");
+				 o->a.opts.event || o->a.opts.require_size_match ||
+				 o->require_consistent))
+		return ap_errf(err, "--min-samples, --base, --pid, --event, --require-size-match and"
+			       " --require-consistent need a recording: -i perf.data");
 	if (report_static(o) && callgraph_asked(o))
 		return ap_errf(err, "--children, --callers, --callees and --folded need a recording"
 			       " made with -g or --call-graph=dwarf: -i perf.data");
@@ -460,8 +467,9 @@ int cmd_report(int argc, char **argv)
 						   o.nspecs, o.roles };
 
 		if (o.hot || o.frame_attr || o.frame_meta || o.validate_frames || callgraph_asked(&o) ||
-		    o.html || o.markdown || o.pprof) {
-			ap_errf(&err, "--hot, frame attribution, call graphs and exports take one -i");
+		    o.html || o.markdown || o.pprof || o.require_consistent) {
+			ap_errf(&err, "--hot, frame attribution, call graphs, exports and"
+				" --require-consistent take one -i");
 			ret = cli_fail("report", &err);
 		} else {
 			ret = report__captures(&o.a, &rc);
@@ -488,6 +496,10 @@ int cmd_report(int argc, char **argv)
 	if (ret != EXIT_OK)
 		goto out;
 	p = o.a.p;
+	if (o.require_consistent && profile__require_consistent(p, &err)) {
+		ret = cli_fail_opt("report", "--require-consistent:", &err);
+		goto out;
+	}
 	if (classify(&o, &err)) {
 		ret = cli_fail("report", &err);
 		goto out;

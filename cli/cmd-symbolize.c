@@ -65,14 +65,18 @@ static const char common_usage[] =
 	"      --names MODE        local (local_func_N, default), wasm\n"
 	"                          (local_func_N:name),\n"
 	"                          wasmtime (wasm[M]::function[F]::name)\n"
-	"      --force             (perfmap) replace a map aotperf did not write (never\n"
-	"                          one of another user, never through a symlink)\n"
+	"      --force             write even for a core whose samples do not fit its\n"
+	"                          code (another build? see README \"Is it the right\n"
+	"                          core?\"); (perfmap) replace a map aotperf did not\n"
+	"                          write (never one of another user, never through a\n"
+	"                          symlink)\n"
 	"      --jitdump           (inject) jitdump + stock perf inject --jit (-k mono)\n"
 	"      --arch ARCH         (jitdump, inject) x86_64 or aarch64: the code's arch\n"
 	"                          for images and unwinding data, whatever the target\n"
 	"                          info says\n"
 	"\n"
-	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
+	"Exit status: 0 ok, 1 a gate failed (a core's samples do not fit its code,\n"
+	"without --force), 2 bad usage or input.\n";
 
 static int parse(int argc, char **argv, struct sym_args *s, struct ap_err *err)
 {
@@ -183,6 +187,12 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		goto out;
 	so.prefix_core = symbolize__want_prefix(&s.a.p->attr);
 	so.force = s.force;
+	/* another build's names would be wrong with confidence: refuse unless forced */
+	if (!s.force && profile__require_consistent(s.a.p, &err)) {
+		ap_err_hint(&err, AP_HINT_FORCE_MISMATCH);
+		ret = cli_fail(cmd, &err);
+		goto out;
+	}
 	/* perf inject --jit refuses the dump of a recording without -k mono */
 	if (route == ROUTE_JITDUMP && !symbolize__clock_is_mono(s.a.input, &mono, &err) && !mono) {
 		ap_errf(&err, "%s: not recorded with -k mono: perf inject --jit would refuse its"

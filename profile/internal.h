@@ -23,6 +23,8 @@ struct stacks_reader *stacks_reader__new(struct profile *p, struct hostmaps *map
 					 struct hostsyms *syms, int leaves, struct ap_err *err);
 void stacks_reader__sample(struct stacks_reader *r, const struct pd_sample *s, int core,
 			   uint64_t text_off, int64_t host_frame, struct attr_lookup *lk);
+/* Also count each wasm return address a dwarf unwind finds into rets (attr/hist.h keys). */
+void stacks_reader__set_returns(struct stacks_reader *r, struct attr_hist *rets);
 /* Forget every sample (attr's one pass starts over). */
 void stacks_reader__restart(struct stacks_reader *r);
 int stacks_reader__end(struct stacks_reader *r, struct ap_err *err);

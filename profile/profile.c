@@ -119,7 +119,7 @@ void profile__set_mapping(struct profile *p, uint32_t core, uint32_t nmappings,
 	c->nmappings = c->candidates = nmappings;
 	c->first_base = nmappings ? first_base : 0;
 	c->first_len = nmappings ? first_len : 0;
-	c->authoritative = authoritative;
+	c->authoritative = c->mapping_unique = authoritative;
 }
 
 int profile__finish(struct profile *p, struct ap_err *err)

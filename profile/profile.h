@@ -163,6 +163,17 @@ int profile__finish(struct profile *p, struct ap_err *err);
 
 void profile__delete(struct profile *p);
 
+/*
+ * The samples against each core's code (attr/consistency.h), from hist and
+ * rets (the -g return addresses, NULL: none), into each core's consistency;
+ * a core that fails is not authoritative and gets a warning. profile__read
+ * runs it; implemented in profile/consistency.c.
+ */
+int profile__check_consistency(struct profile *p, const struct attr_hist *rets,
+			       struct ap_err *err);
+/* 0, or -1 with err (AP_ERR_GATE, the first failing core's figures). */
+int profile__require_consistent(const struct profile *p, struct ap_err *err);
+
 /* Look closely at local function func of core (spec: how the user named it, or NULL). */
 int profile__add_func(struct profile *p, const char *spec, uint32_t core, uint32_t func,
 		      struct ap_err *err);

@@ -139,6 +139,7 @@ int profile__read(const char *perf_path, const struct core_set *cs,
 		.pid = o->pid, .event = o->event, .require_size_match = o->require_size_match,
 		.quiet = 1, .two_pass = o->two_pass, .progress = o->progress,
 	};
+	struct attr_hist rets = { 0 };	/* -g return addresses, for the consistency check */
 	struct attr_core *cores;
 	struct reader r;
 
@@ -148,9 +149,12 @@ int profile__read(const char *perf_path, const struct core_set *cs,
 	p->input = perf_path;
 	p->event = o->event;
 	ao.hist = &p->hist;
+	ao.ret_hist = &rets;
 	cores = p->attr.cores;
 	if (reader_init(&r, p, perf_path, o, &ao, err))
 		goto fail;
+	if (r.sr)	/* where dwarf stacks are unwound, their return addresses are checked too */
+		stacks_reader__set_returns(r.sr, &rets);
 	if (attr__run(perf_path, cores, cs->n, &ao, &p->attr, err)) {
 		/* attr__run starts from an empty result: give it the cores back to free */
 		p->attr.cores = cores;
@@ -161,17 +165,20 @@ int profile__read(const char *perf_path, const struct core_set *cs,
 		ap_err_nomem(err);
 		goto fail;
 	}
-	if ((r.sr && stacks_reader__end(r.sr, err)) || profile__finish(p, err))
+	if ((r.sr && stacks_reader__end(r.sr, err)) || profile__check_consistency(p, &rets, err) ||
+	    profile__finish(p, err))
 		goto fail;
 	if (p->stacks && p->stacks->mode == STACKS_NONE && o->stacks == PROFILE_STACKS_RECORDED) {
 		stacks__delete(p->stacks);
 		p->stacks = NULL;
 	}
 	reader_exit(&r);
+	attr_hist__exit(&rets);
 	*out = p;
 	return 0;
 fail:
 	reader_exit(&r);
+	attr_hist__exit(&rets);
 	profile__delete(p);
 	return -1;
 }

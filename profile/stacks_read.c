@@ -62,6 +62,7 @@ struct stacks_reader {
 	uint64_t hips[STACKS_MAX_FRAMES];
 	struct hostunwind *hu;
 	enum unwind_arch arch;		/* of the cores (and so of the host) */
+	struct attr_hist *rets;		/* the wasm return addresses unwound, for the consistency check */
 	int failed;			/* out of memory (or rules failed) in a hook */
 	struct ap_err err;
 };
@@ -298,6 +299,16 @@ static int add_host(struct stacks_reader *r, uint32_t pid, uint64_t t, const uin
 	return 0;
 }
 
+/* A wasm return address unwound from a dwarf sample, for profile/consistency.c. */
+static void note_return(struct stacks_reader *r, struct attr_lookup *lk, uint64_t ret)
+{
+	uint64_t base;
+	int core = attr_lookup__core(lk, ret - 1, &base);
+
+	if (core >= 0)
+		attr_hist__add(r->rets, (uint32_t)core, ret - base);
+}
+
 /*
  * --call-graph=dwarf: wasm frames with the rules, host frames with libdw,
  * handing over at each boundary, from the sampled registers and stack copy.
@@ -334,6 +345,8 @@ static uint32_t dwarf_frames(struct stacks_reader *r, struct attr_lookup *lk,
 
 				if (!f->wasm)
 					break;	/* the host frame: the host walk starts there */
+				if ((i || !first) && r->rets)
+					note_return(r, lk, f->ip);
 				sym = stacks__sym_wasm(r->st, f->core, f->func);
 				if (sym < 0)
 					goto nomem;
@@ -428,6 +441,11 @@ void stacks_reader__sample(struct stacks_reader *r, const struct pd_sample *s, i
 	if (r->leaves && (core >= 0 || host_frame >= 0) &&
 	    stacks__add_leaf(r->st, core, core >= 0 ? text_off : (uint64_t)host_frame))
 		fail(r);
+}
+
+void stacks_reader__set_returns(struct stacks_reader *r, struct attr_hist *rets)
+{
+	r->rets = rets;
 }
 
 void stacks_reader__restart(struct stacks_reader *r)

@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "consistency.h"
 #include "helper.h"
 #include "loops.h"
 #include "report.h"
@@ -119,6 +120,7 @@ void render__report_json_core(struct json_out *j, const struct profile *p, uint3
 	json_key(j, "candidates"); render__helper_candidates_json(j, p->attr.anon, p->attr.nanon);
 	json_key(j, "count"); json_u64(j, c->nmappings);
 	json_end_obj(j);
+	json_key(j, "consistency"); render__consistency_json(j, c);
 	json_key(j, "top_functions");
 	json_top_functions(j, c, render__shown(o, c->nranked), total);
 	if (o->json_core_extra)

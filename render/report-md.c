@@ -168,7 +168,7 @@ static void core_block(struct md_out *o, const struct profile *p, uint32_t core,
 	if (c->nmappings)
 		line(o, "%s, mapped at `0x%" PRIx64 "` +0x%" PRIx64 " (%s, %u mapping(s));"
 		     " %" PRIu64 " samples (%.2f%% of run)\n", target, c->first_base, c->first_len,
-		     c->base_override ? "pinned" : c->authoritative ? "exact size, unique" :
+		     c->base_override ? "pinned" : c->mapping_unique ? "exact size, unique" :
 		     "exact size, NOT unique", c->nmappings, c->samples, ap_pct(c->samples, total));
 	else
 		line(o, "%s, no mapping found; 0 samples\n", target);

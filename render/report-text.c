@@ -2,6 +2,7 @@
 /* The report as text: per-core function tables and classified functions. */
 #include <inttypes.h>
 #include <string.h>
+#include "consistency.h"
 #include "frames.h"
 #include "loops.h"
 #include "report.h"
@@ -26,7 +27,7 @@ static void mapping_how(char *buf, size_t len, const struct attr_core *c,
 {
 	if (c->base_override)
 		snprintf(buf, len, "%s", o->pin_word ? o->pin_word : "pinned");
-	else if (c->authoritative)
+	else if (c->mapping_unique)
 		snprintf(buf, len, "exact size, unique");
 	else if (c->sharing > 1)
 		snprintf(buf, len, "NOT unique: %u cores", c->sharing);
@@ -72,6 +73,7 @@ void render__report_core(FILE *out, const struct profile *p, uint32_t core,
 	} else {
 		fprintf(out, "  mapping     none found\n");
 	}
+	render__consistency_text(out, c, cols);
 	fprintf(out, "  samples     %" PRIu64 "  (%.2f%% of run)\n", c->samples,
 		ap_pct(c->samples, total));
 	if (!c->nranked)

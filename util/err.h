@@ -33,6 +33,7 @@ enum ap_hint {
 	AP_HINT_INJECTED,	/* an inject step's output: read the original recording */
 	AP_HINT_NO_MONO,	/* the recording lacks -k mono: take the ELF-image route */
 	AP_HINT_ANY_PATH,	/* a manifest's core outside its folder: allowed on request */
+	AP_HINT_FORCE_MISMATCH,	/* write for a core whose samples do not fit its code anyway */
 	AP_HINT__COUNT
 };
 
