@@ -314,6 +314,13 @@ static char *read_feature(struct perfdata *pd, int bit, size_t *len)
 	return buf;
 }
 
+char *pd__feature(struct perfdata *pd, int bit, size_t *len)
+{
+	if (pd->pipe || pd->unfinished)
+		return NULL;
+	return read_feature(pd, bit, len);
+}
+
 /* HEADER_COMPRESSED: u32 version, type, level, ratio, mmap_len. */
 static void parse_comp(struct perfdata *pd, const char *buf, size_t len)
 {
