@@ -229,7 +229,8 @@ static void other_record(struct run *r, const struct pd_event *ev, const struct 
 {
 	struct attr_lookup lk = { r, sid->pid, r->use_time ? sid->time : ev->seq };
 
-	if (!r->opts->on_other || (r->opts->pid >= 0 && sid->pid != (uint32_t)r->opts->pid))
+	if (!r->opts->on_other || (r->opts->pid >= 0 && ev->hdr->type != PERF_RECORD_FINISHED_ROUND &&
+				   sid->pid != (uint32_t)r->opts->pid))
 		return;
 	r->opts->on_other(r->opts->ctx, ev, &lk);
 	if (r->mt.miss_oom)
@@ -394,8 +395,8 @@ static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 				return 0;
 			continue;
 		}
-		if ((ev.hdr->type == PERF_RECORD_SWITCH || ev.hdr->type == PERF_RECORD_SWITCH_CPU_WIDE) &&
-		    ev.has_sid) {
+		if (((ev.hdr->type == PERF_RECORD_SWITCH || ev.hdr->type == PERF_RECORD_SWITCH_CPU_WIDE) &&
+		     ev.has_sid) || ev.hdr->type == PERF_RECORD_FINISHED_ROUND) {
 			other_record(r, &ev, &ev.sid);
 			if (r->fallback)
 				return 0;

@@ -84,8 +84,9 @@ struct attr_span {
  *               sample, the one pass as they come;
  *   on_restart  forget everything: the one pass starts over;
  *   on_other    the records attribution does not count: samples of the
- *               events not selected, and context switches (SWITCH,
- *               SWITCH_CPU_WIDE), for the off-CPU view (profile/offcpu.h).
+ *               events not selected, context switches (SWITCH,
+ *               SWITCH_CPU_WIDE) and FINISHED_ROUND, for the off-CPU view
+ *               (profile/offcpu.h).
  *
  * A hook cannot take back what it was given, so when the one-pass read
  * meets a record it cannot order it starts over (on_restart) and reads

@@ -5,10 +5,13 @@
  * sched_switch / offcpu-time samples and the SWITCH records.
  *
  * perf writes each CPU's records in order, but the CPUs' buffers only in
- * rounds, so a thread's switch-in on one CPU can come before its
- * switch-out on another. Each thread keeps its last few switches sorted by
- * time and pairs them (out, then the next in) only once newer ones have
- * arrived, and all at the end; memory stays bounded per thread.
+ * rounds, so a thread's switch-in on one CPU can come long after its
+ * switch-out on another. As perf's own reader does, a FINISHED_ROUND
+ * record makes every record up to the previous round's newest time final:
+ * each thread holds its switches until then, sorted by time, and pairs
+ * them (out, then the next in). A thread holding OC_BUF switches pairs its
+ * oldest anyway (a recording without rounds is sorted already), so memory
+ * stays bounded per thread.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +22,7 @@
 #include "../perfdata/tracing.h"
 #include "../util/array.h"
 
-#define OC_KEEP		8	/* switches a thread holds back for late records */
-#define OC_BUF		(2 * OC_KEEP)
+#define OC_BUF		256	/* switches a thread holds until a round makes them final */
 #define OC_MAX_FRAMES	256	/* wasm frames per stack kept for inclusive time */
 #define OC_NO_KEY	UINT32_MAX
 
@@ -86,6 +88,7 @@ struct offcpu_reader {
 	struct oc_via *vias;
 	size_t nvias, cap_vias;
 	uint64_t intervals, unpaired, no_stack;
+	uint64_t newest, round_newest, final;	/* times: seen, at the last round, final */
 	uint32_t scratch[OC_MAX_FRAMES];
 	int failed;
 };
@@ -289,12 +292,15 @@ static int add_interval(struct offcpu_reader *r, uint32_t key, uint64_t ns)
 	return 0;
 }
 
-/* Pair the thread's oldest switches, keeping `keep` back for records still to come. */
-static int drain(struct offcpu_reader *r, struct oc_thread *th, uint32_t keep)
+/*
+ * Pair the thread's switches up to time `upto` (UINT64_MAX: all of them);
+ * with `force`, also the oldest half whatever their time.
+ */
+static int drain(struct offcpu_reader *r, struct oc_thread *th, uint64_t upto, int force)
 {
-	uint32_t i = 0;
+	uint32_t i = 0, forced = force ? th->n / 2 : 0;
 
-	/* few entries, nearly sorted: insertion sort by time */
+	/* nearly sorted: insertion sort by time */
 	for (uint32_t a = 1; a < th->n; a++) {
 		struct oc_switch v = th->sw[a];
 		uint32_t b = a;
@@ -303,10 +309,12 @@ static int drain(struct offcpu_reader *r, struct oc_thread *th, uint32_t keep)
 			th->sw[b] = th->sw[b - 1];
 		th->sw[b] = v;
 	}
-	while (i + keep < th->n) {
+	while (i < th->n && (i < forced || th->sw[i].time <= upto)) {
 		const struct oc_switch *o = &th->sw[i];
 
 		if (o->out && i + 1 < th->n && !th->sw[i + 1].out) {
+			if (i + 1 >= forced && th->sw[i + 1].time > upto)
+				break;	/* its switch-in is not final yet */
 			if (o->key != OC_NO_KEY &&
 			    add_interval(r, o->key, th->sw[i + 1].time - o->time))
 				return -1;
@@ -314,13 +322,26 @@ static int drain(struct offcpu_reader *r, struct oc_thread *th, uint32_t keep)
 			continue;
 		}
 		if (o->out && i + 1 >= th->n)
-			break;	/* the end of the run: still off CPU */
+			break;	/* still off CPU (or the switch-in is to come) */
 		r->unpaired++;
 		i++;
 	}
 	memmove(th->sw, th->sw + i, (th->n - i) * sizeof(th->sw[0]));
 	th->n -= i;
 	return 0;
+}
+
+/* FINISHED_ROUND: what the previous round saw is final now. */
+static void on_round(struct offcpu_reader *r)
+{
+	r->final = r->round_newest;
+	r->round_newest = r->newest;
+	for (size_t t = 0; t < r->nthreads; t++) {
+		if (r->threads[t].n && drain(r, &r->threads[t], r->final, 0)) {
+			r->failed = 1;
+			return;
+		}
+	}
 }
 
 static void on_switch(struct offcpu_reader *r, const struct pd_event *ev)
@@ -352,8 +373,10 @@ static void on_switch(struct offcpu_reader *r, const struct pd_event *ev)
 			r->no_stack++;
 		}
 	}
+	if (sw.time > r->newest)
+		r->newest = sw.time;
 	th->sw[th->n++] = sw;
-	if (th->n == OC_BUF && drain(r, th, OC_KEEP))
+	if (th->n == OC_BUF && drain(r, th, r->final, 1))
 		r->failed = 1;
 }
 
@@ -398,6 +421,10 @@ void offcpu_reader__other(struct offcpu_reader *r, const struct pd_event *ev,
 
 	if (r->failed)
 		return;
+	if (ev->hdr->type == PERF_RECORD_FINISHED_ROUND) {
+		on_round(r);
+		return;
+	}
 	if (ev->hdr->type != PERF_RECORD_SAMPLE) {
 		if (r->source == OFFCPU_SWITCH)
 			on_switch(r, ev);
@@ -563,6 +590,7 @@ void offcpu_reader__restart(struct offcpu_reader *r)
 	u64map__exit(&r->stack_ix);
 	u64map__exit(&r->name_ix);
 	r->intervals = r->unpaired = r->no_stack = 0;
+	r->newest = r->round_newest = r->final = 0;
 	r->failed = 0;
 }
 
@@ -651,7 +679,7 @@ int offcpu_reader__end(struct offcpu_reader *r, struct ap_err *err)
 	struct profile_offcpu *oc;
 
 	for (size_t t = 0; !r->failed && t < r->nthreads; t++)
-		if (drain(r, &r->threads[t], 0))
+		if (drain(r, &r->threads[t], UINT64_MAX, 0))
 			r->failed = 1;
 	if (r->failed || fold(r))
 		return ap_err_nomem(err);

@@ -4,9 +4,9 @@
 # aotperf report's off-CPU view on a real recording of a core that waits in
 # host imports (tests/fixtures/offcpu.S: oc_nap_short naps 2 ms in the
 # loader's host_nap, oc_nap_long 5 ms, oc_burn spins 1 ms in host_burn,
-# oc_spin computes), recorded as aotperf record --off-cpu records with
-# Debian's perf 6.1 (cpu-clock + sched:sched_switch -g + --switch-events),
-# checked against:
+# oc_spin computes), recorded by aotperf record --off-cpu, which with
+# Debian's perf 6.1 (no BPF skeletons) records cpu-clock +
+# sched:sched_switch -g + --switch-events, checked against:
 #
 # * stock perf's own view: perf script's switch records and sched_switch
 #   call chains, paired and attributed by tests/e2e/offcpu_perf.awk: the
@@ -31,9 +31,20 @@ asm_core "$SRC/tests/fixtures/offcpu.S" "$C"
 check_eq "offcpu: fixture built" "$?" 0
 
 D=$WORK/oc.data
-perf record -q -N -k mono -F 2000 -e cpu-clock -e sched:sched_switch -g --switch-events \
-	-o "$D" -- "$LOADER" --ms 1500 --mix offcpu:1 "$C" >"$D.log" 2>&1
-check_eq "perf record: cpu-clock + sched_switch -g + switch events" "$?" 0
+"$AOTPERF" record --off-cpu -F 2000 --cwasm "$C" -o "$D" --perf-arg -N --no-inject -- \
+	"$LOADER" --ms 1500 --mix offcpu:1 "$C" >"$D.out" 2>"$D.log"
+check_eq "aotperf record --off-cpu: exit status" "$?" 0
+form=$(sed -n 's/^aotperf record: off-CPU: //p' "$D.log")
+check "aotperf record --off-cpu says which form it records (${form:-nothing})" test -n "$form"
+if grep -q 'BPF: offcpu-time' <<<"$form"; then
+	# a perf with BPF skeletons: the switch form, on which the checks below rely, by hand
+	perf record -q -N -k mono -F 2000 -e cpu-clock -e sched:sched_switch -g --switch-events \
+		-o "$D" -- "$LOADER" --ms 1500 --mix offcpu:1 "$C" >"$D.log" 2>&1
+	check_eq "perf record: cpu-clock + sched_switch -g + switch events" "$?" 0
+else
+	check "perf 6.1 without BPF: the tracepoint + switch-event form" \
+		grep -q 'sched:sched_switch -g with --switch-events' <<<"$form"
+fi
 base=$(sed -n 's/.* mapped at \(0x[0-9a-f]*\) .*/\1/p' "$D.log" | head -n1)
 
 "$AOTPERF" report -q -i "$D" --cwasm "$C" --json "$WORK/r.json" >"$WORK/r.txt" 2>"$WORK/r.err"
