@@ -179,7 +179,8 @@ static int64_t stack_ix(struct offcpu_reader *r, uint32_t pid, uint8_t state, in
 	s.off = (uint32_t)r->nframes;
 	if (ap_grow(&r->frames, &r->cap_frames, r->nframes + n, sizeof(*r->frames)))
 		return -1;
-	memcpy(r->frames + r->nframes, fr, n * sizeof(*fr));
+	if (n)
+		memcpy(r->frames + r->nframes, fr, n * sizeof(*fr));
 	r->nframes += n;
 	if (ap_push(&r->stacks, &r->nstacks, &r->cap_stacks, &s, sizeof(s)) ||
 	    u64map__put(&r->stack_ix, h, (uint32_t)(r->nstacks - 1)))
