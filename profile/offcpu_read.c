@@ -130,15 +130,21 @@ static struct offcpu_proc *proc_of(struct offcpu_reader *r, uint32_t pid, uint64
 
 static struct oc_thread *thread_of(struct offcpu_reader *r, uint32_t tid, uint32_t pid)
 {
-	struct oc_thread nt = { .tid = tid, .pid = pid, .pending = OC_NO_KEY };
+	struct oc_thread *th;
 	uint32_t i;
 
 	if (u64map__get(&r->thread_ix, tid, &i))
 		return &r->threads[i];
-	if (ap_push(&r->threads, &r->nthreads, &r->cap_threads, &nt, sizeof(nt)) ||
-	    u64map__put(&r->thread_ix, tid, (uint32_t)(r->nthreads - 1)))
+	/* a thread holds its switch buffer: grown in place, not built on the stack */
+	if (ap_grow(&r->threads, &r->cap_threads, r->nthreads + 1, sizeof(*r->threads)) ||
+	    u64map__put(&r->thread_ix, tid, (uint32_t)r->nthreads))
 		return NULL;
-	return &r->threads[r->nthreads - 1];
+	th = &r->threads[r->nthreads++];
+	th->tid = tid;
+	th->pid = pid;
+	th->pending = OC_NO_KEY;
+	th->n = 0;
+	return th;
 }
 
 static int64_t name_ix(struct offcpu_reader *r, const char *name)
@@ -213,9 +219,10 @@ static const char *host_name(struct offcpu_reader *r, uint32_t pid, uint64_t ip,
 static int walk_chain(struct offcpu_reader *r, const struct pd_sample *s, struct attr_lookup *lk,
 		      int32_t *self, uint32_t *via, uint32_t *n)
 {
-	uint64_t ctx = 0, t = attr_lookup__time(lk);
+	uint64_t ctx = 0, via_ip = 0;
 	uint32_t nuser = 0;
 	const char *name;
+	int64_t v;
 
 	*self = -1;
 	*n = 0;
@@ -249,17 +256,17 @@ static int walk_chain(struct offcpu_reader *r, const struct pd_sample *s, struct
 				;
 			if (k == *n && *n < OC_MAX_FRAMES)
 				r->scratch[(*n)++] = (uint32_t)fi;
-		} else if (*self < 0 && via) {
-			/* the last host frame before the first wasm one: the import it called */
-			int64_t v;
-
-			if (!(name = host_name(r, s->sid.pid, at, t)) || (v = name_ix(r, name)) < 0)
-				return -1;
-			*via = (uint32_t)v;
+		} else if (*self < 0) {
+			via_ip = at;	/* the last host frame before the first wasm one */
 		}
 	}
-	if (*self < 0 && via)
-		*via = UINT32_MAX;
+	/* named only when a wasm function called it: the import it waits in */
+	if (via && *self >= 0 && via_ip) {
+		if (!(name = host_name(r, s->sid.pid, via_ip, attr_lookup__time(lk))) ||
+		    (v = name_ix(r, name)) < 0)
+			return -1;
+		*via = (uint32_t)v;
+	}
 	return 0;
 }
 
