@@ -212,6 +212,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 	int c, r;
 
 	o->top = RENDER_TOP_DEFAULT;
+	o->a.opts.offcpu = PROFILE_OFFCPU_AUTO;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:qh", longopts, NULL)) != -1) {

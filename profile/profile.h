@@ -127,8 +127,8 @@ enum profile_stacks_opt {
 };
 
 enum profile_offcpu_opt {
-	PROFILE_OFFCPU_AUTO = 0,	/* when the recording has off-CPU data */
-	PROFILE_OFFCPU_NO,
+	PROFILE_OFFCPU_NO = 0,
+	PROFILE_OFFCPU_AUTO,		/* when the recording has off-CPU data (report) */
 	PROFILE_OFFCPU_YES,		/* asked: a recording without any fails */
 };
 
