@@ -35,6 +35,8 @@ endif
 
 CAPSTONE_CFLAGS := $(shell pkg-config --cflags capstone 2>/dev/null)
 CAPSTONE_LIBS   := $(shell pkg-config --libs capstone 2>/dev/null || echo -lcapstone)
+# tracepoint formats (perfdata/tracing.c): the library perf itself uses
+TRACEEVENT_LIBS := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
 
 CFLAGS  ?= -O2 -g
 # override: flags given on the command line (make CFLAGS=-O0) add to these.
@@ -42,7 +44,7 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstric
 	   -Wmissing-prototypes -fno-strict-aliasing $(SANFLAGS) \
 	   $(LIBPERF_INC) $(CAPSTONE_CFLAGS) -I.
 override LDFLAGS += $(SANFLAGS)
-LDLIBS  += -lzstd $(CAPSTONE_LIBS) -ldw -lelf -lm
+LDLIBS  += -lzstd $(CAPSTONE_LIBS) $(TRACEEVENT_LIBS) -ldw -lelf -lm
 
 LIB_DIRS := util cwasm perfdata attr jitdump decode classify loops symbolize spills frames engines \
 	    unwind profile render compare
@@ -63,7 +65,7 @@ TEST_HELPERS := $(B)/tests/loader $(B)/tests/mkfixture
 # compiler are exempt.
 NO_DEPS_GOALS := deps clean lint test demo bench
 ifneq ($(filter-out $(NO_DEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
-DEPS_MISSING := $(shell printf '\043include <perf/event.h>\n\043include <capstone/capstone.h>\n\043include <gelf.h>\n\043include <zstd.h>\n\043include <elfutils/libdwfl.h>\n' | \
+DEPS_MISSING := $(shell printf '\043include <perf/event.h>\n\043include <capstone/capstone.h>\n\043include <gelf.h>\n\043include <zstd.h>\n\043include <elfutils/libdwfl.h>\n\043include <traceevent/event-parse.h>\n' | \
 	$(CC) $(LIBPERF_INC) $(CAPSTONE_CFLAGS) -E -x c - -o /dev/null 2>&1 | \
 	sed -n 's/.*fatal error: \([^:]*\):.*/\1/p' | head -n1)
 ifneq ($(DEPS_MISSING),)
@@ -91,7 +93,7 @@ $(B)/libaotperf.a: $(LIB_OBJS)
 # them at link time. Without libcapstone.a, the plain shared link.
 CAPSTONE_A := $(shell $(CC) -print-file-name=libcapstone.a)
 ifneq ($(CAPSTONE_A),libcapstone.a)
-AOTPERF_LDLIBS := $(CAPSTONE_A) -lzstd -ldw -lelf -lm
+AOTPERF_LDLIBS := $(CAPSTONE_A) -lzstd $(TRACEEVENT_LIBS) -ldw -lelf -lm
 AOTPERF_LINK   := -no-pie
 else
 AOTPERF_LDLIBS := $(LDLIBS)

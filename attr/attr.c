@@ -228,6 +228,19 @@ static void defer_sample(struct run *r, const struct pd_sample *s, uint64_t t)
 	r->pend[r->npend++] = (struct pending){ s->sid.pid, s->sid.tid, t, s->ip, s->attr_idx };
 }
 
+/* The on_other hook, for a record of the selected pid (or every pid). */
+static void other_record(struct run *r, const struct pd_event *ev, const struct pd_sample_id *sid)
+{
+	struct attr_lookup lk = { r, sid->pid, r->use_time ? sid->time : ev->seq };
+
+	if (!r->opts->on_other || (r->opts->pid >= 0 && ev->hdr->type != PERF_RECORD_FINISHED_ROUND &&
+				   sid->pid != (uint32_t)r->opts->pid))
+		return;
+	r->opts->on_other(r->opts->ctx, ev, &lk);
+	if (r->mt.miss_oom)
+		r->fallback = 1;
+}
+
 /* Might a core hold addr? Host code mostly lies outside every core mapping: no lookup. */
 static int in_span(struct run *r, uint64_t addr)
 {
@@ -285,8 +298,10 @@ static void count_sample(struct run *r, const struct pd_event *ev)
 	struct hit h = { .core = -1 };
 	int found;
 
-	if (!sample_selected(r, s))
+	if (!sample_selected(r, s)) {
+		other_record(r, ev, &s->sid);
 		return;
+	}
 	r->res->total_samples++;
 	found = s->has_ip && attribute(r, s, t, &h);
 	if (r->opts->ret_hist && s->has_callchain)
@@ -432,6 +447,13 @@ static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 		progress_tick(r, pd, ++nrec);
 		if (ev.hdr->type == PERF_RECORD_SAMPLE) {
 			count_sample(r, &ev);
+			if (r->fallback)
+				return 0;
+			continue;
+		}
+		if (((ev.hdr->type == PERF_RECORD_SWITCH || ev.hdr->type == PERF_RECORD_SWITCH_CPU_WIDE) &&
+		     ev.has_sid) || ev.hdr->type == PERF_RECORD_FINISHED_ROUND) {
+			other_record(r, &ev, &ev.sid);
 			if (r->fallback)
 				return 0;
 			continue;
@@ -696,7 +718,7 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 			goto out;
 		r.one_pass = !opts->two_pass;
 		/* a hooked one pass: what the hooks were told must stay true */
-		r.mt.track_misses = r.one_pass && opts->on_sample;
+		r.mt.track_misses = r.one_pass && (opts->on_sample || opts->on_other);
 		r.mt.track_files = r.mt.track_misses && opts->on_map;
 		if (!r.one_pass && (pass_mappings(&r, pd, err) || perfdata__rewind(pd, err)))
 			goto out;

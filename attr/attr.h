@@ -85,7 +85,11 @@ struct attr_span {
  *               MMAP/MMAP2 (files, //anon, the kernel's), exec COMM, FORK;
  *               the two-pass read hands them all over before the first
  *               sample, the one pass as they come;
- *   on_restart  forget everything: the one pass starts over.
+ *   on_restart  forget everything: the one pass starts over;
+ *   on_other    the records attribution does not count: samples of the
+ *               events not selected, context switches (SWITCH,
+ *               SWITCH_CPU_WIDE) and FINISHED_ROUND, for the off-CPU view
+ *               (profile/offcpu.h).
  *
  * A hook cannot take back what it was given, so when the one-pass read
  * meets a record it cannot order it starts over (on_restart) and reads
@@ -129,6 +133,8 @@ struct attr_map_event {
 /* 0, or -1 when out of memory (the read fails). */
 typedef int (*attr_map_fn)(void *ctx, const struct attr_map_event *m);
 typedef void (*attr_restart_fn)(void *ctx);
+/* A record on_other takes; lk resolves addresses in its process at its time. */
+typedef void (*attr_other_fn)(void *ctx, const struct pd_event *ev, struct attr_lookup *lk);
 
 struct progress;
 
@@ -145,6 +151,7 @@ struct attr_opts {
 	attr_sample_fn on_sample;
 	attr_map_fn on_map;
 	attr_restart_fn on_restart;
+	attr_other_fn on_other;
 	void *ctx;
 	struct progress *progress; /* bytes read, a phase per pass (util/progress.h); NULL: none */
 };

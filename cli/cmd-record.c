@@ -21,12 +21,13 @@
 #include "../util/progress.h"
 #include "../util/array.h"
 #include "../util/perf.h"
+#include "record-offcpu.h"
 #include "../util/run.h"
 
 #define REC_MAX_PERF_ARGS 64
 
 enum { R_JIT_OUT = 256, R_PERF_ARG, R_NO_INJECT, R_DIRECT, R_JITDUMP, R_DIR, R_NAMES,
-       R_FORCE };
+       R_OFFCPU, R_FORCE };
 
 static const char record_usage[] =
 	"usage: aotperf record [-o perf.data] (--cwasm F | --manifest M)...\n"
@@ -48,6 +49,10 @@ static const char record_usage[] =
 	"                          with .data replaced by .jit.data: perf.jit.data); its\n"
 	"                          ELF images stay in --dir (default FILE.d)\n"
 	"  -g                      record call graphs (perf record -g)\n"
+	"      --off-cpu           also where the run waits, for report's wall-clock\n"
+	"                          view: perf's --off-cpu where perf has BPF, else\n"
+	"                          sched:sched_switch with --switch-events (says\n"
+	"                          which); implies -g\n"
 	"  -F, --freq HZ           sampling frequency (default 999, or max)\n"
 	"  -e, --event EVENT       event (default cycles where hardware cycles count,\n"
 	"                          else cpu-clock)\n"
@@ -83,6 +88,7 @@ struct rec_args {
 	const char *dir;
 	const char *names;
 	int callgraph, no_inject, jitdump;
+	int offcpu;			/* --off-cpu: enum rec_offcpu once picked */
 	int force;		/* inject even for a core whose samples do not fit its code */
 	enum symname_mode mode;
 	const char *perf_args[REC_MAX_PERF_ARGS];
@@ -144,6 +150,7 @@ static int parse_opt(struct rec_args *r, int c, const char *arg, struct ap_err *
 		r->perf_args[r->nperf_args++] = arg;
 		break;
 	case R_NO_INJECT: r->no_inject = 1; break;
+	case R_OFFCPU: r->offcpu = -1; r->callgraph = 1; break;
 	case R_DIRECT: break;	/* the default route now; still accepted */
 	case R_JITDUMP: r->jitdump = 1; break;
 	case R_DIR: r->dir = arg; break;
@@ -173,6 +180,7 @@ static int parse(int argc, char **argv, struct rec_args *r, struct ap_err *err)
 		{ "jitdump", no_argument, NULL, R_JITDUMP },
 		{ "dir", required_argument, NULL, R_DIR },
 		{ "names", required_argument, NULL, R_NAMES },
+		{ "off-cpu", no_argument, NULL, R_OFFCPU },
 		{ "force", no_argument, NULL, R_FORCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -238,7 +246,7 @@ static int record_argv(struct rec_args *r, char ***out)
 
 	while (r->cmd[ncmd])
 		ncmd++;
-	v = calloc((size_t)(16 + r->nperf_args + ncmd), sizeof(*v));
+	v = calloc((size_t)(20 + r->nperf_args + ncmd), sizeof(*v));
 	if (!v)
 		return -1;
 	v[k++] = r->perf;
@@ -251,6 +259,8 @@ static int record_argv(struct rec_args *r, char ***out)
 	v[k++] = (char *)r->event;
 	if (r->callgraph)
 		v[k++] = "-g";
+	for (const char *const *o = r->offcpu > 0 ? rec_offcpu__args(r->offcpu) : NULL; o && *o; o++)
+		v[k++] = (char *)*o;
 	if (r->a.quiet)
 		v[k++] = "-q";
 	v[k++] = "-o";
@@ -415,6 +425,11 @@ static int record(struct rec_args *r, struct ap_err *err)
 		r->event = pick_event(r);
 		if (!r->a.quiet && strcmp(r->event, "cycles"))
 			cli_warn("record", "hardware cycles do not count here: sampling cpu-clock");
+	}
+	if (r->offcpu) {
+		r->offcpu = rec_offcpu__pick(r->perf);
+		if (!r->a.quiet)
+			fprintf(stderr, "aotperf record: off-CPU: %s\n", rec_offcpu__describe(r->offcpu));
 	}
 	if (record_argv(r, &argv))
 		return ap_err_nomem(err);

@@ -9,6 +9,7 @@
 #include "../frames/frames.h"
 #include "captures.h"
 #include "../render/callgraph.h"
+#include "../render/offcpu.h"
 #include "../classify/classify.h"
 #include "../loops/analyze.h"
 #include "../render/report.h"
@@ -53,6 +54,7 @@ static const char report_usage[] =
 	"                      [--func F]... [--hot K] [--arch ARCH] [--roles SPEC]\n"
 	"                      [--children] [--callers F] [--callees F] [--folded FILE]\n"
 	"                      [--html FILE] [--markdown FILE] [--pprof FILE]\n"
+	"                      [--off-cpu[=yes|no]]\n"
 	"       aotperf report (--cwasm FILE | --manifest M)... --func F... [--json FILE]\n"
 	"\n"
 	"Attribute the samples of a precompiled WAMR run to its wasm functions.\n"
@@ -104,6 +106,12 @@ static const char report_usage[] =
 	"      --pprof FILE        also write a gzip pprof profile for go tool pprof,\n"
 	"                          Pyroscope, Parca (- : stdout, not a terminal); the\n"
 	"                          call stacks when the recording has call chains\n"
+	"\nWall clock (a recording with context switches: aotperf record --off-cpu):\n"
+	"      --off-cpu[=yes|no]  on-CPU, off-CPU (by state S/D/R, self and inclusive)\n"
+	"                          and wall time per wasm function and per process;\n"
+	"                          on by itself when the recording has switches or\n"
+	"                          offcpu-time samples (=no: off); the samples counted\n"
+	"                          are then the first non-tracepoint event's\n"
 	"\n"
 	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
 
@@ -184,7 +192,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 {
 	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES, O_FRAME_ATTR, O_FRAME_META,
 	       O_VALIDATE, O_CHILDREN, O_CALLERS, O_CALLEES, O_FOLDED, O_HTML, O_MARKDOWN,
-	       O_PPROF, O_WIDE, O_REQ_CONS };
+	       O_PPROF, O_WIDE, O_OFFCPU, O_REQ_CONS };
 	uint64_t v;
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
@@ -206,6 +214,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		{ "markdown", required_argument, NULL, O_MARKDOWN },
 		{ "pprof", required_argument, NULL, O_PPROF },
 		{ "wide", no_argument, NULL, O_WIDE },
+		{ "off-cpu", optional_argument, NULL, O_OFFCPU },
 		{ "require-consistent", no_argument, NULL, O_REQ_CONS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -213,6 +222,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 	int c, r;
 
 	o->top = RENDER_TOP_DEFAULT;
+	o->a.opts.offcpu = PROFILE_OFFCPU_AUTO;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:qh", longopts, NULL)) != -1) {
@@ -265,6 +275,12 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		case O_MARKDOWN: o->markdown = optarg; break;
 		case O_PPROF: o->pprof = optarg; break;
 		case O_WIDE: o->wide = 1; break;
+		case O_OFFCPU:
+			if (optarg && strcmp(optarg, "yes") && strcmp(optarg, "no"))
+				return ap_errf(err, "--off-cpu: '%s' is not yes or no", optarg);
+			o->a.opts.offcpu = optarg && !strcmp(optarg, "no") ? PROFILE_OFFCPU_NO :
+					   PROFILE_OFFCPU_YES;
+			break;
 		case O_REQ_CONS: o->require_consistent = 1; break;
 		default:
 			return cli_bad_option(err, argv, optind, "i:qh", longopts);
@@ -534,6 +550,7 @@ int cmd_report(int argc, char **argv)
 	printf("  total samples       %" PRIu64 "%s%s\n", p->attr.total_samples,
 	       p->event ? "  event " : "", p->event ? p->event : "");
 	render__report_coverage(stdout, p);
+	render__offcpu_text(stdout, p, &ro);
 	callgraph_print(&o);
 	for (uint32_t i = 0; !o.children && i < p->attr.ncores; i++)
 		render__report_core(stdout, p, i, &ro);

@@ -225,7 +225,7 @@ install_debian() {
 		     "(set DEBIAN_KERNEL_SERIES to choose linux-source-X)"
 		src=linux-source
 	fi
-	apt_install build-essential pkg-config libcapstone-dev libelf-dev libdw-dev libzstd-dev zstd \
+	apt_install build-essential pkg-config libcapstone-dev libelf-dev libdw-dev libzstd-dev zstd libtraceevent-dev \
 		binutils binutils-aarch64-linux-gnu gawk jq "$src"
 	# libperf has no Debian package: scripts/deps.sh builds it from the
 	# linux-source tarball (it re-checks its own package list, all present now).
@@ -258,7 +258,7 @@ install_ubuntu() {
 	fi
 	apt_install linux-tools-common "$tools"
 	[ "$perf_only" = 1 ] && return 0
-	apt_install build-essential pkg-config libcapstone-dev libelf-dev libdw-dev libzstd-dev zstd \
+	apt_install build-essential pkg-config libcapstone-dev libelf-dev libdw-dev libzstd-dev zstd libtraceevent-dev \
 		binutils binutils-aarch64-linux-gnu gawk jq
 	note "Ubuntu has no libperf package: build it from a kernel tree's tools/lib/perf" \
 	     "(make -C tools/lib/perf install_headers install_lib DESTDIR=$root/.deps/libperf prefix=/usr)"

@@ -37,6 +37,7 @@ struct pd_file_header {
 #define PD_OLD_HEADER_SIZE	offsetof(struct pd_file_header, adds_features)
 
 /* Feature bits (enum of tools/perf/util/header.h). */
+#define PD_FEAT_TRACING_DATA	1
 #define PD_FEAT_EVENT_DESC	12
 #define PD_FEAT_COMPRESSED	27
 #define PD_FEAT_BITS		256
@@ -115,6 +116,9 @@ struct perfdata {
 	int has_comp;
 	uint32_t comp_type, comp_level, comp_mmap_len;
 };
+
+/* reader.c: feature `bit`'s section of a file (malloc'ed), NULL if absent or bad */
+char *pd__feature(struct perfdata *pd, int bit, size_t *len);
 
 /* attrs.c */
 int pd__add_attr(struct perfdata *pd, const void *attr, size_t attr_size,

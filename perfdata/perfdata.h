@@ -61,6 +61,9 @@ struct pd_sample {
 	uint64_t regs_abi, regs_mask;
 	const uint64_t *regs_user;
 	uint32_t nregs_user;
+	/* PERF_SAMPLE_RAW: the tracepoint payload (perfdata/tracing.h), not aligned */
+	const uint8_t *raw;
+	uint32_t raw_size;
 	/* PERF_SAMPLE_STACK_USER: stack_size bytes copied, stack_dyn_size valid */
 	const uint8_t *stack_user;
 	uint64_t stack_size, stack_dyn_size;

@@ -319,6 +319,13 @@ static char *read_feature(struct perfdata *pd, int bit, size_t *len)
 	return buf;
 }
 
+char *pd__feature(struct perfdata *pd, int bit, size_t *len)
+{
+	if (pd->pipe || pd->unfinished)
+		return NULL;
+	return read_feature(pd, bit, len);
+}
+
 int perfdata__feature_string(struct perfdata *pd, int bit, char *out, size_t n)
 {
 	size_t len = 0;

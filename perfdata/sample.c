@@ -163,6 +163,8 @@ static int parse_variable(const struct perf_event_attr *attr, struct pd_cursor *
 		/* u32 size + data, padded by the kernel to a u64 multiple */
 		if ((sizeof(sz) + (uint64_t)sz) % 8 || cur_skip(c, sizeof(sz) + (uint64_t)sz))
 			return -1;
+		s->raw = c->p - sz;
+		s->raw_size = sz;
 	}
 	if ((t & PERF_SAMPLE_BRANCH_STACK) && skip_branch_stack(c, attr->branch_sample_type))
 		return -1;

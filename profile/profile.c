@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "host.h"
+#include "offcpu.h"
 #include "internal.h"
 #include "sidecar.h"
 #include "../loops/loops.h"
@@ -156,6 +157,7 @@ void profile__delete(struct profile *p)
 	free(cores);
 	attr_hist__exit(&p->hist);
 	stacks__delete(p->stacks);
+	offcpu__delete(p->offcpu);
 	if (p->host)
 		profile_host__exit(p->host);
 	free(p->host);

@@ -41,6 +41,11 @@
  *              (profile/host.h); NULL otherwise. Stacks and host name host
  *              frames from one timeline and one symbol reader (read.c).
  *
+ *   offcpu     (perf.data with context switches or offcpu-time samples, when
+ *              profile_opts.offcpu allows) off-CPU time per wasm function
+ *              and per process beside the on-CPU time (profile/offcpu.h);
+ *              NULL otherwise.
+ *
  * Extending (call stacks, comparisons, other engines): add a member here
  * with its own producer step (e.g. profile__add_stacks() filled from the
  * sample hook of attr_opts) and document it in this comment; renderers
@@ -83,6 +88,7 @@ struct profile_func {
 };
 
 struct profile_host;
+struct profile_offcpu;
 struct progress;
 struct lp_func;
 
@@ -99,6 +105,7 @@ struct profile {
 	int finished;			/* profile__finish ran */
 	struct profile_stacks *stacks;	/* NULL unless asked (profile/stacks.h) */
 	struct profile_host *host;	/* see above; NULL unless asked */
+	struct profile_offcpu *offcpu;	/* see above; NULL unless there and asked */
 };
 
 /* Pins (aotperf's --base, the dlfilter's base=): the i-th pins the i-th core. */
@@ -122,6 +129,12 @@ enum profile_stacks_opt {
 	PROFILE_STACKS_RECORDED,	/* when the recording has them: else p->stacks stays NULL */
 };
 
+enum profile_offcpu_opt {
+	PROFILE_OFFCPU_NO = 0,
+	PROFILE_OFFCPU_AUTO,		/* when the recording has off-CPU data (report) */
+	PROFILE_OFFCPU_YES,		/* asked: a recording without any fails */
+};
+
 struct profile_opts {
 	const char *event;		/* NULL: every event */
 	int pid;			/* -1: every process */
@@ -131,6 +144,12 @@ struct profile_opts {
 	int two_pass;			/* read the mappings first, always (tests) */
 	int stacks;			/* enum profile_stacks_opt: aggregate call stacks (p->stacks) */
 	int host;			/* also name the samples no core holds (p->host) */
+	/*
+	 * enum profile_offcpu_opt: the off-CPU view (p->offcpu). With it and
+	 * no event named, the samples counted are the first event that is
+	 * not a tracepoint (cpu-clock), not the switches.
+	 */
+	int offcpu;
 	struct progress *progress;	/* a progress line while reading (util/progress.h), or NULL */
 };
 

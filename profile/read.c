@@ -12,12 +12,15 @@
 #include "hostmaps.h"
 #include "hostsyms.h"
 #include "internal.h"
+#include "offcpu_read.h"
 
 struct reader {
 	struct profile *p;
 	struct hostmaps *maps;
 	struct hostsyms *syms;
 	struct stacks_reader *sr;	/* NULL: no stacks */
+	struct offcpu_reader *oc;	/* NULL: no off-CPU view */
+	char *on_event;			/* the off-CPU view's on-CPU event */
 	int failed;			/* out of memory in a hook */
 };
 
@@ -49,9 +52,10 @@ static void on_sample(void *ctx, const struct pd_sample *s, int core, uint32_t f
 	struct reader *r = ctx;
 	int64_t frame = -1;
 
-	(void)func;
 	if (r->failed)
 		return;
+	if (r->oc)
+		offcpu_reader__sample(r->oc, s, core, func, lk);
 	if (r->p->host && core < 0 && (frame = host_sample(r, s, attr_lookup__time(lk))) < 0) {
 		r->failed = 1;
 		return;
@@ -76,6 +80,15 @@ static void on_restart(void *ctx)
 		profile_host__reset(r->p->host);
 	if (r->sr)
 		stacks_reader__restart(r->sr);
+	if (r->oc)
+		offcpu_reader__restart(r->oc);
+}
+
+static void on_other(void *ctx, const struct pd_event *ev, struct attr_lookup *lk)
+{
+	struct reader *r = ctx;
+
+	offcpu_reader__other(r->oc, ev, lk);
 }
 
 /*
@@ -100,6 +113,8 @@ static int records_stacks(const char *path)
 
 static void reader_exit(struct reader *r)
 {
+	offcpu_reader__delete(r->oc);
+	free(r->on_event);
 	stacks_reader__delete(r->sr);
 	hostsyms__delete(r->syms);
 	hostmaps__delete(r->maps);
@@ -111,10 +126,17 @@ static int reader_init(struct reader *r, struct profile *p, const char *perf_pat
 {
 	int stacks = o->stacks == PROFILE_STACKS_YES ||
 		     (o->stacks == PROFILE_STACKS_RECORDED && records_stacks(perf_path));
+	int offcpu;
 
 	memset(r, 0, sizeof(*r));
 	r->p = p;
-	if (!stacks && !o->host)
+	offcpu = o->offcpu != PROFILE_OFFCPU_NO && offcpu__probe(perf_path, &r->on_event);
+	if (o->offcpu == PROFILE_OFFCPU_YES && !offcpu)
+		return ap_errf(err, "%s: --off-cpu: no context switches or offcpu-time samples in"
+			       " it (record with 'aotperf record --off-cpu')", perf_path);
+	if (offcpu && !o->event && r->on_event)
+		ao->event = r->on_event;
+	if (!stacks && !o->host && !offcpu)
 		return 0;
 	r->maps = hostmaps__new();
 	r->syms = r->maps ? hostsyms__new(r->maps) : NULL;
@@ -124,6 +146,11 @@ static int reader_init(struct reader *r, struct profile *p, const char *perf_pat
 		return ap_err_nomem(err);
 	if (stacks && !(r->sr = stacks_reader__new(p, r->maps, r->syms, o->host, err)))
 		return -1;
+	if (offcpu) {
+		if (!(r->oc = offcpu_reader__new(p, perf_path, r->maps, r->syms, err)))
+			return -1;
+		ao->on_other = on_other;
+	}
 	ao->on_sample = on_sample;
 	ao->on_map = on_map;
 	ao->on_restart = on_restart;
@@ -165,9 +192,12 @@ int profile__read(const char *perf_path, const struct core_set *cs,
 		ap_err_nomem(err);
 		goto fail;
 	}
-	if ((r.sr && stacks_reader__end(r.sr, err)) || profile__check_consistency(p, &rets, err) ||
+	if ((r.sr && stacks_reader__end(r.sr, err)) || (r.oc && offcpu_reader__end(r.oc, err)) ||
+	    profile__check_consistency(p, &rets, err) ||
 	    profile__finish(p, err))
 		goto fail;
+	if (p->offcpu && !p->event)
+		p->event = p->offcpu->on_event;
 	if (p->stacks && p->stacks->mode == STACKS_NONE && o->stacks == PROFILE_STACKS_RECORDED) {
 		stacks__delete(p->stacks);
 		p->stacks = NULL;

@@ -5,14 +5,16 @@
 #include <string.h>
 #include "consistency.h"
 #include "helper.h"
+#include "offcpu.h"
 #include "loops.h"
 #include "report.h"
 #include "../util/pct.h"
 #include "../util/sha256.h"
 
-static void json_top_functions(struct json_out *j, const struct attr_core *c, uint32_t n,
-			       uint64_t run_total)
+static void json_top_functions(struct json_out *j, const struct profile *p, uint32_t core,
+			       uint32_t n, uint64_t run_total)
 {
+	const struct attr_core *c = &p->attr.cores[core];
 	const struct cwasm_module *m = c->mod;
 
 	json_begin_arr(j);
@@ -27,6 +29,7 @@ static void json_top_functions(struct json_out *j, const struct attr_core *c, ui
 		json_key(j, "samples"); json_u64(j, r->samples);
 		json_key(j, "percent_of_run"); json_dbl(j, ap_pct(r->samples, run_total), 4);
 		json_key(j, "code_bytes"); json_u64(j, f->size);
+		render__offcpu_json_row(j, p, core, r->func);
 		json_end_obj(j);
 	}
 	json_end_arr(j);
@@ -122,7 +125,7 @@ void render__report_json_core(struct json_out *j, const struct profile *p, uint3
 	json_end_obj(j);
 	json_key(j, "consistency"); render__consistency_json(j, c);
 	json_key(j, "top_functions");
-	json_top_functions(j, c, render__shown(o, c->nranked), total);
+	json_top_functions(j, p, core, render__shown(o, c->nranked), total);
 	if (o->json_core_extra)
 		o->json_core_extra(j, p, core, o->core_ctx);
 }
@@ -233,6 +236,7 @@ void render__report_json_members(struct json_out *j, const struct profile *p,
 		json_key(j, "passes"); json_u64(j, (uint64_t)a->passes);
 		json_key(j, "truncated"); json_bool(j, a->truncated);
 	}
+	render__offcpu_json(j, p, o);
 	json_key(j, "warnings");
 	json_begin_arr(j);
 	render__json_warnings(j, &a->warnings, o->hint);

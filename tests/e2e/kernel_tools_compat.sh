@@ -63,7 +63,7 @@ no_installs() { [ -z "$(installs)" ]; }
 
 AZ_K=6.6.64.2-7.azl3
 AZ_DEPS="gcc make binutils gawk jq capstone-devel elfutils-libelf-devel elfutils-devel libzstd-devel kernel-headers"
-DEB_DEPS="build-essential pkg-config libcapstone-dev libelf-dev libdw-dev libzstd-dev zstd binutils binutils-aarch64-linux-gnu gawk jq"
+DEB_DEPS="build-essential pkg-config libcapstone-dev libelf-dev libdw-dev libzstd-dev zstd libtraceevent-dev binutils binutils-aarch64-linux-gnu gawk jq"
 APT="env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends"
 FED_DEPS="libperf-devel capstone-devel elfutils-libelf-devel elfutils-devel libzstd-devel jq gcc make binutils gawk"
 

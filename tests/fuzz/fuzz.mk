@@ -21,7 +21,7 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit
 FUZZ_CFLAGS  := -O1 -g -std=c11 -D_GNU_SOURCE -fno-strict-aliasing -Wall \
 		$(LIBPERF_INC) $(CAPSTONE_CFLAGS) -I. -Itests/fuzz $(FUZZ_SAN) \
 		-DFUZZ_SRCDIR='"$(CURDIR)/tests/fuzz"'
-FUZZ_LIBS    := -lzstd $(CAPSTONE_LIBS) -lelf -lpthread -lm
+FUZZ_LIBS    := -lzstd $(CAPSTONE_LIBS) $(TRACEEVENT_LIBS) -lelf -lpthread -lm
 # render/'s HTML and pprof writers (generated code, no parser of outside
 # input) are left out; the report and spills renderers the dlfilter and
 # spills targets reach stay in.

@@ -39,6 +39,14 @@
  *           function EXPORT in vmctx field 24, the import slot a core calls
  *           another core through (tests/fixtures/xcore.S)
  *
+ * Host imports, always in vmctx fields 32 and 40 (tests/fixtures/offcpu.S):
+ * host_nap(us) sleeps that long in nanosleep, host_burn(us) spins on the
+ * clock that long without leaving the CPU. Both keep a frame pointer and
+ * make their system calls themselves, so a frame-pointer call chain taken
+ * inside runs host import -> wasm caller. At the end the loader prints, per
+ * nap length, the calls and the nanoseconds they took ("loader: host_nap
+ * 2000 us: N calls, T ns"), measured around the system call.
+ *
  * Prints "loader: pid P core PATH mapped at 0xADDR len N" per mapping, N
  * being the page-rounded length perf records. Exit 0, or 2 on any error.
  *
@@ -71,6 +79,61 @@
 /* One call should last long enough to amortize the loop, short enough to
  * keep the weighted mix fine-grained. */
 #define CALL_NS 200000.0
+
+/* host_nap's calls and time per requested length (a few lengths at most). */
+#define NAP_KINDS 8
+static struct { uint64_t us, calls, ns; } naps[NAP_KINDS];
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The nanosleep system call made here, not in libc (whose wrapper keeps no frame). */
+__attribute__((noinline, optimize("no-omit-frame-pointer")))
+static void host_nap(uint64_t us)
+{
+	struct timespec ts = { (time_t)(us / 1000000), (long)(us % 1000000) * 1000 };
+	uint64_t t0 = mono_ns(), dt;
+	long ret;
+
+#if defined(__x86_64__)
+	__asm__ volatile("syscall" : "=a"(ret) : "0"(35L /* SYS_nanosleep */), "D"(&ts), "S"(0L)
+			 : "rcx", "r11", "memory");
+#else
+	ret = nanosleep(&ts, NULL);
+#endif
+	(void)ret;
+	dt = mono_ns() - t0;
+	for (int i = 0; i < NAP_KINDS; i++) {
+		if (naps[i].us && naps[i].us != us)
+			continue;
+		naps[i].us = us;
+		naps[i].calls++;
+		naps[i].ns += dt;
+		break;
+	}
+}
+
+__attribute__((noinline, optimize("no-omit-frame-pointer")))
+static void host_burn(uint64_t us)
+{
+	uint64_t end = mono_ns() + us * 1000;
+	volatile uint64_t x = 0;
+
+	while (mono_ns() < end)
+		x += 1;
+}
+
+static void print_naps(void)
+{
+	for (int i = 0; i < NAP_KINDS && naps[i].us; i++)
+		fprintf(stderr, "loader: host_nap %" PRIu64 " us: %" PRIu64 " calls, %" PRIu64 " ns\n",
+			naps[i].us, naps[i].calls, naps[i].ns);
+}
 
 /* What the kernels read through rbx; must match kernels.S. */
 struct vmctx {
@@ -504,6 +567,8 @@ static void setup_memory(struct run *r)
 	memset(&r->vm, 0, sizeof(r->vm));
 	r->vm.mem_base = (uint64_t)(uintptr_t)p;
 	r->vm.mem_size = MEM_SIZE;
+	r->vm.reserved[1] = (uint64_t)(uintptr_t)host_nap;
+	r->vm.reserved[2] = (uint64_t)(uintptr_t)host_burn;
 	memset(r->dvm, 0, sizeof(r->dvm));
 	memset(r->globals, 0, sizeof(r->globals));
 	for (size_t i = 0; i < sizeof(r->globals) / sizeof(r->globals[0]); i++)
@@ -533,6 +598,7 @@ static void print_done(const struct run *r)
 	fprintf(stderr, "loader: pid %d done: %" PRIu64 " calls, %" PRIu64
 		" trips, checksum 0x%08" PRIx32 "\n", (int)getpid(), r->calls,
 		r->vm.trips, r->checksum);
+	print_naps();
 }
 
 static void teardown(struct run *r)

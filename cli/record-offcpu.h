@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef AOTPERF_CLI_RECORD_OFFCPU_H
+#define AOTPERF_CLI_RECORD_OFFCPU_H
+/*
+ * record --off-cpu: which way the installed perf records off-CPU time
+ * (profile/offcpu.h reads both), and the perf record arguments for it.
+ */
+#include <stddef.h>
+
+enum rec_offcpu {
+	REC_OFFCPU_SWITCH = 1,	/* -e sched:sched_switch -g --switch-events (any perf) */
+	REC_OFFCPU_BPF,		/* --off-cpu: perf built with BPF skeletons */
+};
+
+/*
+ * Runs `PERF record --off-cpu -q -o TMP -- true` in a scratch folder: BPF
+ * when that wrote a recording holding an offcpu-time event (a perf without
+ * BPF skeletons warns that it ignores the option, and records none).
+ */
+enum rec_offcpu rec_offcpu__pick(const char *perf);
+/* One line on what is recorded, for the user. */
+const char *rec_offcpu__describe(enum rec_offcpu form);
+/* perf record's arguments for the form, NULL-terminated (at most 4). */
+const char *const *rec_offcpu__args(enum rec_offcpu form);
+
+#endif

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The tracing-data section read into libtraceevent (tracing.h has the
+ * layout). Every length is checked against the section before it is used;
+ * libtraceevent parses each format text on its own.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
+#include "internal.h"
+#include "tracing.h"
+
+#define TRACING_MAGIC		"\x17\x08\x44tracing"
+#define TRACING_MAGIC_LEN	10
+#define TRACING_MAX_FORMAT	(1u << 20)	/* one format file; real ones are < 8 KiB */
+
+struct pd_tracing {
+	struct tep_handle *tep;
+	size_t nevents;
+};
+
+struct tcur {
+	const uint8_t *p, *end;
+	int big;
+};
+
+static int take(struct tcur *c, void *out, size_t n)
+{
+	if ((size_t)(c->end - c->p) < n)
+		return -1;
+	if (out)
+		memcpy(out, c->p, n);
+	c->p += n;
+	return 0;
+}
+
+static int take_u32(struct tcur *c, uint32_t *v)
+{
+	if (take(c, v, 4))
+		return -1;
+	if (c->big)
+		*v = __builtin_bswap32(*v);
+	return 0;
+}
+
+static int take_u64(struct tcur *c, uint64_t *v)
+{
+	if (take(c, v, 8))
+		return -1;
+	if (c->big)
+		*v = __builtin_bswap64(*v);
+	return 0;
+}
+
+/* A NUL-terminated string in place. */
+static const char *take_str(struct tcur *c)
+{
+	const uint8_t *nul = memchr(c->p, 0, (size_t)(c->end - c->p));
+	const char *s = (const char *)c->p;
+
+	if (!nul)
+		return NULL;
+	c->p = nul + 1;
+	return s;
+}
+
+/* "header_page" / "header_event": the tag, a u64 size, that many bytes (unused here). */
+static int take_header(struct tcur *c, const char *tag)
+{
+	const char *s = take_str(c);
+	uint64_t n;
+
+	if (!s || strcmp(s, tag) || take_u64(c, &n) || n > (uint64_t)(c->end - c->p))
+		return -1;
+	c->p += n;
+	return 0;
+}
+
+/* One format text: u64 size, then the text; parsed into tep under sys (NULL: skipped). */
+static int take_format(struct pd_tracing *t, struct tcur *c, const char *sys)
+{
+	uint64_t n;
+	const char *text;
+
+	if (take_u64(c, &n) || n > (uint64_t)(c->end - c->p) || n > TRACING_MAX_FORMAT)
+		return -1;
+	text = (const char *)c->p;
+	c->p += n;
+	/* a format libtraceevent cannot read leaves that one tracepoint undecoded, as in perf */
+	if (sys && tep_parse_event(t->tep, text, (unsigned long)n, sys) == 0)
+		t->nevents++;
+	return 0;
+}
+
+static int parse(struct pd_tracing *t, struct tcur *c, const char **what)
+{
+	char magic[TRACING_MAGIC_LEN];
+	uint8_t big, long_size;
+	uint32_t page_size, n, nsys;
+	const char *version;
+
+	*what = "bad magic";
+	if (take(c, magic, sizeof(magic)) || memcmp(magic, TRACING_MAGIC, sizeof(magic)))
+		return -1;
+	*what = "cut short in its header";
+	if (!(version = take_str(c)) || take(c, &big, 1) || take(c, &long_size, 1))
+		return -1;
+	c->big = big != 0;
+	if (take_u32(c, &page_size))
+		return -1;
+	*what = "bad long size";
+	if (long_size != 4 && long_size != 8)
+		return -1;
+	tep_set_file_bigendian(t->tep, c->big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(t->tep, long_size);
+	tep_set_page_size(t->tep, (int)page_size);
+	*what = "bad header_page or header_event";
+	if (take_header(c, "header_page") || take_header(c, "header_event"))
+		return -1;
+	*what = "cut short in the ftrace formats";
+	if (take_u32(c, &n))
+		return -1;
+	for (uint32_t i = 0; i < n; i++)
+		if (take_format(t, c, NULL))
+			return -1;
+	*what = "cut short in the event formats";
+	if (take_u32(c, &nsys))
+		return -1;
+	for (uint32_t s = 0; s < nsys; s++) {
+		const char *sys = take_str(c);
+
+		if (!sys || take_u32(c, &n))
+			return -1;
+		for (uint32_t i = 0; i < n; i++)
+			if (take_format(t, c, sys))
+				return -1;
+	}
+	(void)version;
+	return 0;
+}
+
+int pd_tracing__parse(const void *buf, size_t len, const char *name, struct pd_tracing **out,
+		      struct ap_err *err)
+{
+	struct pd_tracing *t = calloc(1, sizeof(*t));
+	struct tcur c = { buf, (const uint8_t *)buf + len, 0 };
+	const char *what = NULL;
+
+	*out = NULL;
+	if (!t || !(t->tep = tep_alloc())) {
+		free(t);
+		return ap_err_nomem(err);
+	}
+	/* its messages would go to stderr; failures are ours to report */
+	tep_set_loglevel(TEP_LOG_NONE);
+	if (parse(t, &c, &what)) {
+		pd_tracing__delete(t);
+		return ap_errf(err, "%s: tracing data: %s", name, what);
+	}
+	*out = t;
+	return 0;
+}
+
+void pd_tracing__delete(struct pd_tracing *t)
+{
+	if (!t)
+		return;
+	if (t->tep)
+		tep_free(t->tep);
+	free(t);
+}
+
+int perfdata__tracing(struct perfdata *pd, struct pd_tracing **out, struct ap_err *err)
+{
+	size_t len = 0;
+	char *buf = pd__feature(pd, PD_FEAT_TRACING_DATA, &len);
+	int r;
+
+	*out = NULL;
+	if (!buf)
+		return 0;
+	r = pd_tracing__parse(buf, len, pd->path, out, err);
+	free(buf);
+	return r;
+}
+
+size_t pd_tracing__nevents(const struct pd_tracing *t)
+{
+	return t->nevents;
+}
+
+uint64_t pd_tracing__event_id(const struct pd_tracing *t, size_t idx)
+{
+	struct tep_event *e = idx < t->nevents ? tep_get_event(t->tep, (int)idx) : NULL;
+
+	return e ? (uint64_t)(uint32_t)e->id : UINT64_MAX;
+}
+
+static struct tep_event *event_of(const struct pd_tracing *t, uint64_t id)
+{
+	return id > INT32_MAX ? NULL : tep_find_event(t->tep, (int)id);
+}
+
+int pd_tracing__has_event(const struct pd_tracing *t, uint64_t id)
+{
+	return event_of(t, id) != NULL;
+}
+
+int pd_tracing__event_name(const struct pd_tracing *t, uint64_t id, char *buf, size_t size)
+{
+	struct tep_event *e = event_of(t, id);
+
+	if (!e)
+		return -1;
+	snprintf(buf, size, "%s:%s", e->system ? e->system : "", e->name ? e->name : "");
+	return 0;
+}
+
+const struct pd_tp_field *pd_tracing__field(const struct pd_tracing *t, uint64_t id,
+					    const char *name)
+{
+	struct tep_event *e = event_of(t, id);
+
+	return e ? (const struct pd_tp_field *)tep_find_field(e, name) : NULL;
+}
+
+int pd_tp_field__read(const struct pd_tracing *t, const struct pd_tp_field *f,
+		      const void *raw, size_t raw_size, int64_t *val)
+{
+	struct tep_format_field *ff = (struct tep_format_field *)f;
+	unsigned long long v;
+
+	(void)t;
+	if (!ff || ff->offset < 0 || (ff->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
+	    (ff->size != 1 && ff->size != 2 && ff->size != 4 && ff->size != 8) ||
+	    (size_t)ff->offset > raw_size || (size_t)ff->size > raw_size - (size_t)ff->offset ||
+	    tep_read_number_field(ff, raw, &v))
+		return -1;
+	if ((ff->flags & TEP_FIELD_IS_SIGNED) && ff->size < 8 &&
+	    (v & (1ULL << (ff->size * 8 - 1))))
+		v |= ~0ULL << (ff->size * 8);
+	*val = (int64_t)v;
+	return 0;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef AOTPERF_PERFDATA_TRACING_H
+#define AOTPERF_PERFDATA_TRACING_H
+/*
+ * Tracepoint payloads (a sample's PERF_SAMPLE_RAW bytes) decoded as perf
+ * decodes them: the format of every tracepoint comes from the recording's
+ * tracing data (the HEADER_TRACING_DATA feature section: the kernel's
+ * tracefs "format" files, as perf record copied them) and is parsed by
+ * libtraceevent; fields are read by name, never at fixed offsets.
+ *
+ * The section: "\x17\x08Dtracing", a NUL-terminated version ("0.5",
+ * "0.6"), the file's endianness (1 byte, 1 = big), long size (1 byte),
+ * page size (u32), "header_page\0" + u64 size + text, "header_event\0" +
+ * u64 size + text, the ftrace formats (u32 count, each u64 size + text),
+ * the event formats (u32 systems, each a NUL-terminated name, u32 count,
+ * each u64 size + text), then kallsyms, printk formats and (0.6) saved
+ * command lines, which are not needed here. Numbers are in the file's
+ * endianness.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include "../util/err.h"
+
+struct perfdata;
+struct pd_tracing;
+/* A field of one tracepoint (libtraceevent's; opaque here). */
+struct pd_tp_field;
+
+/*
+ * Parse a tracing-data section (name: the file, for messages). 0 and
+ * *out, or -1 with err "NAME: tracing data: ...".
+ */
+int pd_tracing__parse(const void *buf, size_t len, const char *name, struct pd_tracing **out,
+		      struct ap_err *err);
+void pd_tracing__delete(struct pd_tracing *t);
+
+/*
+ * The recording's tracing data: 0 and *out (NULL when the file has none,
+ * or is a pipe-mode stream, whose tracing data is not kept), or -1 with err.
+ */
+int perfdata__tracing(struct perfdata *pd, struct pd_tracing **out, struct ap_err *err);
+
+/* The idx-th tracepoint described (idx < nevents): its id. */
+uint64_t pd_tracing__event_id(const struct pd_tracing *t, size_t idx);
+/* Tracepoints described, and whether the tracepoint with this id (attr.config) is. */
+size_t pd_tracing__nevents(const struct pd_tracing *t);
+int pd_tracing__has_event(const struct pd_tracing *t, uint64_t id);
+/* "sched:sched_switch" of tracepoint id into buf; 0, or -1 when unknown. */
+int pd_tracing__event_name(const struct pd_tracing *t, uint64_t id, char *buf, size_t size);
+
+/* Field `name` of tracepoint id; NULL when either is unknown. */
+const struct pd_tp_field *pd_tracing__field(const struct pd_tracing *t, uint64_t id,
+					    const char *name);
+/*
+ * A numeric field's value from a raw payload of raw_size bytes (signed
+ * fields sign-extended): 0, or -1 when the field is not a number of 1, 2,
+ * 4 or 8 bytes or lies past the payload.
+ */
+int pd_tp_field__read(const struct pd_tracing *t, const struct pd_tp_field *f,
+		      const void *raw, size_t raw_size, int64_t *val);
+
+#endif

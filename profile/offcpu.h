@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef AOTPERF_PROFILE_OFFCPU_H
+#define AOTPERF_PROFILE_OFFCPU_H
+/*
+ * Where a run waits: off-CPU time attributed through wasm frames, beside
+ * the on-CPU time of the samples (the wall-clock view of report --off-cpu).
+ *
+ * Two ways a recording says it (docs/offcpu.md):
+ *   switch       perf record -e cpu-clock -e sched:sched_switch -g
+ *                --switch-events (perf 6.1): the SWITCH records of a
+ *                thread give its off-CPU intervals (switch-out to the next
+ *                switch-in); the sched_switch sample taken at the
+ *                switch-out gives the stack and prev_state (read by name
+ *                through the recording's tracepoint formats,
+ *                perfdata/tracing.h);
+ *   offcpu-time  perf record --off-cpu (perf built with BPF skeletons):
+ *                one sample per off-CPU interval, its period the
+ *                nanoseconds, its callchain the stack.
+ *
+ * An interval is attributed like a sample: self to the innermost wasm
+ * function on its stack, inclusive to every wasm function on it (once),
+ * with the host frame that wasm function called named ("via": the host
+ * import); by state: S sleeping, D uninterruptible, R preempted, other.
+ * An interval whose stack holds no wasm frame counts for its process only.
+ * On-CPU time is the selected event's samples times their period
+ * (nanoseconds for cpu-clock and task-clock), attributed the same way: a
+ * sample in a host import counts for the wasm function that called it.
+ */
+#include <stdint.h>
+
+enum offcpu_state { OFFCPU_S = 0, OFFCPU_D, OFFCPU_R, OFFCPU_OTHER, OFFCPU_NSTATES };
+
+enum offcpu_source { OFFCPU_SWITCH = 1, OFFCPU_BPF };
+
+struct offcpu_func {
+	uint32_t core, func;
+	uint64_t on_ns;				/* samples x period: it the innermost wasm frame */
+	uint64_t on_incl_ns;			/* with it anywhere on the stack */
+	uint64_t off_ns[OFFCPU_NSTATES];	/* self, by state */
+	uint64_t off_self_ns;			/* the sum of off_ns */
+	uint64_t off_incl_ns;			/* with it anywhere on the stack */
+	uint64_t intervals;			/* self intervals */
+	const char *via;			/* the host frame it waited in most; NULL: itself */
+};
+
+struct offcpu_proc {
+	uint32_t pid;
+	uint64_t first, last;			/* times of its first and last record */
+	uint64_t on_ns;
+	uint64_t off_ns[OFFCPU_NSTATES];
+	uint64_t off_wasm_ns;			/* of that, with a wasm frame on the stack */
+};
+
+struct profile_offcpu {
+	enum offcpu_source source;
+	struct offcpu_func *funcs;		/* most self off-CPU time first */
+	uint32_t nfuncs;
+	struct offcpu_proc *procs;		/* by pid */
+	uint32_t nprocs;
+	uint64_t intervals;			/* attributed intervals */
+	uint64_t unpaired;			/* switches without their other half */
+	uint64_t no_stack;			/* intervals without a sched_switch sample */
+	char *on_event;				/* the on-CPU event's name */
+	char **names;				/* what the rows' via point at */
+	uint32_t nnames;
+};
+
+void offcpu__delete(struct profile_offcpu *oc);
+/* A state letter: "S", "D", "R", "other". */
+const char *offcpu_state__name(enum offcpu_state s);
+/* wall = last - first of the process; 0 when it has one record. */
+uint64_t offcpu_proc__wall(const struct offcpu_proc *p);
+/* The row of wasm function (core, func), or NULL. */
+const struct offcpu_func *offcpu__find(const struct profile_offcpu *oc, uint32_t core,
+				       uint32_t func);
+
+#endif

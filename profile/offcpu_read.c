@@ -1,0 +1,719 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The off-CPU view from perf.data (offcpu.h), fed by read.c's hooks: the
+ * selected samples (on-CPU time), and through attr's on_other the
+ * sched_switch / offcpu-time samples and the SWITCH records.
+ *
+ * perf writes each CPU's records in order, but the CPUs' buffers only in
+ * rounds, so a thread's switch-in on one CPU can come long after its
+ * switch-out on another. As perf's own reader does, a FINISHED_ROUND
+ * record makes every record up to the previous round's newest time final:
+ * each thread holds its switches until then, sorted by time, and pairs
+ * them (out, then the next in). A thread holding OC_BUF switches pairs its
+ * oldest anyway (a recording without rounds is sorted already), so memory
+ * stays bounded per thread.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "hostmaps.h"
+#include "hostsyms.h"
+#include "offcpu_read.h"
+#include "u64map.h"
+#include "../perfdata/tracing.h"
+#include "../util/array.h"
+
+#define OC_BUF		256	/* switches a thread holds until a round makes them final */
+#define OC_MAX_FRAMES	256	/* wasm frames per stack kept for inclusive time */
+#define OC_NO_KEY	UINT32_MAX
+
+enum { ROLE_ON = 0, ROLE_SWITCH_TP, ROLE_OFFCPU_TIME };
+
+/* A distinct stack (pid, state, innermost wasm function, via, wasm frames). */
+struct oc_stack {
+	uint32_t pid;
+	uint8_t state;
+	int32_t self;		/* index into funcs, -1: no wasm frame */
+	uint32_t via;		/* index into names, UINT32_MAX: none */
+	uint32_t off, n;	/* distinct wasm functions in frames[] */
+	uint64_t ns;
+};
+
+struct oc_switch {
+	uint64_t time;
+	uint32_t key;		/* out: its stack; in: OC_NO_KEY */
+	uint8_t out;
+};
+
+struct oc_thread {
+	uint32_t tid, pid;
+	uint32_t pending;	/* the sched_switch sample's stack, waiting for its switch-out */
+	uint32_t n;
+	struct oc_switch sw[OC_BUF];
+};
+
+/* per (function, via) self time, to name each function's main host frame */
+struct oc_via {
+	uint32_t func, via;
+	uint64_t ns;
+};
+
+struct offcpu_reader {
+	struct profile *p;
+	struct hostmaps *maps;
+	struct hostsyms *syms;
+	struct pd_tracing *tr;
+	const struct pd_tp_field *f_state, *f_prev_pid;
+	uint8_t *roles;
+	size_t nroles;
+	enum offcpu_source source;
+	char *on_event;
+
+	struct offcpu_func *funcs;
+	size_t nfuncs, cap_funcs;
+	struct u64map func_ix;		/* core << 32 | func */
+	struct offcpu_proc *procs;
+	size_t nprocs, cap_procs;
+	struct u64map proc_ix;
+	struct oc_thread *threads;
+	size_t nthreads, cap_threads;
+	struct u64map thread_ix;
+	struct oc_stack *stacks;
+	size_t nstacks, cap_stacks;
+	struct u64map stack_ix;
+	uint32_t *frames;
+	size_t nframes, cap_frames;
+	char **names;
+	size_t nnames, cap_names;
+	struct u64map name_ix;
+	struct oc_via *vias;
+	size_t nvias, cap_vias;
+	uint64_t intervals, unpaired, no_stack;
+	uint64_t newest, round_newest, final;	/* times: seen, at the last round, final */
+	uint32_t scratch[OC_MAX_FRAMES];
+	int failed;
+};
+
+/* --- tables ------------------------------------------------------------- */
+
+static int64_t func_ix(struct offcpu_reader *r, uint32_t core, uint32_t func)
+{
+	uint64_t key = (uint64_t)core << 32 | func;
+	struct offcpu_func f = { .core = core, .func = func };
+	uint32_t i;
+
+	if (u64map__get(&r->func_ix, key, &i))
+		return i;
+	if (ap_push(&r->funcs, &r->nfuncs, &r->cap_funcs, &f, sizeof(f)) ||
+	    u64map__put(&r->func_ix, key, (uint32_t)(r->nfuncs - 1)))
+		return -1;
+	return (int64_t)(r->nfuncs - 1);
+}
+
+static struct offcpu_proc *proc_of(struct offcpu_reader *r, uint32_t pid, uint64_t t)
+{
+	struct offcpu_proc np = { .pid = pid, .first = t, .last = t }, *pr;
+	uint32_t i;
+
+	if (!u64map__get(&r->proc_ix, pid, &i)) {
+		if (ap_push(&r->procs, &r->nprocs, &r->cap_procs, &np, sizeof(np)) ||
+		    u64map__put(&r->proc_ix, pid, (uint32_t)(r->nprocs - 1)))
+			return NULL;
+		i = (uint32_t)(r->nprocs - 1);
+	}
+	pr = &r->procs[i];
+	if (t && (t < pr->first || !pr->first))
+		pr->first = t;
+	if (t > pr->last)
+		pr->last = t;
+	return pr;
+}
+
+static struct oc_thread *thread_of(struct offcpu_reader *r, uint32_t tid, uint32_t pid)
+{
+	struct oc_thread *th;
+	uint32_t i;
+
+	if (u64map__get(&r->thread_ix, tid, &i))
+		return &r->threads[i];
+	/* a thread holds its switch buffer: grown in place, not built on the stack */
+	if (ap_grow(&r->threads, &r->cap_threads, r->nthreads + 1, sizeof(*r->threads)) ||
+	    u64map__put(&r->thread_ix, tid, (uint32_t)r->nthreads))
+		return NULL;
+	th = &r->threads[r->nthreads++];
+	th->tid = tid;
+	th->pid = pid;
+	th->pending = OC_NO_KEY;
+	th->n = 0;
+	return th;
+}
+
+static int64_t name_ix(struct offcpu_reader *r, const char *name)
+{
+	uint64_t key = u64map__hash_str(0x6f666663707575ULL, name);
+	uint32_t i;
+	char *copy;
+
+	/* a 64-bit hash of two names colliding is not worth a second probe */
+	if (u64map__get(&r->name_ix, key, &i))
+		return i;
+	copy = strdup(name);
+	if (!copy || ap_push(&r->names, &r->nnames, &r->cap_names, &copy, sizeof(copy))) {
+		free(copy);
+		return -1;
+	}
+	if (u64map__put(&r->name_ix, key, (uint32_t)(r->nnames - 1)))
+		return -1;
+	return (int64_t)(r->nnames - 1);
+}
+
+/* The stack's index, interned by a hash of all it holds. */
+static int64_t stack_ix(struct offcpu_reader *r, uint32_t pid, uint8_t state, int32_t self,
+			uint32_t via, const uint32_t *fr, uint32_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	struct oc_stack s = { pid, state, self, via, 0, n, 0 };
+	uint32_t i;
+
+	h = (h ^ pid) * 0x100000001b3ULL;
+	h = (h ^ state) * 0x100000001b3ULL;
+	h = (h ^ (uint32_t)self) * 0x100000001b3ULL;
+	h = (h ^ via) * 0x100000001b3ULL;
+	for (uint32_t k = 0; k < n; k++)
+		h = (h ^ fr[k]) * 0x100000001b3ULL;
+	if (u64map__get(&r->stack_ix, h, &i))
+		return i;
+	s.off = (uint32_t)r->nframes;
+	if (ap_grow(&r->frames, &r->cap_frames, r->nframes + n, sizeof(*r->frames)))
+		return -1;
+	if (n)
+		memcpy(r->frames + r->nframes, fr, n * sizeof(*fr));
+	r->nframes += n;
+	if (ap_push(&r->stacks, &r->nstacks, &r->cap_stacks, &s, sizeof(s)) ||
+	    u64map__put(&r->stack_ix, h, (uint32_t)(r->nstacks - 1)))
+		return -1;
+	return (int64_t)(r->nstacks - 1);
+}
+
+/* --- stacks --------------------------------------------------------------- */
+
+static const char *host_name(struct offcpu_reader *r, uint32_t pid, uint64_t ip, uint64_t t)
+{
+	const struct hostmap *m = hostmaps__find(r->maps, pid, 0, ip, t);
+	const char *sym = NULL, *dso, *base;
+
+	if (m && hostsyms__find(r->syms, m, ip, &sym))
+		return NULL;
+	if (sym)
+		return sym;
+	dso = m ? hostmaps__dso(r->maps, m->dso) : NULL;
+	base = dso ? strrchr(dso, '/') : NULL;
+	return base && base[1] ? base + 1 : dso ? dso : "[unknown]";
+}
+
+/*
+ * A sample's callchain, leaf first: the wasm functions on it into
+ * r->scratch (innermost first, each once; *n of them), *self the innermost
+ * (-1: none) and, when via is not NULL, the host frame it called. 0, or -1
+ * when out of memory.
+ */
+static int walk_chain(struct offcpu_reader *r, const struct pd_sample *s, struct attr_lookup *lk,
+		      int32_t *self, uint32_t *via, uint32_t *n)
+{
+	uint64_t ctx = 0, via_ip = 0;
+	uint32_t nuser = 0;
+	const char *name;
+	int64_t v;
+
+	*self = -1;
+	*n = 0;
+	if (via)
+		*via = UINT32_MAX;
+	for (uint64_t i = 0; s->has_callchain && i < s->callchain_nr; i++) {
+		uint64_t ip = s->callchain[i], at, base;
+		int core;
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			ctx = ip;
+			continue;
+		}
+		if (ctx != PERF_CONTEXT_USER)
+			continue;
+		at = nuser++ ? ip - 1 : ip;	/* a return address: inside the call */
+		core = attr_lookup__core(lk, at, &base);
+		if (core >= 0) {
+			const struct cwasm_module *m = r->p->attr.cores[core].mod;
+			int64_t fn = at - base < m->text_size ? cwasm__func_at(m, at - base) : -1;
+			int64_t fi;
+			uint32_t k;
+
+			if (fn < 0)
+				continue;
+			if ((fi = func_ix(r, (uint32_t)core, (uint32_t)fn)) < 0)
+				return -1;
+			if (*self < 0)
+				*self = (int32_t)fi;
+			for (k = 0; k < *n && r->scratch[k] != (uint32_t)fi; k++)
+				;
+			if (k == *n && *n < OC_MAX_FRAMES)
+				r->scratch[(*n)++] = (uint32_t)fi;
+		} else if (*self < 0) {
+			via_ip = at;	/* the last host frame before the first wasm one */
+		}
+	}
+	/* named only when a wasm function called it: the import it waits in */
+	if (via && *self >= 0 && via_ip) {
+		if (!(name = host_name(r, s->sid.pid, via_ip, attr_lookup__time(lk))) ||
+		    (v = name_ix(r, name)) < 0)
+			return -1;
+		*via = (uint32_t)v;
+	}
+	return 0;
+}
+
+static int64_t stack_of(struct offcpu_reader *r, const struct pd_sample *s, uint8_t state,
+			struct attr_lookup *lk)
+{
+	int32_t self;
+	uint32_t via, n;
+
+	if (walk_chain(r, s, lk, &self, &via, &n))
+		return -1;
+	return stack_ix(r, s->sid.pid, state, self, via, r->scratch, n);
+}
+
+/* --- intervals ------------------------------------------------------------ */
+
+static int add_interval(struct offcpu_reader *r, uint32_t key, uint64_t ns)
+{
+	struct oc_stack *s = &r->stacks[key];
+	struct offcpu_proc *pr = proc_of(r, s->pid, 0);
+
+	if (!pr)
+		return -1;
+	pr->off_ns[s->state] += ns;
+	s->ns += ns;
+	r->intervals++;
+	if (s->self >= 0) {
+		pr->off_wasm_ns += ns;
+		r->funcs[s->self].intervals++;
+	}
+	return 0;
+}
+
+/*
+ * Pair the thread's switches up to time `upto` (UINT64_MAX: all of them);
+ * with `force`, also the oldest half whatever their time.
+ */
+static int drain(struct offcpu_reader *r, struct oc_thread *th, uint64_t upto, int force)
+{
+	uint32_t i = 0, forced = force ? th->n / 2 : 0;
+
+	/* nearly sorted: insertion sort by time */
+	for (uint32_t a = 1; a < th->n; a++) {
+		struct oc_switch v = th->sw[a];
+		uint32_t b = a;
+
+		for (; b > 0 && th->sw[b - 1].time > v.time; b--)
+			th->sw[b] = th->sw[b - 1];
+		th->sw[b] = v;
+	}
+	while (i < th->n && (i < forced || th->sw[i].time <= upto)) {
+		const struct oc_switch *o = &th->sw[i];
+
+		if (o->out && i + 1 < th->n && !th->sw[i + 1].out) {
+			if (i + 1 >= forced && th->sw[i + 1].time > upto)
+				break;	/* its switch-in is not final yet */
+			if (o->key != OC_NO_KEY &&
+			    add_interval(r, o->key, th->sw[i + 1].time - o->time))
+				return -1;
+			i += 2;
+			continue;
+		}
+		if (o->out && i + 1 >= th->n)
+			break;	/* still off CPU (or the switch-in is to come) */
+		r->unpaired++;
+		i++;
+	}
+	memmove(th->sw, th->sw + i, (th->n - i) * sizeof(th->sw[0]));
+	th->n -= i;
+	return 0;
+}
+
+/* FINISHED_ROUND: what the previous round saw is final now. */
+static void on_round(struct offcpu_reader *r)
+{
+	r->final = r->round_newest;
+	r->round_newest = r->newest;
+	for (size_t t = 0; t < r->nthreads; t++) {
+		if (r->threads[t].n && drain(r, &r->threads[t], r->final, 0)) {
+			r->failed = 1;
+			return;
+		}
+	}
+}
+
+static void on_switch(struct offcpu_reader *r, const struct pd_event *ev)
+{
+	int out = !!(ev->hdr->misc & PERF_RECORD_MISC_SWITCH_OUT);
+	struct oc_thread *th = thread_of(r, ev->sid.tid, ev->sid.pid);
+	struct oc_switch sw = { ev->sid.time, OC_NO_KEY, (uint8_t)out };
+
+	if (!th || !proc_of(r, ev->sid.pid, ev->sid.time)) {
+		r->failed = 1;
+		return;
+	}
+	if (ev->sid.pid == 0 && ev->sid.tid == 0)
+		return;		/* the idle task */
+	if (out) {
+		sw.key = th->pending;
+		th->pending = OC_NO_KEY;
+		if (sw.key == OC_NO_KEY) {
+			/* no stack for it: the process's time, state from the record */
+			int64_t k = stack_ix(r, ev->sid.pid, ev->hdr->misc &
+					     PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ? OFFCPU_R :
+					     OFFCPU_OTHER, -1, UINT32_MAX, NULL, 0);
+
+			if (k < 0) {
+				r->failed = 1;
+				return;
+			}
+			sw.key = (uint32_t)k;
+			r->no_stack++;
+		}
+	}
+	if (sw.time > r->newest)
+		r->newest = sw.time;
+	th->sw[th->n++] = sw;
+	if (th->n == OC_BUF && drain(r, th, r->final, 1))
+		r->failed = 1;
+}
+
+static uint8_t state_of(int64_t v)
+{
+	/* the kernel's TASK_REPORT bits: 0 running (preempted; 0x100 "R+"), 1 S, 2 D */
+	if ((v & 0xff) == 0)
+		return OFFCPU_R;
+	if (v & 1)
+		return OFFCPU_S;
+	if (v & 2)
+		return OFFCPU_D;
+	return OFFCPU_OTHER;
+}
+
+static void on_switch_sample(struct offcpu_reader *r, const struct pd_sample *s,
+			     struct attr_lookup *lk)
+{
+	int64_t state = 0, prev = s->sid.tid, k;
+	struct oc_thread *th;
+
+	if (!r->tr || !s->raw ||
+	    pd_tp_field__read(r->tr, r->f_state, s->raw, s->raw_size, &state))
+		return;
+	/* the thread switched out is prev_pid (the sample's tid says the same) */
+	if (pd_tp_field__read(r->tr, r->f_prev_pid, s->raw, s->raw_size, &prev) || prev <= 0)
+		return;
+	th = thread_of(r, (uint32_t)prev, s->sid.pid);
+	k = th ? stack_of(r, s, state_of(state), lk) : -1;
+	if (k < 0) {
+		r->failed = 1;
+		return;
+	}
+	th->pending = (uint32_t)k;
+}
+
+void offcpu_reader__other(struct offcpu_reader *r, const struct pd_event *ev,
+			  struct attr_lookup *lk)
+{
+	const struct pd_sample *s = &ev->sample;
+	int64_t k;
+
+	if (r->failed)
+		return;
+	if (ev->hdr->type == PERF_RECORD_FINISHED_ROUND) {
+		on_round(r);
+		return;
+	}
+	if (ev->hdr->type != PERF_RECORD_SAMPLE) {
+		if (r->source == OFFCPU_SWITCH)
+			on_switch(r, ev);
+		return;
+	}
+	if (s->attr_idx < 0 || (size_t)s->attr_idx >= r->nroles)
+		return;
+	if (!proc_of(r, s->sid.pid, s->sid.time)) {
+		r->failed = 1;
+		return;
+	}
+	if (r->roles[s->attr_idx] == ROLE_SWITCH_TP && r->source == OFFCPU_SWITCH) {
+		on_switch_sample(r, s, lk);
+	} else if (r->roles[s->attr_idx] == ROLE_OFFCPU_TIME) {
+		/* perf's BPF off-CPU: the period is the time off CPU; no state recorded */
+		k = stack_of(r, s, OFFCPU_OTHER, lk);
+		if (k < 0 || add_interval(r, (uint32_t)k, s->period))
+			r->failed = 1;
+	}
+}
+
+void offcpu_reader__sample(struct offcpu_reader *r, const struct pd_sample *s, int core,
+			   uint32_t func, struct attr_lookup *lk)
+{
+	struct offcpu_proc *pr;
+	int32_t self = -1;
+	uint32_t n = 0;
+	int64_t fi;
+
+	if (r->failed)
+		return;
+	if (!(pr = proc_of(r, s->sid.pid, s->sid.time))) {
+		r->failed = 1;
+		return;
+	}
+	pr->on_ns += s->period;
+	/* like an interval: self to the innermost wasm function on the stack */
+	if (s->has_callchain && walk_chain(r, s, lk, &self, NULL, &n)) {
+		r->failed = 1;
+		return;
+	}
+	if (self < 0 && core >= 0) {
+		if ((fi = func_ix(r, (uint32_t)core, func)) < 0) {
+			r->failed = 1;
+			return;
+		}
+		self = (int32_t)fi;
+		r->scratch[0] = (uint32_t)fi;
+		n = 1;
+	}
+	if (self < 0)
+		return;
+	r->funcs[self].on_ns += s->period;
+	for (uint32_t k = 0; k < n; k++)
+		r->funcs[r->scratch[k]].on_incl_ns += s->period;
+}
+
+/* --- setup and the end ------------------------------------------------------ */
+
+static int is_name(const char *a, const char *b)
+{
+	return a && !strcmp(a, b);
+}
+
+/* The roles of the recording's events, its tracepoint formats; the source. */
+static int learn(struct offcpu_reader *r, const char *path, struct ap_err *err)
+{
+	struct perfdata *pd;
+	int has_switch = 0, has_tp = 0, has_bpf = 0;
+	const char *on = NULL;
+	char name[128];
+
+	if (perfdata__open(path, 0, &pd, err))
+		return -1;
+	if (perfdata__tracing(pd, &r->tr, err)) {
+		perfdata__close(pd);
+		return -1;
+	}
+	r->nroles = perfdata__nevsels(pd);
+	r->roles = calloc(r->nroles + 1, 1);
+	if (!r->roles) {
+		perfdata__close(pd);
+		return ap_err_nomem(err);
+	}
+	for (size_t i = 0; i < r->nroles; i++) {
+		const struct pd_evsel *e = perfdata__evsel(pd, i);
+
+		has_switch |= !!e->attr.context_switch;
+		if (e->attr.type == PERF_TYPE_TRACEPOINT && r->tr &&
+		    !pd_tracing__event_name(r->tr, e->attr.config, name, sizeof(name)) &&
+		    !strcmp(name, "sched:sched_switch")) {
+			r->roles[i] = ROLE_SWITCH_TP;
+			r->f_state = pd_tracing__field(r->tr, e->attr.config, "prev_state");
+			r->f_prev_pid = pd_tracing__field(r->tr, e->attr.config, "prev_pid");
+			has_tp = 1;
+		} else if (is_name(e->name, "offcpu-time")) {
+			r->roles[i] = ROLE_OFFCPU_TIME;
+			has_bpf = 1;
+		} else if (e->attr.type != PERF_TYPE_TRACEPOINT && !on) {
+			on = e->name;
+		}
+	}
+	r->source = has_bpf ? OFFCPU_BPF : has_switch ? OFFCPU_SWITCH : 0;
+	(void)has_tp;
+	r->on_event = on ? strdup(on) : NULL;
+	perfdata__close(pd);
+	if (on && !r->on_event)
+		return ap_err_nomem(err);
+	return 0;
+}
+
+int offcpu__probe(const char *path, char **on_event)
+{
+	struct offcpu_reader r = { 0 };
+	struct ap_err err;
+	int yes;
+
+	*on_event = NULL;
+	if (!strcmp(path, "-") || learn(&r, path, &err)) {
+		pd_tracing__delete(r.tr);
+		free(r.roles);
+		return 0;	/* a pipe, or a file the read itself fails on */
+	}
+	yes = r.source != 0;
+	if (yes)
+		*on_event = r.on_event;
+	else
+		free(r.on_event);
+	pd_tracing__delete(r.tr);
+	free(r.roles);
+	return yes;
+}
+
+struct offcpu_reader *offcpu_reader__new(struct profile *p, const char *path,
+					 struct hostmaps *maps, struct hostsyms *syms,
+					 struct ap_err *err)
+{
+	struct offcpu_reader *r = calloc(1, sizeof(*r));
+
+	if (!r) {
+		ap_err_nomem(err);
+		return NULL;
+	}
+	r->p = p;
+	r->maps = maps;
+	r->syms = syms;
+	if (learn(r, path, err)) {
+		offcpu_reader__delete(r);
+		return NULL;
+	}
+	return r;
+}
+
+void offcpu_reader__restart(struct offcpu_reader *r)
+{
+	for (size_t i = 0; i < r->nnames; i++)
+		free(r->names[i]);
+	r->nfuncs = r->nprocs = r->nthreads = r->nstacks = r->nframes = r->nnames = 0;
+	r->nvias = 0;
+	u64map__exit(&r->func_ix);
+	u64map__exit(&r->proc_ix);
+	u64map__exit(&r->thread_ix);
+	u64map__exit(&r->stack_ix);
+	u64map__exit(&r->name_ix);
+	r->intervals = r->unpaired = r->no_stack = 0;
+	r->newest = r->round_newest = r->final = 0;
+	r->failed = 0;
+}
+
+void offcpu_reader__delete(struct offcpu_reader *r)
+{
+	if (!r)
+		return;
+	offcpu_reader__restart(r);
+	free(r->funcs);
+	free(r->procs);
+	free(r->threads);
+	free(r->stacks);
+	free(r->frames);
+	free(r->names);
+	free(r->vias);
+	free(r->roles);
+	free(r->on_event);
+	pd_tracing__delete(r->tr);
+	free(r);
+}
+
+static int add_via(struct offcpu_reader *r, uint32_t func, uint32_t via, uint64_t ns)
+{
+	struct oc_via v = { func, via, ns };
+
+	for (size_t i = 0; i < r->nvias; i++) {
+		if (r->vias[i].func == func && r->vias[i].via == via) {
+			r->vias[i].ns += ns;
+			return 0;
+		}
+	}
+	return ap_push(&r->vias, &r->nvias, &r->cap_vias, &v, sizeof(v));
+}
+
+static int by_self(const void *a, const void *b)
+{
+	const struct offcpu_func *x = a, *y = b;
+
+	if (x->off_self_ns != y->off_self_ns)
+		return x->off_self_ns < y->off_self_ns ? 1 : -1;
+	if (x->off_incl_ns != y->off_incl_ns)
+		return x->off_incl_ns < y->off_incl_ns ? 1 : -1;
+	if (x->on_ns != y->on_ns)
+		return x->on_ns < y->on_ns ? 1 : -1;
+	return x->core != y->core ? (x->core < y->core ? -1 : 1) :
+	       x->func < y->func ? -1 : x->func > y->func;
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	const struct offcpu_proc *x = a, *y = b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* Fold the stacks into the functions; name each one's main host frame. */
+static int fold(struct offcpu_reader *r)
+{
+	for (size_t i = 0; i < r->nstacks; i++) {
+		const struct oc_stack *s = &r->stacks[i];
+
+		if (s->self < 0 || !s->ns)
+			continue;
+		r->funcs[s->self].off_ns[s->state] += s->ns;
+		r->funcs[s->self].off_self_ns += s->ns;
+		for (uint32_t k = 0; k < s->n; k++)
+			r->funcs[r->frames[s->off + k]].off_incl_ns += s->ns;
+		if (s->via != UINT32_MAX && add_via(r, (uint32_t)s->self, s->via, s->ns))
+			return -1;
+	}
+	for (size_t f = 0; f < r->nfuncs; f++) {
+		uint64_t best = 0;
+
+		for (size_t i = 0; i < r->nvias; i++) {
+			if (r->vias[i].func == f && r->vias[i].ns > best) {
+				best = r->vias[i].ns;
+				r->funcs[f].via = r->names[r->vias[i].via];
+			}
+		}
+	}
+	return 0;
+}
+
+int offcpu_reader__end(struct offcpu_reader *r, struct ap_err *err)
+{
+	struct profile_offcpu *oc;
+
+	for (size_t t = 0; !r->failed && t < r->nthreads; t++)
+		if (drain(r, &r->threads[t], UINT64_MAX, 0))
+			r->failed = 1;
+	if (r->failed || fold(r))
+		return ap_err_nomem(err);
+	oc = calloc(1, sizeof(*oc));
+	if (!oc)
+		return ap_err_nomem(err);
+	qsort(r->funcs, r->nfuncs, sizeof(*r->funcs), by_self);
+	qsort(r->procs, r->nprocs, sizeof(*r->procs), by_pid);
+	oc->source = r->source;
+	oc->funcs = r->funcs;
+	oc->nfuncs = (uint32_t)r->nfuncs;
+	oc->procs = r->procs;
+	oc->nprocs = (uint32_t)r->nprocs;
+	oc->intervals = r->intervals;
+	oc->unpaired = r->unpaired;
+	oc->no_stack = r->no_stack;
+	oc->on_event = r->on_event;
+	/* the names the rows point at stay with the profile */
+	oc->names = r->names;
+	oc->nnames = (uint32_t)r->nnames;
+	r->names = NULL;
+	r->nnames = 0;
+	r->funcs = NULL;
+	r->procs = NULL;
+	r->on_event = NULL;
+	r->nfuncs = r->nprocs = 0;
+	r->p->offcpu = oc;
+	return 0;
+}
