@@ -4,7 +4,7 @@
 # and test list is set (ARCH and $(B): dist/arch.mk):
 #
 #   make static             $(B)/aotperf-static: glibc, capstone, libelf,
-#                           libdw (and its liblzma, libbz2), zstd,
+#                           libdw (and its liblzma, libbz2), zstd, libtraceevent,
 #                           protobuf-c and zlib linked in; needs no shared
 #                           library on the target
 #   make static ARCH=aarch64  build-aarch64/aotperf-static (cross)
@@ -27,7 +27,7 @@
 # machine's released dlfilter; under SAN=1 the test uses those of the
 # plain build.
 
-STATIC_LIBS := -lprotobuf-c -lcapstone -ldw -lelf -lzstd -llzma -lbz2 -lz -lm -lpthread
+STATIC_LIBS := -lprotobuf-c -lcapstone -ltraceevent -ldw -lelf -lzstd -llzma -lbz2 -lz -lm -lpthread
 AOTPERF_VERSION_STR := $(shell sed -n 's/^\#define AOTPERF_VERSION "\(.*\)"/\1/p' cli/aotperf.c)
 CROSS_ARCHES := $(if $(filter x86_64,$(HOST_ARCH)),aarch64)
 # the cross compiler and the arm64 static libraries (scripts/cross-deps.sh)

@@ -9,7 +9,7 @@
 set -euo pipefail
 native=(gcc-aarch64-linux-gnu qemu-user-static file liblzma-dev libbz2-dev)
 arm64=(libc6-dev libcapstone-dev libelf-dev libdw-dev libzstd-dev libprotobuf-c-dev
-       zlib1g-dev liblzma-dev libbz2-dev)
+       zlib1g-dev liblzma-dev libbz2-dev libtraceevent-dev)
 if ! command -v dpkg-query >/dev/null 2>&1 || [ "$(dpkg --print-architecture)" != amd64 ]; then
 	echo "cross-deps: not an x86_64 Debian system: for the aarch64 static build install" \
 		"an aarch64-linux-gnu-gcc, arm64 static libraries of: ${arm64[*]}, and qemu-aarch64-static" >&2
