@@ -490,7 +490,7 @@ static int run_static(struct report_opts *o, const struct render_opts *ro)
 		return cli_fail("report", &err);
 	if (o->json && !strcmp(o->json, "-"))
 		return EXIT_OK;	/* stdout holds the JSON */
-	printf("aotperf report: static classes: no recording (no ./perf.data; -i FILE adds samples)\n");
+	printf("aotperf report: static classes, no recording (no -i, no ./perf.data)\n");
 	render__report_body(stdout, o->a.p, ro);
 	return EXIT_OK;
 }

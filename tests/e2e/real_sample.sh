@@ -63,7 +63,7 @@ for f in 0 1 2; do
 	check_eq "static report --func $f: exit status" "$?" 0
 	check "static report --func $f: counts == the tags" diff -u <(want "$f") <(statics "$WORK/s$f.json")
 done
-check "static report: says there is no recording" grep -q 'static classes: no recording' "$WORK/s2.txt"
+check "static report: says there is no recording" grep -q 'static classes, no recording' "$WORK/s2.txt"
 check "static report: the target line" grep -qx '  target      x86_64, ABI not recorded (legacy-unspecified)' \
 	"$WORK/s2.txt"
 check_eq "static report JSON: static, samples null" \

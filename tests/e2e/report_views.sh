@@ -167,6 +167,6 @@ check_eq "--func without -i: the function's samples are perf script's" \
 rm "$WORK/cwd/perf.data"
 (cd "$WORK/cwd" && "$AOTPERF" report -q --cwasm "$S" --func "$hot" >"$WORK/s.txt" 2>&1)
 check_eq "--func without -i nor ./perf.data: static classes, said in one line" \
-	"$(grep -c 'static classes: no recording' "$WORK/s.txt")" 1
+	"$(grep -c 'static classes, no recording' "$WORK/s.txt")" 1
 
 finish
