@@ -38,12 +38,18 @@ int report_events__read(struct report_events *ev, struct attr_args *a)
 	int rc = EXIT_OK;
 
 	memset(ev, 0, sizeof(*ev));
-	if (a->opts.event || profile_events__read(a->input, &names, &err) || names.n < 2) {
+	if (a->opts.event || profile_events__read(a->input, &names, &err) || !names.n) {
 		if (!a->opts.event)
 			profile_events__exit(&names);
-		rc = attr_args__read(a);	/* one event, or a file it fails to read */
+		/* --event, a pipe, or a file the read will say what is wrong with */
+		rc = attr_args__read(a);
 		ev->p[0] = a->p;
 		ev->n = rc == EXIT_OK;
+		if (rc == EXIT_OK && !a->p->attr.have_event) {
+			ap_errf(&err, "%s: several sampling events in a stream read once: choose one"
+				" with --event", a->input);
+			rc = cli_fail(a->cmd, &err);
+		}
 		return rc;
 	}
 	if (names.n > REPORT_MAX_EVENTS) {

@@ -70,6 +70,19 @@ if command -v protoc >/dev/null 2>&1; then
 		"$got" "$(awk '$1 == "TOTAL" { printf "%s ", $2 }' "$WORK/ref.cpu-clock" "$WORK/ref.task-clock" | sed 's/ $//')"
 fi
 
+# a pipe is read once: several events need --event
+perf record -q -e cpu-clock,task-clock -k mono -F 2000 -o - -- "$LOADER" --ms 600 "$S" \
+	>"$WORK/two.pipe" 2>"$WORK/pipe.log"
+"$AOTPERF" report -q -i - --cwasm "$S" <"$WORK/two.pipe" >"$WORK/p.out" 2>"$WORK/p.err"
+check_eq "two events in a pipe: exit 2" "$?" 2
+check_eq "two events in a pipe: one line, nothing on stdout" \
+	"$(wc -l <"$WORK/p.err") $(wc -c <"$WORK/p.out")" "1 0"
+"$AOTPERF" report -q -i - --cwasm "$S" --event task-clock --json "$WORK/p.json" \
+	<"$WORK/two.pipe" >/dev/null
+check_eq "two events in a pipe: --event task-clock names it, perf script's count" \
+	"$(jq -r '"\(.event) \(.total_samples)"' "$WORK/p.json")" \
+	"task-clock $(perf script -i "$WORK/two.pipe" -F event 2>/dev/null | grep -c '^ *task-clock:')"
+
 # ---- 2. one event: named in the JSON ----
 record "$WORK/one.data" -- --ms 1500 "$S"
 "$AOTPERF" report -q -i "$WORK/one.data" --cwasm "$S" --top 0 --json "$WORK/one.json" \
