@@ -442,8 +442,8 @@ static int check_events(const struct report_opts *o, struct ap_err *err)
 	if (o->ev.n < 2 || (!callgraph_asked(o) && !o->html))
 		return 0;
 	for (uint32_t i = 0; i < o->ev.n; i++)
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
-			 o->ev.p[i]->attr.event_name);
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 i ? ", " : "", o->ev.p[i]->attr.event_name);
 	return ap_errf(err, "%s: %s read one event and the recording has %u (%s): choose one"
 		       " with --event", o->a.input, o->html ? "--html" :
 		       "--children, --callers, --callees and --folded", o->ev.n, names);
@@ -467,10 +467,12 @@ static int classify_events(struct report_opts *o, uint32_t *nasked, struct ap_er
 static int print_event(struct report_opts *o, const struct profile *p, uint32_t nasked,
 		       const struct render_opts *ro, struct ap_err *err)
 {
+	const char *event = p->event ? p->event : p->attr.event_name;
+
 	if (o->ev.n > 1)
-		printf("\n== event %s ==\n", p->attr.event_name);
+		printf("\n== event %s ==\n", event);
 	printf("  total samples       %" PRIu64 "%s%s\n", p->attr.total_samples,
-	       p->attr.have_event ? "  event " : "", p->attr.have_event ? p->attr.event_name : "");
+	       event ? "  event " : "", event ? event : "");
 	render__report_coverage(stdout, p);
 	if (render__report_host_text(stdout, p, ro))
 		return ap_err_nomem(err);

@@ -31,53 +31,59 @@ static int fail(struct attr_args *a, const struct ap_err *err)
 	return cli_fail_opt(a->cmd, err->kind == AP_ERR_GATE ? "--require-size-match:" : NULL, err);
 }
 
+/* One read of a->input with every event (--event's, or the only one). */
+static int read_all(struct report_events *ev, struct attr_args *a)
+{
+	struct ap_err err = { 0 };
+	int rc = attr_args__read(a);
+
+	ev->p[0] = a->p;
+	ev->n = rc == EXIT_OK;
+	if (rc != EXIT_OK)
+		return rc;
+	if (!a->p->event && ev->names.n == 1)
+		a->p->event = ev->names.names[0];	/* perf's tracking events aside, the one */
+	if (!a->p->event && !a->p->attr.have_event) {
+		ap_errf(&err, "%s: several sampling events in a stream read once:"
+			" choose one with --event", a->input);
+		return cli_fail(a->cmd, &err);
+	}
+	return EXIT_OK;
+}
+
 int report_events__read(struct report_events *ev, struct attr_args *a)
 {
-	struct profile_events names;
 	struct ap_err err = { 0 };
 	int rc = EXIT_OK;
 
 	memset(ev, 0, sizeof(*ev));
-	if (a->opts.event || profile_events__read(a->input, &names, &err) || !names.n) {
-		if (!a->opts.event)
-			profile_events__exit(&names);
-		/* --event, a pipe, or a file the read will say what is wrong with */
-		rc = attr_args__read(a);
-		ev->p[0] = a->p;
-		ev->n = rc == EXIT_OK;
-		if (rc == EXIT_OK && !a->p->attr.have_event) {
-			ap_errf(&err, "%s: several sampling events in a stream read once: choose one"
-				" with --event", a->input);
-			rc = cli_fail(a->cmd, &err);
-		}
-		return rc;
-	}
-	if (names.n > REPORT_MAX_EVENTS) {
+	/* --event, a pipe, one event, or a file the read will say what is wrong with */
+	if (a->opts.event || profile_events__read(a->input, &ev->names, &err) ||
+	    ev->names.n < 2)
+		return read_all(ev, a);
+	if (ev->names.n > REPORT_MAX_EVENTS) {
 		ap_errf(&err, "%s: %u sampling events, at most %d: choose one with --event",
-			a->input, names.n, REPORT_MAX_EVENTS);
-		profile_events__exit(&names);
+			a->input, ev->names.n, REPORT_MAX_EVENTS);
 		return cli_fail(a->cmd, &err);
 	}
 	if (!a->quiet)
 		cli_warnings(a->cmd, &a->cs.warnings);
-	for (uint32_t i = 0; i < names.n && rc == EXIT_OK; i++) {
+	for (uint32_t i = 0; i < ev->names.n && rc == EXIT_OK; i++) {
 		struct profile *p;
 
-		if (!read_one(a, names.names[i], &p, &err)) {
+		if (!read_one(a, ev->names.names[i], &p, &err))
 			ev->p[ev->n++] = p;
-		} else if (strstr(err.msg, NO_SAMPLES_OF_EVENT)) {
-			ev->skipped++;
-		} else {
+		else if (!strstr(err.msg, NO_SAMPLES_OF_EVENT))
 			rc = fail(a, &err);
-		}
 	}
-	profile_events__exit(&names);
 	if (rc == EXIT_OK && !ev->n) {
-		ap_errf(&err, "%s: no samples", a->input);
+		ap_errf(&err, "%s: no samples%s", a->input, a->opts.pid >= 0 ?
+			" of the selected pid" : "");
 		rc = cli_fail(a->cmd, &err);
 	}
 	a->p = ev->p[0];
-	if (rc == EXIT_OK && !a->quiet && a->p)	/* the mappings are the same for every event */
+	/* the mappings, and so their warnings, are the same for every event */
+	if (rc == EXIT_OK && !a->quiet)
 		cli_warnings(a->cmd, &a->p->attr.warnings);
 	return rc;
 }
@@ -86,5 +92,6 @@ void report_events__exit(struct report_events *ev)
 {
 	for (uint32_t i = 1; i < ev->n; i++)
 		profile__delete(ev->p[i]);
+	profile_events__exit(&ev->names);
 	memset(ev, 0, sizeof(*ev));
 }

@@ -7,13 +7,14 @@
  * table per event; --event NAME, or a recording of one event, gives one.
  */
 #include "attr-args.h"
+#include "../profile/events.h"
 
 #define REPORT_MAX_EVENTS 16
 
 struct report_events {
 	struct profile *p[REPORT_MAX_EVENTS];	/* p[0] is also a->p (owned there) */
-	uint32_t n;
-	uint32_t skipped;	/* events of the recording without a sample */
+	uint32_t n;		/* events with samples; one of several without is left out */
+	struct profile_events names;	/* the recording's sampling events (profiles borrow them) */
 };
 
 /*

@@ -39,7 +39,7 @@ for ev in cpu-clock task-clock; do
 	counts_of "$WORK/two.json" ".events[] | select(.event == \"$ev\")" >"$WORK/got.$ev"
 	same_counts "two events: $ev's counts equal perf script's $ev samples ($(grep TOTAL "$WORK/ref.$ev"))" \
 		"$WORK/got.$ev" "$WORK/ref.$ev"
-	check "two events: $ev has samples of its own" test "$(awk '$1 == "TOTAL" { print $2 }' "$WORK/ref.$ev")" -gt 500
+	check "two events: $ev has samples of its own" test "$(awk '$1 == "TOTAL" { print $2 }' "$WORK/ref.$ev")" -ge 100
 	# --event NAME: that event's report alone, the same counts
 	"$AOTPERF" report -q -i "$WORK/two.data" --cwasm "$S" --top 0 --event $ev \
 		--json "$WORK/one.$ev.json" >/dev/null
