@@ -121,7 +121,7 @@ void render__report_host_json(struct json_out *j, const struct profile *p)
 		return;
 	json_key(j, "outside_wasm");
 	if (render__host_rows(p, &rows, &n)) {
-		json_null(j);	/* out of memory: said as nothing rather than as a wrong list */
+		json_null(j);	/* out of memory: nothing rather than a wrong list */
 		return;
 	}
 	json_begin_obj(j);

@@ -33,7 +33,8 @@ struct pp_ctx {
 	struct pprof *pp;
 	const struct profile *p;
 	int64_t period;			/* per sample of the second value; 0: count only */
-	uint32_t nevents, slot;		/* several events: c->p is event slot's, one value each */
+	/* several events: c->p is event slot's; a value per event */
+	uint32_t nevents, slot;
 	uint64_t *core_map;		/* pprof mapping per core (0: none) */
 	struct host_mapping *hmaps;
 	size_t nhmaps, cap_hmaps;

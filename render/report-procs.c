@@ -62,8 +62,8 @@ void render__report_procs_text(FILE *out, const struct profile *p, uint32_t core
 				nmaps++;
 			}
 		}
-		fprintf(out, "  process     %" PRIu32 " %s: 0x%" PRIx64 " +0x%" PRIx64 "%s, %" PRIu64
-			" samples (%.2f%% of run)\n", m->pid, attr_comms__get(&a->comms, m->pid),
+		fprintf(out, "  process     %" PRIu32 " %s: 0x%" PRIx64 " +0x%" PRIx64 "%s, %"
+			PRIu64 " samples (%.2f%% of run)\n", m->pid, attr_comms__get(&a->comms, m->pid),
 			m->start, m->len, nmaps > 1 ? " and more" : "", samples,
 			ap_pct(samples, a->total_samples));
 	}
