@@ -118,8 +118,10 @@ perf report -i "$WORK/one.data" --stdio --no-children --sort dso,sym -n 2>/dev/n
 		}
 		END { for (r in rows) print "HOST " r " " rows[r]; print "INCORE " core + 0 }' |
 	sort >"$WORK/host.ref"
-# ours: the same rows, a path shortened to its file name as perf report prints it
-jq -r '.outside_wasm.rows[] | "\(.dso)\t\(.symbol)\t\(.samples)"' "$WORK/one.json" |
+# ours: the same rows, a path shortened to its file name as perf report prints
+# it, C++ names demangled as perf does (a sanitized loader's libasan)
+demangle() { if command -v c++filt >/dev/null 2>&1; then c++filt -p; else cat; fi; }
+jq -r '.outside_wasm.rows[] | "\(.dso)\t\(.symbol)\t\(.samples)"' "$WORK/one.json" | demangle |
 	gawk -F '\t' '{ d = $1; if (d ~ /^\//) { n = split(d, p, "/"); d = p[n] }; k[d "|" $2] += $3 }
 		END { for (r in k) print "HOST " r " " k[r] }' >"$WORK/host.got"
 echo "INCORE $(jq .attributed_samples "$WORK/one.json")" >>"$WORK/host.got"
