@@ -392,6 +392,18 @@ static void retry_pending(struct run *r)
 	}
 }
 
+/* COMM and FORK records name the processes (comms.h); -1 when out of memory. */
+static int note_comm(struct run *r, const struct pd_event *ev)
+{
+	const union perf_event *e = ev->ev;
+
+	if (ev->hdr->type == PERF_RECORD_COMM)
+		return attr_comms__comm(&r->res->comms, e->comm.pid, e->comm.tid, e->comm.comm);
+	if (ev->hdr->type == PERF_RECORD_FORK)
+		return attr_comms__fork(&r->res->comms, e->fork.pid, e->fork.ppid);
+	return 0;
+}
+
 static int pass_mappings(struct run *r, struct perfdata *pd, struct ap_err *err)
 {
 	struct ev_list list = { 0 };
@@ -403,6 +415,10 @@ static int pass_mappings(struct run *r, struct perfdata *pd, struct ap_err *err)
 	progress_phase(r, pd, "reading perf.data: mappings");
 	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
 		progress_tick(r, pd, ++nrec);
+		if (note_comm(r, &ev)) {
+			free(list.ev);
+			return ap_err_nomem(err);
+		}
 		if (ev.hdr->type == PERF_RECORD_SAMPLE || !to_mt_event(&ev, r->use_time, &me))
 			continue;
 		if (note_map(r, &ev, &me)) {
@@ -458,6 +474,8 @@ static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 				return 0;
 			continue;
 		}
+		if (note_comm(r, &ev))
+			return ap_err_nomem(err);
 		if ((!r->single_pass && !r->one_pass) || !to_mt_event(&ev, r->use_time, &me))
 			continue;
 		if (!no_core_pid(&me) && (r->opts->pid < 0 || me.pid == (uint32_t)r->opts->pid)) {

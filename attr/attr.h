@@ -31,6 +31,7 @@
 #include "../perfdata/perfdata.h"
 #include "../util/err.h"
 #include "consistency.h"
+#include "comms.h"
 #include "hist.h"
 #include "rank.h"
 
@@ -182,6 +183,7 @@ struct attr_result {
 	int have_event;               /* 0: several events, none selected */
 	char *event_name;             /* as perf names it ("cpu-clock") */
 	struct perf_event_attr event_attr; /* its sample_period / sample_freq, type, config */
+	struct attr_comms comms;      /* each process's command (comms.h): mappings' pids name it */
 };
 
 /*

@@ -35,6 +35,7 @@ void attr_result__exit(struct attr_result *res)
 	free(res->mappings);
 	free(res->event_name);
 	free(res->anon);
+	attr_comms__exit(&res->comms);
 	memset(res, 0, sizeof(*res));
 }
 

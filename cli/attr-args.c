@@ -54,6 +54,8 @@ int attr_args__check(struct attr_args *a, struct ap_err *err)
 {
 	if (!a->cs.n)
 		return ap_errf(err, "no cores: give --cwasm FILE or --manifest FILE");
+	if (core_set__check_once(&a->cs, err))
+		return -1;
 	if (a->pins.n > a->cs.n)
 		return ap_errf(err, "%u --base for %u core(s)", a->pins.n, a->cs.n);
 	a->opts.pins = a->pins.base;

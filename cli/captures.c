@@ -90,8 +90,12 @@ static int take(struct captures *c, uint32_t k, struct attr_args *a, const char 
 	c->caps[k].total = p->attr.total_samples;
 	c->caps[k].self = &c->self[k * a->cs.n];
 	c->attributed[k] = p->attr.attributed_samples;
-	if (!k)
-		c->event = p->event;
+	if (!k && (p->event || p->attr.have_event)) {
+		/* the profile goes with the next recording: the name is kept here */
+		snprintf(c->event_name, sizeof(c->event_name), "%s",
+			 p->event ? p->event : p->attr.event_name);
+		c->event = c->event_name;
+	}
 	for (uint32_t m = 0; m < a->cs.n; m++)
 		memcpy((uint64_t *)c->self[k * a->cs.n + m], p->attr.cores[m].func_samples,
 		       a->cs.mods[m]->nfuncs * sizeof(uint64_t));

@@ -37,7 +37,8 @@ struct captures {
 	uint64_t *incl_store;
 	struct capture_func *funcs;	/* borrowed from the caller, filled in */
 	uint32_t nfuncs;
-	const char *event;		/* the first recording's --event (profile) */
+	const char *event;		/* the first recording's event: event_name, or NULL */
+	char event_name[128];		/* --event, else the one event perf recorded */
 	struct cmp_side side;		/* what compare/ reads: cores and captures */
 };
 

@@ -8,12 +8,14 @@
 #include "attr-args.h"
 #include "../frames/frames.h"
 #include "captures.h"
+#include "report-events.h"
 #include "../render/callgraph.h"
 #include "../render/offcpu.h"
 #include "../classify/classify.h"
 #include "../loops/analyze.h"
 #include "../render/report.h"
 #include "../render/report-export.h"
+#include "../render/report-events.h"
 #include "../util/term.h"
 
 #define REPORT_MAX_FUNCS 32
@@ -44,6 +46,7 @@ struct report_opts {
 	int wide;			/* --wide: no 80-column limit */
 	int require_consistent;		/* --require-consistent */
 	struct attr_args a;
+	struct report_events ev;	/* one profile per sampling event; a.p is the first */
 };
 
 static const char report_usage[] =
@@ -57,9 +60,13 @@ static const char report_usage[] =
 	"                      [--off-cpu[=yes|no]]\n"
 	"       aotperf report (--cwasm FILE | --manifest M)... --func F... [--json FILE]\n"
 	"\n"
-	"Attribute the samples of a precompiled WAMR run to its wasm functions.\n"
-	"Without -i, --func prints the static class table of the function, of\n"
-	"any architecture, from the core alone (no recording needed).\n"
+	"Attribute the samples of a precompiled WAMR run to its wasm functions,\n"
+	"and name the samples outside wasm (DSO and symbol, as perf report does).\n"
+	"A recording of several sampling events is reported event by event\n"
+	"(--event NAME picks one); a core that several processes mapped gets a\n"
+	"line per process. Each core is given once.\n"
+	"Without -i and with no ./perf.data, --func prints the static class table\n"
+	"of the function, of any architecture, from the core alone.\n"
 	"With -i repeated (recordings of one build): each function's mean share\n"
 	"of the run and its spread over the recordings (--hot takes one -i).\n"
 	"\n"
@@ -115,10 +122,13 @@ static const char report_usage[] =
 	"\n"
 	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
 
-/* --func without -i (and without --hot): classify from the cores alone. */
+/*
+ * --func without -i (and without --hot): classify from the cores alone,
+ * unless ./perf.data is there: then it is read, as every other form does.
+ */
 static int report_static(const struct report_opts *o)
 {
-	return !o->have_input && o->nspecs && !o->hot;
+	return !o->have_input && o->nspecs && !o->hot && access(o->a.input, F_OK);
 }
 
 /* --frame-attribution, --frame-metadata, --validate-frame-metadata: which go together. */
@@ -168,7 +178,7 @@ static int check_outputs(struct report_opts *o, struct ap_err *err)
 		if (attr_args__check_output(&o->a, outs[i], err))
 			return ap_err_prefix(err, "%s: ", opts[i]);
 	}
-	o->a.opts.host = o->html || o->markdown || o->pprof;
+	o->a.opts.host = 1;	/* the samples outside wasm, named, in every view */
 	/* the flame graph and pprof's stacks, when the recording has call chains */
 	if ((o->html || o->pprof) && !o->a.opts.stacks)
 		o->a.opts.stacks = PROFILE_STACKS_RECORDED;
@@ -384,21 +394,44 @@ static int classify(struct report_opts *o, struct ap_err *err)
 	return profile__classify(p, o->roles, err) || lp__profile(p, 1, err) ? -1 : 0;
 }
 
-typedef int (*export_file_fn)(const char *path, const struct profile *p,
+typedef int (*export_file_fn)(const char *path, const struct profile *const *ps, uint32_t n,
 			      const struct render_opts *o, struct ap_err *err);
-typedef int (*export_stream_fn)(FILE *f, const char *name, const struct profile *p,
-				const struct render_opts *o, struct ap_err *err);
+typedef int (*export_stream_fn)(FILE *f, const char *name, const struct profile *const *ps,
+				uint32_t n, const struct render_opts *o, struct ap_err *err);
+
+/* The profiles of the events, in order (report-events.h). */
+static const struct profile *const *event_profiles(const struct report_opts *o)
+{
+	return (const struct profile *const *)o->ev.p;
+}
+
+/* The HTML page shows one event: check_events() refuses it for several. */
+static int html_file(const char *path, const struct profile *const *ps, uint32_t n,
+		     const struct render_opts *o, struct ap_err *err)
+{
+	(void)n;
+	return render__report_html_file(path, ps[0], o, err);
+}
+
+static int html_stream(FILE *f, const char *name, const struct profile *const *ps, uint32_t n,
+		       const struct render_opts *o, struct ap_err *err)
+{
+	(void)n;
+	return render__report_html(f, name, ps[0], o, err);
+}
 
 /* One export, "-" to stdout; the option's name in front of an error. */
 static int export(const char *opt, const char *out, export_file_fn to_file,
-		  export_stream_fn to_stream, const struct profile *p, const struct render_opts *ro,
-		  struct ap_err *err)
+		  export_stream_fn to_stream, const struct report_opts *o,
+		  const struct render_opts *ro, struct ap_err *err)
 {
+	const struct profile *const *ps = event_profiles(o);
 	int rc;
 
 	if (!out)
 		return 0;
-	rc = strcmp(out, "-") ? to_file(out, p, ro, err) : to_stream(stdout, "stdout", p, ro, err);
+	rc = strcmp(out, "-") ? to_file(out, ps, o->ev.n, ro, err) :
+				to_stream(stdout, "stdout", ps, o->ev.n, ro, err);
 	return rc ? ap_err_prefix(err, "%s: ", opt) : 0;
 }
 
@@ -409,16 +442,74 @@ static int export(const char *opt, const char *out, export_file_fn to_file,
  */
 static int exports(struct report_opts *o, const struct render_opts *ro, struct ap_err *err)
 {
-	struct profile *p = o->a.p;
+	for (uint32_t i = 0; i < o->ev.n; i++) {
+		struct profile *p = o->ev.p[i];
 
-	if ((o->html || o->markdown) && !p->nfuncs &&
-	    (profile__add_hot(p, REPORT_EXPORT_HOT, err) || profile__classify(p, o->roles, err)))
+		if ((o->html || o->markdown) && !p->nfuncs &&
+		    (profile__add_hot(p, REPORT_EXPORT_HOT, err) ||
+		     profile__classify(p, o->roles, err)))
+			return -1;
+	}
+	if (export("--html", o->html, html_file, html_stream, o, ro, err) ||
+	    export("--markdown", o->markdown, render__report_events_md_file,
+		   render__report_events_md, o, ro, err) ||
+	    export("--pprof", o->pprof, render__report_events_pprof_file,
+		   render__report_events_pprof, o, ro, err))
 		return -1;
-	if (export("--html", o->html, render__report_html_file, render__report_html, p, ro, err) ||
-	    export("--markdown", o->markdown, render__report_md_file, render__report_md, p, ro,
-		   err) ||
-	    export("--pprof", o->pprof, render__report_pprof_file, render__report_pprof, p, ro, err))
-		return -1;
+	return 0;
+}
+
+/*
+ * Several events: the call-graph views and the HTML page show one
+ * (--event NAME); every other view has a part per event.
+ */
+static int check_events(const struct report_opts *o, struct ap_err *err)
+{
+	char names[256] = "";
+
+	if (o->ev.n < 2 || (!callgraph_asked(o) && !o->html))
+		return 0;
+	for (uint32_t i = 0; i < o->ev.n; i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 i ? ", " : "", o->ev.p[i]->attr.event_name);
+	return ap_errf(err, "%s: %s read one event and the recording has %u (%s): choose one"
+		       " with --event", o->a.input, o->html ? "--html" :
+		       "--children, --callers, --callees and --folded", o->ev.n, names);
+}
+
+/* --func, --hot, ...: the same functions for every event (the hottest: each event's). */
+static int classify_events(struct report_opts *o, uint32_t *nasked, struct ap_err *err)
+{
+	int rc = 0;
+
+	for (uint32_t i = 0; i < o->ev.n && !rc; i++) {
+		o->a.p = o->ev.p[i];
+		rc = classify(o, err);
+		nasked[i] = o->a.p->nfuncs;
+	}
+	o->a.p = o->ev.p[0];
+	return rc;
+}
+
+/* The text report of one event's profile (a section of its own among several). */
+static int print_event(struct report_opts *o, const struct profile *p, uint32_t nasked,
+		       const struct render_opts *ro, struct ap_err *err)
+{
+	const char *event = p->event ? p->event : p->attr.event_name;
+
+	if (o->ev.n > 1)
+		printf("\n== event %s ==\n", event);
+	printf("  total samples       %" PRIu64 "%s%s\n", p->attr.total_samples,
+	       event ? "  event " : "", event ? event : "");
+	render__report_coverage(stdout, p);
+	if (render__report_host_text(stdout, p, ro))
+		return ap_err_nomem(err);
+	render__offcpu_text(stdout, p, ro);
+	callgraph_print(o);
+	for (uint32_t i = 0; !o->children && i < p->attr.ncores; i++)
+		render__report_core(stdout, p, i, ro);
+	for (uint32_t i = 0; i < nasked; i++)
+		render__report_func(stdout, p, &p->funcs[i], ro);
 	return 0;
 }
 
@@ -434,7 +525,7 @@ static int run_static(struct report_opts *o, const struct render_opts *ro)
 		return cli_fail("report", &err);
 	if (o->json && !strcmp(o->json, "-"))
 		return EXIT_OK;	/* stdout holds the JSON */
-	printf("aotperf report: static classes, no recording (-i perf.data adds samples)\n");
+	printf("aotperf report: static classes, no recording (no -i, no ./perf.data)\n");
 	render__report_body(stdout, o->a.p, ro);
 	return EXIT_OK;
 }
@@ -469,8 +560,8 @@ int cmd_report(int argc, char **argv)
 		.hottest = RENDER_HOTTEST_DEFAULT, .fa_listed = RENDER_FA_LISTED_DEFAULT,
 		.pin_word = "--base", .tool = "aotperf report", .hint = cli_hint,
 	};
-	const struct profile *p;
-	uint32_t nasked;
+	uint32_t nasked[REPORT_MAX_EVENTS] = { 0 };
+	uint64_t total = 0;
 	int ret;
 
 	attr_args__init(&o.a, "report");
@@ -508,21 +599,23 @@ int cmd_report(int argc, char **argv)
 		ret = run_static(&o, &ro);
 		goto out;
 	}
-	ret = attr_args__read(&o.a);
+	ret = report_events__read(&o.ev, &o.a);
 	if (ret != EXIT_OK)
 		goto out;
-	p = o.a.p;
-	if (o.require_consistent && profile__require_consistent(p, &err)) {
-		ret = cli_fail_opt("report", "--require-consistent:", &err);
-		goto out;
-	}
-	if (classify(&o, &err)) {
+	for (uint32_t i = 0; o.require_consistent && i < o.ev.n; i++)
+		if (profile__require_consistent(o.ev.p[i], &err)) {
+			ret = cli_fail_opt("report", "--require-consistent:", &err);
+			goto out;
+		}
+	if (check_events(&o, &err) || classify_events(&o, nasked, &err)) {
 		ret = cli_fail("report", &err);
 		goto out;
 	}
-	if (p->attr.total_samples < o.min_samples) {
+	for (uint32_t i = 0; i < o.ev.n; i++)
+		total += o.ev.p[i]->attr.total_samples;
+	if (total < o.min_samples) {
 		fprintf(stderr, "aotperf report: %s: --min-samples: %" PRIu64 " samples, need %" PRIu64
-			"\n", o.a.input, p->attr.total_samples, o.min_samples);
+			"\n", o.a.input, total, o.min_samples);
 		ret = EXIT_GATE;
 		goto out;
 	}
@@ -535,9 +628,9 @@ int cmd_report(int argc, char **argv)
 		ro.json_extra = callgraph_json;
 		ro.ctx = &o;
 	}
-	nasked = p->nfuncs;
 	/* files first: on failure nothing has been promised on stdout. */
-	if ((o.json && render__report_json_file(o.json, p, &ro, &err)) ||
+	if ((o.json && render__report_events_json_file(o.json, event_profiles(&o), o.ev.n, &ro,
+						       &err)) ||
 	    exports(&o, &ro, &err)) {
 		ret = cli_fail("report", &err);
 		goto out;
@@ -547,16 +640,16 @@ int cmd_report(int argc, char **argv)
 	    (o.markdown && !strcmp(o.markdown, "-")) || (o.pprof && !strcmp(o.pprof, "-")))
 		goto out;
 	printf("aotperf report: %s\n", o.a.input);
-	printf("  total samples       %" PRIu64 "%s%s\n", p->attr.total_samples,
-	       p->event ? "  event " : "", p->event ? p->event : "");
-	render__report_coverage(stdout, p);
-	render__offcpu_text(stdout, p, &ro);
-	callgraph_print(&o);
-	for (uint32_t i = 0; !o.children && i < p->attr.ncores; i++)
-		render__report_core(stdout, p, i, &ro);
-	for (uint32_t i = 0; i < nasked; i++)
-		render__report_func(stdout, p, &p->funcs[i], &ro);
+	if (o.ev.n > 1)
+		printf("  events              %u, each reported on its own\n", o.ev.n);
+	for (uint32_t i = 0; i < o.ev.n; i++) {
+		if (print_event(&o, o.ev.p[i], nasked[i], &ro, &err)) {
+			ret = cli_fail("report", &err);
+			goto out;
+		}
+	}
 out:
+	report_events__exit(&o.ev);
 	attr_args__exit(&o.a);
 	return ret;
 }

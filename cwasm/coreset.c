@@ -75,6 +75,18 @@ int core_set__add(struct core_set *cs, const char *path, struct ap_err *err)
 	return core_set__add_cwasm(cs, path, err);
 }
 
+int core_set__check_once(const struct core_set *cs, struct ap_err *err)
+{
+	for (uint32_t i = 1; i < cs->n; i++)
+		for (uint32_t k = 0; k < i; k++)
+			if (!memcmp(cs->mods[i]->sha256, cs->mods[k]->sha256,
+				    sizeof(cs->mods[i]->sha256)))
+				return ap_errf(err, "%s: the same core as %s (the same bytes):"
+					       " give each core once", core_set__core_name(cs->mods[i]),
+					       core_set__core_name(cs->mods[k]));
+	return 0;
+}
+
 void core_set__set_arch(struct core_set *cs, enum cwasm_arch arch)
 {
 	for (uint32_t i = 0; i < cs->n; i++)

@@ -41,6 +41,12 @@ int core_set__add_manifest(struct core_set *cs, const char *path, struct ap_err 
 /* A manifest when path ends in ".json", else a .cwasm. */
 int core_set__add(struct core_set *cs, const char *path, struct ap_err *err);
 void core_set__exit(struct core_set *cs);
+/*
+ * Each core once: two of the same bytes (one file given twice, a copy, a
+ * manifest's core given again) would share the mappings of one, and the
+ * other would have none. 0, or -1 with err naming both.
+ */
+int core_set__check_once(const struct core_set *cs, struct ap_err *err);
 /* --arch: every core is decoded as arch (cwasm_target__override); UNKNOWN: no-op. */
 void core_set__set_arch(struct core_set *cs, enum cwasm_arch arch);
 

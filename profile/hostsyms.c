@@ -155,7 +155,9 @@ static int read_elf_syms(struct hs_dso *d, Elf *e, int symtab_only, const struct
 	size_t n;
 	int ret;
 
-	if (elf_funcs__read(e, symtab_only, &v, &n))
+	/* perf names an address by a text label too (its dso__load_sym) */
+	if (elf_funcs__read(e, (symtab_only ? ELF_FUNCS_SYMTAB_ONLY : 0) | ELF_FUNCS_LABELS, &v,
+			    &n))
 		return -1;
 	all = plt && plt->n ? realloc(v, (n + plt->n) * sizeof(*v)) : v;
 	if (!all && (n || (plt && plt->n))) {

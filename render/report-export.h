@@ -49,5 +49,13 @@ struct render_host_row {
 };
 /* 0 and *rows (malloc()ed, free() it; NULL when none), or -1 out of memory. */
 int render__host_rows(const struct profile *p, struct render_host_row **rows, size_t *n);
+/*
+ * The same in the text report ("outside wasm", the first --top rows and
+ * the rest summed; 0, or -1 out of memory) and in the JSON
+ * ("outside_wasm": samples, percent_of_run, every row). Nothing without
+ * p->host.
+ */
+int render__report_host_text(FILE *out, const struct profile *p, const struct render_opts *o);
+void render__report_host_json(struct json_out *j, const struct profile *p);
 
 #endif

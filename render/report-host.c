@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* The samples outside wasm, per (dso, symbol): what the HTML and Markdown reports list. */
+/* The samples outside wasm, per (dso, symbol): what every report lists. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "report-export.h"
+#include "../util/pct.h"
+#include "../util/term.h"
 #include "../profile/host.h"
 
 static int row_cmp(const void *a, const void *b)
@@ -58,4 +61,83 @@ int render__host_rows(const struct profile *p, struct render_host_row **rows, si
 	*rows = v;
 	*n = k;
 	return 0;
+}
+
+/* "libc.so.6" for "/usr/lib/.../libc.so.6"; "[kernel.kallsyms]", "[JIT] tid 7" as they are. */
+static const char *perf_dso_name(const char *dso)
+{
+	const char *slash = dso[0] == '/' ? strrchr(dso, '/') : NULL;
+
+	return slash ? slash + 1 : dso;
+}
+
+/* The rows past --top, summed: the listed ones and this still add up to the host's samples. */
+static uint64_t rest_of(const struct render_host_row *rows, size_t from, size_t n)
+{
+	uint64_t rest = 0;
+
+	for (size_t i = from; i < n; i++)
+		rest += rows[i].samples;
+	return rest;
+}
+
+int render__report_host_text(FILE *out, const struct profile *p, const struct render_opts *o)
+{
+	uint64_t total = p->attr.total_samples;
+	size_t cols = o->columns ? o->columns : AP_TERM_DEFAULT_COLUMNS;
+	struct render_host_row *rows;
+	size_t n, shown;
+
+	if (!p->host)
+		return 0;
+	if (render__host_rows(p, &rows, &n))
+		return -1;
+	fprintf(out, "  outside wasm        %" PRIu64 "  (%.2f%% of run)\n", p->host->samples,
+		ap_pct(p->host->samples, total));
+	shown = o->top && o->top < n ? (size_t)o->top : n;
+	for (size_t i = 0; i < shown; i++) {
+		char name[512], fit[512];
+
+		/* a file by its name as perf report prints it, the line fit to the width */
+		snprintf(name, sizeof(name), "%s  %s", perf_dso_name(rows[i].dso),
+			 rows[i].sym ? rows[i].sym : "[unknown]");
+		fprintf(out, "    %8" PRIu64 " %7.2f%%  %s\n", rows[i].samples,
+			ap_pct(rows[i].samples, total), ap_term__fit(fit, sizeof(fit), name,
+								 cols > 30 ? cols - 23 : 8));
+	}
+	if (shown < n)
+		fprintf(out, "    %8" PRIu64 " %7.2f%%  (%zu more)\n", rest_of(rows, shown, n),
+			ap_pct(rest_of(rows, shown, n), total), n - shown);
+	free(rows);
+	return 0;
+}
+
+void render__report_host_json(struct json_out *j, const struct profile *p)
+{
+	struct render_host_row *rows = NULL;
+	size_t n = 0;
+
+	if (!p->host)
+		return;
+	json_key(j, "outside_wasm");
+	if (render__host_rows(p, &rows, &n)) {
+		json_null(j);	/* out of memory: nothing rather than a wrong list */
+		return;
+	}
+	json_begin_obj(j);
+	json_key(j, "samples"); json_u64(j, p->host->samples);
+	json_key(j, "percent_of_run");
+	json_dbl(j, ap_pct(p->host->samples, p->attr.total_samples), 4);
+	json_key(j, "rows");
+	json_begin_arr(j);
+	for (size_t i = 0; i < n; i++) {
+		json_begin_obj(j);
+		json_key(j, "dso"); json_str(j, rows[i].dso);
+		json_key(j, "symbol"); json_str(j, rows[i].sym ? rows[i].sym : "[unknown]");
+		json_key(j, "samples"); json_u64(j, rows[i].samples);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+	json_end_obj(j);
+	free(rows);
 }

@@ -8,6 +8,7 @@
 #include "offcpu.h"
 #include "loops.h"
 #include "report.h"
+#include "report-export.h"
 #include "../util/pct.h"
 #include "../util/sha256.h"
 
@@ -124,6 +125,8 @@ void render__report_json_core(struct json_out *j, const struct profile *p, uint3
 	json_key(j, "count"); json_u64(j, c->nmappings);
 	json_end_obj(j);
 	json_key(j, "consistency"); render__consistency_json(j, c);
+	if (p->source == PROFILE_RECORDS)
+		render__report_procs_json(j, p, core);
 	json_key(j, "top_functions");
 	json_top_functions(j, p, core, render__shown(o, c->nranked), total);
 	if (o->json_core_extra)
@@ -195,7 +198,7 @@ void render__report_json_members(struct json_out *j, const struct profile *p,
 	json_str(j, p->input && strcmp(p->input, "-") ? render__abspath(p->input, abs, sizeof(abs))
 						      : p->input);
 	json_key(j, "static"); json_bool(j, p->source == PROFILE_STATIC);
-	json_key(j, "event"); json_str(j, p->event);
+	json_key(j, "event"); json_str(j, p->event ? p->event : p->attr.event_name);
 	/* one core: its keys at the top level too, where the seed helper's readers look */
 	if (a->ncores == 1) {
 		struct render_opts top = *o;
@@ -216,6 +219,7 @@ void render__report_json_members(struct json_out *j, const struct profile *p,
 		json_end_obj(j);
 	}
 	json_end_arr(j);
+	render__report_host_json(j, p);
 	for (uint32_t i = 0; i < p->nfuncs; i++)
 		nclassified += p->funcs[i].classified;
 	if (nclassified) {

@@ -15,21 +15,26 @@
 #include <string.h>
 #include "callgraph.h"
 #include "pprof.h"
-#include "report-export.h"
+#include "report-events.h"
 #include "../profile/host.h"
 #include "../util/array.h"
 #include "../util/outfile.h"
 
 struct host_mapping {
 	uint64_t start, end;
-	uint32_t dso;
+	const char *dso;	/* its name: the profiles of several events share the mapping */
 	uint64_t id;
 };
+
+/* One value per sample type: several events have one each (report-events.h). */
+#define PP_MAX_VALUES 16
 
 struct pp_ctx {
 	struct pprof *pp;
 	const struct profile *p;
 	int64_t period;			/* per sample of the second value; 0: count only */
+	/* several events: c->p is event slot's; a value per event */
+	uint32_t nevents, slot;
 	uint64_t *core_map;		/* pprof mapping per core (0: none) */
 	struct host_mapping *hmaps;
 	size_t nhmaps, cap_hmaps;
@@ -67,10 +72,23 @@ static int sample_types(struct pp_ctx *c, struct ap_err *err)
 	return pprof__set_default_sample_type(c->pp, type, err);
 }
 
+/* A sample's values: the count and its time, or with several events the count in its event's. */
+static void values(const struct pp_ctx *c, uint64_t count, int64_t *v)
+{
+	if (c->nevents < 2) {
+		v[0] = (int64_t)count;
+		v[1] = (int64_t)count * c->period;
+		return;
+	}
+	memset(v, 0, PP_MAX_VALUES * sizeof(*v));
+	v[c->slot] = (int64_t)count;
+}
+
 static int add(struct pp_ctx *c, uint64_t loc, uint64_t count, struct ap_err *err)
 {
-	int64_t v[2] = { (int64_t)count, (int64_t)count * c->period };
+	int64_t v[PP_MAX_VALUES];
 
+	values(c, count, v);
 	return loc ? pprof__sample(c->pp, &loc, 1, v, err) : -1;
 }
 
@@ -149,16 +167,15 @@ static int wasm_samples(struct pp_ctx *c, struct ap_err *err)
 static uint64_t host_mapping(struct pp_ctx *c, const struct profile_host_frame *f,
 			     struct ap_err *err)
 {
-	struct host_mapping m = { f->map_start, f->map_end, f->dso, 0 };
+	struct host_mapping m = { f->map_start, f->map_end, c->p->host->dsos[f->dso], 0 };
 
 	if (f->map_end <= f->map_start)
 		return 0;
 	for (size_t i = c->nhmaps; i-- > 0;)
 		if (c->hmaps[i].start == m.start && c->hmaps[i].end == m.end &&
-		    c->hmaps[i].dso == m.dso)
+		    !strcmp(c->hmaps[i].dso, m.dso))
 			return c->hmaps[i].id;
-	m.id = pprof__mapping(c->pp, m.start, m.end, f->pgoff, c->p->host->dsos[f->dso], NULL,
-			      err);
+	m.id = pprof__mapping(c->pp, m.start, m.end, f->pgoff, m.dso, NULL, err);
 	if (m.id && ap_push(&c->hmaps, &c->nhmaps, &c->cap_hmaps, &m, sizeof(m))) {
 		ap_err_nomem(err);
 		return 0;
@@ -292,8 +309,9 @@ static int stack_samples(struct pp_ctx *c, struct ap_err *err)
 			if (!(c->stack[n++] = caller_location(c, st->nodes[node].sym, err)))
 				return -1;
 		{
-			int64_t v[2] = { (int64_t)l->samples, (int64_t)l->samples * c->period };
+			int64_t v[PP_MAX_VALUES];
 
+			values(c, l->samples, v);
 			if (pprof__sample(c->pp, c->stack, n, v, err))
 				return -1;
 		}
@@ -301,12 +319,48 @@ static int stack_samples(struct pp_ctx *c, struct ap_err *err)
 	return 0;
 }
 
-static struct pprof *build(const struct profile *p, struct ap_err *err)
+/* One sample type per event, named as perf names it; the first is shown first. */
+static int event_types(struct pp_ctx *c, const struct profile *const *ps, uint32_t n,
+		       struct ap_err *err)
 {
-	struct pp_ctx c = { .p = p };
+	for (uint32_t i = 0; i < n; i++)
+		if (pprof__add_sample_type(c->pp, ps[i]->attr.event_name, "count", err))
+			return -1;
+	return pprof__set_default_sample_type(c->pp, ps[0]->attr.event_name, err);
+}
+
+/* The samples of c->p (one event's profile). */
+static int samples(struct pp_ctx *c, struct ap_err *err)
+{
+	const struct profile *p = c->p;
+	int rc = -1;
+
+	if (!stacked(p))
+		return wasm_samples(c, err) || host_samples(c, err) ? -1 : 0;
+	c->sym_loc = calloc(p->stacks->nsyms, sizeof(*c->sym_loc));
+	c->stack = calloc(p->stacks->max_depth + 2, sizeof(*c->stack));
+	if (!c->sym_loc || !c->stack)
+		ap_err_nomem(err);
+	else
+		rc = stack_samples(c, err);
+	free(c->sym_loc);
+	free(c->stack);
+	c->sym_loc = c->stack = NULL;
+	return rc;
+}
+
+/* n profiles of one recording, one per event (n == 1: the one-event profile). */
+static struct pprof *build(const struct profile *const *ps, uint32_t n, struct ap_err *err)
+{
+	const struct profile *p = ps[0];
+	struct pp_ctx c = { .p = p, .nevents = n };
 	char note[512];
 	int rc = -1;
 
+	if (n > PP_MAX_VALUES) {
+		ap_errf(err, "at most %d events", PP_MAX_VALUES);
+		return NULL;
+	}
 	c.pp = pprof__new(err);
 	c.core_map = calloc(p->attr.ncores + 1, sizeof(*c.core_map));
 	if (!c.pp || !c.core_map) {
@@ -314,29 +368,22 @@ static struct pprof *build(const struct profile *p, struct ap_err *err)
 			ap_err_nomem(err);
 		goto out;
 	}
-	snprintf(note, sizeof(note), "aotperf report of %s%s%s", p->input ? p->input : "samples",
-		 p->attr.have_event ? ", event " : "", p->attr.have_event ? p->attr.event_name : "");
-	if (sample_types(&c, err) || pprof__add_comment(c.pp, note, err) ||
-	    core_mappings(&c, err))
+	snprintf(note, sizeof(note), "aotperf report of %s%s%s%s", p->input ? p->input : "samples",
+		 p->attr.have_event ? ", event " : "", p->attr.have_event ? p->attr.event_name : "",
+		 n > 1 ? " and the others, a sample type each" : "");
+	/* the cores' mappings come from the recording's records: the same for every event */
+	if ((n > 1 ? event_types(&c, ps, n, err) : sample_types(&c, err)) ||
+	    pprof__add_comment(c.pp, note, err) || core_mappings(&c, err))
 		goto out;
-	if (stacked(p)) {
-		c.sym_loc = calloc(p->stacks->nsyms, sizeof(*c.sym_loc));
-		c.stack = calloc(p->stacks->max_depth + 2, sizeof(*c.stack));
-		if (!c.sym_loc || !c.stack) {
-			ap_err_nomem(err);
+	for (c.slot = 0; c.slot < n; c.slot++) {
+		c.p = ps[c.slot];
+		if (samples(&c, err))
 			goto out;
-		}
-		if (stack_samples(&c, err))
-			goto out;
-	} else if (wasm_samples(&c, err) || host_samples(&c, err)) {
-		goto out;
 	}
 	rc = 0;
 out:
 	free(c.core_map);
 	free(c.hmaps);
-	free(c.sym_loc);
-	free(c.stack);
 	if (rc) {
 		pprof__delete(c.pp);
 		return NULL;
@@ -344,10 +391,10 @@ out:
 	return c.pp;
 }
 
-int render__report_pprof(FILE *f, const char *name, const struct profile *p,
-			 const struct render_opts *o, struct ap_err *err)
+int render__report_events_pprof(FILE *f, const char *name, const struct profile *const *ps,
+				uint32_t n, const struct render_opts *o, struct ap_err *err)
 {
-	struct pprof *pp = build(p, err);
+	struct pprof *pp = build(ps, n, err);
 	int rc;
 
 	(void)o;
@@ -358,10 +405,10 @@ int render__report_pprof(FILE *f, const char *name, const struct profile *p,
 	return rc;
 }
 
-int render__report_pprof_file(const char *path, const struct profile *p,
-			      const struct render_opts *o, struct ap_err *err)
+int render__report_events_pprof_file(const char *path, const struct profile *const *ps, uint32_t n,
+				     const struct render_opts *o, struct ap_err *err)
 {
-	struct pprof *pp = build(p, err);
+	struct pprof *pp = build(ps, n, err);
 	int rc;
 
 	(void)o;
@@ -370,4 +417,16 @@ int render__report_pprof_file(const char *path, const struct profile *p,
 	rc = pprof__write(pp, path, err);
 	pprof__delete(pp);
 	return rc;
+}
+
+int render__report_pprof(FILE *f, const char *name, const struct profile *p,
+			 const struct render_opts *o, struct ap_err *err)
+{
+	return render__report_events_pprof(f, name, &p, 1, o, err);
+}
+
+int render__report_pprof_file(const char *path, const struct profile *p,
+			      const struct render_opts *o, struct ap_err *err)
+{
+	return render__report_events_pprof_file(path, &p, 1, o, err);
 }

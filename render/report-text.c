@@ -76,6 +76,7 @@ void render__report_core(FILE *out, const struct profile *p, uint32_t core,
 	render__consistency_text(out, c, cols);
 	fprintf(out, "  samples     %" PRIu64 "  (%.2f%% of run)\n", c->samples,
 		ap_pct(c->samples, total));
+	render__report_procs_text(out, p, core);
 	if (!c->nranked)
 		return;
 	fprintf(out, "\n  %4s  %-18s %8s %8s %8s  %s\n", "rank", "function", "samples", "%run",

@@ -77,6 +77,14 @@ void render__json_target(struct json_out *j, const struct cwasm_target *t);
 void render__report_json_func(struct json_out *j, const struct profile *p,
 			      const struct profile_func *f, const struct render_opts *o);
 
+/*
+ * A core's mappings by process (report-procs.c): "mappings", each with pid,
+ * command, base, size, samples; the text's one line per process, printed
+ * only when several processes mapped the core.
+ */
+void render__report_procs_json(struct json_out *j, const struct profile *p, uint32_t core);
+void render__report_procs_text(FILE *out, const struct profile *p, uint32_t core);
+
 /* How many of a core's ranked functions the tables list. */
 uint32_t render__shown(const struct render_opts *o, uint32_t nranked);
 

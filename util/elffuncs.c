@@ -32,7 +32,28 @@ static int func_cmp(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-int elf_funcs__read(Elf *e, int symtab_only, struct elf_func **out, size_t *n)
+/*
+ * A label perf keeps as a function (ELF_FUNCS_LABELS): a named, defined,
+ * visible STT_NOTYPE symbol in a section whose name holds "text" (ld.so's
+ * _start in its debug file, say).
+ */
+static int is_text_label(Elf *e, const GElf_Sym *s)
+{
+	int vis = GELF_ST_VISIBILITY(s->st_other);
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	size_t shstrndx;
+	const char *name;
+
+	if (GELF_ST_TYPE(s->st_info) != STT_NOTYPE || vis == STV_HIDDEN || vis == STV_INTERNAL ||
+	    s->st_shndx == SHN_ABS || elf_getshdrstrndx(e, &shstrndx) ||
+	    !(scn = elf_getscn(e, s->st_shndx)) || !gelf_getshdr(scn, &sh))
+		return 0;
+	name = elf_strptr(e, shstrndx, sh.sh_name);
+	return name && strstr(name, "text");
+}
+
+int elf_funcs__read(Elf *e, int flags, struct elf_func **out, size_t *n)
 {
 	GElf_Shdr sh = { 0 };
 	Elf_Scn *tab = section_of(e, SHT_SYMTAB, &sh);
@@ -42,7 +63,7 @@ int elf_funcs__read(Elf *e, int symtab_only, struct elf_func **out, size_t *n)
 
 	*out = NULL;
 	*n = 0;
-	if (!tab && !symtab_only)
+	if (!tab && !(flags & ELF_FUNCS_SYMTAB_ONLY))
 		tab = section_of(e, SHT_DYNSYM, &sh);
 	if (!tab || !sh.sh_entsize || !(d = elf_getdata(tab, NULL)))
 		return 0;
@@ -58,8 +79,10 @@ int elf_funcs__read(Elf *e, int symtab_only, struct elf_func **out, size_t *n)
 		if (!gelf_getsym(d, (int)i, &s))
 			continue;
 		type = GELF_ST_TYPE(s.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || !s.st_name ||
-		    s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE)
+		if (!s.st_name || s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE)
+			continue;
+		if (type != STT_FUNC && type != STT_GNU_IFUNC &&
+		    !((flags & ELF_FUNCS_LABELS) && is_text_label(e, &s)))
 			continue;
 		name = elf_strptr(e, sh.sh_link, s.st_name);
 		if (!name || !*name)

@@ -27,10 +27,13 @@ int elf_funcs__has_symtab(Elf *e);
 
 /*
  * e's function symbols, sorted by value then table order: from .symtab,
- * else (unless symtab_only) .dynsym. 0 and *out (malloc()ed, NULL when
- * there are none) and *n; -1 when out of memory.
+ * else (unless ELF_FUNCS_SYMTAB_ONLY) .dynsym; with ELF_FUNCS_LABELS also
+ * the labels perf reads as functions (untyped symbols in a text section).
+ * 0 and *out (malloc()ed, NULL when there are none) and *n; -1 when out of
+ * memory.
  */
-int elf_funcs__read(Elf *e, int symtab_only, struct elf_func **out, size_t *n);
+enum { ELF_FUNCS_SYMTAB_ONLY = 1, ELF_FUNCS_LABELS = 2 };
+int elf_funcs__read(Elf *e, int flags, struct elf_func **out, size_t *n);
 
 /*
  * The PLT entries as perf (6.1) names them: "NAME@plt" for the i-th

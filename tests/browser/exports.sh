@@ -251,8 +251,10 @@ doc_of "$WORK/dwarf.html" >"$WORK/dwarf.doc.json"
 check "dwarf: enough samples ($(jq .total_samples "$WORK/dwarf.children.json"))" \
 	test "$(jq .total_samples "$WORK/dwarf.children.json")" -ge 300
 stack_checks dwarf dwarf "$WORK/dwarf.doc.json" "$WORK/dwarf.children.json" "$WORK/dwarf.pb.gz"
+# (ld.so's entry is a _start label too, which perf names: samples taken while
+# the loader was being loaded have that root)
 check "dwarf: the page's stacks reach the host's outermost frame (_start)" \
-	jq -e '[.stacks.nodes[] | select(.parent < 0 and .name == "_start")] | length == 1' \
+	jq -e '[.stacks.nodes[] | select(.parent < 0 and .name == "_start")] | length == 1 or length == 2' \
 	"$WORK/dwarf.doc.json" >/dev/null
 # a plain recording: no stacks, the self-sample chart
 record "$WORK/plain.data" -- --ms 300 "$cwasm"

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+/* The sampling events of a recording (see events.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "events.h"
+#include "../perfdata/perfdata.h"
+
+/* perf's tracking event ("dummy:u", "dummy:HG"): mappings and comms, no samples. */
+static int is_dummy(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
+}
+
+/*
+ * The events the off-CPU view reads (profile/offcpu*.c): sched_switch
+ * tracepoint samples and BPF's offcpu-time. Their samples count switches,
+ * not time on CPU: with another sampling event in the recording they are
+ * its off-CPU part, not a table of their own.
+ */
+static int serves_offcpu(const char *name)
+{
+	return !strcmp(name, "sched:sched_switch") || !strcmp(name, "offcpu-time");
+}
+
+static int listed(const struct profile_events *ev, const char *name)
+{
+	for (uint32_t i = 0; i < ev->n; i++)
+		if (!strcmp(ev->names[i], name))
+			return 1;
+	return 0;
+}
+
+static void drop_offcpu_events(struct profile_events *ev)
+{
+	uint32_t keep = 0;
+
+	for (uint32_t i = 0; i < ev->n; i++)
+		keep += !serves_offcpu(ev->names[i]);
+	if (!keep || keep == ev->n)
+		return;
+	keep = 0;
+	for (uint32_t i = 0; i < ev->n; i++) {
+		if (serves_offcpu(ev->names[i]))
+			free(ev->names[i]);
+		else
+			ev->names[keep++] = ev->names[i];
+	}
+	ev->n = keep;
+}
+
+int profile_events__read(const char *perf_path, struct profile_events *ev, struct ap_err *err)
+{
+	struct perfdata *pd;
+	size_t n;
+
+	memset(ev, 0, sizeof(*ev));
+	if (!strcmp(perf_path, "-"))
+		return 0;
+	if (perfdata__open(perf_path, 0, &pd, err))
+		return -1;
+	n = perfdata__nevsels(pd);
+	ev->names = calloc(n ? n : 1, sizeof(*ev->names));
+	if (!ev->names) {
+		perfdata__close(pd);
+		return ap_err_nomem(err);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct pd_evsel *e = perfdata__evsel(pd, i);
+
+		if (is_dummy(&e->attr) || listed(ev, e->name ? e->name : "unknown"))
+			continue;	/* one name, one event: --event NAME picks its first */
+		ev->names[ev->n] = strdup(e->name ? e->name : "unknown");
+		if (!ev->names[ev->n++]) {
+			perfdata__close(pd);
+			profile_events__exit(ev);
+			return ap_err_nomem(err);
+		}
+	}
+	perfdata__close(pd);
+	drop_offcpu_events(ev);
+	return 0;
+}
+
+void profile_events__exit(struct profile_events *ev)
+{
+	for (uint32_t i = 0; i < ev->n; i++)
+		free(ev->names[i]);
+	free(ev->names);
+	memset(ev, 0, sizeof(*ev));
+}

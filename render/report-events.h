@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef AOTPERF_RENDER_REPORT_EVENTS_H
+#define AOTPERF_RENDER_REPORT_EVENTS_H
+/*
+ * The report of n profiles of one recording, one per sampling event
+ * (cli/report-events.h), in event order; n == 1 is the one-event report.
+ *
+ *   JSON      ps[0]'s members at the top level, then (n > 1) "events": one
+ *             object per event with the members a one-event report has;
+ *   Markdown  a block per event ("## event `NAME`", then its report);
+ *   pprof     one profile, a sample type per event (render/report-pprof.c).
+ */
+#include "report-export.h"
+
+int render__report_events_json_file(const char *path, const struct profile *const *ps, uint32_t n,
+				    const struct render_opts *o, struct ap_err *err);
+int render__report_events_md(FILE *f, const char *name, const struct profile *const *ps, uint32_t n,
+			     const struct render_opts *o, struct ap_err *err);
+int render__report_events_md_file(const char *path, const struct profile *const *ps, uint32_t n,
+				  const struct render_opts *o, struct ap_err *err);
+int render__report_events_pprof(FILE *f, const char *name, const struct profile *const *ps,
+				uint32_t n, const struct render_opts *o, struct ap_err *err);
+int render__report_events_pprof_file(const char *path, const struct profile *const *ps, uint32_t n,
+				     const struct render_opts *o, struct ap_err *err);
+
+#endif
