@@ -73,6 +73,8 @@ PKG_DRY=$dry
 source "$(dirname "${BASH_SOURCE[0]}")/pkg.sh"
 root=$PKG_ROOT
 LIBPERF_DIR=${LIBPERF_DIR:-$root/.deps/libperf/usr}
+# build-libperf.sh installs under DESTDIR/usr: where the Makefile will look.
+export LIBPERF_DEST=${LIBPERF_DIR%/usr}
 BUILD_LIBPERF=${AOTPERF_BUILD_LIBPERF:-$root/scripts/build-libperf.sh}
 
 # libperf_from_tarball TARBALL TOPDIR: build libperf unless it is there.
