@@ -17,7 +17,20 @@ dry=0
 case ${1:-} in
 -n|--dry-run) dry=1 ;;
 -h|--help)
-	echo "usage: scripts/test-deps.sh [--dry-run]   (see the comment at its top)"
+	cat <<EOF
+usage: scripts/test-deps.sh [--dry-run]
+
+Install what the tests add to make deps (make test-deps), for Azure Linux 3
+(tdnf), Debian and Ubuntu (apt-get), Fedora and RHEL-like (dnf); what the
+distribution does not package is named on one line. What is installed is
+skipped; sudo when not root; an apt lock another process holds is waited for.
+
+  -n, --dry-run  print every package-manager command, change nothing
+
+Environment (a dry run for another machine; see install-perf.sh --help):
+  AOTPERF_OS_RELEASE, AOTPERF_UNAME_R, AOTPERF_UNAME_M, AOTPERF_APT_LOCK_WAIT
+Names and where each comes from: docs/platforms.md.
+EOF
 	exit 0
 	;;
 "") ;;
