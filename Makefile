@@ -9,6 +9,8 @@
 #   make demo       make deps, record the bundled sample, print the report
 #   make bench      aotperf report vs the perf script/report pipeline it replaces
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make static     build/aotperf-static, no shared library needed (ARCH=aarch64:
+#                   build-aarch64/); make dist: the release tarballs (dist/static.mk)
 #
 # SAN=1 builds into build-san/ with AddressSanitizer and UBSan.
 
@@ -23,6 +25,8 @@ else
 B        := build
 SANFLAGS :=
 endif
+# ARCH=aarch64: cross build into build-aarch64/ (dist/arch.mk)
+include dist/arch.mk
 
 # libperf: the distro's (Fedora libperf-devel) or the one scripts/build-libperf.sh builds.
 LIBPERF_DIR ?= $(CURDIR)/.deps/libperf/usr
@@ -41,7 +45,7 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstric
 override LDFLAGS += $(SANFLAGS)
 LDLIBS  += -lzstd $(CAPSTONE_LIBS) -ldw -lelf -lm
 
-LIB_DIRS := util cwasm perfdata attr jitdump decode classify symbolize spills frames engines \
+LIB_DIRS := util cwasm perfdata attr jitdump decode classify loops symbolize spills frames engines \
 	    unwind profile render compare
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)
@@ -137,6 +141,8 @@ include tests/loader/loader.mk
 include tests/jitlib/jitlib.mk
 include render/render.mk
 include tests/fuzz/fuzz.mk
+# make static, make dist: the static binary and the release tarballs
+include dist/static.mk
 
 fixtures: $(FIXTURES)
 

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "../cwasm/name.h"
 #include "../util/num.h"
+#include "../util/suggest.h"
 
 #ifndef AOTPERF_VERSION
 #define AOTPERF_VERSION "0.1"
@@ -152,6 +153,21 @@ static void usage(FILE *f)
 	fprintf(f, "\n'aotperf <command> --help' describes one command.\n");
 }
 
+static int unknown_command(const char *word)
+{
+	const char *names[sizeof(subcommands) / sizeof(subcommands[0])];
+	const char *guess;
+
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		names[i] = subcommands[i].name;
+	guess = ap_suggest(word, names, sizeof(names) / sizeof(names[0]));
+	if (guess)
+		fprintf(stderr, "aotperf: '%s' is not a command; did you mean '%s'?\n", word, guess);
+	else
+		fprintf(stderr, "aotperf: '%s' is not a command; see 'aotperf --help'\n", word);
+	return EXIT_BAD;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -169,6 +185,5 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 		if (!strcmp(argv[1], subcommands[i].name))
 			return subcommands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "aotperf: '%s' is not a command; see 'aotperf --help'\n", argv[1]);
-	return EXIT_BAD;
+	return unknown_command(argv[1]);
 }

@@ -26,6 +26,16 @@ int cli_fail_opt(const char *cmd, const char *opt, const struct ap_err *err);
 void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Every warning of a list, with its hint. */
 void cli_warnings(const char *cmd, const struct ap_warnings *ws);
+struct option;
+/*
+ * After getopt_long returned '?' or ':': err says which option and what is
+ * wrong with it (value missing, did you mean, ambiguous). Returns -1.
+ */
+int cli_bad_option(struct ap_err *err, char *const *argv, int optind_now, const char *shortopts,
+		   const struct option *longopts);
+/* A word where no argument goes: err hints -i, --cwasm or --manifest when
+ * arg is a recording, a core or a manifest. Returns -1. */
+int cli_bad_argument(struct ap_err *err, const char *arg);
 /* Parse numbers strictly ("12x" is an error). */
 int cli_parse_u64(const char *s, int base, uint64_t *out);
 /* --arch: x86_64 or aarch64 and their aliases; else -1 and err "--arch: ...". */

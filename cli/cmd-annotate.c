@@ -136,7 +136,7 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o, struct ap_
 		case O_ROLES: o->annot.roles = optarg; break;
 		case O_TOP:
 			if (cli_parse_u64(optarg, 10, &o->top) || o->top > 100000)
-				return ap_errf(err, "--top: '%s' is not a number", optarg);
+				return ap_errf(err, "--top: '%s' is not a count (a whole number, 0 or more)", optarg);
 			break;
 		case O_JSON: o->json = optarg; break;
 		case O_SAVE: o->save = optarg; break;
@@ -152,8 +152,7 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o, struct ap_
 		case O_FRAME_ATTR: o->frame_prefix = optarg; break;
 		case O_FRAME_META: o->frame_meta = optarg; break;
 		default:
-			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
-				       argv[optind - 1]);
+			return cli_bad_option(err, argv, optind, "i:h", longopts);
 		}
 	}
 	if (optind == argc)

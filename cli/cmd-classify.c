@@ -76,12 +76,11 @@ static int parse_args(int argc, char **argv, struct classify_opts *o, struct ap_
 		case O_TEXT: o->annot.ignore_raw = 1; break;
 		case O_TOP:
 			if (cli_parse_u64(optarg, 10, &o->top) || o->top > 100000)
-				return ap_errf(err, "--top: '%s' is not a number", optarg);
+				return ap_errf(err, "--top: '%s' is not a count (a whole number, 0 or more)", optarg);
 			break;
 		case O_JSON: o->json = optarg; break;
 		default:
-			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
-				       argv[optind - 1]);
+			return cli_bad_option(err, argv, optind, "h", longopts);
 		}
 	}
 	if (optind < argc)

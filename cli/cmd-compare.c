@@ -145,18 +145,17 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, struct ap_e
 			break;
 		case O_TOP:
 			if (cli_parse_u64(optarg, 10, &o->top))
-				return ap_errf(err, "--top: '%s' is not a number", optarg);
+				return ap_errf(err, "--top: '%s' is not a count (a whole number, 0 or more)", optarg);
 			break;
 		case O_JSON: o->json = optarg; break;
 		case O_MD: o->markdown = optarg; break;
 		case O_HTML: o->html = optarg; break;
 		default:
-			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
-				       argv[optind - 1]);
+			return cli_bad_option(err, argv, optind, "i:qh", longopts);
 		}
 	}
 	if (optind < argc)
-		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
+		return cli_bad_argument(err, argv[optind]);
 	if (!o->other && !o->njitdumps)
 		return ap_errf(err, "no other engine: give --other perf.jit.data (its recording "
 			       "after perf inject --jit) or --other-jitdump DUMP");

@@ -126,7 +126,7 @@ static int global_option(struct diff_opts *o, int c, const char *arg, char *cons
 	case 'h': fputs(diff_usage, stdout); exit(EXIT_OK);
 	case O_TOP:
 		if (cli_parse_u64(arg, 10, &o->top))
-			return ap_errf(err, "--top: '%s' is not a number", arg);
+			return ap_errf(err, "--top: '%s' is not a count (a whole number, 0 or more)", arg);
 		return 0;
 	case O_FUNC:
 		if (o->nspecs == DIFF_MAX_FUNCS)
@@ -160,7 +160,7 @@ static int global_option(struct diff_opts *o, int c, const char *arg, char *cons
 	case O_MD: o->markdown = arg; return 0;
 	case O_HTML: o->html = arg; return 0;
 	}
-	return ap_errf(err, "unknown or incomplete option '%s'; see --help", argv[optind - 1]);
+	return cli_bad_option(err, argv, optind, "i:qh", diff_longopts);
 }
 
 /* One side's words: its own options, and the global ones wherever they are. */

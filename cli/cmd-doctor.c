@@ -681,10 +681,13 @@ int cmd_doctor(int argc, char **argv)
 			}
 			return spin((unsigned int)v);
 		case 'h': fputs(doctor_usage, stdout); return EXIT_OK;
-		default:
-			fprintf(stderr, "aotperf doctor: unknown or incomplete option '%s'; see --help\n",
-				argv[optind - 1]);
+		default: {
+			struct ap_err err = { 0 };
+
+			cli_bad_option(&err, argv, optind, "h", longopts);
+			fprintf(stderr, "aotperf doctor: %s\n", err.msg);
 			return EXIT_BAD;
+		}
 		}
 	}
 	if (optind < argc) {

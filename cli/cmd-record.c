@@ -195,8 +195,7 @@ static int parse(int argc, char **argv, struct rec_args *r, struct ap_err *err)
 			continue;
 		}
 		if (c == '?' || c == ':')
-			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
-				       argv[optind - 1]);
+			return cli_bad_option(err, argv, optind, "+o:gF:e:qh", longopts);
 		if (parse_opt(r, c, optarg, err))
 			return -1;
 	}

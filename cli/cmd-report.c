@@ -10,6 +10,7 @@
 #include "captures.h"
 #include "../render/callgraph.h"
 #include "../classify/classify.h"
+#include "../loops/analyze.h"
 #include "../render/report.h"
 #include "../render/report-export.h"
 #include "../util/term.h"
@@ -70,6 +71,10 @@ static const char report_usage[] =
 	"                          local_func_N, a wasm name, or modM:N in a\n"
 	"                          manifest; repeatable\n"
 	"      --hot K             classify the K hottest functions\n"
+	"                          (both also show each function's hot loops, and\n"
+	"                          what each lever would buy on the hottest: llvm-mca\n"
+	"                          on the recording CPU's model; AOTPERF_LLVM_MCA=PATH\n"
+	"                          picks the binary, empty for none)\n"
 	"      --roles SPEC        pin registers to roles on top of the ones inferred\n"
 	"                          from the code (with --func/--hot), e.g.\n"
 	"                          vmctx=rcx,membase=none\n"
@@ -217,7 +222,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		case 'h': fputs(report_usage, stdout); exit(EXIT_OK);
 		case O_TOP:
 			if (cli_parse_u64(optarg, 10, &o->top))
-				return ap_errf(err, "--top: '%s' is not a number", optarg);
+				return ap_errf(err, "--top: '%s' is not a count (a whole number, 0 or more)", optarg);
 			break;
 		case O_JSON: o->json = optarg; break;
 		case O_MIN:
@@ -256,12 +261,11 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		case O_PPROF: o->pprof = optarg; break;
 		case O_WIDE: o->wide = 1; break;
 		default:
-			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
-				       argv[optind - 1]);
+			return cli_bad_option(err, argv, optind, "i:qh", longopts);
 		}
 	}
 	if (optind < argc)
-		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
+		return cli_bad_argument(err, argv[optind]);
 	if (check_frame_options(o, err))
 		return -1;
 	/* the HTML and Markdown classify the hottest functions when none is named */
@@ -353,7 +357,8 @@ static int classify(struct report_opts *o, struct ap_err *err)
 		return -1;
 	if (o->frame_meta && profile__set_sidecar(p, 0, o->frame_meta, err))
 		return -1;
-	return profile__classify(p, o->roles, err);
+	/* loops, and their llvm-mca model only for what --func/--hot named */
+	return profile__classify(p, o->roles, err) || lp__profile(p, 1, err) ? -1 : 0;
 }
 
 typedef int (*export_file_fn)(const char *path, const struct profile *p,

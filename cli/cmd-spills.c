@@ -3,8 +3,8 @@
  * aotperf spills: rank the compile-time spill metric (wamrc's
  * `[aot-spill-metric]` lines), join it with a recording's runtime self
  * samples, cross-check it against the frame reloads decoded from the .cwasm,
- * and diff two logs (the seed's Steps 3, 5 and 6 and its keyvault lesson:
- * the biggest compile-time spiller may never run).
+ * and diff two logs (steps 3, 5 and 6 of docs/workflow.md and its first
+ * lesson: the biggest compile-time spiller may never run).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -144,7 +144,7 @@ static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_er
 		case O_SORT: so->sort = optarg; break;
 		case O_TOP:
 			if (cli_parse_u64(optarg, 10, &so->top) || so->top > UINT32_MAX)
-				return ap_errf(err, "--top: '%s' is not a number", optarg);
+				return ap_errf(err, "--top: '%s' is not a count (a whole number, 0 or more)", optarg);
 			break;
 		case O_VS: so->vs_path = optarg; break;
 		case O_JSON: o->json = optarg; break;
@@ -173,8 +173,7 @@ static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_er
 			break;
 		case O_WIDE: o->wide = 1; break;
 		default:
-			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
-				       argv[optind - 1]);
+			return cli_bad_option(err, argv, optind, "i:qh", longopts);
 		}
 	}
 	if (optind >= argc)
@@ -182,7 +181,7 @@ static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_er
 			       " or - for stdin); see --help");
 	so->log_path = argv[optind++];
 	if (optind < argc)
-		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
+		return cli_bad_argument(err, argv[optind]);
 	if (so->vs_path && !strcmp(so->vs_path, "-") && !strcmp(so->log_path, "-"))
 		return ap_errf(err, "LOG and --vs cannot both be stdin");
 	so->mods = o->mods;

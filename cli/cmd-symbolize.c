@@ -116,12 +116,11 @@ static int parse(int argc, char **argv, struct sym_args *s, struct ap_err *err)
 			s->jitdump = 1;
 			break;
 		default:
-			return ap_errf(err, "unknown or incomplete option '%s'; see --help",
-				       argv[optind - 1]);
+			return cli_bad_option(err, argv, optind, "i:o:qh", longopts);
 		}
 	}
 	if (optind < argc)
-		return ap_errf(err, "unexpected argument '%s'; see --help", argv[optind]);
+		return cli_bad_argument(err, argv[optind]);
 	if (s->route == ROUTE_PERFMAP && s->a.arch != CWASM_ARCH_UNKNOWN)
 		return ap_errf(err, "--arch: perfmap does not decode code (a map has names only)");
 	if (s->route != ROUTE_PERFMAP && !s->out)

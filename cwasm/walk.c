@@ -451,6 +451,10 @@ static int check_header(struct cwasm_walk *w, struct ap_err *err)
 {
 	if (!w->len)
 		return fail(err, -ENOEXEC, "%s: not a .cwasm (empty file)", w->file);
+	/* the two files a command takes, given the other way round */
+	if (w->len >= 8 && !memcmp(w->buf, "PERFILE2", 8))
+		return fail(err, -ENOEXEC, "%s: a perf recording, not a .cwasm (swapped -i and "
+			    "--cwasm?)", w->file);
 	if (w->len < 4 || le32(w->buf) != CWASM_MAGIC)
 		return fail(err, -ENOEXEC, "%s: not a .cwasm (no \\0aot magic)", w->file);
 	if (w->len < 8)

@@ -198,7 +198,8 @@ int perfdata__write_edited(const char *in, const char *out, const struct pd_edit
 		goto out_close;
 	for (size_t i = 0; i < nedits; i++)
 		delta += (int64_t)e[i].new_size - (int64_t)e[i].old_size;
-	if (outfile__open(&of, out, err))
+	/* the copy is as private as the recording (perf writes 0600) */
+	if (outfile__open_mode(&of, out, outfile__mode_of(in), err))
 		goto out_close;
 	{
 		struct pd_file_header nh = h;

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -209,6 +210,10 @@ static int check_magic(const struct perfdata *pd, const char *buf, ssize_t n,
 	if (magic == PD_MAGIC2_SWAPPED)
 		return ap_errf(err, "%s: perf.data from an opposite-endian machine is not supported",
 			       pd->path);
+	/* the two files a command takes, given the other way round */
+	if (!memcmp(buf, "\0aot", 4))
+		return ap_errf(err, "%s: a .cwasm, not a perf.data file (swapped -i and --cwasm?)",
+			       pd->path);
 	if (magic != PD_MAGIC2)
 		return ap_errf(err, "%s: not a perf.data file (bad magic)", pd->path);
 	if (n < PD_PIPE_HEADER_SIZE)
@@ -312,6 +317,25 @@ static char *read_feature(struct perfdata *pd, int bit, size_t *len)
 	}
 	*len = sec.size;
 	return buf;
+}
+
+int perfdata__feature_string(struct perfdata *pd, int bit, char *out, size_t n)
+{
+	size_t len = 0;
+	uint32_t slen;
+	char *buf = pd->unfinished || !n ? NULL : read_feature(pd, bit, &len);
+
+	/* perf's string: u32 length (NUL padding included), then the bytes */
+	if (!buf || len < sizeof(slen)) {
+		free(buf);
+		return -1;
+	}
+	memcpy(&slen, buf, sizeof(slen));
+	if (slen > len - sizeof(slen))
+		slen = (uint32_t)(len - sizeof(slen));
+	snprintf(out, n, "%.*s", (int)strnlen(buf + sizeof(slen), slen), buf + sizeof(slen));
+	free(buf);
+	return 0;
 }
 
 /* HEADER_COMPRESSED: u32 version, type, level, ratio, mmap_len. */

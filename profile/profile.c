@@ -5,6 +5,7 @@
 #include "host.h"
 #include "internal.h"
 #include "sidecar.h"
+#include "../loops/loops.h"
 #include "../util/array.h"
 #include "../util/num.h"
 
@@ -137,6 +138,7 @@ static void func_exit(struct profile_func *f)
 		cls_result__exit(&f->cls);
 	profile_sidecar__delete(f->sc);
 	helper_view__delete(f->hv);
+	lp_func__delete(f->loops);
 }
 
 void profile__delete(struct profile *p)

@@ -78,10 +78,13 @@ struct profile_func {
 	struct profile_sidecar *sc;
 	/* the upstream helper's classes and hottest instructions; set by classify */
 	struct helper_view *hv;
+	/* blocks, loops and their model (loops/loops.h); NULL unless asked */
+	struct lp_func *loops;
 };
 
 struct profile_host;
 struct progress;
+struct lp_func;
 
 struct profile {
 	enum profile_source source;

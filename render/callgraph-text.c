@@ -144,32 +144,60 @@ static uint64_t outermost(const struct profile_stacks *st, uint32_t sym)
 	return n;
 }
 
+/* One row of a callers/callees table: an edge, or the (self) / outermost line. */
+struct edge_row {
+	uint64_t samples;
+	uint32_t sym;		/* the other end, when label is NULL */
+	const char *label;
+	size_t order;		/* ties keep the edges' own order */
+};
+
+static int edge_row_cmp(const void *a, const void *b)
+{
+	const struct edge_row *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
 void render__callgraph_edges(FILE *out, const struct profile *p, uint32_t sym, int callers)
 {
 	const struct profile_stacks *st = p->stacks;
 	const struct stack_sym *s = &st->syms[sym];
 	char name[256], other[256], cut[NAME_COLS + 1 + 8];
 	uint64_t top = callers ? outermost(st, sym) : 0;
+	struct edge_row *rows = calloc(st->nedges + 1, sizeof(*rows));
+	size_t n = 0;
 
 	fprintf(out, "\n%s of %s\n", callers ? "callers" : "callees",
 		render__stack_name(p, s, name, sizeof(name)));
 	fprintf(out, "  %" PRIu64 " samples in its stacks (%.2f%% of run), %" PRIu64 " self\n",
 		s->total, ap_pct(s->total, st->samples), s->self);
 	fprintf(out, "  %8s  %7s  %s\n", "Samples", "%func", callers ? "Caller" : "Callee");
+	if (!rows) {
+		fprintf(out, "  (out of memory)\n");
+		return;
+	}
 	for (uint32_t i = 0; i < st->nedges; i++) {
 		const struct stack_edge *e = &st->edges[i];
-		uint32_t o = callers ? e->caller : e->callee;
 
 		if ((callers ? e->callee : e->caller) != sym)
 			continue;
-		fprintf(out, "  %8" PRIu64 "  %6.2f%%  %s\n", e->samples, ap_pct(e->samples, s->total),
-			fit(render__stack_name(p, &st->syms[o], other, sizeof(other)), cut,
-			    NAME_COLS + 8));
+		rows[n].samples = e->samples;
+		rows[n].order = n;
+		rows[n++].sym = callers ? e->caller : e->callee;
 	}
+	/* the function's own share sorts with its callees, as perf's (self) does */
 	if (callers && top)
-		fprintf(out, "  %8" PRIu64 "  %6.2f%%  %s\n", top, ap_pct(top, s->total),
-			"(outermost frame: no caller seen)");
+		rows[n] = (struct edge_row){ top, 0, "(outermost frame: no caller seen)", n }, n++;
 	if (!callers && s->self)
-		fprintf(out, "  %8" PRIu64 "  %6.2f%%  %s\n", s->self, ap_pct(s->self, s->total),
-			"(self)");
+		rows[n] = (struct edge_row){ s->self, 0, "(self)", n }, n++;
+	qsort(rows, n, sizeof(*rows), edge_row_cmp);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  %8" PRIu64 "  %6.2f%%  %s\n", rows[i].samples,
+			ap_pct(rows[i].samples, s->total), rows[i].label ? rows[i].label :
+			fit(render__stack_name(p, &st->syms[rows[i].sym], other, sizeof(other)),
+			    cut, NAME_COLS + 8));
+	free(rows);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "helper.h"
+#include "loops.h"
 #include "report.h"
 #include "../util/pct.h"
 #include "../util/sha256.h"
@@ -145,6 +146,7 @@ void render__report_json_func(struct json_out *j, const struct profile *p,
 		json_key(j, "frame_metadata"); json_str(j, f->sc->path);
 		json_key(j, "frame_metadata_present"); json_bool(j, 0);
 	}
+	render__loops_json(j, f);
 }
 
 static void json_func(struct json_out *j, const struct profile *p, const struct profile_func *f,

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include "frames.h"
+#include "loops.h"
 #include "report.h"
 #include "../util/pct.h"
 #include "../util/term.h"
@@ -121,6 +122,7 @@ void render__report_func(FILE *out, const struct profile *p, const struct profil
 		cls__print_hottest(out, &f->cls.f, f->cls.insn_samples, o->hottest, &f->cls.t,
 				   total);
 	}
+	render__loops_text(out, f, cols);
 }
 
 void render__report_body(FILE *out, const struct profile *p, const struct render_opts *o)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# aotperf report against the pipeline it replaces (the seed helper's
+# aotperf report against the pipeline it replaces (docs/workflow.md, step 5:
 # `perf script --show-mmap-events` + `perf report -g none -n
 # --sort=dso,symbol`) and against reading the file with cat, on the same
 # >= 40 MB recording with dwarf call graphs. Best of 5 wall-clock runs each.

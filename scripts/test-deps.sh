@@ -69,6 +69,13 @@ debian|ubuntu)
 		cannot chromium "Ubuntu ships it as a snap: snap install chromium"
 	fi
 	apt_install "${pkgs[@]}"
+	# Debian x86_64: the aarch64 static build's own list (arm64 libraries
+	# through dpkg --add-architecture), which scripts/cross-deps.sh keeps.
+	cross=${AOTPERF_CROSS_DEPS:-$PKG_ROOT/scripts/cross-deps.sh}
+	if [ "$DISTRO" = debian ] && [ "$PKG_UNAME_M" = x86_64 ] &&
+	   { [ "$PKG_FOREIGN" = 1 ] || ! bash "$cross" --check; }; then
+		run bash "$cross"
+	fi
 	[ -n "$llvm" ] || cannot "libclang-rt-N-dev libfuzzer-N-dev" "N: this release's clang, not known here"
 	;;
 azurelinux)

@@ -140,7 +140,8 @@ static int run_perf_inject(const char *perf, const char *in, const char *out,
 		unlink(tmp);
 		return ap_errk(err, AP_ERR_IO, "perf inject --jit -i %s failed (%s)", in, why);
 	}
-	if (chmod(tmp, 0644) || rename(tmp, out)) {
+	/* as private as the recording it comes from */
+	if (chmod(tmp, outfile__mode_of(in)) || rename(tmp, out)) {
 		int e = errno;
 
 		unlink(tmp);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "symbolize.h"
@@ -449,6 +450,9 @@ static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 		}
 	}
 	e = aotjit_close(j);
+	/* as private as the recording it describes (perf writes 0600) */
+	if (!e && chmod(path, outfile__mode_of(perf_in)))
+		e = -errno;
 	if (e) {
 		unlink(path);
 		return ap_errf(err, "%s: %s", path, strerror(-e));
@@ -581,6 +585,12 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 		if (write_core_image(path, res, c, cs[c].offsets, (const char *const *)cs[c].names,
 				     maps, &place[c], err))
 			goto out;
+		/* as private as the recording that names it (perf writes 0600) */
+		if (chmod(path, outfile__mode_of(perf_in))) {
+			ap_errf(err, "%s: %s", path, strerror(errno));
+			unlink(path);
+			goto out;
+		}
 		paths[c] = strdup(path);
 		if (!paths[c] || list_push(written, nwritten, path)) {
 			unlink(path);

@@ -11,6 +11,12 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/aotperf-tests.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 export TMPDIR=$scratch
+# perf keeps a copy of every binary it records or injects in its build-id
+# cache, ~/.debug by default: thousands of files per run. The tests point it
+# at the scratch folder (PERF_CONFIG names a config file, as `perf config`
+# documents), and the run fails if ~/.debug grew anyway.
+. "$root/tests/perfconfig.sh"; perfconfig_use "$scratch"
+debug_before=$(perfconfig_home_debug_count)
 
 passed=0 failed=0 broken=()
 run_one() {
@@ -43,6 +49,13 @@ for s in "$root"/tests/e2e/*.sh; do
 	run_one "e2e/$(basename "$s")" bash "$s" "$B"
 done
 
+debug_after=$(perfconfig_home_debug_count)
+if [ "$debug_after" -gt "$debug_before" ]; then
+	echo "FAIL perf build-id cache: ~/.debug grew from $debug_before to $debug_after entries during the tests"
+	failed=$((failed + 1)); broken+=("~/.debug")
+else
+	passed=$((passed + 1))
+fi
 [ ${#broken[@]} -eq 0 ] || echo "failing: ${broken[*]}"
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -21,7 +21,29 @@ int ap_outfile__check_owner(const char *path, struct ap_err *err)
 	return 0;
 }
 
+static mode_t default_mode(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+mode_t outfile__mode_of(const char *input)
+{
+	struct stat st;
+
+	if (stat(input, &st))
+		return default_mode();
+	return st.st_mode & 0666;
+}
+
 int outfile__open(struct outfile *o, const char *path, struct ap_err *err)
+{
+	return outfile__open_mode(o, path, default_mode(), err);
+}
+
+int outfile__open_mode(struct outfile *o, const char *path, mode_t mode, struct ap_err *err)
 {
 	size_t n = strlen(path);
 
@@ -53,11 +75,8 @@ int outfile__open(struct outfile *o, const char *path, struct ap_err *err)
 		outfile__abort(o);
 		return ap_errf(err, "%s: cannot create: %s", path, strerror(e));
 	}
-	/* mkstemp makes 0600; give outputs the usual umask-derived mode. */
-	mode_t mask = umask(0);
-
-	umask(mask);
-	if (fchmod(o->fd, 0666 & ~mask) != 0) {
+	/* mkstemp makes 0600: the mode asked for, before any byte is written */
+	if (fchmod(o->fd, mode & 0666) != 0) {
 		int e = errno;
 
 		outfile__abort(o);

@@ -8,6 +8,7 @@
  * another user owns is never replaced.
  */
 #include <stdio.h>
+#include <sys/types.h>
 #include "err.h"
 
 struct outfile {
@@ -23,6 +24,15 @@ struct outfile {
  * refused (ap_outfile__check_owner).
  */
 int outfile__open(struct outfile *o, const char *path, struct ap_err *err);
+/*
+ * The same, the file created with mode's permission bits instead of the
+ * umask-derived ones: derived recordings keep the mode of the recording
+ * they come from (perf writes perf.data as 0600).
+ */
+int outfile__open_mode(struct outfile *o, const char *path, mode_t mode, struct ap_err *err);
+/* The read/write permission bits of input (0600 for a perf.data), for
+ * outfile__open_mode; the umask-derived default when it cannot be read. */
+mode_t outfile__mode_of(const char *input);
 /* Flush, close and rename into place. */
 int outfile__commit(struct outfile *o, struct ap_err *err);
 /* Close and remove the temporary file (safe after a failed open/commit). */

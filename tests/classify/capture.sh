@@ -7,7 +7,7 @@
 # variants the classifier must read. Not part of the build: the captured
 # text is checked in, so the tests do not depend on this machine's perf.
 # The checked-in captures predate the kernels' move to the generator's
-# idioms: they are of the seed's pinned rbx/r15 code, which
+# idioms: they are of the pinned rbx/r15 code (docs/codegen-idioms.md), which
 # tests/unit/test_classify.c reads with --roles vmctx=rbx,membase=r15;
 # re-capturing changes the counts that test expects.
 #

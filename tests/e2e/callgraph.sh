@@ -113,11 +113,20 @@ perf record -q -e cpu-clock:u -k mono -F 2000 --call-graph=dwarf,8192 -o "$D/per
 	"$LOADER" --ms 4000 --mix calltree "$C" >"$D/log" 2>&1
 check_eq "dwarf: perf record --call-graph=dwarf: exit status" "$?" 0
 "$AOTPERF" report -q -i "$D/perf.data" --cwasm "$C" --children --top 0 --callers ct_leaf \
-	--callers ct_rec --callees local_func_5 --folded "$D/aot.folded" --json "$D/aot.json" \
+	--callers ct_rec --callees local_func_5 --callees ct_rec --folded "$D/aot.folded" \
+	--json "$D/aot.json" \
 	>"$D/report.txt"
 check_eq "dwarf: aotperf report --children --callers --callees --folded: exit status" "$?" 0
 total=$(jq .total_samples "$D/aot.json")
 check "dwarf: enough samples ($total)" test "${total:-0}" -ge 500
+# every callers/callees table sorted by samples, (self) and the outermost line included
+gawk '/^(callers|callees) of / { t = 1; prev = -1; next }
+	t && /^  +(Samples|[0-9]+ samples in its stacks)/ { next }
+	t && /^  +[0-9]+ +[0-9.]+% / { if (prev >= 0 && $1 > prev) bad = 1; prev = $1;
+		if (/\(self\)$/) self = 1; next }
+	{ t = 0 }
+	END { exit bad || !self }' "$D/report.txt"
+check "dwarf: callers/callees rows sorted by samples, (self) among them" test $? -eq 0
 check_eq "dwarf: JSON mode" "$(jq -r .call_graph.mode "$D/aot.json")" dwarf
 check_eq "dwarf: unwinding never stopped inside wasm code" "$(jq .call_graph.cut "$D/aot.json")" 0
 check "dwarf: the text fits 80 columns" gawk 'length > 80 { exit 1 }' "$D/report.txt"

@@ -56,6 +56,7 @@ stub dnf '# -q repolist --enabled | install | config-manager
 exit 0'
 stub curl 'exit 0'
 stub build-libperf.sh 'exit 0'
+stub cross-deps.sh 'exit 0'
 }
 export STUB_LOG=$LOG
 
@@ -69,6 +70,7 @@ run_script() {
 	local script=$1 os=$2; shift 2
 	: >"$LOG"
 	PATH=$STUBS:$PATH OS_RELEASE=$OSR/os-release.$os AOTPERF_BUILD_LIBPERF=$STUBS/build-libperf.sh \
+		AOTPERF_CROSS_DEPS=$STUBS/cross-deps.sh \
 		LIBPERF_DIR=$WORK/no-libperf bash "$script" "$@" >"$WORK/out" 2>"$WORK/err"
 	rc=$?
 	out=$(cat "$WORK/out"); log=$(cat "$LOG")

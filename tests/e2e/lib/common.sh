@@ -10,6 +10,7 @@ LOADER=$B/tests/loader
 FIX=$B/fixtures
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/e2e.XXXXXX")
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$WORK"' EXIT
+. "$E2E/../perfconfig.sh"; perfconfig_use "$WORK"
 npass=0 nfail=0
 
 ok() { npass=$((npass + 1)); echo "ok: $*"; }

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef AOTPERF_LOOPS_H
+#define AOTPERF_LOOPS_H
+/*
+ * Basic blocks and natural loops of a classified function (cfg.c), and
+ * what each codegen lever would buy on the hottest loops: their executed
+ * path modelled by llvm-mca on the recording CPU's model (model.c,
+ * mcpu.c), once as compiled and once per lever applied (whatif.c).
+ *
+ * Blocks come from a second decode of the same bytes (decode/), which
+ * gives branch targets and the jump-table entries an indirect jump
+ * dispatches to; inline data is no block, and a block of trap-class
+ * instructions only (classify/) is a trap block, never modelled.
+ */
+#include <stdint.h>
+#include "../classify/classify.h"
+#include "../cwasm/cwasm.h"
+#include "../util/err.h"
+
+struct lp_block {
+	uint32_t first, end;	/* cls_func insns [first, end): no data entry inside */
+	uint32_t *succ;		/* successor blocks */
+	uint32_t nsucc;
+	uint64_t samples;
+	uint8_t trap;		/* only trap-class instructions (and their moves) */
+	uint8_t reached;	/* from the entry */
+};
+
+/* The levers the what-if applies, in this order. */
+enum lp_lever {
+	LP_ZEXT_MOVE,		/* zero-extends removed */
+	LP_FRAME,		/* frame loads become register moves, frame stores go */
+	LP_BOUNDS_CHECK,	/* bounds compare and branch removed */
+	LP_VMCTX_RELOAD,	/* vmctx reloads hoisted out of the loop */
+	LP__NLEVERS
+};
+const char *lp_lever__name(enum lp_lever l);
+
+/* One llvm-mca run of a loop's path. */
+struct lp_model_run {
+	int ok;			/* ran and its numbers were read */
+	double cycles_per_iter;
+	uint32_t removed;	/* instructions the lever touched (0 for the base) */
+};
+
+struct lp_loop {
+	uint32_t header;	/* block */
+	uint32_t *blocks;	/* in layout order */
+	uint32_t nblocks;
+	uint32_t depth;		/* 1: outermost */
+	int parent;		/* innermost enclosing loop, -1 none (index before sorting: see lp_func) */
+	uint64_t samples;	/* in its blocks, nested loops' included */
+	uint64_t self_samples;	/* in the blocks no nested loop holds: the order "hottest" */
+	uint32_t static_insns;
+	uint64_t cls_samples[CLS__COUNT];
+	uint32_t cls_static[CLS__COUNT];
+	/* the model (model.c); input NULL when the loop was not modelled */
+	char *input;		/* the assembly given to llvm-mca for the loop as compiled */
+	uint32_t npath;		/* instructions on the modelled path */
+	char bottleneck[160];
+	struct lp_model_run base, lever[LP__NLEVERS];
+};
+
+/* How the loops were modelled (model.c): the same for every function of a report. */
+struct lp_model_info {
+	int asked;		/* a model was asked for (--func/--hot) */
+	char tool[256];		/* llvm-mca's path, "" when none */
+	char mcpu[32];
+	char why[256];		/* why that -mcpu */
+	char note[256];		/* why there is no model, or "" */
+	double cpu_ms_per_loop;	/* llvm-mca's CPU time per modelled loop (all children of the report) */
+};
+
+struct lp_func {
+	enum cwasm_arch arch;
+	struct lp_block *blocks;	/* in layout order */
+	uint32_t nblocks;
+	struct lp_loop *loops;		/* hottest first: self samples, then samples, then size */
+	uint32_t nloops;
+	uint32_t *block_of;		/* per cls insn: its block, UINT32_MAX for data */
+	uint64_t total;			/* the function's samples */
+	struct lp_model_info model;
+};
+
+/*
+ * Blocks and loops of function func of m, decoded as f (classified from
+ * the same bytes at base), weighed by samples (parallel to f->insns, NULL:
+ * static).
+ */
+int lp_func__build(struct lp_func *out, const struct cwasm_module *m, uint32_t func,
+		   uint64_t base, const struct cls_func *f, const uint64_t *samples,
+		   struct ap_err *err);
+void lp_func__exit(struct lp_func *lf);
+/* exit and free; NULL is fine */
+void lp_func__delete(struct lp_func *lf);
+
+/* Does block b belong to loop l? */
+int lp_loop__has(const struct lp_loop *l, uint32_t b);
+
+#endif
