@@ -1,11 +1,12 @@
 # aotperf: make perf understand ahead-of-time compiled WebAssembly.
 #
 #   make            build build/aotperf (and the runtime library, the dlfilter)
-#   make deps       install perf and the build and test dependencies (root)
+#   make deps       install perf and what building and running need (root)
+#   make test-deps  install what the tests add (root)
 #   make check      build, then every unit and end-to-end test; offline
-#   make test       make deps, then make check plain and under ASan/UBSan
+#   make test       make deps test-deps, then make check plain and under ASan/UBSan
 #   make lint       cppcheck
-#   make demo       install deps, record the bundled sample, print the report
+#   make demo       make deps, record the bundled sample, print the report
 #   make bench      aotperf report vs the perf script/report pipeline it replaces
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make static     build/aotperf-static, no shared library needed (ARCH=aarch64:
@@ -27,7 +28,7 @@ endif
 # ARCH=aarch64: cross build into build-aarch64/ (dist/arch.mk)
 include dist/arch.mk
 
-# libperf: the distro's (Fedora libperf-devel) or the one scripts/deps.sh builds.
+# libperf: the distro's (Fedora libperf-devel) or the one scripts/build-libperf.sh builds.
 LIBPERF_DIR ?= $(CURDIR)/.deps/libperf/usr
 ifneq ($(wildcard $(LIBPERF_DIR)/include/perf/event.h),)
 LIBPERF_INC := -I$(LIBPERF_DIR)/include
@@ -58,12 +59,12 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 TEST_HELPERS := $(B)/tests/loader $(B)/tests/mkfixture
 
 .DEFAULT_GOAL := all
-.PHONY: all check test unit e2e demo bench install clean deps fixtures lint
+.PHONY: all check test unit e2e demo bench install clean deps test-deps fixtures lint
 
 # A fresh clone without the build dependencies: one line saying what to do,
 # not the compiler's first "No such file". Goals that install or need no
 # compiler are exempt.
-NO_DEPS_GOALS := deps clean lint test demo bench
+NO_DEPS_GOALS := deps test-deps clean lint test demo bench
 ifneq ($(filter-out $(NO_DEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 DEPS_MISSING := $(shell printf '\043include <perf/event.h>\n\043include <capstone/capstone.h>\n\043include <gelf.h>\n\043include <zstd.h>\n\043include <elfutils/libdwfl.h>\n\043include <traceevent/event-parse.h>\n' | \
 	$(CC) $(LIBPERF_INC) $(CAPSTONE_CFLAGS) -E -x c - -o /dev/null 2>&1 | \
@@ -156,17 +157,22 @@ check: all unit e2e
 	tests/run.sh $(B)
 
 # The README's test command: dependencies, then everything, plain and sanitized.
+# test-deps after deps, also under make -j.
 test: deps
+	$(MAKE) test-deps
 	$(MAKE) -j2 check
 	$(MAKE) -j2 SAN=1 check
 
-# perf and the build dependencies for this distro (Debian: also builds libperf).
+# perf and what building and running need, for this distro (libperf built
+# where no package has it); the tests' extra tools. docs/platforms.md.
 deps:
 	bash kernel-tools-compat/install-perf.sh
+test-deps:
 	bash scripts/test-deps.sh
 
+# deps only: the demo builds the loader and its sample, no other test helper.
 demo: deps
-	$(MAKE) all $(TEST_HELPERS) fixtures
+	$(MAKE) all $(B)/tests/loader $(B)/fixtures/sample.cwasm
 	bash scripts/demo.sh $(B)
 
 bench: deps

@@ -194,7 +194,8 @@ static void init_install_hint(struct doctor *d)
 
 	if (!strcmp(id, "azurelinux"))
 		snprintf(d->install_hint, sizeof(d->install_hint),
-			 "%stdnf install -y kernel-tools-%s (else kernel-tools)", sudo,
+			 "%stdnf install -y kernel-tools-%s (kernel-hwe-tools-, kernel-64k-tools- on"
+			 " those kernels; not the bare name, which installs a newer kernel)", sudo,
 			 d->uts.release);
 	else if (!strcmp(id, "debian"))
 		snprintf(d->install_hint, sizeof(d->install_hint),

@@ -19,6 +19,8 @@ missing=()
 for p in "${native[@]}" "${arm64[@]/%/:arm64}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
+# --check: exit 0 when nothing is missing, 1 otherwise; install nothing
+[ "${1:-}" = --check ] && { [ ${#missing[@]} -eq 0 ]; exit; }
 [ ${#missing[@]} -eq 0 ] && exit 0
 [ "$(id -u)" = 0 ] || { echo "cross-deps: need root to install: ${missing[*]}" >&2; exit 1; }
 if ! dpkg --print-foreign-architectures | grep -qx arm64; then

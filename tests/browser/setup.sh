@@ -17,8 +17,8 @@ if [ ${#need[@]} -gt 0 ]; then
 		exit 1
 	fi
 	[ "$(id -u)" = 0 ] || { echo "browser setup: need root to install: ${need[*]}" >&2; exit 1; }
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+	apt-get -o DPkg::Lock::Timeout=900 update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 	echo "browser setup: installed ${need[*]}"
 fi
 want=$(sed -n 's/.*"playwright-core": *"\([^"]*\)".*/\1/p' "$here/package.json")

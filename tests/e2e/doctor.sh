@@ -176,6 +176,9 @@ json=$(PATH=$STUB:$PATH STUB_PERF_VERSION=1.2.3 OS_RELEASE=$E2E/../kernel-tools-
 	TMPDIR=$SCRATCH "$AOTPERF" doctor --json 2>/dev/null)
 check "Azure Linux: the version fix is kernel-tools-<uname -r>" \
 	contains "$(jqc '.checks[] | select(.name == "perf_version") | .fix')" "tdnf install -y kernel-tools-$(uname -r)"
+check "Azure Linux: ... the other kernels' tools named, the bare name warned off" bash -c \
+	'grep -q "kernel-hwe-tools-, kernel-64k-tools-" <<<"$1" && ! grep -q "(else kernel-tools)" <<<"$1"' _ \
+	"$(jqc '.checks[] | select(.name == "perf_version") | .fix')"
 
 json=$(PATH=$STUB:$PATH STUB_MONO_FAILS=1 TMPDIR=$SCRATCH "$AOTPERF" doctor --json 2>/dev/null)
 check_eq "perf without -k mono: still ok, record warns, TIME_CONV warns" \
