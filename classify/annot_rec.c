@@ -9,6 +9,7 @@
 #include <string.h>
 #include "annot_rec.h"
 #include "../perfdata/perfdata.h"
+#include "../util/array.h"
 #include "../util/elffuncs.h"
 #include "../util/file.h"
 
@@ -52,23 +53,6 @@ struct ar_state {
 	struct ar_fork *forks;
 	size_t nforks, cap_forks;
 };
-
-static int grow(void **v, size_t *cap, size_t need, size_t sz)
-{
-	size_t n = *cap ? *cap : 16;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(*v, n * sz);
-	if (!p)
-		return -1;
-	*v = p;
-	*cap = n;
-	return 0;
-}
 
 static int open_named(const struct ar_state *st, const char *name, struct ap_file *f, char **path)
 {
@@ -143,7 +127,7 @@ static int64_t file_of(struct ar_state *st, const char *name)
 	for (size_t i = 0; i < st->nfiles; i++)
 		if (!strcmp(st->files[i].name, name))
 			return (int64_t)i;
-	if (grow((void **)&st->files, &st->cap_files, st->nfiles + 1, sizeof(*st->files)))
+	if (ap_grow(&st->files, &st->cap_files, st->nfiles + 1, sizeof(*st->files)))
 		return -1;
 	af = &st->files[st->nfiles];
 	memset(af, 0, sizeof(*af));
@@ -170,14 +154,14 @@ static int add_map(struct ar_state *st, uint32_t pid, uint64_t time, uint64_t st
 	int64_t fi = file_of(st, name);
 	struct ar_map *m;
 
-	if (fi < 0 || grow((void **)&st->maps, &st->cap_maps, st->nmaps + 1, sizeof(*st->maps)))
+	if (fi < 0 || ap_grow(&st->maps, &st->cap_maps, st->nmaps + 1, sizeof(*st->maps)))
 		return -1;
 	m = &st->maps[st->nmaps++];
 	*m = (struct ar_map){ .pid = pid, .time = time, .start = start, .end = start + len, .pgoff = pgoff,
 			      .file = st->files[fi].has ? fi : -1 };
 	if (m->file < 0)
 		return 0;
-	if (grow((void **)&st->targets, &st->cap_targets, st->ntargets + 1, sizeof(*st->targets)))
+	if (ap_grow(&st->targets, &st->cap_targets, st->ntargets + 1, sizeof(*st->targets)))
 		return -1;
 	st->targets[st->ntargets++] = st->nmaps - 1;
 	return 0;
@@ -264,7 +248,7 @@ static int record(struct ar_state *st, const struct pd_event *ev)
 	case PERF_RECORD_FORK:
 		if (e->fork.pid == e->fork.ppid)
 			return 0;	/* a thread */
-		if (grow((void **)&st->forks, &st->cap_forks, st->nforks + 1, sizeof(*st->forks)))
+		if (ap_grow(&st->forks, &st->cap_forks, st->nforks + 1, sizeof(*st->forks)))
 			return -1;
 		st->forks[st->nforks++] = (struct ar_fork){ e->fork.pid, e->fork.ppid };
 		return 0;

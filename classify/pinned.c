@@ -58,21 +58,6 @@ static int ends_block(const struct dc_insn *ni)
 	       ni->kind == DC_DATA;
 }
 
-static int64_t index_of(const struct dc_vec *nv, uint64_t addr)
-{
-	uint32_t lo = 0, hi = nv->n;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (nv->v[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < nv->n && nv->v[lo].addr == addr ? (int64_t)lo : -1;
-}
-
 static int is_move_from(const struct dc_insn *ni, uint8_t *dst, uint8_t *src)
 {
 	if (ni->kind != DC_MOVE || ni->nops != 2 || ni->op[0].type != DC_OP_REG ||
@@ -183,7 +168,7 @@ static int bounds_check(const struct dc_vec *nv, uint32_t i, uint8_t f, int64_t 
 
 	if (!br || br->kind != DC_JCC || !br->cc_unsigned || !br->has_target)
 		return 0;
-	t = index_of(nv, br->target);
+	t = dc_vec__find(nv, br->target);
 	if (trap_block(nv, i + 2, f)) {
 		*ok = t;
 		return t >= 0;

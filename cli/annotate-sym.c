@@ -72,7 +72,7 @@ int annotate_sym__resolve(const char *perf, const char *input, const char *spec,
 	struct ap_child c = { .argv = argv, .stdin_null = 1, .stdout_io = AP_IO_CAPTURE,
 			      .stderr_io = AP_IO_NULL, .capture_max = (size_t)1 << 28 };
 	long long idx = spec_index(spec, cs);
-	int locals = 0, found = 0, ret = 0;
+	int locals = 0, found = 0, nsyms = 0, ret = 0;
 	char *line, *next;
 
 	snprintf(out, len, "%s", spec);
@@ -89,6 +89,7 @@ int annotate_sym__resolve(const char *perf, const char *input, const char *spec,
 		if (!sym)
 			continue;
 		sym += 2;
+		nsyms++;
 		locals += is_local(sym, -1);
 		if (found)
 			continue;
@@ -98,7 +99,9 @@ int annotate_sym__resolve(const char *perf, const char *input, const char *spec,
 			found = 1;
 		}
 	}
-	if (!c.status && !locals && !found && (idx >= 0 || (cs && cs->n)))
+	/* no symbol listed at all: this perf cannot read it (perf 6.1 and a perf 6.12
+	 * recording) or it has no samples; perf annotate says which */
+	if (!c.status && nsyms && !locals && !found && (idx >= 0 || (cs && cs->n)))
 		ret = ap_errf(err, "%s: the recording is not symbolized (no local_func_N symbol in "
 			      "it): run `aotperf inject -i %s --cwasm CORE -o perf.jit.data` and "
 			      "annotate perf.jit.data, or `aotperf report -i %s --cwasm CORE "

@@ -36,6 +36,21 @@ void dc_vec__exit(struct dc_vec *nv)
 	memset(nv, 0, sizeof(*nv));
 }
 
+int64_t dc_vec__find(const struct dc_vec *nv, uint64_t addr)
+{
+	uint32_t lo = 0, hi = nv->n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (nv->v[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nv->n && nv->v[lo].addr == addr ? (int64_t)lo : -1;
+}
+
 static uint8_t reg_fam(csh h, enum cwasm_arch arch, unsigned int reg, uint8_t *width)
 {
 	const char *name = reg ? cs_reg_name(h, reg) : NULL;

@@ -82,6 +82,9 @@ struct dc_vec {
 
 struct dc_insn *dc_vec__push(struct dc_vec *nv);
 void dc_vec__exit(struct dc_vec *nv);
+/* The index of the entry (instruction or data) starting at addr, or -1
+ * (the entries are in address order). */
+int64_t dc_vec__find(const struct dc_vec *nv, uint64_t addr);
 
 /* regs.c: a register name (no '%') to family and width; 0 if unknown. */
 int dc__reg_parse(enum cwasm_arch arch, const char *name, size_t len, uint8_t *fam,

@@ -118,20 +118,12 @@ int profile_sidecar__join(struct profile_sidecar *sc, const struct cwasm_module 
 	return summarize(sc, m, err);
 }
 
-/* The decoded instruction starting at address addr, or -1. */
+/* The decoded instruction starting at address addr (not data), or -1. */
 static int64_t insn_at(const struct dc_vec *nv, uint64_t addr)
 {
-	uint32_t lo = 0, hi = nv->n;
+	int64_t k = dc_vec__find(nv, addr);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (nv->v[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < nv->n && nv->v[lo].addr == addr && nv->v[lo].kind != DC_DATA ? (int64_t)lo : -1;
+	return k >= 0 && nv->v[k].kind != DC_DATA ? k : -1;
 }
 
 int profile_sidecar__join_listing(struct profile_sidecar *sc, const struct cwasm_module *m,
