@@ -68,7 +68,6 @@ struct lp_model_info {
 	char mcpu[32];
 	char why[256];		/* why that -mcpu */
 	char note[256];		/* why there is no model, or "" */
-	double cpu_ms_per_loop;	/* llvm-mca's CPU time per modelled loop (all children of the report) */
 };
 
 struct lp_func {

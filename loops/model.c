@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 #include "mca.h"
 #include "../util/run.h"
@@ -259,16 +258,6 @@ static void read_report(struct job *j, const char *out)
 	}
 }
 
-static double child_cpu_ms(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_CHILDREN, &ru))
-		return 0;
-	return ru.ru_utime.tv_sec * 1e3 + ru.ru_utime.tv_usec / 1e3 + ru.ru_stime.tv_sec * 1e3 +
-	       ru.ru_stime.tv_usec / 1e3;
-}
-
 /* One run; 1 when llvm-mca refused the -mcpu (its name is then added to rejected). */
 static int run_once(struct job *j, const char *path, char *rejected, size_t rn)
 {
@@ -331,8 +320,6 @@ int lp_model__run(const struct lp_mca *t, struct lp_func *const *lfs,
 	uint32_t nj = n < (uint32_t)(ncpu > 0 ? ncpu : 1) ? n : (uint32_t)(ncpu > 0 ? ncpu : 1);
 	struct job *jobs = calloc(nj + 1, sizeof(*jobs));
 	pthread_t *th = calloc(nj + 1, sizeof(*th));
-	double cpu0 = child_cpu_ms(), cpu;
-	uint32_t nloops = 0;
 	int ret = -1;
 
 	if (!jobs || !th)
@@ -354,10 +341,6 @@ int lp_model__run(const struct lp_mca *t, struct lp_func *const *lfs,
 	for (uint32_t i = 0; i < nj; i++)
 		if (jobs[i].started)
 			pthread_join(th[i], NULL);
-	for (uint32_t i = 0; i < n; i++)
-		for (uint32_t k = 0; k < lfs[i]->nloops; k++)
-			nloops += lfs[i]->loops[k].base.ok;
-	cpu = child_cpu_ms() - cpu0;
 	for (uint32_t i = 0; i < n; i++) {
 		struct lp_model_info *mi = &lfs[i]->model;
 		const struct job *j = &jobs[i % nj];
@@ -367,7 +350,6 @@ int lp_model__run(const struct lp_mca *t, struct lp_func *const *lfs,
 			snprintf(mi->mcpu, sizeof(mi->mcpu), "%s", j->mcpu);
 			snprintf(mi->why, sizeof(mi->why), "%s", j->why);
 		}
-		mi->cpu_ms_per_loop = nloops ? cpu / nloops : 0;
 	}
 	ret = 0;
 out:

@@ -280,8 +280,6 @@ static void json_model(struct json_out *j, const struct lp_func *lf, const struc
 	json_key(j, "path_instructions"); json_u64(j, l->npath);
 	json_key(j, "cycles_per_iteration"); json_dbl(j, l->base.cycles_per_iter, 2);
 	json_key(j, "bottleneck"); json_str(j, l->bottleneck);
-	/* llvm-mca's CPU time over every loop the report modelled */
-	json_key(j, "cpu_ms_per_loop"); json_dbl(j, lf->model.cpu_ms_per_loop, 1);
 	json_end_obj(j);
 	json_key(j, "whatif");
 	json_begin_obj(j);
