@@ -284,7 +284,7 @@ static int annotate(struct annotate_opts *o, struct cls_annot *a, struct ap_err 
 	/* perf annotate crashed or gave no bytes (perf 6.12): our own listing */
 	h = annot_health__of(&c, why, sizeof(why));
 	if (h == ANNOT_CRASHES || h == ANNOT_NO_BYTES) {
-		ret = annot_fallback__run(o->input, o->symbol, &o->annot, why, a, err);
+		ret = annot_fallback__run(o->input, o->perf_symbol, &o->annot, why, a, err);
 		goto out;
 	}
 	if (c.status) {
