@@ -11,10 +11,10 @@ void render__consistency_text(FILE *out, const struct attr_core *c, size_t cols)
 	if (!cs->computed)
 		return;
 	fprintf(out, "  consistency %" PRIu64 " of %" PRIu64 " sampled addresses fit the code"
-		" (%.2f%%", cs->consistent, cs->checked, attr_consistency__pct(cs));
+		" (%.2f%%)\n", cs->consistent, cs->checked, attr_consistency__pct(cs));
+	/* a line of its own: the counts of a big recording would pass 80 columns */
 	if (cs->returns)
-		fprintf(out, "; %" PRIu64 " return addresses", cs->returns);
-	fprintf(out, ")\n");
+		fprintf(out, "              %" PRIu64 " of them return addresses\n", cs->returns);
 	if (attr_consistency__ok(cs))
 		return;
 	snprintf(line, sizeof(line), "  NOT consistent: %" PRIu64 " mid-instruction, %" PRIu64
