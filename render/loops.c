@@ -196,10 +196,10 @@ static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loo
 	if (best < 0)
 		fprintf(out, " no lever has instructions in this loop\n");
 	else if (render__loop_payoff(l, best) < 2)
-		fprintf(out, ".\n     No lever pays here (each under 2%%): the loop is bound by %s\n",
+		fprintf(out, ".\n      No lever pays here (each under 2%%): the loop is bound by %s\n",
 			"what stays (see the bottleneck)");
 	else
-		fprintf(out, ".\n     Pays most: %s (%.0f%% faster loop predicted)\n", lever_words(best),
+		fprintf(out, ".\n      Pays most: %s (%.0f%% faster loop predicted)\n", lever_words(best),
 			render__loop_payoff(l, best));
 	fprintf(out, "    (the model assumes L1 hits and no memory dependences beyond llvm-mca's:\n"
 		"     a frame slot stored and reloaded costs no store-to-load latency, as on\n"
