@@ -387,7 +387,8 @@ static int find_loops(struct lp_func *lf, const struct cls_func *f, const uint64
 	for (uint32_t i = 0; i < lf->nloops; i++)
 		if (lf->loops[i].parent >= 0)
 			lf->loops[i].parent = (int)lf->loops[lf->loops[i].parent].header;
-	qsort(lf->loops, lf->nloops, sizeof(*lf->loops), by_heat);
+	if (lf->nloops > 1)	/* no loops: lf->loops is NULL, which qsort may not get */
+		qsort(lf->loops, lf->nloops, sizeof(*lf->loops), by_heat);
 	for (uint32_t i = 0; i < lf->nloops; i++) {
 		int hdr = lf->loops[i].parent;
 

@@ -694,8 +694,11 @@ int offcpu_reader__end(struct offcpu_reader *r, struct ap_err *err)
 	oc = calloc(1, sizeof(*oc));
 	if (!oc)
 		return ap_err_nomem(err);
-	qsort(r->funcs, r->nfuncs, sizeof(*r->funcs), by_self);
-	qsort(r->procs, r->nprocs, sizeof(*r->procs), by_pid);
+	/* empty arrays are NULL, which qsort may not get */
+	if (r->nfuncs > 1)
+		qsort(r->funcs, r->nfuncs, sizeof(*r->funcs), by_self);
+	if (r->nprocs > 1)
+		qsort(r->procs, r->nprocs, sizeof(*r->procs), by_pid);
 	oc->source = r->source;
 	oc->funcs = r->funcs;
 	oc->nfuncs = (uint32_t)r->nfuncs;
