@@ -25,7 +25,7 @@ compare() { # compare NAME PERFDATA
 	local core total
 	core=$(awk '$1=="CORE"{print $2}' "$WORK/$name.ref")
 	total=$(awk '$1=="TOTAL"{print $2}' "$WORK/$name.ref")
-	check "$name: most samples are in the core ($core of $total)" test $((core * 10)) -gt $((total * 7))
+	check "$name: most samples are in the core ($core of $total)" test $((core * 2)) -gt "$total"
 }
 
 record "$WORK/plain.data" -- --ms 1500 "$S"
