@@ -18,13 +18,16 @@ export TMPDIR=$scratch
 . "$root/tests/perfconfig.sh"; perfconfig_use "$scratch"
 debug_before=$(perfconfig_home_debug_count)
 
+# Tests run JOBS at a time (AOTPERF_TEST_JOBS, default the number of CPUs):
+# each has its own scratch folder. A script with the line
+# "# tests/run.sh: alone" (timed measurements) runs after the others, by itself.
+jobs=${AOTPERF_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 passed=0 failed=0 broken=()
-run_one() {
-	local name=$1; shift
-	local log=$scratch/$(basename "$name").log
-	local start=$SECONDS
-	"$@" >"$log" 2>&1
-	local rc=$? line p f
+# report NAME: sum and print one finished test from its log, rc and time
+report() {
+	local name=$1 log=$scratch/$(basename "$1").log line p f rc secs
+	rc=$(cat "$log.rc" 2>/dev/null || echo 1); secs=$(cat "$log.secs" 2>/dev/null || echo 0)
 	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n1)
 	p=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+' || echo 0)
 	f=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || echo 0)
@@ -33,21 +36,44 @@ run_one() {
 	passed=$((passed + p)); failed=$((failed + f))
 	if [ "$f" -ne 0 ]; then
 		broken+=("$name")
-		echo "FAIL $name (rc=$rc, $p passed, $f failed, $((SECONDS - start))s)"
+		echo "FAIL $name (rc=$rc, $p passed, $f failed, ${secs}s)"
 		sed 's/^/    /' "$log" | tail -n 40
 	else
-		echo "ok   $name ($p passed, $((SECONDS - start))s)"
+		echo "ok   $name ($p passed, ${secs}s)"
 	fi
 }
-
+# start NAME CMD...: run one test in the background, its log beside the others
+start() {
+	local name=$1; shift
+	local log=$scratch/$(basename "$name").log
+	( s=$SECONDS; "$@" >"$log" 2>&1; echo $? >"$log.rc"; echo $((SECONDS - s)) >"$log.secs" ) &
+	running[$!]=$name
+}
+# reap: wait for any one running test and report it
+reap() {
+	local pid=
+	while [ -z "$pid" ] || [ -z "${running[$pid]:-}" ]; do
+		pid=
+		wait -n -p pid "${!running[@]}"
+	done
+	report "${running[$pid]}"; unset "running[$pid]"
+}
+declare -A running=()
+queue=() alone=()
 for t in "$B"/tests/test_*; do
-	[ -x "$t" ] || continue
-	run_one "unit/$(basename "$t")" "$t"
+	[ -x "$t" ] && queue+=("unit/$(basename "$t")|$t")
 done
 for s in "$root"/tests/e2e/*.sh; do
 	[ -f "$s" ] || continue
-	run_one "e2e/$(basename "$s")" bash "$s" "$B"
+	if grep -qx '# tests/run.sh: alone' "$s"; then alone+=("e2e/$(basename "$s")|$s")
+	else queue+=("e2e/$(basename "$s")|$s"); fi
 done
+for q in "${queue[@]}"; do
+	while [ "${#running[@]}" -ge "$jobs" ]; do reap; done
+	case $q in unit/*) start "${q%%|*}" "${q#*|}" ;; *) start "${q%%|*}" bash "${q#*|}" "$B" ;; esac
+done
+while [ "${#running[@]}" -gt 0 ]; do reap; done
+for q in "${alone[@]}"; do start "${q%%|*}" bash "${q#*|}" "$B"; reap; done
 
 debug_after=$(perfconfig_home_debug_count)
 if [ "$debug_after" -gt "$debug_before" ]; then

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests/run.sh: alone
 # Hot loops and the lever what-if against reality: kernel pairs
 # (tests/fixtures/levers.S) built with and without one lever's
 # instructions, recorded with perf and reported with --func.
