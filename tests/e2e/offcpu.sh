@@ -32,14 +32,14 @@ check_eq "offcpu: fixture built" "$?" 0
 
 D=$WORK/oc.data
 "$AOTPERF" record --off-cpu -F 2000 --cwasm "$C" -o "$D" --perf-arg -N --no-inject -- \
-	"$LOADER" --ms 1500 --mix offcpu:1 "$C" >"$D.out" 2>"$D.log"
+	"$LOADER" --wall --ms 1500 --mix offcpu:1 "$C" >"$D.out" 2>"$D.log"
 check_eq "aotperf record --off-cpu: exit status" "$?" 0
 form=$(sed -n 's/^aotperf record: off-CPU: //p' "$D.log")
 check "aotperf record --off-cpu says which form it records (${form:-nothing})" test -n "$form"
 if grep -q 'BPF: offcpu-time' <<<"$form"; then
 	# a perf with BPF skeletons: the switch form, on which the checks below rely, by hand
 	perf record -q -N -k mono -F 2000 -e cpu-clock -e sched:sched_switch -g --switch-events \
-		-o "$D" -- "$LOADER" --ms 1500 --mix offcpu:1 "$C" >"$D.log" 2>&1
+		-o "$D" -- "$LOADER" --wall --ms 1500 --mix offcpu:1 "$C" >"$D.log" 2>&1
 	check_eq "perf record: cpu-clock + sched_switch -g + switch events" "$?" 0
 else
 	check "perf 6.1 without BPF: the tracepoint + switch-event form" \
@@ -105,7 +105,7 @@ check "oc_burn: on CPU in host_burn ($on_ns ns for $calls calls of 1 ms)" \
 check_eq "--off-cpu=no: no off_cpu member" "$(jq 'has("off_cpu")' "$WORK/no.json")" false
 
 P=$WORK/plain.data
-perf record -q -N -k mono -e cpu-clock -o "$P" -- "$LOADER" --ms 200 --mix offcpu:1 "$C" \
+perf record -q -N -k mono -e cpu-clock -o "$P" -- "$LOADER" --wall --ms 200 --mix offcpu:1 "$C" \
 	>"$P.log" 2>&1
 "$AOTPERF" report -q -i "$P" --cwasm "$C" --off-cpu >/dev/null 2>"$WORK/plain.err"
 check_eq "--off-cpu without switches: exit 2" "$?" 2

@@ -3,13 +3,17 @@
  * loader: map .cwasm text the way the WAMR runtime does and run the fixture
  * kernels from it, so perf records a real anonymous code mapping.
  *
- *   loader [--ms MILLIS] [--twice] [--remap] [--adjacent]
+ *   loader [--ms MILLIS] [--wall] [--twice] [--remap] [--adjacent]
  *          [--mix NAME:W,NAME:W,...] [--call-abi sysv|win64]
  *          [--jitdump] [--fork] [--threads N]
  *          [--import CORE:EXPORT]
  *          [--manifest M.json | FILE.cwasm ...]
  *
- * --ms      run the mix for about MILLIS ms of wall time (default 1000)
+ * --ms      run the mix for about MILLIS ms of this thread's CPU time
+ *           (default 1000): what a cpu-clock recording samples, so its
+ *           sample counts do not depend on the machine's load
+ * --wall    --ms and the mix weights in wall time instead (mixes that sleep
+ *           in host calls: their naps use no CPU time)
  * --mix     kernels and weights, weights are shares of run time
  *           (default all four kernels, weight 1)
  * --twice   map every core twice and alternate between the copies
@@ -215,17 +219,20 @@ static void fail(const char *fmt, ...)
 
 static void usage(void)
 {
-	fail("usage: loader [--ms MILLIS] [--twice] [--remap] [--adjacent] "
+	fail("usage: loader [--ms MILLIS] [--wall] [--twice] [--remap] [--adjacent] "
 	     "[--mix NAME:W,...] [--call-abi sysv|win64] [--jitdump] [--fork] [--threads N] "
 	     "[--import CORE:EXPORT] "
 	     "[--manifest M.json | FILE.cwasm ...]");
 }
 
+/* The run's clock: this thread's CPU time, or wall time with --wall. */
+static clockid_t run_clock = CLOCK_THREAD_CPUTIME_ID;
+
 static double now_ns(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(run_clock, &ts);
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
@@ -749,6 +756,8 @@ int main(int argc, char **argv)
 
 		if (!strcmp(a, "--twice")) {
 			r.twice = 1;
+		} else if (!strcmp(a, "--wall")) {
+			run_clock = CLOCK_MONOTONIC;
 		} else if (!strcmp(a, "--adjacent")) {
 			r.adjacent = 1;
 		} else if (!strcmp(a, "--remap")) {
