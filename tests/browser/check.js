@@ -7,6 +7,7 @@
 //
 //   node check.js --page report.html --doc doc.json --shot out.png [--filter Q]
 //                 [--samples N]    (the recording's samples: the icicle's root)
+//                 [--loopshot PNG] (a screenshot of the listing with its hot loops)
 //
 // Prints "ok: ..." / "FAIL: ..." lines (tests/browser/exports.sh counts
 // them) and "shot: PATH"; exit status 0 unless the browser could not run.
@@ -233,6 +234,50 @@ async function main() {
 			ok(h2.includes('local_func_' + other.local_func), 'a click in the table opens that listing', h2);
 			await page.fill('#fn-filter', '');
 			await page.click('#fn-body .vrow[data-func="' + hottestListing.local_func + '"]');
+		}
+	}
+
+	// hot loops (report --func/--hot): the hottest loop's rows marked, the loops and what-if tables
+	const cfOf = (l) => (doc.classified_functions || []).find((c) => c.local_func === l.local_func &&
+		(!c.core || !l.core || c.core === l.core));
+	const lcf = hottestListing && cfOf(hottestListing);
+	if (lcf && Array.isArray(lcf.loops) && lcf.loops.length) {
+		const hl = lcf.loops[0];
+		const inLoop = (off) => hl.blocks.some((b) => off >= b[0] && off < b[1]);
+		const want = hottestListing.insns.map((x) => inLoop(x.offset));
+		const got = await page.$$eval('#listing-table tbody tr:not(.range)', (r) => r.map((x) => x.classList.contains('inloop')));
+		ok(want.filter(Boolean).length > 0 && JSON.stringify(got) === JSON.stringify(want),
+			'the hottest loop\'s instructions are marked in the listing (' + want.filter(Boolean).length + ' of ' + want.length + ')');
+		const head = await page.$$eval('#listing-table tr.loophead', (r) => r.map((x) => Number(x.getAttribute('data-offset'))));
+		ok(head.length === 1 && head[0] === hl.header, 'its header row is marked (+0x' + hl.header.toString(16) + ')', head.join(','));
+		const lt = await page.$$eval('#loops-table tbody tr', (r) => r.map((x) => Array.from(x.children).map((c) => c.textContent)));
+		ok(lt.length === Math.min(5, lcf.loops.length) && lt[0][1] === '+0x' + hl.header.toString(16) &&
+			lt[0][5] === fmt(hl.samples) && lt[0][6] === hl.percent_of_function.toFixed(1) + '%',
+			'loops table: ' + lt.length + ' rows, the hottest first with its samples', JSON.stringify(lt[0]));
+		if (hl.model) {
+			const levers = Object.keys(hl.whatif).sort((a, b) => {
+				const x = hl.whatif[a], y = hl.whatif[b];
+				return (y.removed ? y.payoff_pct : -1e9) - (x.removed ? x.payoff_pct : -1e9);
+			});
+			const wt = await page.$$eval('#whatif-table tbody tr', (r) => r.map((x) => Array.from(x.children).map((c) => c.textContent)));
+			const exp = levers.map((lv) => {
+				const w = hl.whatif[lv];
+				return [lv, w.sample_pct.toFixed(1) + '%', w.removed ? w.payoff_pct.toFixed(1) + '%' : '-',
+					w.removed ? w.cycles_per_iteration.toFixed(2) : '-', String(w.removed), hl.model.mcpu];
+			});
+			ok(JSON.stringify(wt) === JSON.stringify(exp), 'what-if table = the document\'s whatif, by payoff (' + exp.length + ' levers)',
+				JSON.stringify(wt) + ' vs ' + JSON.stringify(exp));
+			const ml = await page.textContent('#loops-box');
+			ok(ml.includes(hl.model.cycles_per_iteration.toFixed(2) + ' cycles/iteration') && ml.includes('-mcpu=' + hl.model.mcpu),
+				'the model line: cycles as compiled and -mcpu=' + hl.model.mcpu);
+		} else if (typeof lcf.loops_model_note === 'string') {
+			const ml = await page.textContent('#model-line');
+			ok(ml.includes(lcf.loops_model_note), 'no model: the page says why and how to get it', ml);
+		}
+		if (args.loopshot) {
+			await page.$eval('#listing', (e) => e.scrollIntoView());
+			await (await page.$('#listing')).screenshot({ path: args.loopshot });
+			console.log('shot: ' + path.resolve(args.loopshot));
 		}
 	}
 
