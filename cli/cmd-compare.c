@@ -255,8 +255,8 @@ static int open_other(const struct compare_opts *o, const struct cwasm_module *m
 
 /*
  * Both hottest loops, modelled with the same -mcpu (the WAMR recording's
- * CPU): the gap is the code's. pair->lf stays NULL on a side whose loops
- * could not be built.
+ * CPU): the gap is the code's. A side whose loops cannot be built is
+ * warned about and left out (pair->lf NULL): the comparison stands.
  */
 static int compare_loops(const struct compare_opts *o, const struct cwasm_module *m,
 			 const struct capture_func *fn, const struct eng_classes *oc,
@@ -265,21 +265,28 @@ static int compare_loops(const struct compare_opts *o, const struct cwasm_module
 {
 	struct lp_func *lfs[2];
 	const struct cls_func *fs[2];
+	struct ap_err e = { 0 };
+	uint32_t n = 0;
 	char what[200];
 
-	*pair = (struct render_loop_pair){ .word = { "wamr", engine }, .gap_word = "gap (WAMR - other)",
-					   .levers = 1 };
+	*pair = (struct render_loop_pair){ .word = { "wamr", engine },
+					   .gap_word = "gap (WAMR - other)", .levers = 1 };
 	snprintf(what, sizeof(what), "%s: %.120s", o->other ? o->other : o->jitdumps[0],
 		 oc->code->raw_name);
-	if (loops_side__build(ws, m, fn, o->roles, err) ||
-	    lp_func__build_code(olf, oc->code->bytes, oc->code_used, oc->code->addr, what, &oc->f,
-				oc->insn_samples, err))
-		return -1;
-	pair->lf[0] = lfs[0] = &ws->lf;
-	pair->f[0] = fs[0] = &ws->cls.f;
-	pair->lf[1] = lfs[1] = olf;
-	pair->f[1] = fs[1] = &oc->f;
-	return lp__model(lfs, fs, 2, o->a.ninputs ? o->a.inputs[0] : o->a.input, err);
+	if (!loops_side__build(ws, m, fn, o->roles, &e)) {
+		pair->lf[0] = lfs[n] = &ws->lf;
+		pair->f[0] = fs[n++] = &ws->cls.f;
+	} else if (!o->a.quiet) {
+		cli_warn("compare", "WAMR's loops not modelled: %s", e.msg);
+	}
+	if (!lp_func__build_code(olf, oc->code->bytes, oc->code_used, oc->code->addr, what, &oc->f,
+				 oc->insn_samples, &e)) {
+		pair->lf[1] = lfs[n] = olf;
+		pair->f[1] = fs[n++] = &oc->f;
+	} else if (!o->a.quiet) {
+		cli_warn("compare", "%s's loops not modelled: %s", engine, e.msg);
+	}
+	return lp__model(lfs, fs, n, o->a.ninputs ? o->a.inputs[0] : o->a.input, err);
 }
 
 static int write_outputs(const struct compare_opts *o, const struct render_compare *r,

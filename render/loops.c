@@ -167,7 +167,8 @@ static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loo
 		char share[16] = "-";
 
 		if (lf->total)	/* no recording: no share */
-			snprintf(share, sizeof(share), "%.1f%%", ap_pct(render__loop_lever_samples(l, lv), l->samples));
+			snprintf(share, sizeof(share), "%.1f%%",
+				 ap_pct(render__loop_lever_samples(l, lv), l->samples));
 		if (!r->removed) {
 			fprintf(out, "    %-14s %8s %12s %8s %9s\n", lp_lever__name((enum lp_lever)lv),
 				"0", "-", "-", share);
