@@ -16,7 +16,9 @@
 #     accesses the sidecar calls allocator spills in the loop (counted
 #     with jq from the sidecar), fewer than without it;
 #  4. speed: for several functions one llvm-mca child per CPU, and the
-#     children overlap in time (a stand-in llvm-mca logs start and end).
+#     children overlap in time (a stand-in llvm-mca logs start and end);
+#  5. without llvm-mca the loops are still shown, and the Markdown, the
+#     page and diff say how to get the model (make deps).
 # compare's gap per lever is checked in engines_v8.sh (it needs node).
 . "$(dirname "$0")/lib/common.sh"
 . "$E2E/lib/asmcore.sh"
@@ -154,6 +156,26 @@ check_eq "frame lever with the sidecar: the allocator spills in the loop ($spill
 check_eq "... fewer than without it ($(jq "$q.removed" "$WORK/fa.json"), scope frame_accesses)" \
 	"$(jq "$q | .removed > $spills and .scope == \"frame_accesses\"" "$WORK/fa.json")" true
 check "frame lever: the text says the sidecar limits it" grep -q "allocator spills only" "$WORK/fb.txt"
+
+# ---- 5. no llvm-mca (AOTPERF_LLVM_MCA empty): loops shown, how to get the model said ----
+AOTPERF_LLVM_MCA= "$AOTPERF" report -q -i "$WORK/w1.data" --cwasm "$WORK/w1.cwasm" --func lv_bounds \
+	--markdown "$WORK/n.md" --html "$WORK/n.html" >/dev/null
+check_eq "no llvm-mca: report --markdown --html: exit 0" "$?" 0
+check "no llvm-mca: Markdown has the loops table and says make deps" \
+	bash -c "grep -q '^\*\*hot loops\*\* (1' '$WORK/n.md' && grep -q 'throughput model: no llvm-mca.*make deps' '$WORK/n.md'"
+AOTPERF_LLVM_MCA= "$AOTPERF" diff -q -i "$WORK/w1.data" --cwasm "$WORK/w1.cwasm" -- -i "$WORK/w0.data" \
+	--cwasm "$WORK/w0.cwasm" --func lv_bounds --json "$WORK/nd.json" >"$WORK/nd.txt"
+check_eq "no llvm-mca: diff's hottest loop: no numbers, the note says make deps" \
+	"$(jq -c '.classified_functions[0].hottest_loop | [.before, .after, (.note | test("make deps"))]' "$WORK/nd.json")" \
+	'[null,null,true]'
+if [ -z "$why" ]; then
+	sed -n 's|^<script type="application/json" id="aotperf-data">\(.*\)</script>$|\1|p' "$WORK/n.html" >"$WORK/n.json"
+	(cd "$ROOT/tests/browser" && node check.js --page "$WORK/n.html" --doc "$WORK/n.json" \
+		--shot "$ART/loops-nomodel.png") >"$WORK/n.check" 2>&1
+	check "no llvm-mca: the page marks the loop and says how to get the model" \
+		grep -q "^ok: no model: the page says why and how to get it" "$WORK/n.check"
+	check "no llvm-mca: the page's other checks pass" bash -c "! grep -q '^FAIL' '$WORK/n.check'"
+fi
 
 # ---- 4. parallel llvm-mca: a stand-in that logs each child's start and end ----
 printf '#!/bin/sh\necho "start $(date +%%s%%N)" >>"%s/mca.log"\n"%s" "$@"\nrc=$?\necho "end $(date +%%s%%N)" >>"%s/mca.log"\nexit $rc\n' \
