@@ -140,6 +140,11 @@ void render__loop_pair_json(struct json_out *j, const struct render_loop_pair *p
 	const struct lp_loop *l[2] = { hot(p, 0), hot(p, 1) };
 
 	json_begin_obj(j);
+	json_key(j, "sides");
+	json_begin_arr(j);
+	json_str(j, p->word[0]);
+	json_str(j, p->word[1]);
+	json_end_arr(j);
 	json_key(j, "tool"); json_str(j, mi ? mi->tool : NULL);
 	json_key(j, "mcpu"); json_str(j, mi ? mi->mcpu : NULL);
 	json_key(j, "note");

@@ -816,6 +816,44 @@
 			});
 			s.appendChild(legend(present));
 		}
+		renderLoopPairs(s, m, d);
+	}
+
+	/* diff / compare: each function's hottest loop on both sides, modelled by llvm-mca */
+	function renderLoopPairs(s, m, d) {
+		var xs = (d.classes || []).filter(function (x) { return x.hottest_loop && Array.isArray(x.hottest_loop.sides); });
+		if (!xs.length) return;
+		var w = xs[0].hottest_loop.sides, cyc = function (v) { return v ? num(v.cycles_per_iteration).toFixed(2) : '-'; };
+		add(s, el('h3', null, 'Hottest loop, predicted cycles per iteration (llvm-mca)'));
+		var t = put(s, el('table', 'ltable'));
+		t.id = 'loop-pair-table';
+		var hr = put(put(t, el('thead')), el('tr'));
+		['function', '-mcpu', w[0], w[1], 'change', 'note'].forEach(function (h, k) { add(hr, el('th', k >= 2 && k < 5 ? 'num' : null, h)); });
+		var tb = put(t, el('tbody'));
+		xs.forEach(function (x) {
+			var hl = x.hottest_loop, a = hl[hl.sides[0]], b = hl[hl.sides[1]];
+			var ch = hl.gap_cycles_per_iteration !== undefined ? hl.gap_cycles_per_iteration : hl.change_cycles_per_iteration;
+			var tr = put(tb, el('tr'));
+			add(tr, el('td', 'mono', label(x.core, num(x.local_func), x.name, m.cores.length)), el('td', 'mono', hl.mcpu || '-'),
+				el('td', 'num', cyc(a)), el('td', 'num', cyc(b)),
+				el('td', 'num', ch === null || ch === undefined ? '-' : (ch > 0 ? '+' : '') + num(ch).toFixed(2)),
+				el('td', 'note', hl.note || ''));
+			if (!hl.levers || !a || !b) return;
+			add(s, el('p', 'note', 'Gap per lever of ' + label(x.core, num(x.local_func), x.name, m.cores.length) + ': ' + hl.sides[0] +
+				'\u2019s cycles per iteration with the lever minus ' + hl.sides[1] + '\u2019s as compiled (each side\u2019s hottest loop, ' +
+				'which need not do the same work per iteration).'));
+			var lt = put(s, el('table', 'ltable'));
+			lt.id = 'loop-lever-table';
+			var lh = put(put(lt, el('thead')), el('tr'));
+			['lever', 'removed', hl.sides[0], 'gap'].forEach(function (h, k) { add(lh, el('th', k ? 'num' : null, h)); });
+			var lb = put(lt, el('tbody'));
+			Object.keys(hl.levers).forEach(function (lv) {
+				var v = hl.levers[lv], r = put(lb, el('tr', num(v.removed) ? null : 'none'));
+				var g = num(v.gap_cycles_per_iteration);
+				add(r, el('td', 'mono', lv), el('td', 'num', String(num(v.removed))),
+					el('td', 'num', num(v.cycles_per_iteration).toFixed(2)), el('td', 'num', (g > 0 ? '+' : '') + g.toFixed(2)));
+			});
+		});
 	}
 
 	/* ---- the page ---- */

@@ -322,6 +322,25 @@ async function main() {
 			'diff: change in points, marked ' + (top.dp > 0 ? 'worse' : 'better'), drow[5]);
 		const ndrows = await page.$$eval('#diff-table tbody tr', (r) => r.length);
 		ok(ndrows === Math.min(100, d.functions.length), 'diff rows (' + ndrows + ')');
+		// each function's hottest loop on both sides (diff, compare): the document's cycles
+		const lps = (d.classes || []).filter((x) => x.hottest_loop && x.hottest_loop.sides);
+		if (lps.length) {
+			const cyc = (v) => (v ? v.cycles_per_iteration.toFixed(2) : '-');
+			const want = lps.map((x) => {
+				const h = x.hottest_loop, ch = h.gap_cycles_per_iteration !== undefined ? h.gap_cycles_per_iteration : h.change_cycles_per_iteration;
+				return [h.mcpu || '-', cyc(h[h.sides[0]]), cyc(h[h.sides[1]]), ch === null ? '-' : (ch > 0 ? '+' : '') + ch.toFixed(2)];
+			});
+			const got = await page.$$eval('#loop-pair-table tbody tr', (r) => r.map((x) => Array.from(x.children).slice(1, 5).map((c) => c.textContent)));
+			ok(JSON.stringify(got) === JSON.stringify(want), 'hottest loops before/after: the document\'s cycles (' + want.length + ')',
+				JSON.stringify(got) + ' vs ' + JSON.stringify(want));
+			const lv = lps.find((x) => x.hottest_loop.levers && Object.keys(x.hottest_loop.levers).length);
+			if (lv) {
+				const lrows = await page.$$eval('#loop-lever-table tbody tr', (r) => r.map((x) => x.children[3].textContent));
+				const lw = Object.values(lv.hottest_loop.levers).map((v) => (v.gap_cycles_per_iteration > 0 ? '+' : '') +
+					v.gap_cycles_per_iteration.toFixed(2));
+				ok(JSON.stringify(lrows) === JSON.stringify(lw), 'the gap per lever (' + lw.length + ')', JSON.stringify(lrows));
+			}
+		}
 	}
 
 	const csps = await page.evaluate(() => window.__csp);

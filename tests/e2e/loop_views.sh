@@ -11,7 +11,8 @@
 #  2. diff of the builds with and without the levers' instructions: each
 #     side's hottest loop = llvm-mca rerun here on the diff JSON's input,
 #     the change = after - before, and the after side = the what-if of the
-#     lever on the before build (1%, as lever_whatif.sh);
+#     lever on the before build (1%, as lever_whatif.sh); its page shows
+#     the document's cycles (Chromium);
 #  3. the frame lever with a frame-attribution sidecar touches the
 #     accesses the sidecar calls allocator spills in the loop (counted
 #     with jq from the sidecar), fewer than without it;
@@ -114,7 +115,8 @@ fi
 
 # ---- 2. diff: the builds with and without the levers' instructions ----
 "$AOTPERF" diff -q -i "$WORK/w1.data" --cwasm "$WORK/w1.cwasm" -- -i "$WORK/w0.data" --cwasm "$WORK/w0.cwasm" \
-	--func lv_bounds --func lv_zext --json "$WORK/d.json" --markdown "$WORK/d.md" >"$WORK/d.txt"
+	--func lv_bounds --func lv_zext --json "$WORK/d.json" --markdown "$WORK/d.md" --html "$WORK/d.html" \
+	>"$WORK/d.txt"
 check_eq "diff --func x2: exit 0" "$?" 0
 for kl in lv_bounds:bounds_check lv_zext:zext_move; do
 	f=${kl%%:*} lv=${kl#*:}
@@ -138,6 +140,15 @@ w=$(gawk '{ n = length($0); if (n > m) m = n } END { print m + 0 }' "$WORK/d.txt
 check "diff text fits 80 columns (widest $w)" test "$w" -le 80
 check_eq "diff Markdown: the predicted cycles per --func" \
 	"$(grep -c '^hottest loop, predicted by llvm-mca' "$WORK/d.md")" 2
+
+if [ -z "$why" ]; then
+	sed -n 's|^<script type="application/json" id="aotperf-data">\(.*\)</script>$|\1|p' "$WORK/d.html" >"$WORK/dd.json"
+	(cd "$ROOT/tests/browser" && node check.js --page "$WORK/d.html" --doc "$WORK/dd.json" \
+		--shot "$ART/loops-diff.png") >"$WORK/d.check" 2>&1
+	check "diff page: the hottest loops' table = the document's cycles" \
+		grep -q "^ok: hottest loops before/after: the document's cycles (2)" "$WORK/d.check"
+	check "diff page: the other checks pass" bash -c "! grep -q '^FAIL' '$WORK/d.check'"
+fi
 
 # ---- 3. the frame lever with the compiler's sidecar: allocator spills only ----
 F=$FIX/frames.cwasm
