@@ -110,8 +110,20 @@ static int take(struct captures *c, uint32_t k, struct attr_args *a, const char 
 	if (profile__classify(p, roles, err))
 		return -1;
 	for (uint32_t i = 0; i < c->nfuncs; i++) {
-		c->funcs[i].samples += p->funcs[i].samples;
-		add_table(&c->funcs[i].t, &p->funcs[i].cls.t, !k);
+		struct capture_func *cf = &c->funcs[i];
+		const struct cls_result *r = &p->funcs[i].cls;
+
+		cf->samples += p->funcs[i].samples;
+		add_table(&cf->t, &r->t, !k);
+		if (!cf->insn_samples) {
+			cf->ninsns = r->f.ninsns;
+			cf->insn_samples = calloc(cf->ninsns + 1, sizeof(*cf->insn_samples));
+			if (!cf->insn_samples)
+				return ap_err_nomem(err);
+		}
+		/* one build: every recording decodes the function the same */
+		for (uint32_t n = 0; n < cf->ninsns && n < r->f.ninsns; n++)
+			cf->insn_samples[n] += r->insn_samples[n];
 	}
 	return 0;
 }
@@ -132,8 +144,12 @@ int captures__read(struct captures *c, struct attr_args *a, const char *label,
 		c->paths[k] = a->ninputs ? a->inputs[k] : a->input;
 		stdin_uses += !strcmp(c->paths[k], "-");
 	}
-	for (uint32_t i = 0; i < nfuncs; i++)
-		memset(&funcs[i].t, 0, sizeof(funcs[i].t)), funcs[i].samples = 0;
+	for (uint32_t i = 0; i < nfuncs; i++) {
+		memset(&funcs[i].t, 0, sizeof(funcs[i].t));
+		funcs[i].samples = 0;
+		funcs[i].insn_samples = NULL;
+		funcs[i].ninsns = 0;
+	}
 	if (stdin_uses > 1) {
 		ap_errf(&err, "-i -: stdin can be read once");
 		return cli_fail(a->cmd, &err);
@@ -164,6 +180,10 @@ int captures__read(struct captures *c, struct attr_args *a, const char *label,
 
 void captures__exit(struct captures *c)
 {
+	for (uint32_t i = 0; c->funcs && i < c->nfuncs; i++) {
+		free(c->funcs[i].insn_samples);
+		c->funcs[i].insn_samples = NULL;
+	}
 	free(c->self);
 	free(c->store);
 	free(c->incl);

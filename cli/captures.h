@@ -22,6 +22,9 @@ struct capture_func {
 	struct core_func cf;		/* core and local function in this build */
 	uint64_t samples;		/* its self samples, summed */
 	struct cls_table t;		/* class table, samples summed over the recordings */
+	uint64_t *insn_samples;		/* per instruction of its decode, summed (for loops/);
+					 * freed by captures__exit */
+	uint32_t ninsns;
 };
 
 struct captures {

@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "captures.h"
+#include "loops-side.h"
+#include "../loops/analyze.h"
+#include "../render/loops.h"
 #include "../classify/funcclass.h"
 #include "../render/compare.h"
 
@@ -39,7 +42,9 @@ static const char compare_usage[] =
 	"compared when there is one) or from its jitdump, and classified with the same\n"
 	"classifier. Prints static class counts and sampled shares on both sides, the\n"
 	"per-class delta, and a headroom estimate per lever (an estimate: WAMR's share\n"
-	"of its run x the lever's share x the other engine's reduction).\n"
+	"of its run x the lever's share x the other engine's reduction), and each\n"
+	"side's hottest loop modelled by llvm-mca on the WAMR recording's CPU: the gap\n"
+	"in cycles per iteration, as compiled and with each of WAMR's levers applied.\n"
 	"\n"
 	"The WAMR side (-i repeatable: recordings of one build, summed):\n"
 	ATTR_USAGE
@@ -248,6 +253,42 @@ static int open_other(const struct compare_opts *o, const struct cwasm_module *m
 	return engines__open(o->other, &eo, p, err);
 }
 
+/*
+ * Both hottest loops, modelled with the same -mcpu (the WAMR recording's
+ * CPU): the gap is the code's. A side whose loops cannot be built is
+ * warned about and left out (pair->lf NULL): the comparison stands.
+ */
+static int compare_loops(const struct compare_opts *o, const struct cwasm_module *m,
+			 const struct capture_func *fn, const struct eng_classes *oc,
+			 struct loops_side *ws, struct lp_func *olf, struct render_loop_pair *pair,
+			 const char *engine, struct ap_err *err)
+{
+	struct lp_func *lfs[2];
+	const struct cls_func *fs[2];
+	struct ap_err e = { 0 };
+	uint32_t n = 0;
+	char what[200];
+
+	*pair = (struct render_loop_pair){ .word = { "wamr", engine },
+					   .gap_word = "gap (WAMR - other)", .levers = 1 };
+	snprintf(what, sizeof(what), "%s: %.120s", o->other ? o->other : o->jitdumps[0],
+		 oc->code->raw_name);
+	if (!loops_side__build(ws, m, fn, o->roles, &e)) {
+		pair->lf[0] = lfs[n] = &ws->lf;
+		pair->f[0] = fs[n++] = &ws->cls.f;
+	} else if (!o->a.quiet) {
+		cli_warn("compare", "WAMR's loops not modelled: %s", e.msg);
+	}
+	if (!lp_func__build_code(olf, oc->code->bytes, oc->code_used, oc->code->addr, what, &oc->f,
+				 oc->insn_samples, &e)) {
+		pair->lf[1] = lfs[n] = olf;
+		pair->f[1] = fs[n++] = &oc->f;
+	} else if (!o->a.quiet) {
+		cli_warn("compare", "%s's loops not modelled: %s", engine, e.msg);
+	}
+	return lp__model(lfs, fs, n, o->a.ninputs ? o->a.inputs[0] : o->a.input, err);
+}
+
 static int write_outputs(const struct compare_opts *o, const struct render_compare *r,
 			 struct ap_err *err)
 {
@@ -267,6 +308,9 @@ int cmd_compare(int argc, char **argv)
 	struct eng_classes oc = { 0 };
 	struct cls_result wr = { 0 };
 	struct eng_headroom h;
+	struct loops_side ws = { 0 };
+	struct lp_func olf = { 0 };
+	struct render_loop_pair pair;
 	struct render_compare r = { .tool = "aotperf compare" };
 	const struct eng_func *ef;
 	const struct cwasm_module *m;
@@ -311,6 +355,12 @@ int cmd_compare(int argc, char **argv)
 	for (uint32_t k = 0; k < c.n; k++)
 		r.wamr_run_total += c.caps[k].total;
 	engines__headroom(&fn.t, r.wamr_run_total, &oc, o.min_samples, &h);
+	if (compare_loops(&o, m, &fn, &oc, &ws, &olf, &pair,
+			  eng_engine__name(engines__summary(p)->engine), &err)) {
+		ret = cli_fail("compare", &err);
+		goto out;
+	}
+	r.loops = &pair;
 	if (!o.a.quiet)
 		for (uint32_t i = 0; i < engines__nwarnings(p); i++)
 			cli_warn("compare", "%s", engines__warning(p, i));
@@ -334,6 +384,8 @@ int cmd_compare(int argc, char **argv)
 	render__compare_text(stdout, &r);
 	ret = EXIT_OK;
 out:
+	lp_func__exit(&olf);
+	loops_side__exit(&ws);
 	eng_classes__exit(&oc);
 	cls_result__exit(&wr);
 	engines__delete(p);

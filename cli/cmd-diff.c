@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "captures.h"
+#include "loops-side.h"
+#include "../loops/analyze.h"
+#include "../render/loops.h"
 #include "../render/diff.h"
 
 #define DIFF_MAX_FUNCS 16
@@ -68,9 +71,11 @@ static const char diff_usage[] =
 	"      --event NAME        only this event's samples (e.g. cpu-clock)\n"
 	"      --require-size-match  exit 1 instead of guessing a core's mapping\n"
 	"      --top N             functions to list (default 20, 0 = all)\n"
-	"      --func F            the class table of F before and after: N,\n"
-	"                          local_func_N, a wasm name, modM:N (as in the before\n"
-	"                          build, else the after build); repeatable\n"
+	"      --func F            the class table of F before and after, and its\n"
+	"                          hottest loop's cycles per iteration predicted by\n"
+	"                          llvm-mca on each side: N, local_func_N, a wasm name,\n"
+	"                          modM:N (as in the before build, else the after\n"
+	"                          build); repeatable\n"
 	"      --roles SPEC        register roles for the classes, e.g. vmctx=rcx\n"
 	"      --fail-if-slower PCT  exit 1 when the judged share grew by more than PCT%\n"
 	"                          of its before value and the growth is significant;\n"
@@ -384,6 +389,39 @@ static int class_diffs(struct diff_opts *o, const struct cmp_diff *d,
 	return 0;
 }
 
+/*
+ * Each --func's hottest loop on both sides, modelled on the CPU of the
+ * before side's first recording (one -mcpu for both: the change is the
+ * code's), every function in one parallel llvm-mca run (loops/analyze.h).
+ */
+static int diff_loops(struct diff_opts *o, struct loops_side ls[][2],
+		      struct render_loop_pair *pairs, struct render_diff_func *rf,
+		      struct ap_err *err)
+{
+	struct lp_func *lfs[2 * DIFF_MAX_FUNCS];
+	const struct cls_func *fs[2 * DIFF_MAX_FUNCS];
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < o->nspecs; i++) {
+		pairs[i] = (struct render_loop_pair){ .word = { "before", "after" },
+						       .gap_word = "change" };
+		for (int s = 0; s < 2; s++) {
+			const struct diff_side *ds = &o->side[s];
+			const struct capture_func *cf;
+
+			if (ds->func_of[i] < 0)
+				continue;
+			cf = &ds->funcs[ds->func_of[i]];
+			if (loops_side__build(&ls[i][s], ds->a.cs.mods[cf->cf.core], cf, o->roles, err))
+				return -1;
+			pairs[i].lf[s] = lfs[n] = &ls[i][s].lf;
+			pairs[i].f[s] = fs[n++] = &ls[i][s].cls.f;
+		}
+		rf[i].loops = &pairs[i];
+	}
+	return n ? lp__model(lfs, fs, n, o->side[0].caps.paths[0], err) : 0;
+}
+
 /* --fail-if-slower: 0 passed, -1 with err (AP_ERR_GATE failed, else bad target) */
 static int run_gate(struct diff_opts *o, const struct cmp_diff *d, const struct func_where *where,
 		    struct cmp_gate *g, struct render_diff *r, struct ap_err *err)
@@ -423,6 +461,8 @@ int cmd_diff(int argc, char **argv)
 	struct diff_opts o = { 0 };
 	struct func_where where[DIFF_MAX_FUNCS];
 	struct render_diff_func rf[DIFF_MAX_FUNCS];
+	struct loops_side ls[DIFF_MAX_FUNCS][2];
+	struct render_loop_pair pairs[DIFF_MAX_FUNCS];
 	struct render_diff r = { .tool = "aotperf diff" };
 	struct cmp_gate g = { 0 };
 	struct cmp_diff *d = NULL;
@@ -431,6 +471,7 @@ int cmd_diff(int argc, char **argv)
 
 	o.side[0].word = "before";
 	o.side[1].word = "after";
+	memset(ls, 0, sizeof(ls));
 	attr_args__init(&o.side[0].a, "diff");
 	attr_args__init(&o.side[1].a, "diff");
 	if (parse_args(argc, argv, &o, &err)) {
@@ -449,7 +490,7 @@ int cmd_diff(int argc, char **argv)
 			goto out;
 	}
 	if (cmp_diff__new(&o.side[0].caps.side, &o.side[1].caps.side, &o.co, &d, &err) ||
-	    class_diffs(&o, d, where, rf, &err)) {
+	    class_diffs(&o, d, where, rf, &err) || diff_loops(&o, ls, pairs, rf, &err)) {
 		ret = cli_fail("diff", &err);
 		goto out;
 	}
@@ -477,6 +518,9 @@ int cmd_diff(int argc, char **argv)
 	render__diff_text(stdout, &r);
 	ret = gate_rc ? cli_fail("diff", &gate_err) : EXIT_OK;
 out:
+	for (uint32_t i = 0; i < DIFF_MAX_FUNCS; i++)
+		for (int k = 0; k < 2; k++)
+			loops_side__exit(&ls[i][k]);
 	cmp_gate__exit(&g);
 	cmp_diff__delete(d);
 	for (int k = 0; k < 2; k++) {

@@ -3,13 +3,15 @@
 #include <string.h>
 #include "analyze.h"
 #include "mca.h"
+#include "../frames/frames.h"
+#include "../profile/sidecar.h"
 
-/* Model every function of one arch: one -mcpu query, one child per function. */
-static int model_arch(struct profile *p, enum cwasm_arch arch, const struct lp_cpu *cpu,
-		      struct ap_err *err)
+/* Model the functions of one arch among lfs: one tool lookup, one child per CPU. */
+static int model_arch(struct lp_func *const *all, const struct cls_func *const *allf, uint32_t nall,
+		      enum cwasm_arch arch, const struct lp_cpu *cpu, struct ap_err *err)
 {
-	struct lp_func **lfs = calloc(p->nfuncs + 1, sizeof(*lfs));
-	const struct cls_func **fs = calloc(p->nfuncs + 1, sizeof(*fs));
+	struct lp_func **lfs = calloc(nall + 1, sizeof(*lfs));
+	const struct cls_func **fs = calloc(nall + 1, sizeof(*fs));
 	struct lp_mca t;
 	uint32_t n = 0;
 	int found, ret;
@@ -20,8 +22,8 @@ static int model_arch(struct profile *p, enum cwasm_arch arch, const struct lp_c
 		return ap_err_nomem(err);
 	}
 	found = !lp_mca__find(&t, arch, cpu);
-	for (uint32_t i = 0; i < p->nfuncs; i++) {
-		struct lp_func *lf = p->funcs[i].loops;
+	for (uint32_t i = 0; i < nall; i++) {
+		struct lp_func *lf = all[i];
 
 		if (!lf || lf->arch != arch)
 			continue;
@@ -33,7 +35,7 @@ static int model_arch(struct profile *p, enum cwasm_arch arch, const struct lp_c
 		if (!lf->nloops)
 			continue;
 		lfs[n] = lf;
-		fs[n++] = &p->funcs[i].cls.f;
+		fs[n++] = allf[i];
 	}
 	ret = found && n ? lp_model__run(&t, lfs, fs, n, err) : 0;
 	free(lfs);
@@ -41,10 +43,64 @@ static int model_arch(struct profile *p, enum cwasm_arch arch, const struct lp_c
 	return ret;
 }
 
-int lp__profile(struct profile *p, int model, struct ap_err *err)
+static int model_all(struct lp_func *const *lfs, const struct cls_func *const *fs, uint32_t n,
+		     const struct lp_cpu *cpu, struct ap_err *err)
+{
+	int archs = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (lfs[i])
+			archs |= 1 << lfs[i]->arch;
+	for (int a = 0; a < 8; a++)
+		if ((archs >> a & 1) && model_arch(lfs, fs, n, (enum cwasm_arch)a, cpu, err))
+			return -1;
+	return 0;
+}
+
+int lp__model(struct lp_func *const *lfs, const struct cls_func *const *fs, uint32_t n,
+	      const char *perfdata, struct ap_err *err)
 {
 	struct lp_cpu cpu;
-	int archs = 0;
+
+	if (!perfdata || lp_cpu__from_perfdata(perfdata, &cpu))
+		lp_cpu__host(&cpu);
+	return model_all(lfs, fs, n, &cpu, err);
+}
+
+/*
+ * The frame lever touches only what the compiler's sidecar calls an
+ * allocator spill: a wasm local, explicit frame storage or runtime frame
+ * state lives in the frame by design, and an access the sidecar does not
+ * list is not known to be a spill.
+ */
+static int frame_origins(struct lp_func *lf, const struct cls_func *f, const struct frames *fr,
+			 struct ap_err *err)
+{
+	lf->frame_keep = calloc(f->ninsns + 1, 1);
+	if (!lf->frame_keep)
+		return ap_err_nomem(err);
+	for (uint32_t i = 0; i < f->ninsns; i++) {
+		const struct cls_insn *in = &f->insns[i];
+		const struct frames_access *a;
+
+		if (in->cls != CLS_FRAME_LOAD && in->cls != CLS_FRAME_STORE)
+			continue;
+		a = frames__access_covering(fr, in->offset);
+		if (!a || a->top.origin != FRAMES_ALLOCATOR_SPILL) {
+			lf->frame_keep[i] = 1;
+			lf->frame_kept++;
+		}
+	}
+	return 0;
+}
+
+int lp__profile(struct profile *p, int model, struct ap_err *err)
+{
+	struct lp_func **lfs;
+	const struct cls_func **fs;
+	struct lp_cpu cpu;
+	uint32_t n = 0;
+	int ret;
 
 	for (uint32_t i = 0; i < p->nfuncs; i++) {
 		struct profile_func *f = &p->funcs[i];
@@ -56,16 +112,28 @@ int lp__profile(struct profile *p, int model, struct ap_err *err)
 		if (!f->loops)
 			return ap_err_nomem(err);
 		if (lp_func__build(f->loops, c->mod, f->func, c->first_base, &f->cls.f,
-				   p->source == PROFILE_STATIC ? NULL : f->cls.insn_samples, err))
+				   p->source == PROFILE_STATIC ? NULL : f->cls.insn_samples, err) ||
+		    (f->sc && f->sc->fr && frame_origins(f->loops, &f->cls.f, f->sc->fr, err)))
 			return -1;
-		archs |= 1 << f->loops->arch;
+		n++;
 	}
-	if (!model || !archs)
+	if (!model || !n)
 		return 0;
+	lfs = calloc(p->nfuncs, sizeof(*lfs));
+	fs = calloc(p->nfuncs, sizeof(*fs));
+	if (!lfs || !fs) {
+		free(lfs);
+		free(fs);
+		return ap_err_nomem(err);
+	}
+	for (uint32_t i = 0; i < p->nfuncs; i++) {
+		lfs[i] = p->funcs[i].loops;
+		fs[i] = &p->funcs[i].cls.f;
+	}
 	if (p->source == PROFILE_STATIC || lp_cpu__from_perfdata(p->input, &cpu))
 		lp_cpu__host(&cpu);
-	for (int a = 0; a < 8; a++)
-		if ((archs >> a & 1) && model_arch(p, (enum cwasm_arch)a, &cpu, err))
-			return -1;
-	return 0;
+	ret = model_all(lfs, fs, p->nfuncs, &cpu, err);
+	free(lfs);
+	free(fs);
+	return ret;
 }

@@ -7,6 +7,7 @@
  * over reverse postorder (functions here have at most a few thousand
  * blocks).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "loops.h"
@@ -411,21 +412,19 @@ fail:
 	return ret;
 }
 
-int lp_func__build(struct lp_func *out, const struct cwasm_module *m, uint32_t func,
-		   uint64_t base, const struct cls_func *f, const uint64_t *samples,
-		   struct ap_err *err)
+int lp_func__build_code(struct lp_func *out, const uint8_t *code, uint64_t len, uint64_t addr,
+			const char *what, const struct cls_func *f, const uint64_t *samples,
+			struct ap_err *err)
 {
-	const struct cwasm_func *fn = &m->funcs[func];
 	struct dc_vec nv = { 0 };
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
 	out->arch = f->arch;
-	if (dc__decode(f->arch, m->text + fn->offset, fn->size, base + fn->offset, &nv, err))
+	if (dc__decode(f->arch, code, len, addr, &nv, err))
 		goto out;
 	if (nv.n != f->ninsns || (nv.n && nv.v[0].addr != f->insns[0].addr)) {
-		ap_errf(err, "%s: local_func_%u decodes differently the second time", m->path,
-			func);
+		ap_errf(err, "%s decodes differently the second time", what);
 		goto out;
 	}
 	for (uint32_t i = 0; i < f->ninsns; i++)
@@ -440,6 +439,18 @@ out:
 	return ret;
 }
 
+int lp_func__build(struct lp_func *out, const struct cwasm_module *m, uint32_t func,
+		   uint64_t base, const struct cls_func *f, const uint64_t *samples,
+		   struct ap_err *err)
+{
+	const struct cwasm_func *fn = &m->funcs[func];
+	char what[300];
+
+	snprintf(what, sizeof(what), "%.260s: local_func_%u", m->path, func);
+	return lp_func__build_code(out, m->text + fn->offset, fn->size, base + fn->offset, what, f,
+				   samples, err);
+}
+
 void lp_func__exit(struct lp_func *lf)
 {
 	for (uint32_t b = 0; lf->blocks && b < lf->nblocks; b++)
@@ -451,6 +462,7 @@ void lp_func__exit(struct lp_func *lf)
 	free(lf->blocks);
 	free(lf->loops);
 	free(lf->block_of);
+	free(lf->frame_keep);
 	memset(lf, 0, sizeof(*lf));
 }
 

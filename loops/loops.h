@@ -78,6 +78,14 @@ struct lp_func {
 	uint32_t nloops;
 	uint32_t *block_of;		/* per cls insn: its block, UINT32_MAX for data */
 	uint64_t total;			/* the function's samples */
+	/*
+	 * The frame lever's reach with a frame-attribution sidecar: per cls
+	 * insn, 1 when a frame access must stay (the sidecar gives it another
+	 * origin than an allocator spill, or does not list it); NULL: no
+	 * sidecar, every frame access is the lever's.
+	 */
+	uint8_t *frame_keep;
+	uint32_t frame_kept;		/* frame accesses kept so */
 	struct lp_model_info model;
 };
 
@@ -89,6 +97,13 @@ struct lp_func {
 int lp_func__build(struct lp_func *out, const struct cwasm_module *m, uint32_t func,
 		   uint64_t base, const struct cls_func *f, const uint64_t *samples,
 		   struct ap_err *err);
+/*
+ * The same for code outside a core (another engine's, engines/): len bytes
+ * at run-time address addr, decoded as f; what names it in errors.
+ */
+int lp_func__build_code(struct lp_func *out, const uint8_t *code, uint64_t len, uint64_t addr,
+			const char *what, const struct cls_func *f, const uint64_t *samples,
+			struct ap_err *err);
 void lp_func__exit(struct lp_func *lf);
 /* exit and free; NULL is fine */
 void lp_func__delete(struct lp_func *lf);

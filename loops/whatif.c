@@ -21,6 +21,8 @@
  *                 names when nothing on the path stores the slot (a loop
  *                 invariant kept in a register); an instruction that
  *                 reads the slot as an operand reads that register.
+ *                 With a frame-attribution sidecar only the accesses it
+ *                 names allocator spills are touched (lf->frame_keep).
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -333,12 +335,15 @@ int lp_whatif__body(struct lp_text *t, const struct lp_func *lf, const struct lp
 	for (uint32_t k = 0; k < n; k++) {
 		const struct cls_insn *in = &f->insns[path[k]];
 
-		if (lever_drops(lever, in->cls)) {
+		if (lever == LP_FRAME && lf->frame_keep && lf->frame_keep[path[k]]) {
+			/* the sidecar's origin says it is no allocator spill: it stays */
+		} else if (lever_drops(lever, in->cls)) {
 			(*removed)++;
 			continue;
 		}
 		snprintf(line, sizeof(line), "%s", in->text);
-		if (lever == LP_FRAME && in->cls == CLS_FRAME_LOAD) {
+		if (lever == LP_FRAME && in->cls == CLS_FRAME_LOAD &&
+		    !(lf->frame_keep && lf->frame_keep[path[k]])) {
 			(*removed)++;
 			if (frame_load(f, in->text, m, line, sizeof(line)))
 				continue;

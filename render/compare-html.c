@@ -10,6 +10,7 @@
 #include "diff.h"
 #include "html.h"
 #include "html_data.h"
+#include "loops.h"
 #include "../cwasm/coreset.h"
 #include "../util/json_out.h"
 
@@ -91,6 +92,10 @@ static int emit(struct json_out *j, void *arg, struct ap_err *err)
 	json_str(j, m->funcs[r->func].name);
 	class_samples(j, "before", r->wamr_table, 0);
 	class_samples(j, "after", &r->oc->table, r->oc->unavailable);
+	if (r->loops) {
+		json_key(j, "hottest_loop");
+		render__loop_pair_json(j, r->loops);
+	}
 	json_end_obj(j);
 	json_end_arr(j);
 	json_end_obj(j);

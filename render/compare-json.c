@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* aotperf compare as JSON (compare.h; README "aotperf compare" lists the keys). */
 #include "compare.h"
+#include "loops.h"
 #include "../cwasm/coreset.h"
 #include "../util/json_out.h"
 #include "../util/pct.h"
@@ -146,6 +147,10 @@ static void body(struct json_out *j, const struct render_compare *r)
 	json_key(j, "min_samples");
 	json_u64(j, r->min_samples);
 	json_end_obj(j);
+	if (r->loops) {
+		json_key(j, "hottest_loop");
+		render__loop_pair_json(j, r->loops);
+	}
 	functions(j, r);
 	json_key(j, "warnings");
 	json_begin_arr(j);

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include "compare.h"
+#include "loops.h"
 #include "markdown.h"
 #include "../cwasm/coreset.h"
 #include "../util/outfile.h"
@@ -189,6 +190,7 @@ static int body(FILE *f, const char *path, const struct render_compare *r, struc
 	md__fputs(f, title);
 	fprintf(f, "\n\n");
 	if (sides(f, path, r, err) || classes(f, path, r, err) || headroom(f, path, r, err) ||
+	    (r->loops && render__loop_pair_md(f, path, r->loops, err)) ||
 	    functions(f, path, r, err))
 		return -1;
 	if (engines__nwarnings(r->other)) {

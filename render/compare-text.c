@@ -4,6 +4,7 @@
 #include <string.h>
 #include "compare.h"
 #include "diff.h"
+#include "loops.h"
 #include "../cwasm/coreset.h"
 #include "../util/pct.h"
 
@@ -183,5 +184,7 @@ void render__compare_text(FILE *out, const struct render_compare *r)
 	header(out, r);
 	classes(out, r);
 	headroom(out, r);
+	if (r->loops)
+		render__loop_pair_text(out, r->loops, 80);
 	functions(out, r);
 }

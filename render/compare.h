@@ -15,6 +15,8 @@
 #include "../engines/engines.h"
 #include "../util/err.h"
 
+struct render_loop_pair;
+
 struct render_compare {
 	const char *tool;		/* "aotperf compare" */
 	const char *event;		/* --event or NULL */
@@ -33,6 +35,7 @@ struct render_compare {
 	const struct eng_headroom *h;
 	uint64_t min_samples;		/* the sampled basis needs this many a side */
 	uint32_t top;			/* functions in the side-by-side list */
+	const struct render_loop_pair *loops; /* both hottest loops modelled; NULL: not */
 };
 
 void render__compare_text(FILE *out, const struct render_compare *r);

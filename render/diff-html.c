@@ -11,6 +11,7 @@
 #include "diff.h"
 #include "html.h"
 #include "html_data.h"
+#include "loops.h"
 #include "../cwasm/coreset.h"
 #include "../util/json_out.h"
 
@@ -134,6 +135,10 @@ static void diff_block(struct json_out *j, const struct render_diff *r)
 		json_str(j, f->name);
 		class_samples(j, "before", f->before);
 		class_samples(j, "after", f->after);
+		if (f->loops) {
+			json_key(j, "hottest_loop");
+			render__loop_pair_json(j, f->loops);
+		}
 		json_end_obj(j);
 	}
 	json_end_arr(j);

@@ -2,6 +2,7 @@
 /* aotperf diff as JSON (README "aotperf diff" lists the keys). */
 #include <stdlib.h>
 #include "diff.h"
+#include "loops.h"
 #include "../cwasm/coreset.h"
 #include "../util/json_out.h"
 
@@ -228,6 +229,10 @@ static void class_diff(struct json_out *j, const struct render_diff *r,
 		json_end_obj(j);
 	}
 	json_end_obj(j);
+	if (f->loops) {
+		json_key(j, "hottest_loop");
+		render__loop_pair_json(j, f->loops);
+	}
 	json_end_obj(j);
 }
 

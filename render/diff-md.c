@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diff.h"
+#include "loops.h"
 #include "markdown.h"
 #include "../cwasm/coreset.h"
 #include "../util/outfile.h"
@@ -242,7 +243,7 @@ static int class_rows(FILE *f, const char *path, const struct render_diff *r,
 			100.0 * r->d->level, render__diff_adjust_words(r->d->adjust), c->ntested);
 	else
 		fprintf(f, "Not tested: a side has no samples in the function.\n\n");
-	return 0;
+	return fn->loops ? render__loop_pair_md(f, path, fn->loops, err) : 0;
 }
 
 static int gate_rows(FILE *f, const char *path, const struct render_diff *r, struct ap_err *err)

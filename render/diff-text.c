@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diff.h"
+#include "loops.h"
 #include "../cwasm/coreset.h"
 
 static void side_lines(FILE *out, const char *word, const struct cmp_side *s)
@@ -133,6 +134,8 @@ static void class_table(FILE *out, const struct render_diff *r, const struct ren
 			c->ntested);
 	else
 		fprintf(out, "  (not tested: a side has no samples in the function)\n");
+	if (fn->loops)
+		render__loop_pair_text(out, fn->loops, 80);
 	(void)r;
 }
 

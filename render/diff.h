@@ -13,6 +13,8 @@
 #include "../compare/diff.h"
 #include "../util/err.h"
 
+struct render_loop_pair;
+
 /* A function looked at closely (--func): its class tables before and after. */
 struct render_diff_func {
 	const char *spec;		/* as the user named it */
@@ -23,6 +25,7 @@ struct render_diff_func {
 	uint64_t samples_before, samples_after; /* its self samples, summed */
 	const struct cls_table *before, *after; /* summed over the captures */
 	struct cmp_cls_diff cls;
+	const struct render_loop_pair *loops;	/* hottest loops modelled; NULL: not */
 };
 
 struct render_diff {

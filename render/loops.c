@@ -16,7 +16,7 @@
 #define LOOP_INSNS_LISTED 64
 
 /* The classes a lever touches, for its share of the loop's samples. */
-static uint64_t lever_samples(const struct lp_loop *l, int lv)
+uint64_t render__loop_lever_samples(const struct lp_loop *l, int lv)
 {
 	switch (lv) {
 	case LP_ZEXT_MOVE:
@@ -30,7 +30,7 @@ static uint64_t lever_samples(const struct lp_loop *l, int lv)
 	}
 }
 
-static const char *lever_words(int lv)
+const char *render__lever_words(int lv)
 {
 	static const char *const w[LP__NLEVERS] = { "zero-extends", "frame loads/stores",
 						    "bounds checks", "vmctx reloads" };
@@ -57,7 +57,7 @@ double render__loop_payoff(const struct lp_loop *l, int lv)
 }
 
 /* Levers by predicted payoff, most first; those with nothing to remove last. */
-static void by_payoff(const struct lp_loop *l, int *order)
+void render__loop_by_payoff(const struct lp_loop *l, int *order)
 {
 	for (int i = 0; i < LP__NLEVERS; i++)
 		order[i] = i;
@@ -77,7 +77,7 @@ static void by_payoff(const struct lp_loop *l, int *order)
 }
 
 /* "frame_load 30%, alu 22%, bounds_check 12%": the three largest classes. */
-static void top_classes(const struct lp_loop *l, int by_samples, char *out, size_t n)
+void render__loop_top_classes(const struct lp_loop *l, int by_samples, char *out, size_t n)
 {
 	uint8_t used[CLS__COUNT] = { 0 };
 	uint64_t total = by_samples ? l->samples : l->static_insns;
@@ -159,7 +159,7 @@ static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loo
 	ap_term__wrap(out, line, cols, 6);
 	fprintf(out, "\n    %-14s %8s %12s %8s %9s\n", "what-if", "removed", "cycles/iter", "payoff",
 		"%samples");
-	by_payoff(l, order);
+	render__loop_by_payoff(l, order);
 	for (int k = 0; k < LP__NLEVERS; k++) {
 		int lv = order[k];
 		const struct lp_model_run *r = &l->lever[lv];
@@ -167,7 +167,8 @@ static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loo
 		char share[16] = "-";
 
 		if (lf->total)	/* no recording: no share */
-			snprintf(share, sizeof(share), "%.1f%%", ap_pct(lever_samples(l, lv), l->samples));
+			snprintf(share, sizeof(share), "%.1f%%",
+				 ap_pct(render__loop_lever_samples(l, lv), l->samples));
 		if (!r->removed) {
 			fprintf(out, "    %-14s %8s %12s %8s %9s\n", lp_lever__name((enum lp_lever)lv),
 				"0", "-", "-", share);
@@ -179,6 +180,9 @@ static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loo
 		if (best < 0)
 			best = lv;
 	}
+	if (lf->frame_keep)
+		fprintf(out, "    frame: allocator spills only (the sidecar's origins; %u frame "
+			"accesses of the function stay)\n", lf->frame_kept);
 	fprintf(out, "    verdict:");
 	for (int k = 0; k < LP__NLEVERS; k++) {
 		int lv = order[k];
@@ -187,11 +191,11 @@ static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loo
 			continue;
 		if (lf->total)
 			fprintf(out, "%s %s: %.0f%% of samples, %.0f%% predicted payoff",
-				k ? ";\n     " : "", lever_words(lv),
-				ap_pct(lever_samples(l, lv), l->samples), render__loop_payoff(l, lv));
+				k ? ";\n     " : "", render__lever_words(lv),
+				ap_pct(render__loop_lever_samples(l, lv), l->samples), render__loop_payoff(l, lv));
 		else
 			fprintf(out, "%s %s: %.0f%% predicted payoff", k ? ";\n     " : "",
-				lever_words(lv), render__loop_payoff(l, lv));
+				render__lever_words(lv), render__loop_payoff(l, lv));
 	}
 	if (best < 0)
 		fprintf(out, " no lever has instructions in this loop\n");
@@ -199,7 +203,7 @@ static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loo
 		fprintf(out, ".\n      No lever pays here (each under 2%%): the loop is bound by %s\n",
 			"what stays (see the bottleneck)");
 	else
-		fprintf(out, ".\n      Pays most: %s (%.0f%% faster loop predicted)\n", lever_words(best),
+		fprintf(out, ".\n      Pays most: %s (%.0f%% faster loop predicted)\n", render__lever_words(best),
 			render__loop_payoff(l, best));
 	fprintf(out, "    (the model assumes L1 hits and no memory dependences beyond llvm-mca's:\n"
 		"     a frame slot stored and reloaded costs no store-to-load latency, as on\n"
@@ -227,7 +231,7 @@ void render__loops_text(FILE *out, const struct profile_func *pf, size_t cols)
 		char hdr[16], cls[96], fit[100];
 
 		snprintf(hdr, sizeof(hdr), "+0x%x", pf->cls.f.insns[lf->blocks[l->header].first].offset);
-		top_classes(l, sampled, cls, sizeof(cls));
+		render__loop_top_classes(l, sampled, cls, sizeof(cls));
 		fprintf(out, "  %4u %-9s %5u %6u %6u %8" PRIu64 " %5.1f%%  %s\n", i + 1, hdr, l->depth,
 			l->nblocks, l->static_insns, l->samples, ap_pct(l->samples, lf->total),
 			ap_term__fit(fit, sizeof(fit), cls, cols > 62 ? cols - 54 : 8));
@@ -295,7 +299,13 @@ static void json_model(struct json_out *j, const struct lp_func *lf, const struc
 		else
 			json_dbl(j, l->base.cycles_per_iter, 2);
 		json_key(j, "payoff_pct"); json_dbl(j, render__loop_payoff(l, lv), 1);
-		json_key(j, "sample_pct"); json_dbl(j, ap_pct(lever_samples(l, lv), l->samples), 1);
+		if (lv == LP_FRAME) {
+			/* with a sidecar only its allocator spills (loops/analyze.c) */
+			json_key(j, "scope");
+			json_str(j, lf->frame_keep ? "allocator_spills" : "frame_accesses");
+			json_key(j, "kept_in_function"); json_u64(j, lf->frame_kept);
+		}
+		json_key(j, "sample_pct"); json_dbl(j, ap_pct(render__loop_lever_samples(l, lv), l->samples), 1);
 		json_end_obj(j);
 	}
 	json_end_obj(j);

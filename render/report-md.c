@@ -2,13 +2,15 @@
 /*
  * The report as GitHub-flavoured Markdown, to paste into an issue: the
  * run, each core's top functions (--top), the samples outside wasm, and
- * each classified function's class table, verdict and hottest instructions.
+ * each classified function's class table, verdict, hottest instructions and
+ * hot loops with the what-if per lever (loops-md.c).
  * The same numbers as the text report, as tables (render/markdown.h).
  */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "loops.h"
 #include "markdown.h"
 #include "report-export.h"
 #include "../profile/host.h"
@@ -327,6 +329,8 @@ static void func_block(struct md_out *o, const struct profile *p, const struct p
 	line(o, "**verdict: %s** (levers: frame %.1f%%, moves %.1f%%, bounds %.1f%%,"
 	     " dispatch %.1f%%)\n", l.verdict, l.frame, l.moves, l.bounds, l.dispatch);
 	hottest(o, f, ro->hottest);
+	if (!o->failed && render__loops_md(o->f, o->name, f, o->err))
+		o->failed = -1;
 }
 
 int render__report_md(FILE *f, const char *name, const struct profile *p,

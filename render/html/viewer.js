@@ -599,6 +599,87 @@
 		return null;
 	}
 
+	/* ---- hot loops and the what-if per lever (README "Which lever pays") ---- */
+
+	function classifiedOf(m, ci, f) {
+		for (var i = 0; i < m.classified.length; i++)
+			if (m.classified[i].core === ci && num(m.classified[i].cf.local_func) === f) return m.classified[i].cf;
+		return null;
+	}
+
+	/* the offsets of the loop's blocks: a test of "is this instruction in it" */
+	function loopHas(lp, off) {
+		var bs = lp.blocks || [];
+		for (var k = 0; k < bs.length; k++) if (off >= num(bs[k][0]) && off < num(bs[k][1])) return true;
+		return false;
+	}
+
+	/* levers with something to remove by predicted payoff, then the rest (as the text report) */
+	function leversByPayoff(wi) {
+		return Object.keys(wi).sort(function (a, b) {
+			var x = wi[a], y = wi[b];
+			var px = num(x.removed) ? num(x.payoff_pct) : -1e9, py = num(y.removed) ? num(y.payoff_pct) : -1e9;
+			return py - px;
+		});
+	}
+
+	function renderLoops(box, cf) {
+		var loops = cf.loops || [], s = put(box, el('div', 'loops'));
+		s.id = 'loops-box';
+		add(s, el('h4', null, 'Hot loops'));
+		if (!loops.length) {
+			add(s, el('p', 'note', 'No loops (no back edge).'));
+			return;
+		}
+		var t = put(s, el('table', 'ltable'));
+		t.id = 'loops-table';
+		var hr = put(put(t, el('thead')), el('tr'));
+		['loop', 'header', 'depth', 'blocks', 'insns', 'samples', '%func'].forEach(function (h, k) {
+			add(hr, el('th', k >= 2 ? 'num' : null, h));
+		});
+		var tb = put(t, el('tbody'));
+		loops.slice(0, 5).forEach(function (lp, i) {
+			var tr = put(tb, el('tr', i ? null : 'hotloop'));
+			add(tr, el('td', 'num', String(i + 1)), el('td', 'mono', '+' + hex(num(lp.header))),
+				el('td', 'num', String(num(lp.depth))), el('td', 'num', String((lp.blocks || []).length)),
+				el('td', 'num', fmt(lp.static_instructions)), el('td', 'num', fmt(lp.samples)),
+				el('td', 'num', num(lp.percent_of_function).toFixed(1) + '%'));
+		});
+		if (loops.length > 5) add(s, el('p', 'note', (loops.length - 5) + ' more loops in the document.'));
+		var hot = loops[0], md = hot.model;
+		if (!md) {
+			var nm = put(s, el('p', 'note', 'Throughput model: ' + (cf.loops_model_note ||
+				(cf.loops_model_note === undefined ? 'not run for this page (report --func/--hot runs llvm-mca).' :
+					'llvm-mca gave no numbers for this loop.'))));
+			nm.id = 'model-line';
+			return;
+		}
+		add(s, el('p', 'meta', 'Hottest loop (marked in the listing): its executed path, ' + num(md.path_instructions) +
+			' instructions, modelled by ' + md.tool + ' -mcpu=' + md.mcpu + ': ' +
+			num(md.cycles_per_iteration).toFixed(2) + ' cycles/iteration as compiled.'));
+		var why = put(s, el('p', 'note', 'cpu: ' + (md.mcpu_reason || '') + ' \u00b7 bottleneck: ' + (md.bottleneck || '')));
+		why.id = 'model-line';
+		var wt = put(s, el('table', 'ltable'));
+		wt.id = 'whatif-table';
+		var wh = put(put(wt, el('thead')), el('tr'));
+		['lever', '%samples', 'predicted payoff', 'cycles/iter', 'removed', 'model'].forEach(function (h, k) {
+			add(wh, el('th', k && k < 5 ? 'num' : null, h));
+		});
+		var wb = put(wt, el('tbody')), wi = hot.whatif || {};
+		leversByPayoff(wi).forEach(function (lv) {
+			var x = wi[lv], rm = num(x.removed);
+			var tr = put(wb, el('tr', rm ? null : 'none'));
+			tr.setAttribute('data-lever', lv);
+			add(tr, el('td', 'mono', lv), el('td', 'num', num(x.sample_pct).toFixed(1) + '%'),
+				el('td', 'num' + (rm && num(x.payoff_pct) >= 2 ? ' pays' : ''), rm ? num(x.payoff_pct).toFixed(1) + '%' : '-'),
+				el('td', 'num', rm ? num(x.cycles_per_iteration).toFixed(2) : '-'), el('td', 'num', String(rm)),
+				el('td', 'mono', md.mcpu));
+		});
+		add(s, el('p', 'note', 'payoff = 1 - cycles with the lever / cycles as compiled. The model assumes L1 hits and ' +
+			'no memory dependences beyond llvm-mca\u2019s (a frame slot stored and reloaded costs no forwarding, as on ' +
+			'cores that rename stack memory); the exact llvm-mca input is in the document (loops[].model.input).'));
+	}
+
 	function renderListing(box, m, ci, f) {
 		box.textContent = '';
 		var l = m.listings[ci + ':' + f] || partialListing(m, ci, f);
@@ -628,6 +709,8 @@
 		var present = {};
 		insns.forEach(function (x) { present[x['class']] = 1; });
 		box.appendChild(legend(present));
+		var cfl = classifiedOf(m, ci, f), hotLoop = cfl && cfl.loops && cfl.loops.length ? cfl.loops[0] : null;
+		if (cfl && cfl.loops) renderLoops(box, cfl);
 		var wrap = put(box, el('div', 'lst-wrap'));
 		var t = put(wrap, el('table', 'lst'));
 		t.id = 'listing-table';
@@ -656,6 +739,10 @@
 			var tr = put(tb, el('tr', 'c-' + cls));
 			tr.setAttribute('data-offset', String(num(x.offset)));
 			if (rg) tr.classList.add('indata');
+			if (hotLoop && loopHas(hotLoop, num(x.offset))) {
+				tr.classList.add('inloop');
+				if (num(x.offset) === num(hotLoop.header)) tr.classList.add('loophead');
+			}
 			if (smp && smp === maxs) tr.classList.add('hot');
 			var sc = el('td', 'num', smp ? fmt(smp) : '');
 			if (smp && maxs) sc.style.backgroundColor = 'rgba(217,72,15,' + (0.08 + 0.5 * smp / maxs).toFixed(3) + ')';
@@ -729,6 +816,44 @@
 			});
 			s.appendChild(legend(present));
 		}
+		renderLoopPairs(s, m, d);
+	}
+
+	/* diff / compare: each function's hottest loop on both sides, modelled by llvm-mca */
+	function renderLoopPairs(s, m, d) {
+		var xs = (d.classes || []).filter(function (x) { return x.hottest_loop && Array.isArray(x.hottest_loop.sides); });
+		if (!xs.length) return;
+		var w = xs[0].hottest_loop.sides, cyc = function (v) { return v ? num(v.cycles_per_iteration).toFixed(2) : '-'; };
+		add(s, el('h3', null, 'Hottest loop, predicted cycles per iteration (llvm-mca)'));
+		var t = put(s, el('table', 'ltable'));
+		t.id = 'loop-pair-table';
+		var hr = put(put(t, el('thead')), el('tr'));
+		['function', '-mcpu', w[0], w[1], 'change', 'note'].forEach(function (h, k) { add(hr, el('th', k >= 2 && k < 5 ? 'num' : null, h)); });
+		var tb = put(t, el('tbody'));
+		xs.forEach(function (x) {
+			var hl = x.hottest_loop, a = hl[hl.sides[0]], b = hl[hl.sides[1]];
+			var ch = hl.gap_cycles_per_iteration !== undefined ? hl.gap_cycles_per_iteration : hl.change_cycles_per_iteration;
+			var tr = put(tb, el('tr'));
+			add(tr, el('td', 'mono', label(x.core, num(x.local_func), x.name, m.cores.length)), el('td', 'mono', hl.mcpu || '-'),
+				el('td', 'num', cyc(a)), el('td', 'num', cyc(b)),
+				el('td', 'num', ch === null || ch === undefined ? '-' : (ch > 0 ? '+' : '') + num(ch).toFixed(2)),
+				el('td', 'note', hl.note || ''));
+			if (!hl.levers || !a || !b) return;
+			add(s, el('p', 'note', 'Gap per lever of ' + label(x.core, num(x.local_func), x.name, m.cores.length) + ': ' + hl.sides[0] +
+				'\u2019s cycles per iteration with the lever minus ' + hl.sides[1] + '\u2019s as compiled (each side\u2019s hottest loop, ' +
+				'which need not do the same work per iteration).'));
+			var lt = put(s, el('table', 'ltable'));
+			lt.id = 'loop-lever-table';
+			var lh = put(put(lt, el('thead')), el('tr'));
+			['lever', 'removed', hl.sides[0], 'gap'].forEach(function (h, k) { add(lh, el('th', k ? 'num' : null, h)); });
+			var lb = put(lt, el('tbody'));
+			Object.keys(hl.levers).forEach(function (lv) {
+				var v = hl.levers[lv], r = put(lb, el('tr', num(v.removed) ? null : 'none'));
+				var g = num(v.gap_cycles_per_iteration);
+				add(r, el('td', 'mono', lv), el('td', 'num', String(num(v.removed))),
+					el('td', 'num', num(v.cycles_per_iteration).toFixed(2)), el('td', 'num', (g > 0 ? '+' : '') + g.toFixed(2)));
+			});
+		});
 	}
 
 	/* ---- the page ---- */

@@ -7,6 +7,7 @@
 //
 //   node check.js --page report.html --doc doc.json --shot out.png [--filter Q]
 //                 [--samples N]    (the recording's samples: the icicle's root)
+//                 [--loopshot PNG] (a screenshot of the listing with its hot loops)
 //
 // Prints "ok: ..." / "FAIL: ..." lines (tests/browser/exports.sh counts
 // them) and "shot: PATH"; exit status 0 unless the browser could not run.
@@ -236,6 +237,50 @@ async function main() {
 		}
 	}
 
+	// hot loops (report --func/--hot): the hottest loop's rows marked, the loops and what-if tables
+	const cfOf = (l) => (doc.classified_functions || []).find((c) => c.local_func === l.local_func &&
+		(!c.core || !l.core || c.core === l.core));
+	const lcf = hottestListing && cfOf(hottestListing);
+	if (lcf && Array.isArray(lcf.loops) && lcf.loops.length) {
+		const hl = lcf.loops[0];
+		const inLoop = (off) => hl.blocks.some((b) => off >= b[0] && off < b[1]);
+		const want = hottestListing.insns.map((x) => inLoop(x.offset));
+		const got = await page.$$eval('#listing-table tbody tr:not(.range)', (r) => r.map((x) => x.classList.contains('inloop')));
+		ok(want.filter(Boolean).length > 0 && JSON.stringify(got) === JSON.stringify(want),
+			'the hottest loop\'s instructions are marked in the listing (' + want.filter(Boolean).length + ' of ' + want.length + ')');
+		const head = await page.$$eval('#listing-table tr.loophead', (r) => r.map((x) => Number(x.getAttribute('data-offset'))));
+		ok(head.length === 1 && head[0] === hl.header, 'its header row is marked (+0x' + hl.header.toString(16) + ')', head.join(','));
+		const lt = await page.$$eval('#loops-table tbody tr', (r) => r.map((x) => Array.from(x.children).map((c) => c.textContent)));
+		ok(lt.length === Math.min(5, lcf.loops.length) && lt[0][1] === '+0x' + hl.header.toString(16) &&
+			lt[0][5] === fmt(hl.samples) && lt[0][6] === hl.percent_of_function.toFixed(1) + '%',
+			'loops table: ' + lt.length + ' rows, the hottest first with its samples', JSON.stringify(lt[0]));
+		if (hl.model) {
+			const levers = Object.keys(hl.whatif).sort((a, b) => {
+				const x = hl.whatif[a], y = hl.whatif[b];
+				return (y.removed ? y.payoff_pct : -1e9) - (x.removed ? x.payoff_pct : -1e9);
+			});
+			const wt = await page.$$eval('#whatif-table tbody tr', (r) => r.map((x) => Array.from(x.children).map((c) => c.textContent)));
+			const exp = levers.map((lv) => {
+				const w = hl.whatif[lv];
+				return [lv, w.sample_pct.toFixed(1) + '%', w.removed ? w.payoff_pct.toFixed(1) + '%' : '-',
+					w.removed ? w.cycles_per_iteration.toFixed(2) : '-', String(w.removed), hl.model.mcpu];
+			});
+			ok(JSON.stringify(wt) === JSON.stringify(exp), 'what-if table = the document\'s whatif, by payoff (' + exp.length + ' levers)',
+				JSON.stringify(wt) + ' vs ' + JSON.stringify(exp));
+			const ml = await page.textContent('#loops-box');
+			ok(ml.includes(hl.model.cycles_per_iteration.toFixed(2) + ' cycles/iteration') && ml.includes('-mcpu=' + hl.model.mcpu),
+				'the model line: cycles as compiled and -mcpu=' + hl.model.mcpu);
+		} else if (typeof lcf.loops_model_note === 'string') {
+			const ml = await page.textContent('#model-line');
+			ok(ml.includes(lcf.loops_model_note), 'no model: the page says why and how to get it', ml);
+		}
+		if (args.loopshot) {
+			await page.$eval('#listing', (e) => e.scrollIntoView());
+			await (await page.$('#listing')).screenshot({ path: args.loopshot });
+			console.log('shot: ' + path.resolve(args.loopshot));
+		}
+	}
+
 	// several cores: the selector switches the table, a listing of the second core opens
 	if (cores.length > 1) {
 		const rows1 = rowsOf(cores[1]);
@@ -277,6 +322,25 @@ async function main() {
 			'diff: change in points, marked ' + (top.dp > 0 ? 'worse' : 'better'), drow[5]);
 		const ndrows = await page.$$eval('#diff-table tbody tr', (r) => r.length);
 		ok(ndrows === Math.min(100, d.functions.length), 'diff rows (' + ndrows + ')');
+		// each function's hottest loop on both sides (diff, compare): the document's cycles
+		const lps = (d.classes || []).filter((x) => x.hottest_loop && x.hottest_loop.sides);
+		if (lps.length) {
+			const cyc = (v) => (v ? v.cycles_per_iteration.toFixed(2) : '-');
+			const want = lps.map((x) => {
+				const h = x.hottest_loop, ch = h.gap_cycles_per_iteration !== undefined ? h.gap_cycles_per_iteration : h.change_cycles_per_iteration;
+				return [h.mcpu || '-', cyc(h[h.sides[0]]), cyc(h[h.sides[1]]), ch === null ? '-' : (ch > 0 ? '+' : '') + ch.toFixed(2)];
+			});
+			const got = await page.$$eval('#loop-pair-table tbody tr', (r) => r.map((x) => Array.from(x.children).slice(1, 5).map((c) => c.textContent)));
+			ok(JSON.stringify(got) === JSON.stringify(want), 'hottest loops before/after: the document\'s cycles (' + want.length + ')',
+				JSON.stringify(got) + ' vs ' + JSON.stringify(want));
+			const lv = lps.find((x) => x.hottest_loop.levers && Object.keys(x.hottest_loop.levers).length);
+			if (lv) {
+				const lrows = await page.$$eval('#loop-lever-table tbody tr', (r) => r.map((x) => x.children[3].textContent));
+				const lw = Object.values(lv.hottest_loop.levers).map((v) => (v.gap_cycles_per_iteration > 0 ? '+' : '') +
+					v.gap_cycles_per_iteration.toFixed(2));
+				ok(JSON.stringify(lrows) === JSON.stringify(lw), 'the gap per lever (' + lw.length + ')', JSON.stringify(lrows));
+			}
+		}
 	}
 
 	const csps = await page.evaluate(() => window.__csp);

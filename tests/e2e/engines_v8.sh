@@ -270,9 +270,35 @@ if [ -n "${A:-}" ] && [ -s "$A/perf.jit.data" ]; then
 		bash -c "grep -q 'optimized (turbofan) tier' '$WORK/c.txt' && grep -q 'ESTIMATE' '$WORK/c.txt'"
 	w=$(gawk '{ n = length($0); if (n > m) m = n } END { print m + 0 }' "$WORK/c.txt")
 	check "compare: text fits 80 columns (widest $w)" test "$w" -le 80
+	# both hottest loops modelled on the WAMR recording's CPU (README "Which
+	# lever pays"): each side's cycles = llvm-mca rerun here on the JSON's
+	# input, the gap = WAMR - V8, per lever = WAMR's what-if - V8
+	mca=""
+	for m in /usr/lib/llvm-*/bin/llvm-mca; do [ -x "$m" ] && mca=$m; done
+	L='.hottest_loop'
+	if [ -n "$mca" ] && jq -e "$L.wamr and $L.v8" "$J" >/dev/null; then
+		mcpu=$(jq -r "$L.mcpu" "$J")
+		for s in wamr v8; do
+			jq -r "$L.$s.input" "$J" >"$WORK/loop.$s.s"
+			got=$("$mca" -mcpu="$mcpu" -iterations=100 "$WORK/loop.$s.s" 2>/dev/null |
+				gawk '/^Iterations:/ { i = $2 } /^Total Cycles:/ { c = $3 } END { printf "%.2f", c / i }')
+			check_eq "compare: $s's hottest loop = llvm-mca rerun on its input (-mcpu=$mcpu)" \
+				"$(jq -r "$L.$s.cycles_per_iteration" "$J" | gawk '{ printf "%.2f", $1 }')" "$got"
+		done
+		near "compare: gap = WAMR - V8 cycles per iteration" "$(jq "$L.gap_cycles_per_iteration" "$J")" \
+			"$(jq "$L.wamr.cycles_per_iteration - $L.v8.cycles_per_iteration" "$J")" 0.011
+		check_eq "compare: per lever, gap = WAMR's what-if - V8's (4 levers)" \
+			"$(jq "$L.v8.cycles_per_iteration as \$o | [$L.levers[] | select(((.gap_cycles_per_iteration - (.cycles_per_iteration - \$o)) | if . < 0 then -. else . end) <= 0.011)] | length" "$J")" 4
+		check "compare: the text shows the gap per lever" grep -q "^    bounds_check " "$WORK/c.txt"
+		sed -n '/hottest loop, predicted/,/need not do/p' "$WORK/c.txt"
+	elif [ -n "${CI:-}" ]; then
+		bad "compare: both hottest loops modelled (llvm-mca: ${mca:-none})"
+	fi
 	if command -v cmark-gfm >/dev/null; then
-		check_eq "compare: Markdown renders 4 tables (cmark-gfm)" \
-			"$(cmark-gfm -e table "$WORK/c.md" | grep -c '<table>')" 4
+		# 4, and the hottest loops' two when both are modelled
+		check_eq "compare: Markdown renders its tables (cmark-gfm)" \
+			"$(cmark-gfm -e table "$WORK/c.md" | grep -c '<table>')" \
+			"$(jq "4 + (if $L.tool then 1 else 0 end) + (if $L.wamr and $L.v8 then 1 else 0 end)" "$J")"
 	elif [ -n "${CI:-}" ]; then
 		bad "cmark-gfm is needed to check the Markdown"
 	else
