@@ -287,7 +287,7 @@ static int inject(struct rec_args *r, struct ap_err *err)
 	int ret, created;
 
 	if (attr_args__check_output(&r->a, r->jit_out, err) ||
-	    symbolize__dir(r->dir, r->jit_out, 0, dir, sizeof(dir), &created, err))
+	    symbolize__dir(r->dir, r->jit_out, dir, sizeof(dir), &created, err))
 		return -1;
 	io.sym.dir = dir;
 	io.sym.prefix_core = symbolize__want_prefix(&r->a.p->attr);

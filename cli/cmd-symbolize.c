@@ -41,10 +41,12 @@ static const char jitdump_usage[] =
 	"usage: aotperf jitdump -i perf.data (--cwasm F | --manifest M)... -o OUT.data\n"
 	"                       [--dir DIR] [--names local|wasm|wasmtime]\n"
 	"\n"
-	"Write jit-<pid>.dump files (into --dir, default next to OUT.data) and OUT.data,\n"
-	"a copy of perf.data with the jitdump marker records inserted, for\n"
-	"'perf inject --jit -i OUT.data -o perf.jit.data'. Needs a -k mono recording\n"
-	"(perf inject --jit refuses any other): without one, use aotperf inject.\n"
+	"Write jit-<pid>.dump files into --dir (default OUT.data.d) and OUT.data, a\n"
+	"copy of perf.data with the jitdump marker records inserted, for\n"
+	"'perf inject --jit -i OUT.data -o perf.jit.data', which writes its\n"
+	"jitted-*.so files next to the dumps (keep the folder: perf report needs them).\n"
+	"Needs a -k mono recording (perf inject --jit refuses any other): without one,\n"
+	"use aotperf inject.\n"
 	"\n";
 static const char inject_usage[] =
 	"usage: aotperf inject -i perf.data (--cwasm F | --manifest M)...\n"
@@ -158,9 +160,6 @@ static int do_inject(struct sym_args *s, const struct sym_opts *so, char ***file
 	io.progress = &pr;
 	ret = symbolize__inject(s->a.input, &s->a.p->attr, &io, s->out, &r, err);
 	progress__exit(&pr);
-	if (!ret && r.elf && !r.mono && s->jitdump && !s->a.quiet)
-		cli_warn(s->cmd, "%s was not recorded with -k mono, which perf inject --jit"
-			 " needs: writing ELF images instead", s->a.input);
 	*files = r.images;
 	*nfiles = r.nimages;
 	return ret;
@@ -194,7 +193,7 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		goto out;
 	}
 	/* perf inject --jit refuses the dump of a recording without -k mono */
-	if (route == ROUTE_JITDUMP && !symbolize__clock_is_mono(s.a.input, &mono, &err) && !mono) {
+	if ((route == ROUTE_JITDUMP || s.jitdump) && !symbolize__clock_is_mono(s.a.input, &mono, &err) && !mono) {
 		ap_errf(&err, "%s: not recorded with -k mono: perf inject --jit would refuse its"
 			" jitdump", s.a.input);
 		ap_err_hint(&err, AP_HINT_NO_MONO);
@@ -204,8 +203,7 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		goto out;
 	}
 	if (route != ROUTE_PERFMAP) {
-		if (symbolize__dir(s.dir, s.out, route == ROUTE_JITDUMP, dir, sizeof(dir),
-				   &created, &err)) {
+		if (symbolize__dir(s.dir, s.out, dir, sizeof(dir), &created, &err)) {
 			ret = cli_fail(cmd, &err);
 			goto out;
 		}
