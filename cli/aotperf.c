@@ -53,6 +53,8 @@ const char *cli_hint(enum ap_hint hint)
 	switch (hint) {
 	case AP_HINT_NONE:
 	case AP_HINT__COUNT:
+	case AP_HINT_NO_CORE_MAP:	/* lines of their own: cli/census.c */
+	case AP_HINT_PID_SAMPLES:
 		break;
 	case AP_HINT_PIN_CORE: return "--base HEX picks one";
 	case AP_HINT_FORCE: return "--force replaces it";
