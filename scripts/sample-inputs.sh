@@ -47,6 +47,6 @@ nm -n --defined-only "$OUT/wm.o" >"$OUT/wm.nm"
 	-o "$OUT/wm.cwasm" >/dev/null
 rec -o "$OUT/wamr.data" -- "$B/tests/loader" --ms 600 --mix sum:2,dispatch:1 "$OUT/wm.cwasm"
 # node writes its jitdump into the working folder, perf inject --jit its jitted-*.so there too
-(cd "$OUT" && rec -o node.data -- node --perf-prof "$ROOT/tests/engines/run.js" module.wasm 600 &&
+(cd "$OUT" && rec -o node.data -- node --perf-prof "$ROOT/tests/engines/run.js" module.wasm 1000 &&
 	perf inject --jit -i node.data -o node.jit.data 2>/dev/null)
 echo "wrote $OUT/wm.cwasm, $OUT/wamr.data, $OUT/node.jit.data"
