@@ -663,10 +663,13 @@ static int summarize(struct run *r, struct ap_err *err)
 			return ap_err_hint(err, AP_HINT_PIN_CORE);
 		}
 	}
-	if (res->total_samples == 0)
-		return ap_errf(err, "%s: no samples%s%s", r->path,
-			       r->opts->event || r->opts->pid >= 0 ? " of the selected " : "",
-			       r->opts->event ? "event" : r->opts->pid >= 0 ? "pid" : "");
+	if (res->total_samples == 0) {
+		ap_errf(err, "%s: no samples%s%s", r->path,
+			r->opts->event || r->opts->pid >= 0 ? " of the selected " : "",
+			r->opts->event ? "event" : r->opts->pid >= 0 ? "pid" : "");
+		return ap_err_hint(err, !r->opts->event && r->opts->pid >= 0 ?
+				   AP_HINT_PID_SAMPLES : AP_HINT_NONE);
+	}
 	if (res->injected && !res->attributed_samples) {
 		/* its samples now point into the files the inject step wrote */
 		ap_errf(err, "%s: written by %s, its samples point into the %s: use the original"
@@ -679,7 +682,7 @@ static int summarize(struct run *r, struct ap_err *err)
 		ap_errf(err, "%s: no //anon r-x mapping of the cores' text size (%" PRIu64
 			" bytes for %s)", r->path, attr__page_round(r->cores[0].mod->text_size),
 			r->cores[0].mod->path);
-		return ap_err_hint(err, AP_HINT_PIN_CORE);
+		return ap_err_hint(err, AP_HINT_NO_CORE_MAP);
 	}
 	return 0;
 }

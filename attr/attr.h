@@ -191,7 +191,9 @@ struct attr_result {
  * first, then samples). cores[] is filled by the caller (mod,
  * base_override); results are written into it. Returns 0 or -1 with err
  * ("perf.data: no samples", ...; AP_ERR_GATE when require_size_match
- * failed; the hint AP_HINT_PIN_CORE when a pin would help).
+ * failed; the hint AP_HINT_PIN_CORE when a pin would help, AP_HINT_NO_CORE_MAP
+ * when no mapping has a core's size, AP_HINT_PID_SAMPLES when the pid has no
+ * samples: attr/anonmaps.h lists what there is).
  */
 int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 	      const struct attr_opts *opts, struct attr_result *res, struct ap_err *err);

@@ -53,6 +53,8 @@ const char *cli_hint(enum ap_hint hint)
 	switch (hint) {
 	case AP_HINT_NONE:
 	case AP_HINT__COUNT:
+	case AP_HINT_NO_CORE_MAP:	/* lines of their own: cli/census.c */
+	case AP_HINT_PID_SAMPLES:
 		break;
 	case AP_HINT_PIN_CORE: return "--base HEX picks one";
 	case AP_HINT_FORCE: return "--force replaces it";
@@ -61,7 +63,7 @@ const char *cli_hint(enum ap_hint hint)
 	case AP_HINT_ANY_PATH: return "--manifest-any-path (before --manifest) allows it";
 	case AP_HINT_FORCE_MISMATCH: return "--force writes it anyway";
 	case AP_HINT_NO_MONO:
-		return "'aotperf inject' writes ELF images, which need no -k mono";
+		return "'aotperf inject' without --jitdump writes ELF images, which need no -k mono";
 	case AP_HINT_PERFMAP: return "use 'aotperf perfmap', or record without -z";
 	case AP_HINT_MAP_PER_PID: return "leave -o out to write /tmp/perf-<pid>.map for each";
 	case AP_HINT_LOG_MOD:

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attr-args.h"
+#include "census.h"
 #include "../util/array.h"
 #include "../util/outfile.h"
 #include "../util/progress.h"
@@ -93,10 +94,13 @@ int attr_args__read(struct attr_args *a)
 	rc = profile__read(a->input, &a->cs, &a->opts, &a->p, &err);
 	progress__exit(&pr);
 	a->opts.progress = NULL;
-	if (rc)
+	if (rc) {
 		/* the one gate attribution has */
-		return cli_fail_opt(a->cmd, err.kind == AP_ERR_GATE ? "--require-size-match:" : NULL,
-				    &err);
+		rc = cli_fail_opt(a->cmd, err.kind == AP_ERR_GATE ? "--require-size-match:" : NULL,
+				  &err);
+		census__explain(a, &err);
+		return rc;
+	}
 	if (!a->quiet)
 		cli_warnings(a->cmd, &a->p->attr.warnings);
 	return EXIT_OK;

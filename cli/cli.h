@@ -14,6 +14,17 @@
 
 enum { EXIT_OK = 0, EXIT_GATE = 1, EXIT_BAD = 2 };
 
+/*
+ * How report-style outputs (--json FILE, --html, --markdown, --folded,
+ * --pprof) are written, as util/outfile.c does it: the end of the --help
+ * of every command that writes such files.
+ */
+#define CLI_FILES_USAGE                                                            \
+	"\nOutput files are written to a temporary name in their folder and renamed\n" \
+	"into place when complete: a symlink there is replaced, never written\n"      \
+	"through; another user's file is refused; a failed run leaves none behind.\n" \
+	"They get the umask's permission bits (0644 under umask 022).\n"
+
 /* AP_ERR_GATE -> 1; bad input, I/O and out of memory -> 2. */
 int cli_exit_status(enum ap_err_kind kind);
 /* How aotperf's options answer a hint ("pass --base HEX to choose"), NULL for none. */

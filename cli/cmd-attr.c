@@ -171,6 +171,7 @@ static int parse_args(int argc, char **argv, struct attr_cmd_opts *o)
 		switch (c) {
 		case 'h':
 			fputs(attr_usage, stdout);
+			fputs(CLI_FILES_USAGE, stdout);
 			fputs(attr_help, stdout);
 			exit(ATTR_OK);
 		case O_PERF: o->perf = optarg; break;

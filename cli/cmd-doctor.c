@@ -24,6 +24,7 @@
 #include "../util/term.h"
 #include "../util/file.h"
 #include "../util/json_out.h"
+#include "doctor-fixes.h"
 #include "../util/osrelease.h"
 #include "../util/perf.h"
 #include "../util/run.h"
@@ -184,7 +185,8 @@ static int read_int_file(const char *path, long *v)
 /* How to install perf here, from os-release ($OS_RELEASE overrides the path). */
 static void init_install_hint(struct doctor *d)
 {
-	const char *sudo = d->root ? "" : "sudo ";
+	const char *sudo = doctor_fix__as_root(d->root);
+	char script[PATH_MAX];
 	struct ap_os_release os;
 	const char *id = os.id;
 
@@ -212,13 +214,35 @@ static void init_install_hint(struct doctor *d)
 	else
 		snprintf(d->install_hint, sizeof(d->install_hint),
 			 "install your distribution's perf for kernel %s", d->uts.release);
-	strncat(d->install_hint, "; or kernel-tools-compat/install-perf.sh --perf-only",
-		sizeof(d->install_hint) - strlen(d->install_hint) - 1);
+	/* only where this aotperf's checkout has it: never a path that is not there */
+	if (!doctor_fix__install_script(script, sizeof(script)) &&
+	    strlen(d->install_hint) + strlen(script) + 24 < sizeof(d->install_hint)) {
+		strcat(d->install_hint, "; or ");
+		strcat(d->install_hint, script);
+		strcat(d->install_hint, " --perf-only");
+	}
 }
 
 static int kernel_major_minor(const char *s, unsigned int *maj, unsigned int *min)
 {
 	return sscanf(s, "%u.%u", maj, min) == 2 ? 0 : -1;
+}
+
+/*
+ * The fix for a perf of another version than the kernel: an installed perf
+ * of the kernel's version when there is one, else how to install one.
+ */
+static const char *other_perf_fix(struct doctor *d, unsigned int kmaj, unsigned int kmin)
+{
+	static char fix[TEXT_MAX];
+	char path[PATH_MAX], ver[128];
+
+	if (doctor_fix__matching_perf(d->perf, kmaj, kmin, capped(10000), path, sizeof(path), ver,
+				      sizeof(ver)))
+		return d->install_hint;
+	snprintf(fix, sizeof(fix), "%.150s is installed (%.40s, the kernel's version): use it,"
+		 " PERF=%.150s aotperf ...", path, ver, path);
+	return fix;
 }
 
 /* perf present + its version against the running kernel. 0 when usable. */
@@ -255,7 +279,7 @@ static int check_perf(struct doctor *d)
 	else if (pmaj == kmaj && pmin == kmin)
 		add(d, "perf_version", ST_OK, NULL, "%s matches kernel %s", ver, d->uts.release);
 	else
-		add(d, "perf_version", ST_WARN, d->install_hint,
+		add(d, "perf_version", ST_WARN, other_perf_fix(d, kmaj, kmin),
 		    "%s, kernel %s: major.minor differ (usually still records; prefer a match)",
 		    ver, d->uts.release);
 	return 0;
@@ -263,7 +287,7 @@ static int check_perf(struct doctor *d)
 
 static void check_paranoid(struct doctor *d)
 {
-	const char *sudo = d->root ? "" : "sudo ";
+	const char *sudo = doctor_fix__as_root(d->root), *tee = doctor_fix__sudo(d->root);
 	char fix[TEXT_MAX];
 	long v;
 
@@ -274,7 +298,7 @@ static void check_paranoid(struct doctor *d)
 	}
 	snprintf(fix, sizeof(fix),
 		 "%ssysctl kernel.perf_event_paranoid=1 (to keep it: echo "
-		 "kernel.perf_event_paranoid=1 | %stee /etc/sysctl.d/99-perf.conf)", sudo, sudo);
+		 "kernel.perf_event_paranoid=1 | %stee /etc/sysctl.d/99-perf.conf)", sudo, tee);
 	if (d->root)
 		add(d, "perf_event_paranoid", ST_OK, NULL,
 		    "perf_event_paranoid=%ld (running as root: not limited by it)", v);
@@ -292,8 +316,8 @@ static void check_paranoid(struct doctor *d)
 /* kptr_restrict, and whether /proc/kallsyms really shows addresses to us. */
 static void check_kptr(struct doctor *d)
 {
-	const char *sudo = d->root ? "" : "sudo ";
-	char fix[TEXT_MAX], line[256];
+	const char *sudo = doctor_fix__as_root(d->root);
+	char fix[TEXT_MAX], paranoid_fix[TEXT_MAX], line[256];
 	struct ap_file ks;
 	struct ap_err err;
 	int visible = -1;
@@ -301,6 +325,9 @@ static void check_kptr(struct doctor *d)
 	long v;
 
 	snprintf(fix, sizeof(fix), "%ssysctl kernel.kptr_restrict=0", sudo);
+	snprintf(paranoid_fix, sizeof(paranoid_fix), "%ssysctl kernel.perf_event_paranoid=1 (with"
+		 " kptr_restrict=0, /proc/kallsyms shows addresses to non-root only when"
+		 " perf_event_paranoid <= 1)", sudo);
 	if (read_int_file("/proc/sys/kernel/kptr_restrict", &v)) {
 		add(d, "kptr_restrict", ST_WARN, "check that /proc is mounted",
 		    "/proc/sys/kernel/kptr_restrict missing: cannot tell");
@@ -325,9 +352,7 @@ static void check_kptr(struct doctor *d)
 	else if (visible == 0 && v == 0)
 		/* kptr_restrict=0 shows addresses to non-root only with paranoid <= 1 */
 		add(d, "kptr_restrict", ST_WARN,
-		    d->root ? fix : "sudo sysctl kernel.perf_event_paranoid=1 (with kptr_restrict=0, "
-				    "/proc/kallsyms shows addresses to non-root only when "
-				    "perf_event_paranoid <= 1)",
+		    d->root ? fix : paranoid_fix,
 		    "kptr_restrict=0, but /proc/kallsyms shows zero addresses to this user "
 		    "(kernel samples stay unresolved)");
 	else if (visible == 0)
@@ -599,12 +624,10 @@ static void check_objdump(struct doctor *d)
 {
 	const char *argv[] = { NULL, "--version", NULL };
 	char path[PATH_MAX], ver[160];
-	const char *sudo = d->root ? "" : "sudo ";
 	char fix[TEXT_MAX];
 	struct ap_child r;
 
-	snprintf(fix, sizeof(fix), "install binutils (%sapt-get install binutils, "
-		 "%stdnf/dnf install binutils)", sudo, sudo);
+	doctor_fix__binutils(d->root, fix, sizeof(fix));
 	if (ap_find_exe("objdump", path, sizeof(path))) {
 		add(d, "objdump", ST_WARN, fix, "objdump not found: perf annotate cannot disassemble");
 		return;

@@ -7,6 +7,7 @@
  * perf's own MMAP2 records), so it works on static executables and on
  * runtimes that make raw mmap/mprotect system calls.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -70,6 +71,16 @@ static const char record_usage[] =
 	"      --arch ARCH         (inject) decode the cores as x86_64 or aarch64,\n"
 	"                          whatever their target info says\n"
 	"  -q, --quiet             perf record -q, and no warnings\n"
+	"\n"
+	"A CMD that cannot start is refused before perf runs. A run that writes no\n"
+	"symbolized copy (it failed, or --no-inject) renames the copy of an earlier\n"
+	"run to FILE.old, next to perf's perf.data.old, and says so.\n"
+	"\n"
+	"perf writes the recording (0600; it keeps an older one as FILE.old). The\n"
+	"symbolized copy and its images are written as aotperf inject writes them: to\n"
+	"a temporary name, renamed into place when complete (a symlink is replaced,\n"
+	"never written through; another user's file is refused), with the\n"
+	"recording's permission bits.\n"
 	"\n"
 	"Ctrl-C (SIGINT) or SIGTERM is passed to perf record, which stops the command;\n"
 	"the recording is then symbolized as usual.\n"
@@ -287,7 +298,7 @@ static int inject(struct rec_args *r, struct ap_err *err)
 	int ret, created;
 
 	if (attr_args__check_output(&r->a, r->jit_out, err) ||
-	    symbolize__dir(r->dir, r->jit_out, 0, dir, sizeof(dir), &created, err))
+	    symbolize__dir(r->dir, r->jit_out, dir, sizeof(dir), &created, err))
 		return -1;
 	io.sym.dir = dir;
 	io.sym.prefix_core = symbolize__want_prefix(&r->a.p->attr);
@@ -411,6 +422,50 @@ static int is_new(const struct file_id *before, const struct file_id *after)
 				 before->mtime.tv_nsec != after->mtime.tv_nsec);
 }
 
+/*
+ * The command must start, or perf records an empty run and the failure
+ * reads as "no samples": look it up as perf's execvp will.
+ */
+static int check_command(const char *cmd, struct ap_err *err)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (!ap_find_exe(cmd, path, sizeof(path)))
+		return 0;
+	if (!strchr(cmd, '/'))
+		return ap_errf(err, "%s: the program did not start: not found on PATH; nothing"
+			       " recorded", cmd);
+	if (stat(cmd, &st))
+		return ap_errf(err, "%s: the program did not start: %s; nothing recorded", cmd,
+			       strerror(errno));
+	return ap_errf(err, "%s: the program did not start: %s; nothing recorded", cmd,
+		       S_ISREG(st.st_mode) ? "not executable" : "not a file");
+}
+
+/*
+ * The symbolized copy of an earlier run must not pass for this one's: when
+ * this run writes none, an older one is renamed X.old (as perf keeps the
+ * older recording as perf.data.old). Said unless quiet.
+ */
+static void move_stale_copy(const struct rec_args *r)
+{
+	char old[sizeof(r->jit_buf) + 8];
+	struct stat st;
+
+	if (lstat(r->jit_out, &st) || S_ISDIR(st.st_mode) ||
+	    (size_t)snprintf(old, sizeof(old), "%s.old", r->jit_out) >= sizeof(old))
+		return;
+	if (rename(r->jit_out, old)) {
+		cli_warn("record", "%s is from an earlier run and could not be moved away: %s",
+			 r->jit_out, strerror(errno));
+		return;
+	}
+	if (!r->a.quiet)
+		fprintf(stderr, "aotperf record: %s was symbolized from an earlier run: moved to"
+			" %s\n", r->jit_out, old);
+}
+
 /* perf record on the command: its status, or -1 when perf recorded nothing. */
 static int record(struct rec_args *r, struct ap_err *err)
 {
@@ -419,7 +474,8 @@ static int record(struct rec_args *r, struct ap_err *err)
 	char **argv;
 	int ret;
 
-	if (ap_perf__find(NULL, r->perf, sizeof(r->perf), err))
+	if (check_command(r->cmd[0], err) ||
+	    ap_perf__find(NULL, r->perf, sizeof(r->perf), err))
 		return -1;
 	if (!r->event) {
 		r->event = pick_event(r);
@@ -478,10 +534,13 @@ int cmd_record(int argc, char **argv)
 		injected = read == EXIT_OK;
 		if (!injected) {
 			ret = read;
+			move_stale_copy(&r);
 			fprintf(stderr, "aotperf record: %s is kept; once fixed, run:\n", r.out);
 			put_inject(stderr, &r);
 		}
 	}
+	if (r.no_inject)
+		move_stale_copy(&r);
 	if (read == EXIT_OK)
 		print_next(&r, injected);
 	if (status)

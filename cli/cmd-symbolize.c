@@ -41,10 +41,12 @@ static const char jitdump_usage[] =
 	"usage: aotperf jitdump -i perf.data (--cwasm F | --manifest M)... -o OUT.data\n"
 	"                       [--dir DIR] [--names local|wasm|wasmtime]\n"
 	"\n"
-	"Write jit-<pid>.dump files (into --dir, default next to OUT.data) and OUT.data,\n"
-	"a copy of perf.data with the jitdump marker records inserted, for\n"
-	"'perf inject --jit -i OUT.data -o perf.jit.data'. Needs a -k mono recording\n"
-	"(perf inject --jit refuses any other): without one, use aotperf inject.\n"
+	"Write jit-<pid>.dump files into --dir (default OUT.data.d) and OUT.data, a\n"
+	"copy of perf.data with the jitdump marker records inserted, for\n"
+	"'perf inject --jit -i OUT.data -o perf.jit.data', which writes its\n"
+	"jitted-*.so files next to the dumps (keep the folder: perf report needs them).\n"
+	"Needs a -k mono recording (perf inject --jit refuses any other): without one,\n"
+	"use aotperf inject.\n"
 	"\n";
 static const char inject_usage[] =
 	"usage: aotperf inject -i perf.data (--cwasm F | --manifest M)...\n"
@@ -58,25 +60,64 @@ static const char inject_usage[] =
 	"stay in --dir (default OUT.d): perf report needs them.\n"
 	"\n";
 
-static const char common_usage[] =
-	ATTR_USAGE
-	"  -o, --output PATH       output (see above)\n"
-	"      --dir DIR           folder for dumps and images\n"
+/* Options as each route takes them: perfmap decodes no code and writes no folder. */
+static const char out_usage[] =
+	"  -o, --output PATH       output (see above)\n";
+static const char dir_usage[] =
+	"      --dir DIR           folder for dumps and images (default OUT.d)\n";
+static const char names_usage[] =
 	"      --names MODE        local (local_func_N, default), wasm\n"
 	"                          (local_func_N:name),\n"
-	"                          wasmtime (wasm[M]::function[F]::name)\n"
+	"                          wasmtime (wasm[M]::function[F]::name)\n";
+static const char perfmap_force_usage[] =
 	"      --force             write even for a core whose samples do not fit its\n"
 	"                          code (another build? see README \"Is it the right\n"
-	"                          core?\"); (perfmap) replace a map aotperf did not\n"
-	"                          write (never one of another user, never through a\n"
-	"                          symlink)\n"
-	"      --jitdump           (inject) jitdump + stock perf inject --jit (-k mono)\n"
-	"      --arch ARCH         (jitdump, inject) x86_64 or aarch64: the code's arch\n"
-	"                          for images and unwinding data, whatever the target\n"
-	"                          info says\n"
+	"                          core?\"); replace a map aotperf did not write (never\n"
+	"                          one of another user, never through a symlink)\n";
+static const char force_usage[] =
+	"      --force             write even for a core whose samples do not fit its\n"
+	"                          code (another build? see README \"Is it the right\n"
+	"                          core?\")\n";
+static const char jitdump_opt_usage[] =
+	"      --jitdump           jitdump + stock perf inject --jit (-k mono only)\n";
+static const char arch_usage[] =
+	"      --arch ARCH         x86_64 or aarch64: the code's arch for images and\n"
+	"                          unwinding data, whatever the target info says\n";
+static const char perfmap_files_usage[] =
+	"\n"
+	"A map is written to a temporary name and renamed into place when complete,\n"
+	"with the umask's permission bits (0644 under umask 022): never through a\n"
+	"symlink, never over another user's file.\n";
+static const char files_usage[] =
+	"\n"
+	"OUT and the ELF images are written to a temporary name in their folder and\n"
+	"renamed into place when complete (a symlink there is replaced, never written\n"
+	"through); a dump is created afresh (an earlier dump of yours is removed\n"
+	"first, a symlink never followed). All get the recording's permission bits\n"
+	"(perf writes perf.data as 0600); another user's file is refused; a failed run\n"
+	"leaves none behind. perf inject --jit writes its jitted-*.so files itself.\n";
+static const char exit_usage[] =
 	"\n"
 	"Exit status: 0 ok, 1 a gate failed (a core's samples do not fit its code,\n"
 	"without --force), 2 bad usage or input.\n";
+
+static void usage(enum route route)
+{
+	fputs(route == ROUTE_PERFMAP ? perfmap_usage :
+	      route == ROUTE_JITDUMP ? jitdump_usage : inject_usage, stdout);
+	fputs(ATTR_USAGE, stdout);
+	fputs(out_usage, stdout);
+	if (route != ROUTE_PERFMAP)
+		fputs(dir_usage, stdout);
+	fputs(names_usage, stdout);
+	fputs(route == ROUTE_PERFMAP ? perfmap_force_usage : force_usage, stdout);
+	if (route == ROUTE_INJECT)
+		fputs(jitdump_opt_usage, stdout);
+	if (route != ROUTE_PERFMAP)
+		fputs(arch_usage, stdout);
+	fputs(route == ROUTE_PERFMAP ? perfmap_files_usage : files_usage, stdout);
+	fputs(exit_usage, stdout);
+}
 
 static int parse(int argc, char **argv, struct sym_args *s, struct ap_err *err)
 {
@@ -105,9 +146,7 @@ static int parse(int argc, char **argv, struct sym_args *s, struct ap_err *err)
 			continue;
 		switch (c) {
 		case 'h':
-			fputs(s->route == ROUTE_PERFMAP ? perfmap_usage :
-			      s->route == ROUTE_JITDUMP ? jitdump_usage : inject_usage, stdout);
-			fputs(common_usage, stdout);
+			usage(s->route);
 			exit(EXIT_OK);
 		case 'o': s->out = optarg; break;
 		case O_DIR: s->dir = optarg; break;
@@ -125,6 +164,8 @@ static int parse(int argc, char **argv, struct sym_args *s, struct ap_err *err)
 	}
 	if (optind < argc)
 		return cli_bad_argument(err, argv[optind]);
+	if (s->route == ROUTE_PERFMAP && s->dir)
+		return ap_errf(err, "--dir: perfmap writes /tmp/perf-<pid>.map, or -o PATH");
 	if (s->route == ROUTE_PERFMAP && s->a.arch != CWASM_ARCH_UNKNOWN)
 		return ap_errf(err, "--arch: perfmap does not decode code (a map has names only)");
 	if (s->route != ROUTE_PERFMAP && !s->out)
@@ -158,9 +199,6 @@ static int do_inject(struct sym_args *s, const struct sym_opts *so, char ***file
 	io.progress = &pr;
 	ret = symbolize__inject(s->a.input, &s->a.p->attr, &io, s->out, &r, err);
 	progress__exit(&pr);
-	if (!ret && r.elf && !r.mono && s->jitdump && !s->a.quiet)
-		cli_warn(s->cmd, "%s was not recorded with -k mono, which perf inject --jit"
-			 " needs: writing ELF images instead", s->a.input);
 	*files = r.images;
 	*nfiles = r.nimages;
 	return ret;
@@ -194,7 +232,7 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		goto out;
 	}
 	/* perf inject --jit refuses the dump of a recording without -k mono */
-	if (route == ROUTE_JITDUMP && !symbolize__clock_is_mono(s.a.input, &mono, &err) && !mono) {
+	if ((route == ROUTE_JITDUMP || s.jitdump) && !symbolize__clock_is_mono(s.a.input, &mono, &err) && !mono) {
 		ap_errf(&err, "%s: not recorded with -k mono: perf inject --jit would refuse its"
 			" jitdump", s.a.input);
 		ap_err_hint(&err, AP_HINT_NO_MONO);
@@ -204,8 +242,7 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		goto out;
 	}
 	if (route != ROUTE_PERFMAP) {
-		if (symbolize__dir(s.dir, s.out, route == ROUTE_JITDUMP, dir, sizeof(dir),
-				   &created, &err)) {
+		if (symbolize__dir(s.dir, s.out, dir, sizeof(dir), &created, &err)) {
 			ret = cli_fail(cmd, &err);
 			goto out;
 		}

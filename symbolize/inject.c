@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <dirent.h>
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,18 +33,13 @@ static int check_dir(const char *dir, struct ap_err *err)
 	return 0;
 }
 
-int symbolize__dir(const char *dir, const char *out, int next_to_out, char *buf, size_t len,
-		   int *created, struct ap_err *err)
+int symbolize__dir(const char *dir, const char *out, char *buf, size_t len, int *created,
+		   struct ap_err *err)
 {
-	char tmp[PATH_MAX];
-
 	*created = 0;
 	if (dir) {
 		if ((size_t)snprintf(buf, len, "%s", dir) >= len)
 			return ap_errf(err, "%s: path too long", dir);
-	} else if (next_to_out) {
-		snprintf(tmp, sizeof(tmp), "%s", out);
-		snprintf(buf, len, "%s", dirname(tmp));
 	} else if ((size_t)snprintf(buf, len, "%s.d", out) >= len) {
 		return ap_errf(err, "%s: path too long", out);
 	}
@@ -161,7 +155,13 @@ int symbolize__inject(const char *perf_in, const struct attr_result *res,
 	memset(r, 0, sizeof(*r));
 	if (symbolize__clock_is_mono(perf_in, &r->mono, err))
 		return -1;
-	if (!o->jitdump || !r->mono) {
+	if (o->jitdump && !r->mono) {
+		/* perf inject --jit would refuse the dump: say so, never switch routes */
+		ap_errf(err, "%s: not recorded with -k mono: perf inject --jit would refuse its"
+			" jitdump", perf_in);
+		return ap_err_hint(err, AP_HINT_NO_MONO);
+	}
+	if (!o->jitdump) {
 		r->elf = 1;
 		return symbolize__elf(perf_in, res, &o->sym, perf_out, &r->images, &r->nimages,
 				      err);

@@ -15,14 +15,14 @@ struct progress;
 
 struct sym_inject_opts {
 	struct sym_opts sym;	/* names, prefix, dir (must exist), force */
-	int jitdump;		/* jitdump + perf inject --jit (taken for -k mono only) */
+	int jitdump;		/* jitdump + perf inject --jit (a -k mono recording, else an error) */
 	const char *perf;	/* the perf that runs `perf inject --jit` */
 	struct progress *progress; /* perf inject's progress: the ELF files it has written */
 };
 
 struct sym_inject_result {
 	int mono;		/* every event used CLOCK_MONOTONIC (-k mono) */
-	int elf;		/* the ELF route was taken (the default, or not mono) */
+	int elf;		/* the ELF route was taken (no jitdump asked) */
 	char **images;		/* the ELF route's images: perf report needs them */
 	uint32_t nimages;
 };
@@ -34,13 +34,13 @@ int symbolize__inject(const char *perf_in, const struct attr_result *res,
 void sym_inject_result__exit(struct sym_inject_result *r);
 
 /*
- * The folder for dumps and images: dir when given, else OUT's folder
- * (next_to_out: jitdump's dumps go next to the marked copy) or OUT.d.
- * Created when missing (*created: 1, so a failed run can remove it
+ * The folder for dumps and images (and the jitted-*.so files perf inject
+ * --jit writes next to the dumps): dir when given, else OUT.d, never the
+ * working folder. Created when missing (*created: 1, so a failed run can remove it
  * again). It must belong to this user or root, and be writable by others
  * only when sticky. 0, or -1 with err.
  */
-int symbolize__dir(const char *dir, const char *out, int next_to_out, char *buf, size_t len,
-		   int *created, struct ap_err *err);
+int symbolize__dir(const char *dir, const char *out, char *buf, size_t len, int *created,
+		   struct ap_err *err);
 
 #endif

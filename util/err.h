@@ -34,6 +34,8 @@ enum ap_hint {
 	AP_HINT_NO_MONO,	/* the recording lacks -k mono: take the ELF-image route */
 	AP_HINT_ANY_PATH,	/* a manifest's core outside its folder: allowed on request */
 	AP_HINT_FORCE_MISMATCH,	/* write for a core whose samples do not fit its code anyway */
+	AP_HINT_NO_CORE_MAP,	/* no mapping of a core's size: list what the recording has */
+	AP_HINT_PID_SAMPLES,	/* no samples of the selected pid: list the pids that have some */
 	AP_HINT__COUNT
 };
 

@@ -25,7 +25,7 @@ check_eq "perf record writes perf.data as 0600 (what the outputs follow)" "$(mod
 mkdir -p "$WORK/jd"
 "$AOTPERF" jitdump -q -i "$WORK/perf.data" --cwasm "$S" -o "$WORK/jd/marked.data" >/dev/null
 check_eq "jitdump: exit status" "$?" 0
-modes_of "jitdump" 600 "$WORK/jd/marked.data" "$WORK"/jd/jit-*.dump
+modes_of "jitdump" 600 "$WORK/jd/marked.data" "$WORK"/jd/marked.data.d/jit-*.dump
 
 "$AOTPERF" inject -q -i "$WORK/perf.data" --cwasm "$S" -o "$WORK/img.data" >/dev/null
 check_eq "inject (ELF images): exit status" "$?" 0

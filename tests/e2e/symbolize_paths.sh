@@ -66,9 +66,14 @@ rm -f "$map"
 mkdir -p "$WORK/jd"
 "$AOTPERF" jitdump -q -i "$WORK/mono.data" --cwasm "$S" -o "$WORK/jd/marked.data" >"$WORK/jd.out"
 check_eq "jitdump: exit status" "$?" 0
-check "jitdump: wrote jit-<pid>.dump" ls "$WORK"/jd/jit-*.dump
-perf inject --jit -i "$WORK/jd/marked.data" -o "$WORK/jd/perf.jit.data" 2>/dev/null
+check "jitdump: wrote jit-<pid>.dump into a folder of its own, marked.data.d" \
+	ls "$WORK"/jd/marked.data.d/jit-*.dump
+(cd "$WORK/jd" && perf inject --jit -i marked.data -o perf.jit.data 2>/dev/null)
 check_eq "jitdump: stock perf inject --jit accepts it" "$?" 0
+check "jitdump: perf inject --jit wrote its jitted-*.so files into marked.data.d" \
+	test -n "$(ls "$WORK/jd/marked.data.d" | grep -E '^jitted-[0-9]+-[0-9]+\.so$')"
+check_eq "jitdump: nothing but the marked copy, the folder and perf's output in the working folder" \
+	"$(ls "$WORK/jd" | tr '\n' ' ')" "marked.data marked.data.d perf.jit.data "
 perf_counts "$WORK/jd/perf.jit.data" >"$WORK/jd.counts"
 same_counts "jitdump: perf report counts equal aotperf report" "$WORK/jd.counts" "$WORK/ref.counts"
 got=$(annotate_bytes "$WORK/jd/perf.jit.data" "local_func_$hot")
@@ -126,11 +131,15 @@ check_eq "inject without -k mono: exit status" "$?" 0
 check_eq "inject without -k mono: nothing to warn about" "$(wc -c <"$WORK/plain.err")" 0
 perf_counts "$WORK/plain.jit.data" >"$WORK/plain.counts"
 same_counts "inject without -k mono: perf report counts equal aotperf report" "$WORK/plain.counts" "$WORK/plain.ref"
+# refused as jitdump refuses it: no switch of routes behind the user's back
 "$AOTPERF" inject --jitdump -i "$WORK/plain.data" --cwasm "$S" -o "$WORK/plain.j.data" \
-	>/dev/null 2>"$WORK/plainj.err"
-check_eq "inject --jitdump without -k mono: exit status" "$?" 0
-check "inject --jitdump without -k mono: says it takes the ELF route" \
-	grep -q 'not recorded with -k mono' "$WORK/plainj.err"
+	>"$WORK/plainj.out" 2>"$WORK/plainj.err"
+check_eq "inject --jitdump without -k mono: exit 2" "$?" 2
+check_eq "inject --jitdump without -k mono: one line, as jitdump says it" "$(cat "$WORK/plainj.err")" \
+	"aotperf inject: $WORK/plain.data: not recorded with -k mono: perf inject --jit would refuse its jitdump; 'aotperf inject' without --jitdump writes ELF images, which need no -k mono"
+check_eq "inject --jitdump without -k mono: nothing on stdout" "$(wc -c <"$WORK/plainj.out")" 0
+check "inject --jitdump without -k mono: nothing written" \
+	test ! -e "$WORK/plain.j.data" -a ! -e "$WORK/plain.j.data.d"
 check_eq "input without -k mono unchanged" "$(sha256sum <"$WORK/plain.data")" "$sha_plain"
 
 # jitdump without -k mono: refused before anything is written
