@@ -25,6 +25,7 @@
 #define OC_BUF		256	/* switches a thread holds until a round makes them final */
 #define OC_MAX_FRAMES	256	/* wasm frames per stack kept for inclusive time */
 #define OC_NO_KEY	UINT32_MAX
+#define OC_CACHE	64	/* recent pids and tids, direct-mapped: records repeat a few */
 
 enum { ROLE_ON = 0, ROLE_SWITCH_TP, ROLE_OFFCPU_TIME };
 
@@ -49,6 +50,11 @@ struct oc_thread {
 	uint32_t pending;	/* the sched_switch sample's stack, waiting for its switch-out */
 	uint32_t n;
 	struct oc_switch sw[OC_BUF];
+};
+
+/* a cache slot: id + 1 (0: empty) and its index in procs or threads */
+struct oc_slot {
+	uint32_t key, ix;
 };
 
 /* per (function, via) self time, to name each function's main host frame */
@@ -90,6 +96,7 @@ struct offcpu_reader {
 	uint64_t intervals, unpaired, no_stack;
 	uint64_t newest, round_newest, final;	/* times: seen, at the last round, final */
 	uint32_t scratch[OC_MAX_FRAMES];
+	struct oc_slot pcache[OC_CACHE], tcache[OC_CACHE];
 	int failed;
 };
 
@@ -112,14 +119,19 @@ static int64_t func_ix(struct offcpu_reader *r, uint32_t core, uint32_t func)
 static struct offcpu_proc *proc_of(struct offcpu_reader *r, uint32_t pid, uint64_t t)
 {
 	struct offcpu_proc np = { .pid = pid, .first = t, .last = t }, *pr;
+	struct oc_slot *c = &r->pcache[pid % OC_CACHE];
 	uint32_t i;
 
-	if (!u64map__get(&r->proc_ix, pid, &i)) {
+	if (c->key == pid + 1) {
+		i = c->ix;
+	} else if (!u64map__get(&r->proc_ix, pid, &i)) {
 		if (ap_push(&r->procs, &r->nprocs, &r->cap_procs, &np, sizeof(np)) ||
 		    u64map__put(&r->proc_ix, pid, (uint32_t)(r->nprocs - 1)))
 			return NULL;
 		i = (uint32_t)(r->nprocs - 1);
 	}
+	c->key = pid + 1;
+	c->ix = i;
 	pr = &r->procs[i];
 	if (t && (t < pr->first || !pr->first))
 		pr->first = t;
@@ -130,15 +142,23 @@ static struct offcpu_proc *proc_of(struct offcpu_reader *r, uint32_t pid, uint64
 
 static struct oc_thread *thread_of(struct offcpu_reader *r, uint32_t tid, uint32_t pid)
 {
+	struct oc_slot *c = &r->tcache[tid % OC_CACHE];
 	struct oc_thread *th;
 	uint32_t i;
 
-	if (u64map__get(&r->thread_ix, tid, &i))
+	if (c->key == tid + 1)
+		return &r->threads[c->ix];
+	if (u64map__get(&r->thread_ix, tid, &i)) {
+		c->key = tid + 1;
+		c->ix = i;
 		return &r->threads[i];
+	}
 	/* a thread holds its switch buffer: grown in place, not built on the stack */
 	if (ap_grow(&r->threads, &r->cap_threads, r->nthreads + 1, sizeof(*r->threads)) ||
 	    u64map__put(&r->thread_ix, tid, (uint32_t)r->nthreads))
 		return NULL;
+	c->key = tid + 1;
+	c->ix = (uint32_t)r->nthreads;
 	th = &r->threads[r->nthreads++];
 	th->tid = tid;
 	th->pid = pid;
@@ -597,6 +617,8 @@ void offcpu_reader__restart(struct offcpu_reader *r)
 	u64map__exit(&r->thread_ix);
 	u64map__exit(&r->stack_ix);
 	u64map__exit(&r->name_ix);
+	memset(r->pcache, 0, sizeof(r->pcache));
+	memset(r->tcache, 0, sizeof(r->tcache));
 	r->intervals = r->unpaired = r->no_stack = 0;
 	r->newest = r->round_newest = r->final = 0;
 	r->failed = 0;
