@@ -460,7 +460,12 @@ void offcpu_reader__other(struct offcpu_reader *r, const struct pd_event *ev,
 	}
 	if (s->attr_idx < 0 || (size_t)s->attr_idx >= r->nroles)
 		return;
-	if (!proc_of(r, s->sid.pid, s->sid.time)) {
+	/*
+	 * perf's BPF off-CPU writes its offcpu-time samples at the end, one
+	 * per stack summed over the run, with a made-up time: not a moment of
+	 * the process's wall span.
+	 */
+	if (!proc_of(r, s->sid.pid, r->roles[s->attr_idx] == ROLE_OFFCPU_TIME ? 0 : s->sid.time)) {
 		r->failed = 1;
 		return;
 	}

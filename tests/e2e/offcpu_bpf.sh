@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# aotperf report's off-CPU view on perf 6.12's BPF `perf record --off-cpu`
+# (offcpu-time samples: one per distinct stack, its period the nanoseconds
+# off CPU) of tests/fixtures/offcpu.S (oc_nap_short naps 2 ms in the
+# loader's host_nap, oc_nap_long 5 ms, oc_burn spins 1 ms in host_burn),
+# checked against:
+#
+# * perf 6.12's own `perf script` of the offcpu-time samples, attributed by
+#   tests/e2e/offcpu_bpf_perf.awk: self and inclusive off-CPU time per wasm
+#   function, exactly (the same integers summed);
+# * the slept time the loader measured around each nanosleep: a nap
+#   function's off-CPU time is at least 90% of it and at least 98% of its
+#   calls x the nap asked for; oc_burn stays on CPU (under 10 ms off);
+# * the process's wall time is the run's span (the samples' made-up time,
+#   written at the end, is not a moment of it): under 60 s.
+#
+# Needs perf 6.12 with BPF skeletons (PERF612, else
+# ~/.cache/aotperf/perf-6.12/bin/perf: scripts/build-perf612.sh) and the
+# right to load BPF programs; else one "skip:" line.
+#
+#   tests/e2e/offcpu_bpf.sh BUILD_DIR
+. "$(dirname "$0")/lib/common.sh"
+. "$E2E/lib/asmcore.sh"
+
+SRC=$(cd "$E2E/../.." && pwd)
+P612=${PERF612:-$HOME/.cache/aotperf/perf-6.12/bin/perf}
+[ -x "$P612" ] && "$P612" version 2>/dev/null | grep -q '^perf version 6\.12' || P612=
+if [ -z "$P612" ]; then
+	echo "skip: no perf 6.12 (PERF612, ~/.cache/aotperf/perf-6.12: scripts/build-perf612.sh)"
+	finish
+fi
+
+C=$WORK/oc.cwasm
+asm_core "$SRC/tests/fixtures/offcpu.S" "$C"
+check_eq "offcpu: fixture built" "$?" 0
+
+D=$WORK/bpf.data
+"$P612" record -q -N -k mono -F 2000 -e cpu-clock -g --off-cpu -o "$D" -- \
+	"$LOADER" --ms 1500 --mix offcpu:1 "$C" >"$D.out" 2>"$D.log"
+rc=$?
+if [ "$rc" -ne 0 ] || ! "$P612" script -i "$D" -F event 2>/dev/null | grep -q offcpu-time; then
+	echo "skip: perf 6.12 record --off-cpu does not work here (exit $rc: $(grep -v '^loader' "$D.log" | head -n1))"
+	finish
+fi
+base=$(sed -n 's/.* mapped at \(0x[0-9a-f]*\) .*/\1/p' "$D.log" | head -n1)
+
+"$AOTPERF" report -q -i "$D" --cwasm "$C" --json "$WORK/r.json" >"$WORK/r.txt" 2>"$WORK/r.err"
+check_eq "report: exit status" "$?" 0
+check "report: the off-CPU view is on by itself, from offcpu-time" \
+	grep -q '^off-CPU (from offcpu-time' "$WORK/r.txt"
+check_eq "JSON: off_cpu.source" "$(jq -r '.off_cpu.source' "$WORK/r.json")" offcpu-time
+check_eq "JSON: intervals = perf script's offcpu-time samples" \
+	"$(jq -r '.off_cpu.intervals' "$WORK/r.json")" \
+	"$("$P612" script -i "$D" -F event 2>/dev/null | grep -c 'offcpu-time:')"
+
+jq -r '.off_cpu.functions[] | select(.off_cpu_ns > 0) | "SELF \(.name) \(.off_cpu_ns)"' \
+	"$WORK/r.json" >"$WORK/ours"
+jq -r '.off_cpu.functions[] | select(.off_cpu_incl_ns > 0) | "INCL \(.name) \(.off_cpu_incl_ns)"' \
+	"$WORK/r.json" >>"$WORK/ours"
+"$P612" script -i "$D" -F tid,period,event,ip 2>/dev/null |
+	gawk -v base="$base" -v syms="$C.syms" -f "$E2E/offcpu_bpf_perf.awk" >"$WORK/perf"
+sort -o "$WORK/ours" "$WORK/ours"
+sort -o "$WORK/perf" "$WORK/perf"
+check "off-CPU self and inclusive per function = perf 6.12's perf script, exactly" \
+	diff "$WORK/ours" "$WORK/perf"
+check "perf script saw both nap functions off CPU" grep -q 'SELF oc_nap_long' "$WORK/perf"
+
+field() { jq -r --arg n "$1" ".off_cpu.functions[] | select(.name == \$n) | $2" "$WORK/r.json"; }
+for nap in 2000:oc_nap_short 5000:oc_nap_long; do
+	us=${nap%%:*} fn=${nap#*:}
+	read -r calls took < <(sed -n "s/^loader: host_nap $us us: \([0-9]*\) calls, \([0-9]*\) ns/\1 \2/p" \
+		"$D.log")
+	s=$(field "$fn" '.off_cpu_ns')
+	check "$fn: off CPU $s ns, at least 90% of the $took ns its $calls naps took" \
+		gawk -v s="$s" -v t="$took" 'BEGIN { exit !(s >= 0.9 * t) }'
+	check "$fn: off CPU at least 98% of $calls x $us us" \
+		gawk -v s="$s" -v c="$calls" -v u="$us" 'BEGIN { exit !(c > 20 && s >= 0.98 * c * u * 1000) }'
+	check_eq "$fn: waits in the host import" "$(field "$fn" '.waits_in')" host_nap
+done
+burn=$(field oc_burn '.off_cpu_ns')
+check "oc_burn: the CPU-burning import stays on CPU (${burn:-?} ns off)" \
+	gawk -v s="${burn:-0}" 'BEGIN { exit !(s < 10000000) }'
+wall=$(jq -r '.off_cpu.processes[0].wall_ns' "$WORK/r.json")
+check "the process's wall time is the run's span ($wall ns)" \
+	gawk -v w="$wall" 'BEGIN { exit !(w > 1000000000 && w < 60000000000) }'
+finish
