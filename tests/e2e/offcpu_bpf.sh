@@ -30,6 +30,7 @@ P612=${PERF612:-$HOME/.cache/aotperf/perf-6.12/bin/perf}
 if [ -z "$P612" ]; then
 	echo "skip: no perf 6.12 (PERF612, ~/.cache/aotperf/perf-6.12: scripts/build-perf612.sh)"
 	finish
+	exit
 fi
 
 C=$WORK/oc.cwasm
@@ -43,6 +44,7 @@ rc=$?
 if [ "$rc" -ne 0 ] || ! "$P612" script -i "$D" -F event 2>/dev/null | grep -q offcpu-time; then
 	echo "skip: perf 6.12 record --off-cpu does not work here (exit $rc: $(grep -v '^loader' "$D.log" | head -n1))"
 	finish
+	exit
 fi
 base=$(sed -n 's/.* mapped at \(0x[0-9a-f]*\) .*/\1/p' "$D.log" | head -n1)
 
