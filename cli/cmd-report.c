@@ -11,6 +11,7 @@
 #include "report-events.h"
 #include "../render/callgraph.h"
 #include "../render/offcpu.h"
+#include "../render/offcpu_folded.h"
 #include "../classify/classify.h"
 #include "../loops/analyze.h"
 #include "../render/report.h"
@@ -42,6 +43,7 @@ struct report_opts {
 	uint32_t ncallers, ncallees;
 	uint32_t caller_syms[REPORT_MAX_EDGES], callee_syms[REPORT_MAX_EDGES];
 	const char *folded;
+	int cpu_state;			/* --cpu-state: enum render_cpu_state */
 	const char *html, *markdown, *pprof;	/* FILE, or "-": stdout */
 	int wide;			/* --wide: no 80-column limit */
 	int require_consistent;		/* --require-consistent */
@@ -106,6 +108,9 @@ static const char report_usage[] =
 	"      --callees F         F's callees with their samples; repeatable\n"
 	"                          (F: a function spec as for --func, or a host symbol)\n"
 	"      --folded FILE       collapsed stacks (flamegraph.pl, inferno, speedscope)\n"
+	"      --cpu-state on|off|both  what --folded counts: on-CPU samples (on, the\n"
+	"                          default), off-CPU nanoseconds per stack with the\n"
+	"                          state as a leaf frame (off), or both in ns (wall)\n"
 	"\nExports (one -i; the hottest functions' listings unless --func/--hot):\n"
 	"      --html FILE         also write a self-contained HTML report (- : stdout);\n"
 	"                          a flame graph when the recording has call chains\n"
@@ -201,7 +206,7 @@ static int check_roles(const struct report_opts *o, struct ap_err *err)
 static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_err *err)
 {
 	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES, O_FRAME_ATTR, O_FRAME_META,
-	       O_VALIDATE, O_CHILDREN, O_CALLERS, O_CALLEES, O_FOLDED, O_HTML, O_MARKDOWN,
+	       O_VALIDATE, O_CHILDREN, O_CALLERS, O_CALLEES, O_FOLDED, O_CPU_STATE, O_HTML, O_MARKDOWN,
 	       O_PPROF, O_WIDE, O_OFFCPU, O_REQ_CONS };
 	uint64_t v;
 	static const struct option longopts[] = {
@@ -220,6 +225,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		{ "callers", required_argument, NULL, O_CALLERS },
 		{ "callees", required_argument, NULL, O_CALLEES },
 		{ "folded", required_argument, NULL, O_FOLDED },
+		{ "cpu-state", required_argument, NULL, O_CPU_STATE },
 		{ "html", required_argument, NULL, O_HTML },
 		{ "markdown", required_argument, NULL, O_MARKDOWN },
 		{ "pprof", required_argument, NULL, O_PPROF },
@@ -281,6 +287,10 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 				o->callees[o->ncallees++] = optarg;
 			break;
 		case O_FOLDED: o->folded = optarg; break;
+		case O_CPU_STATE:
+			if ((o->cpu_state = render__cpu_state_parse(optarg)) < 0)
+				return ap_errf(err, "--cpu-state: '%s' is not on, off or both", optarg);
+			break;
 		case O_HTML: o->html = optarg; break;
 		case O_MARKDOWN: o->markdown = optarg; break;
 		case O_PPROF: o->pprof = optarg; break;
@@ -356,7 +366,7 @@ static int callgraph_prepare(struct report_opts *o, struct ap_err *err)
 	if (find_syms(p, o->callers, o->ncallers, o->caller_syms, "--callers", err) ||
 	    find_syms(p, o->callees, o->ncallees, o->callee_syms, "--callees", err))
 		return -1;
-	return o->folded ? render__folded_file(o->folded, p, err) : 0;
+	return o->folded ? render__folded_state_file(o->folded, p, o->cpu_state, err) : 0;
 }
 
 static void callgraph_print(const struct report_opts *o)

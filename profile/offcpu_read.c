@@ -35,7 +35,7 @@ struct oc_stack {
 	uint8_t state;
 	int32_t self;		/* index into funcs, -1: no wasm frame */
 	uint32_t via;		/* index into names, UINT32_MAX: none */
-	uint32_t off, n;	/* distinct wasm functions in frames[] */
+	uint32_t off, n;	/* its wasm frames in frames[], innermost first */
 	uint64_t ns;
 };
 
@@ -95,7 +95,9 @@ struct offcpu_reader {
 	size_t nvias, cap_vias;
 	uint64_t intervals, unpaired, no_stack;
 	uint64_t newest, round_newest, final;	/* times: seen, at the last round, final */
-	uint32_t scratch[OC_MAX_FRAMES];
+	uint32_t scratch[OC_MAX_FRAMES];	/* a chain's distinct wasm functions */
+	uint32_t chain[OC_MAX_FRAMES];		/* its wasm frames in order */
+	uint32_t nchain;
 	struct oc_slot pcache[OC_CACHE], tcache[OC_CACHE];
 	int failed;
 };
@@ -246,6 +248,7 @@ static int walk_chain(struct offcpu_reader *r, const struct pd_sample *s, struct
 
 	*self = -1;
 	*n = 0;
+	r->nchain = 0;
 	if (via)
 		*via = UINT32_MAX;
 	for (uint64_t i = 0; s->has_callchain && i < s->callchain_nr; i++) {
@@ -272,6 +275,8 @@ static int walk_chain(struct offcpu_reader *r, const struct pd_sample *s, struct
 				return -1;
 			if (*self < 0)
 				*self = (int32_t)fi;
+			if (r->nchain < OC_MAX_FRAMES)
+				r->chain[r->nchain++] = (uint32_t)fi;
 			for (k = 0; k < *n && r->scratch[k] != (uint32_t)fi; k++)
 				;
 			if (k == *n && *n < OC_MAX_FRAMES)
@@ -298,7 +303,7 @@ static int64_t stack_of(struct offcpu_reader *r, const struct pd_sample *s, uint
 
 	if (walk_chain(r, s, lk, &self, &via, &n))
 		return -1;
-	return stack_ix(r, s->sid.pid, state, self, via, r->scratch, n);
+	return stack_ix(r, s->sid.pid, state, self, via, r->chain, r->nchain);
 }
 
 /* --- intervals ------------------------------------------------------------ */
@@ -691,8 +696,15 @@ static int fold(struct offcpu_reader *r)
 			continue;
 		r->funcs[s->self].off_ns[s->state] += s->ns;
 		r->funcs[s->self].off_self_ns += s->ns;
-		for (uint32_t k = 0; k < s->n; k++)
-			r->funcs[r->frames[s->off + k]].off_incl_ns += s->ns;
+		/* inclusive: each function once, however often it recurses */
+		for (uint32_t k = 0; k < s->n; k++) {
+			uint32_t f = r->frames[s->off + k], j = 0;
+
+			while (j < k && r->frames[s->off + j] != f)
+				j++;
+			if (j == k)
+				r->funcs[f].off_incl_ns += s->ns;
+		}
 		if (s->via != UINT32_MAX && add_via(r, (uint32_t)s->self, s->via, s->ns))
 			return -1;
 	}
@@ -704,6 +716,44 @@ static int fold(struct offcpu_reader *r)
 				best = r->vias[i].ns;
 				r->funcs[f].via = r->names[r->vias[i].via];
 			}
+		}
+	}
+	return 0;
+}
+
+/* The stacks with a wasm frame and time, frames as core << 32 | func (funcs get sorted). */
+static int export_stacks(struct offcpu_reader *r, struct profile_offcpu *oc)
+{
+	size_t nst = 0, nfr = 0;
+
+	for (size_t i = 0; i < r->nstacks; i++)
+		if (r->stacks[i].self >= 0 && r->stacks[i].ns) {
+			nst++;
+			nfr += r->stacks[i].n;
+		}
+	if (!nst)
+		return 0;
+	oc->stacks = calloc(nst, sizeof(*oc->stacks));
+	oc->frames = calloc(nfr ? nfr : 1, sizeof(*oc->frames));
+	if (!oc->stacks || !oc->frames)
+		return -1;
+	nfr = 0;
+	for (size_t i = 0; i < r->nstacks; i++) {
+		const struct oc_stack *s = &r->stacks[i];
+		struct offcpu_stack *o;
+
+		if (s->self < 0 || !s->ns)
+			continue;
+		o = &oc->stacks[oc->nstacks++];
+		o->ns = s->ns;
+		o->state = s->state;
+		o->via = s->via != UINT32_MAX ? r->names[s->via] : NULL;
+		o->off = (uint32_t)nfr;
+		o->n = s->n;
+		for (uint32_t k = 0; k < s->n; k++) {
+			const struct offcpu_func *f = &r->funcs[r->frames[s->off + k]];
+
+			oc->frames[nfr++] = (uint64_t)f->core << 32 | f->func;
 		}
 	}
 	return 0;
@@ -721,6 +771,10 @@ int offcpu_reader__end(struct offcpu_reader *r, struct ap_err *err)
 	oc = calloc(1, sizeof(*oc));
 	if (!oc)
 		return ap_err_nomem(err);
+	if (export_stacks(r, oc)) {
+		offcpu__delete(oc);
+		return ap_err_nomem(err);
+	}
 	/* empty arrays are NULL, which qsort may not get */
 	if (r->nfuncs > 1)
 		qsort(r->funcs, r->nfuncs, sizeof(*r->funcs), by_self);

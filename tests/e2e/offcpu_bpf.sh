@@ -9,7 +9,8 @@
 #
 # * perf 6.12's own `perf script` of the offcpu-time samples, attributed by
 #   tests/e2e/offcpu_bpf_perf.awk: self and inclusive off-CPU time per wasm
-#   function, exactly (the same integers summed);
+#   function, exactly (the same integers summed), and so is report
+#   --folded --cpu-state off summed by innermost function;
 # * the slept time the loader measured around each nanosleep: a nap
 #   function's off-CPU time is at least 90% of it and at least 98% of its
 #   calls x the nap asked for; oc_burn stays on CPU (under 10 ms off);
@@ -68,6 +69,12 @@ sort -o "$WORK/perf" "$WORK/perf"
 check "off-CPU self and inclusive per function = perf 6.12's perf script, exactly" \
 	diff "$WORK/ours" "$WORK/perf"
 check "perf script saw both nap functions off CPU" grep -q 'SELF oc_nap_long' "$WORK/perf"
+"$AOTPERF" report -q -i "$D" --cwasm "$C" --folded "$WORK/off.folded" --cpu-state off >/dev/null
+check_eq "--folded --cpu-state off: exit status" "$?" 0
+gawk -f "$E2E/offcpu_folded.awk" "$WORK/off.folded" | gawk '{ print "SELF", $2, $4 }' | sort \
+	>"$WORK/folded.self"
+check "folded off-CPU stacks by innermost function = perf 6.12's perf script, exactly" \
+	diff "$WORK/folded.self" <(grep '^SELF' "$WORK/perf")
 
 field() { jq -r --arg n "$1" ".off_cpu.functions[] | select(.name == \$n) | $2" "$WORK/r.json"; }
 for nap in 2000:oc_nap_short 5000:oc_nap_long; do
