@@ -11,7 +11,7 @@
 #include "report-events.h"
 #include "../render/callgraph.h"
 #include "../render/offcpu.h"
-#include "../render/offcpu_folded.h"
+#include "../render/offcpu_callgraph.h"
 #include "../classify/classify.h"
 #include "../loops/analyze.h"
 #include "../render/report.h"
@@ -108,9 +108,10 @@ static const char report_usage[] =
 	"      --callees F         F's callees with their samples; repeatable\n"
 	"                          (F: a function spec as for --func, or a host symbol)\n"
 	"      --folded FILE       collapsed stacks (flamegraph.pl, inferno, speedscope)\n"
-	"      --cpu-state on|off|both  what --folded counts: on-CPU samples (on, the\n"
-	"                          default), off-CPU nanoseconds per stack with the\n"
-	"                          state as a leaf frame (off), or both in ns (wall)\n"
+	"      --cpu-state on|off|both  what these count: on-CPU samples (on, the\n"
+	"                          default), off-CPU time (off: ms per wasm function;\n"
+	"                          --folded: ns per stack, the state as a leaf frame)\n"
+	"                          or both (wall: on + off; callers/callees: both tables)\n"
 	"\nExports (one -i; the hottest functions' listings unless --func/--hot):\n"
 	"      --html FILE         also write a self-contained HTML report (- : stdout);\n"
 	"                          a flame graph when the recording has call chains\n"
@@ -366,7 +367,23 @@ static int callgraph_prepare(struct report_opts *o, struct ap_err *err)
 	if (find_syms(p, o->callers, o->ncallers, o->caller_syms, "--callers", err) ||
 	    find_syms(p, o->callees, o->ncallees, o->callee_syms, "--callees", err))
 		return -1;
+	if (o->cpu_state != RENDER_CPU_ON && !p->offcpu)
+		return ap_errf(err, "%s: --cpu-state %s needs off-CPU data: record with aotperf"
+			       " record --off-cpu", o->a.input,
+			       o->cpu_state == RENDER_CPU_OFF ? "off" : "both");
 	return o->folded ? render__folded_state_file(o->folded, p, o->cpu_state, err) : 0;
+}
+
+/* --callers/--callees: samples (on), off-CPU time (off), or both tables. */
+static void callgraph_edges(const struct report_opts *o, uint32_t sym, int callers)
+{
+	const struct profile *p = o->a.p;
+	const struct stack_sym *s = &p->stacks->syms[sym];
+
+	if (o->cpu_state != RENDER_CPU_OFF)
+		render__callgraph_edges(stdout, p, sym, callers);
+	if (o->cpu_state != RENDER_CPU_ON && s->kind == STACK_WASM)
+		render__offcpu_edges(stdout, p, s->core, s->func, callers);
 }
 
 static void callgraph_print(const struct report_opts *o)
@@ -376,12 +393,14 @@ static void callgraph_print(const struct report_opts *o)
 	if (!p->stacks || !callgraph_asked(o))
 		return;
 	render__callgraph_summary(stdout, p);
-	if (o->children)
+	if (o->children && o->cpu_state == RENDER_CPU_ON)
 		render__callgraph_children(stdout, p, o->top);
+	else if (o->children)
+		render__offcpu_children(stdout, p, o->cpu_state, o->top);
 	for (uint32_t i = 0; i < o->ncallers; i++)
-		render__callgraph_edges(stdout, p, o->caller_syms[i], 1);
+		callgraph_edges(o, o->caller_syms[i], 1);
 	for (uint32_t i = 0; i < o->ncallees; i++)
-		render__callgraph_edges(stdout, p, o->callee_syms[i], 0);
+		callgraph_edges(o, o->callee_syms[i], 0);
 }
 
 /* --func, --hot, --frame-attribution, --roles: the functions to classify. */

@@ -101,6 +101,21 @@ check "folded --cpu-state both: off-CPU lines plus on-CPU time = perf script's c
 	     -v both="$(gawk '{ s += $NF } END { printf "%d", s }' "$WORK/both.folded")" \
 	     -v off="$(gawk '{ s += $NF } END { printf "%d", s }' "$WORK/off.folded")" \
 	     'BEGIN { d = both - off - on; exit !(on > 0 && d <= lines && -d <= lines) }'
+# --children --cpu-state off: the Self column against perf script's per-function sums
+"$AOTPERF" report -q -i "$D" --cwasm "$C" --children --cpu-state off >"$WORK/ch.txt"
+check_eq "--children --cpu-state off: exit status" "$?" 0
+cmp_out=$(gawk 'FNR == NR { sum[$2] += $4 / 1e6; next }
+	/off-CPU time per wasm function/ { on = 1; next }
+	on && NF == 3 && $3 ~ /local_func_/ {
+		n = $3; sub(/^local_func_[0-9]+:/, "", n); got[n] = $2
+	}
+	END {
+		for (n in sum) {
+			x = got[n] + 0; y = sum[n]; d = x > y ? x - y : y - x
+			if (d > 0.02 && d > y * 0.005) printf "%s: %.3f ms, perf script %.3f; ", n, x, y
+		}
+	}' "$WORK/perf" "$WORK/ch.txt")
+check_eq "--children --cpu-state off: self per function = perf script's" "$cmp_out" ""
 "$AOTPERF" report -q -i "$D" --cwasm "$C" --folded "$WORK/x.folded" --cpu-state sideways \
 	>/dev/null 2>"$WORK/x.err"
 check_eq "--cpu-state sideways: exit 2" "$?" 2

@@ -67,8 +67,37 @@ jq -r '.off_cpu.functions[] | select(.off_cpu_incl_ns > 0) | "INCL \(.name) \(.o
 sort -o "$WORK/ours" "$WORK/ours"
 sort -o "$WORK/perf" "$WORK/perf"
 check "off-CPU self and inclusive per function = perf 6.12's perf script, exactly" \
-	diff "$WORK/ours" "$WORK/perf"
+	diff "$WORK/ours" <(grep -v '^EDGE' "$WORK/perf")
 check "perf script saw both nap functions off CPU" grep -q 'SELF oc_nap_long' "$WORK/perf"
+
+# --children --cpu-state off: the table's rows, "INCL name ms" and "SELF name ms"
+"$AOTPERF" report -q -i "$D" --cwasm "$C" --children --cpu-state off >"$WORK/ch.txt"
+check_eq "--children --cpu-state off: exit status" "$?" 0
+gawk '/off-CPU time per wasm function/ { on = 1; next } on && NF == 3 && $3 ~ /local_func_/ {
+	n = $3; sub(/^local_func_[0-9]+:/, "", n)
+	if ($1 + 0 > 0) print "INCL", n, $1
+	if ($2 + 0 > 0) print "SELF", n, $2 }' "$WORK/ch.txt" | sort >"$WORK/ch.ours"
+gawk '$1 == "INCL" || $1 == "SELF" { printf "%s %s %.3f\n", $1, $2, $3 / 1e6 }' "$WORK/perf" |
+	sort >"$WORK/ch.perf"
+check "--children --cpu-state off = perf 6.12's perf script (ms)" diff "$WORK/ch.ours" "$WORK/ch.perf"
+
+# --callers oc_nap_long, --callees entry_offcpu: edges between wasm frames
+"$AOTPERF" report -q -i "$D" --cwasm "$C" --callers oc_nap_long --callers oc_nap_short \
+	--callees entry_offcpu --cpu-state off >"$WORK/edges.txt"
+check_eq "--callers/--callees --cpu-state off: exit status" "$?" 0
+gawk '/^off-CPU callers of / { w = "callers"; f = $4; sub(/^local_func_[0-9]+:/, "", f); next }
+	/^off-CPU callees of / { w = "callees"; f = $4; sub(/^local_func_[0-9]+:/, "", f); next }
+	/^$/ { w = "" }
+	w != "" && $3 ~ /^local_func_/ {
+		o = $3; sub(/^local_func_[0-9]+:/, "", o)
+		print "EDGE", (w == "callers" ? o " " f : f " " o), $1 }' "$WORK/edges.txt" |
+	sort -u >"$WORK/edges.ours"
+gawk '$1 == "EDGE" { printf "EDGE %s %s %.3f\n", $2, $3, $4 / 1e6 }' "$WORK/perf" |
+	sort -u >"$WORK/edges.perf"
+check "--callers/--callees --cpu-state off = perf 6.12's perf script's calls (ms)" \
+	diff "$WORK/edges.ours" "$WORK/edges.perf"
+check "perf script saw entry_offcpu call oc_nap_long off CPU" \
+	grep -q '^EDGE entry_offcpu oc_nap_long' "$WORK/edges.perf"
 "$AOTPERF" report -q -i "$D" --cwasm "$C" --folded "$WORK/off.folded" --cpu-state off >/dev/null
 check_eq "--folded --cpu-state off: exit status" "$?" 0
 gawk -f "$E2E/offcpu_folded.awk" "$WORK/off.folded" | gawk '{ print "SELF", $2, $4 }' | sort \

@@ -10,7 +10,9 @@
 # CPU. The innermost frame inside the core's mapping [base, base + text)
 # takes it as self time (the first user frame at its ip, the others at
 # return address - 1, inside the call), every distinct wasm function on the
-# chain as inclusive time. Prints "SELF name ns" and "INCL name ns".
+# chain as inclusive time; each call between two wasm frames on it (the
+# callee's outermost occurrence) gets it as edge time. Prints "SELF name
+# ns", "INCL name ns" and "EDGE caller callee ns".
 BEGIN {
 	base = strtonum(base)
 	while ((getline line < syms) > 0) {
@@ -32,8 +34,16 @@ function flush(    k) {
 		selfns[self] += period
 	for (k in seen)
 		incl[k] += period
+	# chain[1] innermost; the outermost occurrence of each function
+	delete outer
+	for (i = nchain; i >= 1; i--)
+		if (!(chain[i] in outer)) {
+			outer[chain[i]] = 1
+			if (i < nchain)
+				edge[chain[i + 1] " " chain[i]] += period
+		}
 	delete seen
-	period = 0; self = ""; insample = 0
+	period = 0; self = ""; insample = 0; nchain = 0
 }
 # a sample's first line: "TID PERIOD EVENT:"
 /^ *[0-9]+ +[0-9]+ +[^ ]+:/ {
@@ -52,6 +62,7 @@ insample && /^[ \t]+[0-9a-f]+$/ {
 		if (self == "")
 			self = fname
 		seen[fname] = 1
+		chain[++nchain] = fname
 	}
 }
 END {
@@ -60,4 +71,6 @@ END {
 		print "SELF", k, selfns[k]
 	for (k in incl)
 		print "INCL", k, incl[k]
+	for (k in edge)
+		print "EDGE", k, edge[k]
 }
