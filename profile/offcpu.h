@@ -28,6 +28,9 @@
  */
 #include <stdint.h>
 
+/* wasm frames kept per off-CPU stack */
+#define OFFCPU_MAX_DEPTH 256
+
 enum offcpu_state { OFFCPU_S = 0, OFFCPU_D, OFFCPU_R, OFFCPU_OTHER, OFFCPU_NSTATES };
 
 enum offcpu_source { OFFCPU_SWITCH = 1, OFFCPU_BPF };

@@ -23,7 +23,7 @@
 #include "../util/array.h"
 
 #define OC_BUF		256	/* switches a thread holds until a round makes them final */
-#define OC_MAX_FRAMES	256	/* wasm frames per stack kept for inclusive time */
+#define OC_MAX_FRAMES	OFFCPU_MAX_DEPTH
 #define OC_NO_KEY	UINT32_MAX
 #define OC_CACHE	64	/* recent pids and tids, direct-mapped: records repeat a few */
 

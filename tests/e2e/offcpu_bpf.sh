@@ -10,7 +10,8 @@
 # * perf 6.12's own `perf script` of the offcpu-time samples, attributed by
 #   tests/e2e/offcpu_bpf_perf.awk: self and inclusive off-CPU time per wasm
 #   function, exactly (the same integers summed), and so is report
-#   --folded --cpu-state off summed by innermost function;
+#   --folded --cpu-state off summed by innermost function, --children and
+#   --callers/--callees --cpu-state off, and --pprof's off_cpu sample type;
 # * the slept time the loader measured around each nanosleep: a nap
 #   function's off-CPU time is at least 90% of it and at least 98% of its
 #   calls x the nap asked for; oc_burn stays on CPU (under 10 ms off);
@@ -104,6 +105,50 @@ gawk -f "$E2E/offcpu_folded.awk" "$WORK/off.folded" | gawk '{ print "SELF", $2, 
 	>"$WORK/folded.self"
 check "folded off-CPU stacks by innermost function = perf 6.12's perf script, exactly" \
 	diff "$WORK/folded.self" <(grep '^SELF' "$WORK/perf")
+
+# --pprof: an off_cpu sample type in nanoseconds; its values summed by the
+# innermost wasm function of each sample's stack (protoc's decoding)
+"$AOTPERF" report -q -i "$D" --cwasm "$C" --pprof "$WORK/p.pb.gz" >/dev/null
+check_eq "--pprof: exit status" "$?" 0
+gzip -dc "$WORK/p.pb.gz" | protoc --decode=perftools.profiles.Profile \
+	--proto_path="$SRC/render" "$SRC/render/pprof.proto" >"$WORK/p.txt"
+gawk '
+	/^sample_type \{/ { blk = "t"; nt++; next }
+	/^sample \{/ { blk = "s"; nv = 0; nl = 0; next }
+	/^location \{/ { blk = "l"; next }
+	/^function \{/ { blk = "f"; next }
+	/^\}/ { if (blk == "s") { ns++; for (k = 1; k <= nl; k++) loc[ns, k] = locs[k]; sn[ns] = nl
+			for (k = 1; k <= nv; k++) val[ns, k] = vals[k] }
+		blk = ""; next }
+	blk == "t" && $1 == "type:" { ttype[nt] = $2 }
+	blk == "t" && $1 == "unit:" { tunit[nt] = $2 }
+	blk == "s" && $1 == "location_id:" { locs[++nl] = $2 }
+	blk == "s" && $1 == "value:" { vals[++nv] = $2 }
+	blk == "l" && $1 == "id:" { lid = $2 }
+	blk == "l" && $1 == "function_id:" { lf[lid] = $2 }
+	blk == "f" && $1 == "id:" { fid = $2 }
+	blk == "f" && $1 == "name:" { fn[fid] = $2 }
+	blk == "f" && $1 == "system_name:" { fs[fid] = $2 }
+	/^string_table:/ { x = $0; sub(/^string_table: "/, "", x); sub(/"$/, "", x); str[nstr++] = x }
+	END {
+		for (t = 1; t <= nt; t++)
+			if (str[ttype[t]] == "off_cpu") { off = t; print "TYPE off_cpu " str[tunit[t]] }
+		for (i = 1; i <= ns; i++) {
+			if (!off || !val[i, off]) continue
+			for (k = 1; k <= sn[i]; k++) {
+				f = lf[loc[i, k]]
+				if (str[fs[f]] ~ /^local_func_[0-9]+$/) {
+					n = str[fn[f]]; sub(/^local_func_[0-9]+:/, "", n)
+					self[n] += val[i, off]; break
+				}
+			}
+		}
+		for (n in self) print "SELF", n, self[n]
+	}' "$WORK/p.txt" | sort >"$WORK/p.sum"
+check_eq "--pprof: an off_cpu sample type in nanoseconds" \
+	"$(grep '^TYPE' "$WORK/p.sum")" "TYPE off_cpu nanoseconds"
+check "--pprof: off_cpu per innermost wasm function = perf 6.12's perf script, exactly" \
+	diff <(grep '^SELF' "$WORK/p.sum") <(grep '^SELF' "$WORK/perf")
 
 field() { jq -r --arg n "$1" ".off_cpu.functions[] | select(.name == \$n) | $2" "$WORK/r.json"; }
 for nap in 2000:oc_nap_short 5000:oc_nap_long; do
