@@ -178,6 +178,7 @@ demo: deps
 bench: deps
 	$(MAKE) all $(TEST_HELPERS) fixtures
 	bash scripts/bench.sh $(B)
+	bash scripts/bench-offcpu.sh $(B)
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \

@@ -11,6 +11,7 @@
 #include "report-events.h"
 #include "../render/callgraph.h"
 #include "../render/offcpu.h"
+#include "../render/offcpu_callgraph.h"
 #include "../classify/classify.h"
 #include "../loops/analyze.h"
 #include "../render/report.h"
@@ -42,6 +43,7 @@ struct report_opts {
 	uint32_t ncallers, ncallees;
 	uint32_t caller_syms[REPORT_MAX_EDGES], callee_syms[REPORT_MAX_EDGES];
 	const char *folded;
+	int cpu_state;			/* --cpu-state: enum render_cpu_state */
 	const char *html, *markdown, *pprof;	/* FILE, or "-": stdout */
 	int wide;			/* --wide: no 80-column limit */
 	int require_consistent;		/* --require-consistent */
@@ -57,7 +59,7 @@ static const char report_usage[] =
 	"                      [--func F]... [--hot K] [--arch ARCH] [--roles SPEC]\n"
 	"                      [--children] [--callers F] [--callees F] [--folded FILE]\n"
 	"                      [--html FILE] [--markdown FILE] [--pprof FILE]\n"
-	"                      [--off-cpu[=yes|no]]\n"
+	"                      [--off-cpu[=yes|no]] [--cpu-state on|off|both]\n"
 	"       aotperf report (--cwasm FILE | --manifest M)... --func F... [--json FILE]\n"
 	"\n"
 	"Attribute the samples of a precompiled WAMR run to its wasm functions,\n"
@@ -107,6 +109,10 @@ static const char report_usage[] =
 	"      --callees F         F's callees with their samples; repeatable\n"
 	"                          (F: a function spec as for --func, or a host symbol)\n"
 	"      --folded FILE       collapsed stacks (flamegraph.pl, inferno, speedscope)\n"
+	"      --cpu-state on|off|both  what these count: on-CPU samples (on, the\n"
+	"                          default), off-CPU time (off: ms per wasm function;\n"
+	"                          --folded: ns per stack, the state as a leaf frame)\n"
+	"                          or both (wall: on + off; callers/callees: both tables)\n"
 	"\nExports (one -i; the hottest functions' listings unless --func/--hot):\n"
 	"      --html FILE         also write a self-contained HTML report (- : stdout);\n"
 	"                          a flame graph when the recording has call chains\n"
@@ -116,7 +122,8 @@ static const char report_usage[] =
 	"                          with --func/--hot the loops and what-if tables too)\n"
 	"      --pprof FILE        also write a gzip pprof profile for go tool pprof,\n"
 	"                          Pyroscope, Parca (- : stdout, not a terminal); the\n"
-	"                          call stacks when the recording has call chains\n"
+	"                          call stacks when the recording has call chains; an\n"
+	"                          off_cpu sample type (ns) with the off-CPU view\n"
 	"\nWall clock (a recording with context switches: aotperf record --off-cpu):\n"
 	"      --off-cpu[=yes|no]  on-CPU, off-CPU (by state S/D/R, self and inclusive)\n"
 	"                          and wall time per wasm function and per process;\n"
@@ -205,7 +212,7 @@ static int check_roles(const struct report_opts *o, struct ap_err *err)
 static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_err *err)
 {
 	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES, O_FRAME_ATTR, O_FRAME_META,
-	       O_VALIDATE, O_CHILDREN, O_CALLERS, O_CALLEES, O_FOLDED, O_HTML, O_MARKDOWN,
+	       O_VALIDATE, O_CHILDREN, O_CALLERS, O_CALLEES, O_FOLDED, O_CPU_STATE, O_HTML, O_MARKDOWN,
 	       O_PPROF, O_WIDE, O_OFFCPU, O_REQ_CONS };
 	uint64_t v;
 	static const struct option longopts[] = {
@@ -224,6 +231,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		{ "callers", required_argument, NULL, O_CALLERS },
 		{ "callees", required_argument, NULL, O_CALLEES },
 		{ "folded", required_argument, NULL, O_FOLDED },
+		{ "cpu-state", required_argument, NULL, O_CPU_STATE },
 		{ "html", required_argument, NULL, O_HTML },
 		{ "markdown", required_argument, NULL, O_MARKDOWN },
 		{ "pprof", required_argument, NULL, O_PPROF },
@@ -285,6 +293,10 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 				o->callees[o->ncallees++] = optarg;
 			break;
 		case O_FOLDED: o->folded = optarg; break;
+		case O_CPU_STATE:
+			if ((o->cpu_state = render__cpu_state_parse(optarg)) < 0)
+				return ap_errf(err, "--cpu-state: '%s' is not on, off or both", optarg);
+			break;
 		case O_HTML: o->html = optarg; break;
 		case O_MARKDOWN: o->markdown = optarg; break;
 		case O_PPROF: o->pprof = optarg; break;
@@ -360,7 +372,23 @@ static int callgraph_prepare(struct report_opts *o, struct ap_err *err)
 	if (find_syms(p, o->callers, o->ncallers, o->caller_syms, "--callers", err) ||
 	    find_syms(p, o->callees, o->ncallees, o->callee_syms, "--callees", err))
 		return -1;
-	return o->folded ? render__folded_file(o->folded, p, err) : 0;
+	if (o->cpu_state != RENDER_CPU_ON && !p->offcpu)
+		return ap_errf(err, "%s: --cpu-state %s needs off-CPU data: record with aotperf"
+			       " record --off-cpu", o->a.input,
+			       o->cpu_state == RENDER_CPU_OFF ? "off" : "both");
+	return o->folded ? render__folded_state_file(o->folded, p, o->cpu_state, err) : 0;
+}
+
+/* --callers/--callees: samples (on), off-CPU time (off), or both tables. */
+static void callgraph_edges(const struct report_opts *o, uint32_t sym, int callers)
+{
+	const struct profile *p = o->a.p;
+	const struct stack_sym *s = &p->stacks->syms[sym];
+
+	if (o->cpu_state != RENDER_CPU_OFF)
+		render__callgraph_edges(stdout, p, sym, callers);
+	if (o->cpu_state != RENDER_CPU_ON && s->kind == STACK_WASM)
+		render__offcpu_edges(stdout, p, s->core, s->func, callers);
 }
 
 static void callgraph_print(const struct report_opts *o)
@@ -370,12 +398,14 @@ static void callgraph_print(const struct report_opts *o)
 	if (!p->stacks || !callgraph_asked(o))
 		return;
 	render__callgraph_summary(stdout, p);
-	if (o->children)
+	if (o->children && o->cpu_state == RENDER_CPU_ON)
 		render__callgraph_children(stdout, p, o->top);
+	else if (o->children)
+		render__offcpu_children(stdout, p, o->cpu_state, o->top);
 	for (uint32_t i = 0; i < o->ncallers; i++)
-		render__callgraph_edges(stdout, p, o->caller_syms[i], 1);
+		callgraph_edges(o, o->caller_syms[i], 1);
 	for (uint32_t i = 0; i < o->ncallees; i++)
-		render__callgraph_edges(stdout, p, o->callee_syms[i], 0);
+		callgraph_edges(o, o->callee_syms[i], 0);
 }
 
 /* --func, --hot, --frame-attribution, --roles: the functions to classify. */

@@ -6,33 +6,11 @@
 #include <string.h>
 #include "internal.h"
 
-static size_t idmap_slot(uint64_t id, size_t cap)
-{
-	/* Ids are small sequential numbers: mix them before masking. */
-	id ^= id >> 33;
-	id *= 0xff51afd7ed558ccdULL;
-	id ^= id >> 33;
-	return (size_t)id & (cap - 1);
-}
-
-int pd__idmap_get(const struct pd_idmap *m, uint64_t id)
-{
-	size_t i;
-
-	if (!m->cap)
-		return -1;
-	for (i = idmap_slot(id, m->cap); m->vals[i]; i = (i + 1) & (m->cap - 1)) {
-		if (m->keys[i] == id)
-			return (int)m->vals[i] - 1;
-	}
-	return -1;
-}
-
 static void idmap_insert(struct pd_idmap *m, uint64_t id, uint32_t val)
 {
 	size_t i;
 
-	for (i = idmap_slot(id, m->cap); m->vals[i]; i = (i + 1) & (m->cap - 1)) {
+	for (i = pd__idmap_slot(id, m->cap); m->vals[i]; i = (i + 1) & (m->cap - 1)) {
 		if (m->keys[i] == id)
 			return;		/* first owner wins */
 	}

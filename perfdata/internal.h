@@ -80,6 +80,27 @@ struct pd_idmap {
 	size_t cap, n;
 };
 
+static inline size_t pd__idmap_slot(uint64_t id, size_t cap)
+{
+	/* Ids are small sequential numbers: mix them before masking. */
+	id ^= id >> 33;
+	id *= 0xff51afd7ed558ccdULL;
+	id ^= id >> 33;
+	return (size_t)id & (cap - 1);
+}
+
+/* The attr index of a sample id, -1 when unknown; inline: it runs per record. */
+static inline int pd__idmap_get(const struct pd_idmap *m, uint64_t id)
+{
+	if (!m->cap)
+		return -1;
+	for (size_t i = pd__idmap_slot(id, m->cap); m->vals[i]; i = (i + 1) & (m->cap - 1)) {
+		if (m->keys[i] == id)
+			return (int)m->vals[i] - 1;
+	}
+	return -1;
+}
+
 struct perfdata {
 	char *path;
 	int fd;
@@ -125,7 +146,6 @@ int pd__add_attr(struct perfdata *pd, const void *attr, size_t attr_size,
 		 const uint64_t *ids, size_t nids);
 void pd__drop_attrs(struct perfdata *pd, size_t keep);
 void pd__free_attrs(struct perfdata *pd);
-int pd__idmap_get(const struct pd_idmap *m, uint64_t id);
 
 /* sample.c */
 int pd__parse_sample(const struct perfdata *pd,

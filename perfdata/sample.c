@@ -8,9 +8,13 @@
 #include <string.h>
 #include "internal.h"
 
-/* Bits that make up the sample_id trailer, in on-disk order. */
-#define PD_SID_BITS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
-		     PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+/* u64 words of a sample_id trailer: a bit count without libgcc's popcount call */
+static size_t sid_words(uint64_t t)
+{
+	return !!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ID) +
+	       !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU) +
+	       !!(t & PERF_SAMPLE_IDENTIFIER);
+}
 
 /* Newer kernels (6.8) than our headers: branch counters after the entries. */
 #define PD_SAMPLE_BRANCH_COUNTERS	(1ULL << 19)
@@ -343,33 +347,40 @@ size_t pd__sid_len(const struct perfdata *pd, const struct perf_event_header *hd
 	*attr_out = attr;
 	if (!attr->sample_id_all)
 		return 0;
-	return (size_t)__builtin_popcountll(attr->sample_type & PD_SID_BITS) * 8;
+	return sid_words(attr->sample_type) * 8;
 }
 
 /* Fill sid from a trailer of sample_type t (its length already checked). */
 void pd__read_sid(uint64_t t, const uint8_t *p, struct pd_sample_id *sid)
 {
-	uint64_t v[6];
-	size_t i = 0;
+	uint64_t v;
 
+	/* word by word: a memcpy of a computed length is a libc call per record */
 	memset(sid, 0, sizeof(*sid));
-	memcpy(v, p, (size_t)__builtin_popcountll(t & PD_SID_BITS) * 8);
-	if (t & PERF_SAMPLE_TID)
-		read_tid(v[i++], sid);
+	if (t & PERF_SAMPLE_TID) {
+		memcpy(&v, p, 8);
+		read_tid(v, sid);
+		p += 8;
+	}
 	if (t & PERF_SAMPLE_TIME) {
-		sid->time = v[i++];
+		memcpy(&sid->time, p, 8);
 		sid->has_time = 1;
+		p += 8;
 	}
 	if (t & PERF_SAMPLE_ID) {
-		sid->id = v[i++];
+		memcpy(&sid->id, p, 8);
 		sid->has_id = 1;
+		p += 8;
 	}
 	if (t & PERF_SAMPLE_STREAM_ID)
-		i++;
-	if (t & PERF_SAMPLE_CPU)
-		read_cpu(v[i++], sid);
+		p += 8;
+	if (t & PERF_SAMPLE_CPU) {
+		memcpy(&v, p, 8);
+		read_cpu(v, sid);
+		p += 8;
+	}
 	if (t & PERF_SAMPLE_IDENTIFIER) {
-		sid->id = v[i];
+		memcpy(&sid->id, p, 8);
 		sid->has_id = 1;
 	}
 }

@@ -2,7 +2,8 @@
 /*
  * The tracing-data section read into libtraceevent (tracing.h has the
  * layout). Every length is checked against the section before it is used;
- * libtraceevent parses each format text on its own.
+ * libtraceevent parses only the formats aotperf decodes, each checked and
+ * rebuilt first (tracing_format.h), into a handle of this section's own.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <traceevent/event-parse.h>
 #include "internal.h"
 #include "tracing.h"
+#include "tracing_format.h"
 
 #define TRACING_MAGIC		"\x17\x08\x44tracing"
 #define TRACING_MAGIC_LEN	10
@@ -77,19 +79,33 @@ static int take_header(struct tcur *c, const char *tag)
 	return 0;
 }
 
-/* One format text: u64 size, then the text; parsed into tep under sys (NULL: skipped). */
+/*
+ * One format text: u64 size, then the text; parsed into tep under sys
+ * (NULL: skipped) when aotperf decodes that tracepoint. A malformed one
+ * stays undecoded, as in perf; -1 when cut short or out of memory.
+ */
 static int take_format(struct pd_tracing *t, struct tcur *c, const char *sys)
 {
 	uint64_t n;
 	const char *text;
+	char *clean;
+	size_t len;
+	enum tracing_format_verdict v;
 
 	if (take_u64(c, &n) || n > (uint64_t)(c->end - c->p) || n > TRACING_MAX_FORMAT)
 		return -1;
 	text = (const char *)c->p;
 	c->p += n;
-	/* a format libtraceevent cannot read leaves that one tracepoint undecoded, as in perf */
-	if (sys && tep_parse_event(t->tep, text, (unsigned long)n, sys) == 0)
+	if (!sys)
+		return 0;
+	v = tracing_format__clean(sys, text, (size_t)n, &clean, &len);
+	if (v == TRACING_FORMAT_NOMEM)
+		return -2;
+	if (v != TRACING_FORMAT_OK)
+		return 0;
+	if (tep_parse_event(t->tep, clean, (unsigned long)len, sys) == 0)
 		t->nevents++;
+	free(clean);
 	return 0;
 }
 
@@ -132,9 +148,14 @@ static int parse(struct pd_tracing *t, struct tcur *c, const char **what)
 
 		if (!sys || take_u32(c, &n))
 			return -1;
-		for (uint32_t i = 0; i < n; i++)
-			if (take_format(t, c, sys))
+		for (uint32_t i = 0; i < n; i++) {
+			int r = take_format(t, c, sys);
+
+			if (r == -2)
+				*what = NULL;	/* out of memory */
+			if (r)
 				return -1;
+		}
 	}
 	(void)version;
 	return 0;
@@ -156,6 +177,8 @@ int pd_tracing__parse(const void *buf, size_t len, const char *name, struct pd_t
 	tep_set_loglevel(TEP_LOG_NONE);
 	if (parse(t, &c, &what)) {
 		pd_tracing__delete(t);
+		if (!what)
+			return ap_err_nomem(err);
 		return ap_errf(err, "%s: tracing data: %s", name, what);
 	}
 	*out = t;

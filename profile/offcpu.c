@@ -12,6 +12,8 @@ void offcpu__delete(struct profile_offcpu *oc)
 	free(oc->names);
 	free(oc->funcs);
 	free(oc->procs);
+	free(oc->stacks);
+	free(oc->frames);
 	free(oc->on_event);
 	free(oc);
 }

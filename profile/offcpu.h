@@ -28,6 +28,9 @@
  */
 #include <stdint.h>
 
+/* wasm frames kept per off-CPU stack */
+#define OFFCPU_MAX_DEPTH 256
+
 enum offcpu_state { OFFCPU_S = 0, OFFCPU_D, OFFCPU_R, OFFCPU_OTHER, OFFCPU_NSTATES };
 
 enum offcpu_source { OFFCPU_SWITCH = 1, OFFCPU_BPF };
@@ -51,6 +54,18 @@ struct offcpu_proc {
 	uint64_t off_wasm_ns;			/* of that, with a wasm frame on the stack */
 };
 
+/*
+ * A distinct off-CPU stack with time: its wasm frames (frames[off..off+n),
+ * each core << 32 | func, innermost first), the host frame the innermost
+ * one called (NULL: none named) and the state. For collapsed stacks.
+ */
+struct offcpu_stack {
+	uint64_t ns;
+	uint32_t off, n;
+	uint8_t state;
+	const char *via;
+};
+
 struct profile_offcpu {
 	enum offcpu_source source;
 	struct offcpu_func *funcs;		/* most self off-CPU time first */
@@ -63,6 +78,9 @@ struct profile_offcpu {
 	char *on_event;				/* the on-CPU event's name */
 	char **names;				/* what the rows' via point at */
 	uint32_t nnames;
+	struct offcpu_stack *stacks;		/* with a wasm frame and time, as found */
+	uint32_t nstacks;
+	uint64_t *frames;			/* the stacks' frames */
 };
 
 void offcpu__delete(struct profile_offcpu *oc);

@@ -23,8 +23,9 @@
 #include "../util/array.h"
 
 #define OC_BUF		256	/* switches a thread holds until a round makes them final */
-#define OC_MAX_FRAMES	256	/* wasm frames per stack kept for inclusive time */
+#define OC_MAX_FRAMES	OFFCPU_MAX_DEPTH
 #define OC_NO_KEY	UINT32_MAX
+#define OC_CACHE	64	/* recent pids and tids, direct-mapped: records repeat a few */
 
 enum { ROLE_ON = 0, ROLE_SWITCH_TP, ROLE_OFFCPU_TIME };
 
@@ -34,7 +35,7 @@ struct oc_stack {
 	uint8_t state;
 	int32_t self;		/* index into funcs, -1: no wasm frame */
 	uint32_t via;		/* index into names, UINT32_MAX: none */
-	uint32_t off, n;	/* distinct wasm functions in frames[] */
+	uint32_t off, n;	/* its wasm frames in frames[], innermost first */
 	uint64_t ns;
 };
 
@@ -49,6 +50,11 @@ struct oc_thread {
 	uint32_t pending;	/* the sched_switch sample's stack, waiting for its switch-out */
 	uint32_t n;
 	struct oc_switch sw[OC_BUF];
+};
+
+/* a cache slot: id + 1 (0: empty) and its index in procs or threads */
+struct oc_slot {
+	uint32_t key, ix;
 };
 
 /* per (function, via) self time, to name each function's main host frame */
@@ -89,7 +95,10 @@ struct offcpu_reader {
 	size_t nvias, cap_vias;
 	uint64_t intervals, unpaired, no_stack;
 	uint64_t newest, round_newest, final;	/* times: seen, at the last round, final */
-	uint32_t scratch[OC_MAX_FRAMES];
+	uint32_t scratch[OC_MAX_FRAMES];	/* a chain's distinct wasm functions */
+	uint32_t chain[OC_MAX_FRAMES];		/* its wasm frames in order */
+	uint32_t nchain;
+	struct oc_slot pcache[OC_CACHE], tcache[OC_CACHE];
 	int failed;
 };
 
@@ -112,14 +121,19 @@ static int64_t func_ix(struct offcpu_reader *r, uint32_t core, uint32_t func)
 static struct offcpu_proc *proc_of(struct offcpu_reader *r, uint32_t pid, uint64_t t)
 {
 	struct offcpu_proc np = { .pid = pid, .first = t, .last = t }, *pr;
+	struct oc_slot *c = &r->pcache[pid % OC_CACHE];
 	uint32_t i;
 
-	if (!u64map__get(&r->proc_ix, pid, &i)) {
+	if (c->key == pid + 1) {
+		i = c->ix;
+	} else if (!u64map__get(&r->proc_ix, pid, &i)) {
 		if (ap_push(&r->procs, &r->nprocs, &r->cap_procs, &np, sizeof(np)) ||
 		    u64map__put(&r->proc_ix, pid, (uint32_t)(r->nprocs - 1)))
 			return NULL;
 		i = (uint32_t)(r->nprocs - 1);
 	}
+	c->key = pid + 1;
+	c->ix = i;
 	pr = &r->procs[i];
 	if (t && (t < pr->first || !pr->first))
 		pr->first = t;
@@ -130,15 +144,23 @@ static struct offcpu_proc *proc_of(struct offcpu_reader *r, uint32_t pid, uint64
 
 static struct oc_thread *thread_of(struct offcpu_reader *r, uint32_t tid, uint32_t pid)
 {
+	struct oc_slot *c = &r->tcache[tid % OC_CACHE];
 	struct oc_thread *th;
 	uint32_t i;
 
-	if (u64map__get(&r->thread_ix, tid, &i))
+	if (c->key == tid + 1)
+		return &r->threads[c->ix];
+	if (u64map__get(&r->thread_ix, tid, &i)) {
+		c->key = tid + 1;
+		c->ix = i;
 		return &r->threads[i];
+	}
 	/* a thread holds its switch buffer: grown in place, not built on the stack */
 	if (ap_grow(&r->threads, &r->cap_threads, r->nthreads + 1, sizeof(*r->threads)) ||
 	    u64map__put(&r->thread_ix, tid, (uint32_t)r->nthreads))
 		return NULL;
+	c->key = tid + 1;
+	c->ix = (uint32_t)r->nthreads;
 	th = &r->threads[r->nthreads++];
 	th->tid = tid;
 	th->pid = pid;
@@ -226,6 +248,7 @@ static int walk_chain(struct offcpu_reader *r, const struct pd_sample *s, struct
 
 	*self = -1;
 	*n = 0;
+	r->nchain = 0;
 	if (via)
 		*via = UINT32_MAX;
 	for (uint64_t i = 0; s->has_callchain && i < s->callchain_nr; i++) {
@@ -252,6 +275,8 @@ static int walk_chain(struct offcpu_reader *r, const struct pd_sample *s, struct
 				return -1;
 			if (*self < 0)
 				*self = (int32_t)fi;
+			if (r->nchain < OC_MAX_FRAMES)
+				r->chain[r->nchain++] = (uint32_t)fi;
 			for (k = 0; k < *n && r->scratch[k] != (uint32_t)fi; k++)
 				;
 			if (k == *n && *n < OC_MAX_FRAMES)
@@ -278,7 +303,7 @@ static int64_t stack_of(struct offcpu_reader *r, const struct pd_sample *s, uint
 
 	if (walk_chain(r, s, lk, &self, &via, &n))
 		return -1;
-	return stack_ix(r, s->sid.pid, state, self, via, r->scratch, n);
+	return stack_ix(r, s->sid.pid, state, self, via, r->chain, r->nchain);
 }
 
 /* --- intervals ------------------------------------------------------------ */
@@ -440,7 +465,12 @@ void offcpu_reader__other(struct offcpu_reader *r, const struct pd_event *ev,
 	}
 	if (s->attr_idx < 0 || (size_t)s->attr_idx >= r->nroles)
 		return;
-	if (!proc_of(r, s->sid.pid, s->sid.time)) {
+	/*
+	 * perf's BPF off-CPU writes its offcpu-time samples at the end, one
+	 * per stack summed over the run, with a made-up time: not a moment of
+	 * the process's wall span.
+	 */
+	if (!proc_of(r, s->sid.pid, r->roles[s->attr_idx] == ROLE_OFFCPU_TIME ? 0 : s->sid.time)) {
 		r->failed = 1;
 		return;
 	}
@@ -597,6 +627,8 @@ void offcpu_reader__restart(struct offcpu_reader *r)
 	u64map__exit(&r->thread_ix);
 	u64map__exit(&r->stack_ix);
 	u64map__exit(&r->name_ix);
+	memset(r->pcache, 0, sizeof(r->pcache));
+	memset(r->tcache, 0, sizeof(r->tcache));
 	r->intervals = r->unpaired = r->no_stack = 0;
 	r->newest = r->round_newest = r->final = 0;
 	r->failed = 0;
@@ -664,8 +696,15 @@ static int fold(struct offcpu_reader *r)
 			continue;
 		r->funcs[s->self].off_ns[s->state] += s->ns;
 		r->funcs[s->self].off_self_ns += s->ns;
-		for (uint32_t k = 0; k < s->n; k++)
-			r->funcs[r->frames[s->off + k]].off_incl_ns += s->ns;
+		/* inclusive: each function once, however often it recurses */
+		for (uint32_t k = 0; k < s->n; k++) {
+			uint32_t f = r->frames[s->off + k], j = 0;
+
+			while (j < k && r->frames[s->off + j] != f)
+				j++;
+			if (j == k)
+				r->funcs[f].off_incl_ns += s->ns;
+		}
 		if (s->via != UINT32_MAX && add_via(r, (uint32_t)s->self, s->via, s->ns))
 			return -1;
 	}
@@ -677,6 +716,44 @@ static int fold(struct offcpu_reader *r)
 				best = r->vias[i].ns;
 				r->funcs[f].via = r->names[r->vias[i].via];
 			}
+		}
+	}
+	return 0;
+}
+
+/* The stacks with a wasm frame and time, frames as core << 32 | func (funcs get sorted). */
+static int export_stacks(struct offcpu_reader *r, struct profile_offcpu *oc)
+{
+	size_t nst = 0, nfr = 0;
+
+	for (size_t i = 0; i < r->nstacks; i++)
+		if (r->stacks[i].self >= 0 && r->stacks[i].ns) {
+			nst++;
+			nfr += r->stacks[i].n;
+		}
+	if (!nst)
+		return 0;
+	oc->stacks = calloc(nst, sizeof(*oc->stacks));
+	oc->frames = calloc(nfr ? nfr : 1, sizeof(*oc->frames));
+	if (!oc->stacks || !oc->frames)
+		return -1;
+	nfr = 0;
+	for (size_t i = 0; i < r->nstacks; i++) {
+		const struct oc_stack *s = &r->stacks[i];
+		struct offcpu_stack *o;
+
+		if (s->self < 0 || !s->ns)
+			continue;
+		o = &oc->stacks[oc->nstacks++];
+		o->ns = s->ns;
+		o->state = s->state;
+		o->via = s->via != UINT32_MAX ? r->names[s->via] : NULL;
+		o->off = (uint32_t)nfr;
+		o->n = s->n;
+		for (uint32_t k = 0; k < s->n; k++) {
+			const struct offcpu_func *f = &r->funcs[r->frames[s->off + k]];
+
+			oc->frames[nfr++] = (uint64_t)f->core << 32 | f->func;
 		}
 	}
 	return 0;
@@ -694,6 +771,10 @@ int offcpu_reader__end(struct offcpu_reader *r, struct ap_err *err)
 	oc = calloc(1, sizeof(*oc));
 	if (!oc)
 		return ap_err_nomem(err);
+	if (export_stacks(r, oc)) {
+		offcpu__delete(oc);
+		return ap_err_nomem(err);
+	}
 	/* empty arrays are NULL, which qsort may not get */
 	if (r->nfuncs > 1)
 		qsort(r->funcs, r->nfuncs, sizeof(*r->funcs), by_self);

@@ -17,6 +17,7 @@
 #include "pprof.h"
 #include "report-events.h"
 #include "../profile/host.h"
+#include "../profile/offcpu.h"
 #include "../util/array.h"
 #include "../util/outfile.h"
 
@@ -40,6 +41,7 @@ struct pp_ctx {
 	size_t nhmaps, cap_hmaps;
 	uint64_t *sym_loc;		/* stacks: a caller's location per symbol (0: not yet) */
 	uint64_t *stack;		/* stacks: one sample's locations, leaf first */
+	int off_slot;			/* the off_cpu value's index (one event); 0: none */
 };
 
 /*
@@ -78,6 +80,8 @@ static void values(const struct pp_ctx *c, uint64_t count, int64_t *v)
 	if (c->nevents < 2) {
 		v[0] = (int64_t)count;
 		v[1] = (int64_t)count * c->period;
+		if (c->off_slot)
+			v[c->off_slot] = 0;
 		return;
 	}
 	memset(v, 0, PP_MAX_VALUES * sizeof(*v));
@@ -319,6 +323,51 @@ static int stack_samples(struct pp_ctx *c, struct ap_err *err)
 	return 0;
 }
 
+/*
+ * The off-CPU stacks (profile/offcpu.h) as samples of their own: off_cpu
+ * nanoseconds, no samples or on-CPU time; locations as in folded stacks,
+ * the state ("[S]") as the leaf, then the host frame waited in, then the
+ * wasm functions from the innermost out.
+ */
+static int offcpu_samples(struct pp_ctx *c, struct ap_err *err)
+{
+	const struct profile_offcpu *oc = c->p->offcpu;
+	uint64_t *locs;
+	int rc = 0;
+
+	if (!oc->nstacks)
+		return 0;
+	locs = calloc(OFFCPU_MAX_DEPTH + 2, sizeof(*locs));
+	if (!locs)
+		return ap_err_nomem(err);
+	for (uint32_t i = 0; !rc && i < oc->nstacks; i++) {
+		const struct offcpu_stack *s = &oc->stacks[i];
+		int64_t v[PP_MAX_VALUES] = { 0 };
+		char state[16];
+		uint32_t n = 0;
+
+		snprintf(state, sizeof(state), "[%s]", offcpu_state__name(s->state));
+		locs[n++] = pprof__host_location(c->pp, 0, 0, state, NULL, err);
+		if (s->via)
+			locs[n++] = pprof__host_location(c->pp, 0, 0, s->via, NULL, err);
+		for (uint32_t k = 0; k < s->n && k < OFFCPU_MAX_DEPTH; k++) {
+			uint64_t f = oc->frames[s->off + k];
+			struct stack_sym sym = { .kind = STACK_WASM, .core = (uint32_t)(f >> 32),
+						 .func = (uint32_t)f };
+
+			locs[n++] = new_caller_location(c, &sym, err);
+		}
+		for (uint32_t k = 0; k < n; k++)
+			if (!locs[k])
+				rc = -1;
+		v[c->off_slot] = (int64_t)s->ns;
+		if (!rc)
+			rc = pprof__sample(c->pp, locs, n, v, err);
+	}
+	free(locs);
+	return rc;
+}
+
 /* One sample type per event, named as perf names it; the first is shown first. */
 static int event_types(struct pp_ctx *c, const struct profile *const *ps, uint32_t n,
 		       struct ap_err *err)
@@ -375,11 +424,19 @@ static struct pprof *build(const struct profile *const *ps, uint32_t n, struct a
 	if ((n > 1 ? event_types(&c, ps, n, err) : sample_types(&c, err)) ||
 	    pprof__add_comment(c.pp, note, err) || core_mappings(&c, err))
 		goto out;
+	/* one event with an off-CPU view: off_cpu nanoseconds as a sample type of its own */
+	if (n == 1 && p->offcpu) {
+		c.off_slot = c.period ? 2 : 1;
+		if (pprof__add_sample_type(c.pp, "off_cpu", "nanoseconds", err))
+			goto out;
+	}
 	for (c.slot = 0; c.slot < n; c.slot++) {
 		c.p = ps[c.slot];
 		if (samples(&c, err))
 			goto out;
 	}
+	if (c.off_slot && offcpu_samples(&c, err))
+		goto out;
 	rc = 0;
 out:
 	free(c.core_map);

@@ -18,8 +18,11 @@
 # * the CPU-burning import stays on CPU: oc_burn sleeps (S/D) under 1 ms
 #   in all, and its on-CPU time (samples in host_burn, attributed to the
 #   wasm function that called it) is at least a third of its calls x 1 ms;
+# * report --folded --cpu-state off: the off-CPU stacks summed by innermost
+#   wasm function and state = the same perf script computation; with both,
+#   the on-CPU part adds up to perf script's cpu-clock periods;
 # * the options: --off-cpu=no drops the view, --off-cpu on a recording
-#   without switches fails with exit 2.
+#   without switches fails with exit 2, so does --cpu-state off.
 #
 #   tests/e2e/offcpu.sh BUILD_DIR
 . "$(dirname "$0")/lib/common.sh"
@@ -75,6 +78,48 @@ cmp_out=$(gawk 'FNR == NR { a[$2 " " $3] = $4; next } { b[$2 " " $3] = $4 }
 check_eq "off-CPU per function and state = perf script's switch records and chains" "$cmp_out" ""
 check "perf script saw both nap functions asleep" grep -q 'oc_nap_long S' "$WORK/perf"
 
+# --folded --cpu-state off: each line's innermost wasm frame and state leaf, summed
+"$AOTPERF" report -q -i "$D" --cwasm "$C" --folded "$WORK/off.folded" --cpu-state off >/dev/null
+check_eq "--folded --cpu-state off: exit status" "$?" 0
+gawk -f "$E2E/offcpu_folded.awk" "$WORK/off.folded" | sort >"$WORK/ours.folded"
+cmp_out=$(gawk 'FNR == NR { a[$2 " " $3] = $4; next } { b[$2 " " $3] = $4 }
+	END {
+		for (k in a) if (!(k in b)) b[k] = 0
+		for (k in b) {
+			x = a[k] + 0; y = b[k]; d = x > y ? x - y : y - x
+			if (d > 20000 && d > y * 0.005) printf "%s: folded %d, perf script %d; ", k, x, y
+		}
+	}' "$WORK/ours.folded" "$WORK/perf")
+check_eq "folded off-CPU stacks by innermost function and state = perf script's" "$cmp_out" ""
+check "folded off-CPU: the nap's stack runs through its caller and the import" \
+	grep -q '^local_func_[0-9]*:entry_offcpu;local_func_[0-9]*:oc_nap_long;host_nap;\[S\] [0-9]*$' \
+	"$WORK/off.folded"
+"$AOTPERF" report -q -i "$D" --cwasm "$C" --folded "$WORK/both.folded" --cpu-state both >/dev/null
+on=$(perf script -i "$D" -F event,period 2>/dev/null | gawk '/cpu-clock/ { s += $1 } END { printf "%d", s }')
+check "folded --cpu-state both: off-CPU lines plus on-CPU time = perf script's cpu-clock periods" \
+	gawk -v on="$on" -v lines="$(wc -l <"$WORK/both.folded")" \
+	     -v both="$(gawk '{ s += $NF } END { printf "%d", s }' "$WORK/both.folded")" \
+	     -v off="$(gawk '{ s += $NF } END { printf "%d", s }' "$WORK/off.folded")" \
+	     'BEGIN { d = both - off - on; exit !(on > 0 && d <= lines && -d <= lines) }'
+# --children --cpu-state off: the Self column against perf script's per-function sums
+"$AOTPERF" report -q -i "$D" --cwasm "$C" --children --cpu-state off >"$WORK/ch.txt"
+check_eq "--children --cpu-state off: exit status" "$?" 0
+cmp_out=$(gawk 'FNR == NR { sum[$2] += $4 / 1e6; next }
+	/off-CPU time per wasm function/ { on = 1; next }
+	on && NF == 3 && $3 ~ /local_func_/ {
+		n = $3; sub(/^local_func_[0-9]+:/, "", n); got[n] = $2
+	}
+	END {
+		for (n in sum) {
+			x = got[n] + 0; y = sum[n]; d = x > y ? x - y : y - x
+			if (d > 0.02 && d > y * 0.005) printf "%s: %.3f ms, perf script %.3f; ", n, x, y
+		}
+	}' "$WORK/perf" "$WORK/ch.txt")
+check_eq "--children --cpu-state off: self per function = perf script's" "$cmp_out" ""
+"$AOTPERF" report -q -i "$D" --cwasm "$C" --folded "$WORK/x.folded" --cpu-state sideways \
+	>/dev/null 2>"$WORK/x.err"
+check_eq "--cpu-state sideways: exit 2" "$?" 2
+
 # field NAME JQ: a function row's field
 field() { jq -r --arg n "$1" ".off_cpu.functions[] | select(.name == \$n) | $2" "$WORK/r.json"; }
 for nap in 2000:oc_nap_short 5000:oc_nap_long; do
@@ -110,4 +155,8 @@ perf record -q -N -k mono -e cpu-clock -o "$P" -- "$LOADER" --wall --ms 200 --mi
 "$AOTPERF" report -q -i "$P" --cwasm "$C" --off-cpu >/dev/null 2>"$WORK/plain.err"
 check_eq "--off-cpu without switches: exit 2" "$?" 2
 check "--off-cpu without switches: says what to record" grep -q 'record --off-cpu' "$WORK/plain.err"
+"$AOTPERF" report -q -i "$P" --cwasm "$C" --folded "$WORK/p.folded" --cpu-state off \
+	>/dev/null 2>"$WORK/p.err"
+check_eq "--cpu-state off without switches: exit 2" "$?" 2
+check "--cpu-state off without switches: no partial output" test ! -e "$WORK/p.folded"
 finish

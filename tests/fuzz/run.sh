@@ -86,13 +86,9 @@ signature() {
 		}'
 }
 
-# known_open DIR SIG: is the signature listed (words 2-3) in DIR/OPEN? A
-# crash that does not reproduce alone counts as known only where OPEN has a
-# line "nonrepro - - why" (a library that keeps state across inputs).
+# known_open DIR SIG: is the signature listed (words 2-3) in DIR/OPEN?
 known_open() {
-	[ -f "$1/OPEN" ] && awk -v s="$2" '$1 !~ /^#/ && ($2 " " $3 == s ||
-		($1 == "nonrepro" && index(s, "(does not reproduce) ") == 1)) { f = 1 }
-		END { exit !f }' "$1/OPEN"
+	[ -f "$1/OPEN" ] && awk -v s="$2" '$1 !~ /^#/ && $2 " " $3 == s { f = 1 } END { exit !f }' "$1/OPEN"
 }
 
 printf '%-9s %5s %11s %7s %6s %6s %6s  %s\n' target secs executions "exec/s" cov ft corpus result
