@@ -20,7 +20,7 @@ data=$out/offcpu.data
 small=$out/offcpu-small.data
 rec() { # rec FILE LOOPS: the loader naps and burns while perf bench switches LOOPS times
 	perf record -q -N -k mono -F 4000 -e cpu-clock -e sched:sched_switch -g --switch-events \
-		-o "$1" -- sh -c "'$B/tests/loader' --ms 600000 --mix offcpu:1 '$C' >/dev/null 2>&1 &
+		-o "$1" -- sh -c "'$B/tests/loader' --wall --ms 600000 --mix offcpu:1 '$C' >/dev/null 2>&1 &
 			perf bench sched pipe -l $2 >/dev/null; kill \$!; wait" >/dev/null 2>&1 || true
 }
 if [ ! -f "$data" ] || [ "$(stat -c %s "$data")" -lt $((900 << 20)) ]; then

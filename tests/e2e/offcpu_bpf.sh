@@ -41,7 +41,7 @@ check_eq "offcpu: fixture built" "$?" 0
 
 D=$WORK/bpf.data
 "$P612" record -q -N -k mono -F 2000 -e cpu-clock -g --off-cpu -o "$D" -- \
-	"$LOADER" --ms 1500 --mix offcpu:1 "$C" >"$D.out" 2>"$D.log"
+	"$LOADER" --wall --ms 1500 --mix offcpu:1 "$C" >"$D.out" 2>"$D.log"
 rc=$?
 if [ "$rc" -ne 0 ] || ! "$P612" script -i "$D" -F event 2>/dev/null | grep -q offcpu-time; then
 	echo "skip: perf 6.12 record --off-cpu does not work here (exit $rc: $(grep -v '^loader' "$D.log" | head -n1))"
