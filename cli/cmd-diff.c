@@ -12,6 +12,7 @@
 #include <string.h>
 #include "captures.h"
 #include "../render/diff.h"
+#include "../util/term.h"
 
 #define DIFF_MAX_FUNCS 16
 #define DIFF_MAX_CORE_ARGS 64
@@ -463,6 +464,7 @@ int cmd_diff(int argc, char **argv)
 	r.funcs = rf;
 	r.hist_after = &o.side[1].caps.hist;
 	r.roles = o.roles;
+	r.columns = ap_term__columns(stdout, 0);
 	if (o.gate) {
 		gate_rc = run_gate(&o, d, where, &g, &r, &gate_err);
 		if (gate_rc && gate_err.kind != AP_ERR_GATE) {

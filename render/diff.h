@@ -40,6 +40,7 @@ struct render_diff {
 	/* the HTML page's listings: the after recordings' samples summed, --roles */
 	const struct attr_hist *hist_after;	/* NULL: listings without samples */
 	const char *roles;
+	unsigned columns;		/* text width (util/term.h); 0: 80 */
 };
 
 void render__diff_text(FILE *out, const struct render_diff *r);
