@@ -197,7 +197,7 @@ static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loo
 	if (best < 0)
 		fprintf(out, " no lever has instructions in this loop\n");
 	else if (render__loop_payoff(l, best) < 2)
-		fprintf(out, ".\n      No lever pays here (each under 2%%): the loop is bound by %s\n",
+		fprintf(out, ".\n      No lever pays here (each under 2%%): the loop is bound by\n      %s\n",
 			"what stays (see the bottleneck)");
 	else
 		fprintf(out, ".\n      Pays most: %s (%.0f%% faster loop predicted)\n", lever_words(best),
