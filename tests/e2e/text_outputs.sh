@@ -10,9 +10,10 @@
 #  * text at COLUMNS=80 (awk 'length > 80') and wider, cut names end in
 #    "...", class tables without all-zero rows (--all-classes shows them),
 #    aligned labels, branch targets as +offsets (objdump's targets),
-#    host symbols as perf report names them (no @@GLIBC_ versions),
+#    host symbols as perf names them (perf 6.1 and 6.12 keep the
+#    versions: __libc_start_main@@GLIBC_2.34, so aotperf does too),
 #    warnings wrapped, record's "% of run" and its cpu-clock fallback.
-# Two short recordings (0.8 s each); about 20 s.
+# Four short recordings; about 45 s with the browser check.
 source "$(dirname "$0")/lib/common.sh"
 ROOT=$(cd "$E2E/../.." && pwd)
 cwasm=$FIX/sample.cwasm
