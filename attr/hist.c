@@ -41,13 +41,13 @@ static int grow(struct attr_hist *h)
 	return 0;
 }
 
-int attr_hist__add(struct attr_hist *h, uint32_t core, uint64_t off)
+/* count n samples at the key */
+static int add_n(struct attr_hist *h, uint64_t key, uint64_t n)
 {
-	uint64_t key = key_of(core, off);
 	size_t s;
 
 	if ((h->n + 1) * 2 > h->cap && grow(h)) {
-		h->lost++;
+		h->lost += n;
 		return -1;
 	}
 	s = slot(key, h->cap);
@@ -57,7 +57,21 @@ int attr_hist__add(struct attr_hist *h, uint32_t core, uint64_t off)
 		h->keys[s] = key;
 		h->n++;
 	}
-	h->counts[s]++;
+	h->counts[s] += n;
+	return 0;
+}
+
+int attr_hist__add(struct attr_hist *h, uint32_t core, uint64_t off)
+{
+	return add_n(h, key_of(core, off), 1);
+}
+
+int attr_hist__merge(struct attr_hist *h, const struct attr_hist *from)
+{
+	for (size_t i = 0; i < from->cap; i++)
+		if (from->keys[i] && add_n(h, from->keys[i], from->counts[i]))
+			return -1;
+	h->lost += from->lost;
 	return 0;
 }
 

@@ -19,6 +19,8 @@ struct attr_hist {
 
 /* Count one sample; 0, or -1 when out of memory (counted in lost; the table stays valid). */
 int attr_hist__add(struct attr_hist *h, uint32_t core, uint64_t off);
+/* Add every count of from to h (several recordings summed); 0, or -1 when out of memory. */
+int attr_hist__merge(struct attr_hist *h, const struct attr_hist *from);
 uint64_t attr_hist__get(const struct attr_hist *h, uint32_t core, uint64_t off);
 /* Samples in [off, off + len) of core: perf's ip is an instruction's first byte, but be exact. */
 uint64_t attr_hist__sum(const struct attr_hist *h, uint32_t core, uint64_t off, uint64_t len);

@@ -161,6 +161,12 @@ int cls__classify_func(const struct cwasm_module *m, uint32_t func, enum cwasm_a
 		       const struct cls_roles *roles, uint64_t base, struct cls_func *out,
 		       struct ap_err *err);
 void cls_func__exit(struct cls_func *f);
+/*
+ * Entry i's text for a listing: a direct branch into f itself with its
+ * target as an offset from f's start ("jbe +0x4c"), else the text as it is.
+ * Returns buf or the entry's own text.
+ */
+const char *cls__insn_text(const struct cls_func *f, uint32_t i, char *buf, size_t len);
 /* Index of the entry holding addr, or -1. */
 int64_t cls__insn_at(const struct cls_func *f, uint64_t addr);
 /* Instructions proper (entries that are not data). */
@@ -225,6 +231,8 @@ uint32_t cls__hottest(const struct cls_func *f, const uint64_t *s, uint32_t n, u
  * leaves %run blank.
  */
 void cls__print_table(FILE *out, const struct cls_table *t, uint64_t run_total);
+/* The same; all: also the classes without samples or instructions (hidden by default). */
+void cls__print_table_rows(FILE *out, const struct cls_table *t, uint64_t run_total, int all);
 /* The n hottest instructions: samples, %func, address, +offset, class, text. */
 void cls__print_hottest(FILE *out, const struct cls_func *f, const uint64_t *insn_samples,
 			uint32_t n, const struct cls_table *t, uint64_t run_total);

@@ -148,12 +148,14 @@ static void print_amount(FILE *out, const struct cls_table *t, uint64_t n)
 }
 
 /* Without a recording: the static count and its share of the instructions. */
-static void print_static_rows(FILE *out, const struct cls_table *t)
+static void print_static_rows(FILE *out, const struct cls_table *t, int all)
 {
 	uint32_t n = static_total(t);
 
 	fprintf(out, "  %-15s %7s %8s\n", "class", "static", "%static");
 	for (int c = 0; c < CLS__COUNT; c++) {
+		if (!all && !t->static_count[c])
+			continue;
 		fprintf(out, "  %-15s %7u", cls__name(c), t->static_count[c]);
 		col_pct(out, c != CLS_DATA, ap_pct(t->static_count[c], n));
 		fputc('\n', out);
@@ -166,16 +168,23 @@ static void print_static_rows(FILE *out, const struct cls_table *t)
 
 void cls__print_table(FILE *out, const struct cls_table *t, uint64_t run_total)
 {
+	cls__print_table_rows(out, t, run_total, 0);
+}
+
+void cls__print_table_rows(FILE *out, const struct cls_table *t, uint64_t run_total, int all)
+{
 	uint64_t fs = sum_samples(t, is_unattributed), vs = sum_samples(t, is_vmctx_slot);
 	struct cls_levers l;
 
 	if (t->static_only) {
-		print_static_rows(out, t);
+		print_static_rows(out, t, all);
 	} else {
 		fprintf(out, "  %-15s %9s %8s %8s %7s\n", "class", "samples", "%func", "%run",
 			"static");
 		for (int c = 0; c < CLS__COUNT; c++)
-			print_row(out, cls__name(c), t->samples[c], t->static_count[c], t, run_total);
+			if (all || t->samples[c] || t->static_count[c])
+				print_row(out, cls__name(c), t->samples[c], t->static_count[c], t,
+					  run_total);
 		print_row(out, "total", t->total, static_total(t), t, run_total);
 		fprintf(out, "  frame traffic   frame_load + frame_store: ");
 		print_amount(out, t, fs);
@@ -188,10 +197,10 @@ void cls__print_table(FILE *out, const struct cls_table *t, uint64_t run_total)
 		fprintf(out, "%" PRIu64 " samples, ", vs);
 	fprintf(out, "%u static (runtime state, not spills)\n", sum_static(t, is_vmctx_slot));
 	cls__levers(t, &l);
-	/* two lines: 80 columns */
-	fprintf(out, "  levers%s  frame %.1f%%  moves %.1f%%  bounds %.1f%%  dispatch %.1f%%\n",
-		t->total ? "         " : " (static)", l.frame, l.moves, l.bounds, l.dispatch);
-	fprintf(out, "                   vmctx %.1f%%", l.vmctx);
+	/* two lines: 80 columns; values at column 18, as the labels above */
+	fprintf(out, "  %-15s frame %.1f%%  moves %.1f%%  bounds %.1f%%  dispatch %.1f%%\n",
+		t->total ? "levers" : "levers (static)", l.frame, l.moves, l.bounds, l.dispatch);
+	fprintf(out, "                  vmctx %.1f%%", l.vmctx);
 	if (t->spills_known)
 		fprintf(out, "  spills %.1f%% (proven, within frame)", l.spills);
 	fprintf(out, "\n  verdict         => %s\n", l.verdict);
@@ -243,7 +252,8 @@ void cls__print_hottest(FILE *out, const struct cls_func *f, const uint64_t *ins
 	for (uint32_t i = 0; i < k; i++) {
 		const struct cls_insn *in = &f->insns[idx[i]];
 		uint64_t s = insn_samples[idx[i]];
-		char off[16];
+		char off[16], tbuf[sizeof(in->text) + 24];
+		const char *text;
 		int room;
 
 		if (t->percent_only)
@@ -254,10 +264,11 @@ void cls__print_hottest(FILE *out, const struct cls_func *f, const uint64_t *ins
 		snprintf(off, sizeof(off), "+0x%x", in->offset);
 		fprintf(out, "  %-8s %-13s ", off, cls__name(in->cls));
 		room = 80 - (2 + 7 + 1 + 7 + 2 + (int)(strlen(off) > 8 ? strlen(off) : 8) + 1 + 13 + 1);
-		if ((int)strlen(in->text) > room)
-			fprintf(out, "%.*s...\n", room - 3, in->text);
+		text = cls__insn_text(f, idx[i], tbuf, sizeof(tbuf));
+		if ((int)strlen(text) > room)
+			fprintf(out, "%.*s...\n", room - 3, text);
 		else
-			fprintf(out, "%s\n", in->text);
+			fprintf(out, "%s\n", text);
 	}
 	free(idx);
 }

@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "../cwasm/name.h"
 #include "../util/num.h"
 #include "../util/suggest.h"
+#include "../util/term.h"
 
 #ifndef AOTPERF_VERSION
 #define AOTPERF_VERSION "0.1"
@@ -102,12 +104,29 @@ int cli_fail(const char *cmd, const struct ap_err *err)
 	return cli_fail_opt(cmd, NULL, err);
 }
 
+/*
+ * Warnings for people wrap at the width (util/term.h); into a pipe or a
+ * log without $COLUMNS each stays one line, so grep finds it whole.
+ */
 static void warn_line(const char *cmd, const char *msg, const char *hint)
 {
-	char head[128];
+	char head[128], *line = NULL;
+	size_t len = 0;
+	const char *env = getenv("COLUMNS");
+	FILE *f = (env && *env) || isatty(STDERR_FILENO) ? open_memstream(&line, &len) : NULL;
 
 	snprintf(head, sizeof(head), "aotperf %s: warning: ", cmd);
-	put_line(head, msg, hint);
+	if (!f) {
+		put_line(head, msg, hint);
+		return;
+	}
+	fputs(head, f);
+	cwasm_name__fputs(msg, f);
+	if (hint)
+		fprintf(f, "; %s", hint);
+	fclose(f);
+	ap_term__wrap(stderr, line, ap_term__columns(stderr, 0), 2);
+	free(line);
 }
 
 void cli_warn(const char *cmd, const char *fmt, ...)

@@ -101,6 +101,8 @@ static int take(struct captures *c, uint32_t k, struct attr_args *a, const char 
 		       a->cs.mods[m]->nfuncs * sizeof(uint64_t));
 	if (copy_incl(c, k, p, err))
 		return -1;
+	if (attr_hist__merge(&c->hist, &p->hist))
+		return ap_err_nomem(err);
 	if (!c->nfuncs)
 		return 0;
 	for (uint32_t i = 0; i < c->nfuncs; i++)
@@ -188,6 +190,7 @@ void captures__exit(struct captures *c)
 	free(c->store);
 	free(c->incl);
 	free(c->incl_store);
+	attr_hist__exit(&c->hist);
 	c->self = c->incl = NULL;
 	c->store = c->incl_store = NULL;
 }

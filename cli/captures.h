@@ -43,6 +43,7 @@ struct captures {
 	const char *event;		/* the first recording's event: event_name, or NULL */
 	char event_name[128];		/* --event, else the one event perf recorded */
 	struct cmp_side side;		/* what compare/ reads: cores and captures */
+	struct attr_hist hist;		/* samples per (core, text offset), summed: listings */
 };
 
 /*

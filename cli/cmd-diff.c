@@ -15,6 +15,7 @@
 #include "../loops/analyze.h"
 #include "../render/loops.h"
 #include "../render/diff.h"
+#include "../util/term.h"
 
 #define DIFF_MAX_FUNCS 16
 #define DIFF_MAX_CORE_ARGS 64
@@ -86,7 +87,8 @@ static const char diff_usage[] =
 	"      --adjust HOW        holm (default), bonferroni or none\n"
 	"      --json FILE         also write the diff as JSON (schema in README)\n"
 	"      --markdown FILE     also write it as GitHub Markdown tables\n"
-	"      --html FILE         also write the HTML report of the diff\n"
+	"      --html FILE         also write the HTML report of the diff (with the\n"
+	"                          listings of the functions listed and --func's)\n"
 	"  -q, --quiet             no warnings\n"
 	"\n"
 	"Exit status: 0 ok, 1 --fail-if-slower (or a gate) failed, 2 bad usage or input.\n";
@@ -502,6 +504,9 @@ int cmd_diff(int argc, char **argv)
 	r.top = o.top;
 	r.nfuncs = o.nspecs;
 	r.funcs = rf;
+	r.hist_after = &o.side[1].caps.hist;
+	r.roles = o.roles;
+	r.columns = ap_term__columns(stdout, 0);
 	if (o.gate) {
 		gate_rc = run_gate(&o, d, where, &g, &r, &gate_err);
 		if (gate_rc && gate_err.kind != AP_ERR_GATE) {

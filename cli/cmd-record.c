@@ -24,6 +24,7 @@
 #include "../util/perf.h"
 #include "record-offcpu.h"
 #include "../util/run.h"
+#include "../util/pct.h"
 
 #define REC_MAX_PERF_ARGS 64
 
@@ -339,9 +340,14 @@ static void print_next(struct rec_args *r, int injected)
 	enum annot_health h;
 	uint32_t core, fn;
 
-	printf("aotperf record: %s: %llu samples, %llu in wasm code\n", r->out,
+	/* perf falls back from cycles to cpu-clock by itself, saying nothing */
+	if (r->event && res->have_event && strcmp(r->event, res->event_name) && !r->a.quiet)
+		cli_warn("record", "-e %s: perf recorded %s instead (%s does not count here)",
+			 r->event, res->event_name, r->event);
+	printf("aotperf record: %s: %llu samples, %llu in wasm code (%.2f%% of run)\n", r->out,
 	       (unsigned long long)res->total_samples,
-	       (unsigned long long)res->attributed_samples);
+	       (unsigned long long)res->attributed_samples,
+	       ap_pct(res->attributed_samples, res->total_samples));
 	if (injected)
 		printf("aotperf record: wrote %s\n", r->jit_out);
 	printf("next:\n");

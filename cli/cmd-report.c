@@ -46,6 +46,7 @@ struct report_opts {
 	int cpu_state;			/* --cpu-state: enum render_cpu_state */
 	const char *html, *markdown, *pprof;	/* FILE, or "-": stdout */
 	int wide;			/* --wide: no 80-column limit */
+	int all_classes;		/* --all-classes: class rows without samples or instructions too */
 	int require_consistent;		/* --require-consistent */
 	struct attr_args a;
 	struct report_events ev;	/* one profile per sampling event; a.p is the first */
@@ -79,6 +80,8 @@ static const char report_usage[] =
 	"                          - writes it to stdout instead of the text\n"
 	"      --wide              lines as long as they need (default: 80 columns,\n"
 	"                          or the terminal's width, or $COLUMNS)\n"
+	"      --all-classes       class tables list every class (default: those with\n"
+	"                          samples or instructions)\n"
 	"      --min-samples N     exit 1 unless the selection holds at least N samples\n"
 	"      --require-consistent  exit 1 when a core's samples do not fit its code\n"
 	"                          (another build of it? README \"Is it the right core?\")\n"
@@ -213,7 +216,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 {
 	enum { O_TOP = 256, O_JSON, O_MIN, O_FUNC, O_HOT, O_ROLES, O_FRAME_ATTR, O_FRAME_META,
 	       O_VALIDATE, O_CHILDREN, O_CALLERS, O_CALLEES, O_FOLDED, O_CPU_STATE, O_HTML, O_MARKDOWN,
-	       O_PPROF, O_WIDE, O_OFFCPU, O_REQ_CONS };
+	       O_PPROF, O_WIDE, O_OFFCPU, O_REQ_CONS, O_ALL_CLASSES };
 	uint64_t v;
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
@@ -236,6 +239,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		{ "markdown", required_argument, NULL, O_MARKDOWN },
 		{ "pprof", required_argument, NULL, O_PPROF },
 		{ "wide", no_argument, NULL, O_WIDE },
+		{ "all-classes", no_argument, NULL, O_ALL_CLASSES },
 		{ "off-cpu", optional_argument, NULL, O_OFFCPU },
 		{ "require-consistent", no_argument, NULL, O_REQ_CONS },
 		{ "help", no_argument, NULL, 'h' },
@@ -301,6 +305,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		case O_MARKDOWN: o->markdown = optarg; break;
 		case O_PPROF: o->pprof = optarg; break;
 		case O_WIDE: o->wide = 1; break;
+		case O_ALL_CLASSES: o->all_classes = 1; break;
 		case O_OFFCPU:
 			if (optarg && strcmp(optarg, "yes") && strcmp(optarg, "no"))
 				return ap_errf(err, "--off-cpu: '%s' is not yes or no", optarg);
@@ -533,7 +538,7 @@ static int print_event(struct report_opts *o, const struct profile *p, uint32_t 
 
 	if (o->ev.n > 1)
 		printf("\n== event %s ==\n", event);
-	printf("  total samples       %" PRIu64 "%s%s\n", p->attr.total_samples,
+	printf("  total samples     %8" PRIu64 "%s%s\n", p->attr.total_samples,
 	       event ? "  event " : "", event ? event : "");
 	render__report_coverage(stdout, p);
 	if (render__report_host_text(stdout, p, ro))
@@ -629,6 +634,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	ro.columns = ap_term__columns(stdout, o.wide);
+	ro.all_classes = o.all_classes;
 	if (report_static(&o)) {
 		ret = run_static(&o, &ro);
 		goto out;

@@ -6,6 +6,7 @@
 #include "diff.h"
 #include "../cwasm/coreset.h"
 #include "../util/pct.h"
+#include "../util/term.h"
 
 static uint32_t shown(const struct render_captures *r, uint32_t n)
 {
@@ -38,9 +39,12 @@ static void core_block(FILE *out, const struct render_captures *r, uint32_t c)
 		uint32_t f = ac->rank[i];
 		const struct cmp_share *s = &ac->self[f];
 
-		fprintf(out, "  %4u  %-16s %6.2f %6.2f %6.2f %6.2f %9" PRIu64 "  %.15s\n", i + 1,
+		char wn[64];
+
+		fprintf(out, "  %4u  %-16s %6.2f %6.2f %6.2f %6.2f %9" PRIu64 "  %s\n", i + 1,
 			cwasm__local_name(f, name, sizeof(name)), s->mean, s->sd, s->min, s->max,
-			s->samples, m->funcs[f].name ? m->funcs[f].name : "");
+			s->samples, ap_term__fit(wn, sizeof(wn), m->funcs[f].name ? m->funcs[f].name : "",
+						 15));
 	}
 	if (shown(r, ac->nranked) < ac->nranked)
 		fprintf(out, "  %u more functions with samples (--top 0 lists all)\n",
@@ -54,8 +58,11 @@ static void func_block(FILE *out, const struct render_captures *r,
 	const char *nm = m->funcs[f->func].name;
 	uint64_t total = r->agg->wasm.total;
 
-	fprintf(out, "\nfunction local_func_%u%s%.24s%s: %" PRIu64 " samples, %.2f%% of all\n",
-		f->func, nm ? " (" : "", nm ? nm : "", nm ? ")" : "", f->samples,
+	char cut[96];
+
+	fprintf(out, "\nfunction local_func_%u%s%s%s: %" PRIu64 " samples, %.2f%% of all\n",
+		f->func, nm ? " (" : "", nm ? ap_term__fit(cut, sizeof(cut), nm, 24) : "",
+		nm ? ")" : "", f->samples,
 		ap_pct(f->samples, total));
 	if (r->side->ncores > 1)
 		fprintf(out, "  core %s\n", core_set__core_name(m));

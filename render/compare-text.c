@@ -7,6 +7,7 @@
 #include "loops.h"
 #include "../cwasm/coreset.h"
 #include "../util/pct.h"
+#include "../util/term.h"
 
 /* "  label  text" wrapped at spaces to 79 columns, later lines indented */
 static void wrapped(FILE *out, const char *label, const char *text)
@@ -39,7 +40,7 @@ static void header(FILE *out, const struct render_compare *r)
 	const struct eng_classes *oc = r->oc;
 	const struct eng_summary *s = engines__summary(r->other);
 	const char *name = m->funcs[r->func].name;
-	char buf[160], tier[64], roles[320];
+	char buf[160], tier[64], roles[320], cut[96];
 
 	fprintf(out, "aotperf compare: wasm function %" PRIu32 "%s%s%s, WAMR vs %s\n",
 		cwasm__wasm_index(m, r->func), name ? " (" : "", name ? name : "", name ? ")" : "",
@@ -51,7 +52,8 @@ static void header(FILE *out, const struct render_compare *r)
 		"recording%s\n", r->wamr_samples, r->wamr_run_total,
 		ap_pct(r->wamr_samples, r->wamr_run_total), r->wamr->ncaptures,
 		r->wamr->ncaptures == 1 ? "" : "s");
-	fprintf(out, "  %-7s %.60s\n", render__compare_engine(r), oc->code->raw_name);
+	fprintf(out, "  %-7s %s\n", render__compare_engine(r),
+		ap_term__fit(cut, sizeof(cut), oc->code->raw_name, 60));
 	fprintf(out, "          %s tier; %" PRIu64 " of %" PRIu64 " samples (%.2f%% of the run)\n",
 		render__compare_tier(r, tier, sizeof(tier)), oc->samples, s->total_samples,
 		ap_pct(oc->samples, s->total_samples));
@@ -170,8 +172,11 @@ static void functions(FILE *out, const struct render_compare *r)
 		const struct eng_code *c = engines__code(r->other, (uint32_t)f->best);
 		const char *nm = r->wamr->mods[r->core]->funcs[f->local_func].name;
 
-		fprintf(out, "  %6" PRIu32 " %6" PRId64 "  %-24.24s %8.2f %8.2f  %s\n",
-			f->wasm_index, f->local_func, nm ? nm : f->name ? f->name : "",
+		char cut[96];
+
+		fprintf(out, "  %6" PRIu32 " %6" PRId64 "  %-24s %8.2f %8.2f  %s\n",
+			f->wasm_index, f->local_func,
+			ap_term__fit(cut, sizeof(cut), nm ? nm : f->name ? f->name : "", 24),
 			ap_pct(render__compare_wamr_samples(r, (uint32_t)f->local_func),
 			       r->wamr_run_total),
 			ap_pct(f->samples, s->total_samples),

@@ -4,8 +4,8 @@
  * whose cores are the after build's, with every function's samples summed
  * over its recordings, and the "diff" block: per function the summed self
  * samples of each side (the page ranks by the change of samples / all
- * samples, the pooled share), and the class samples of the --func
- * functions.
+ * samples, the pooled share) with its test, the class samples of the
+ * --func functions, and the listings (diff-listings.c).
  */
 #include <stdlib.h>
 #include "diff.h"
@@ -100,6 +100,13 @@ static void diff_block(struct json_out *j, const struct render_diff *r)
 	json_begin_obj(j);
 	side_label(j, "before", r->before, &d->wasm.before);
 	side_label(j, "after", r->after, &d->wasm.after);
+	/* what the text's '*' says: the level and the adjustment over the tested */
+	json_key(j, "level");
+	json_dbl(j, d->level, 4);
+	json_key(j, "adjust");
+	json_str(j, render__diff_adjust_words(d->adjust));
+	json_key(j, "tested_functions");
+	json_u64(j, d->ntested_self);
 	json_key(j, "functions");
 	json_begin_arr(j);
 	for (uint32_t i = 0; i < d->nfuncs; i++) {
@@ -113,6 +120,9 @@ static void diff_block(struct json_out *j, const struct render_diff *r)
 			.local_func = (uint32_t)(after ? f->local_after : f->local_before),
 			.name = f->name_after ? f->name_after : f->name_before,
 			.before = f->self.before.samples, .after = f->self.after.samples,
+			.tested = f->self.ch.test != CMP_TEST_NONE,
+			.significant = f->self.ch.significant,
+			.points = f->self.ch.points, .p_adjusted = f->self.ch.p_adj,
 		};
 
 		html_data__diff_func(j, &h);
@@ -176,6 +186,8 @@ static int emit(struct json_out *j, void *arg, struct ap_err *err)
 				return -1;
 		json_end_arr(j);
 	}
+	if (render__diff_listings(j, r, err))
+		return -1;
 	diff_block(j, r);
 	json_end_obj(j);
 	return 0;

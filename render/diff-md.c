@@ -142,8 +142,10 @@ static int func_rows(FILE *f, const char *path, const struct render_diff *r, int
 	}
 	fprintf(f, "Shares in percent of all samples (mean ± sd over the recordings), sorted "
 		"by the size of the change; significant at %.0f%%, p %s-adjusted over %u "
-		"functions.", 100.0 * d->level, render__diff_adjust_words(d->adjust),
-		incl ? d->ntested_incl : d->ntested_self);
+		"functions. The CI of points is each function's own %.0f%% interval, not "
+		"adjusted: it can exclude 0 where the adjusted p is not significant.",
+		100.0 * d->level, render__diff_adjust_words(d->adjust),
+		incl ? d->ntested_incl : d->ntested_self, 100.0 * d->level);
 	if (shown < n)
 		fprintf(f, " %u of %u functions with samples listed.", shown, n);
 	fprintf(f, "\n\n");

@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: MIT
-/* aotperf diff as text, 80 columns. */
+/* aotperf diff as text: 80 columns, the function column wider on a wider terminal. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "diff.h"
 #include "loops.h"
 #include "../cwasm/coreset.h"
+#include "../util/term.h"
+
+/* the function column: 18 at 80 columns, what a wider terminal adds */
+static size_t name_cols(const struct render_diff *r)
+{
+	size_t cols = r->columns ? r->columns : AP_TERM_DEFAULT_COLUMNS;
+
+	return cols > 80 ? (cols - 80 > 100 ? 118 : 18 + cols - 80) : 18;
+}
 
 static void side_lines(FILE *out, const char *word, const struct cmp_side *s)
 {
@@ -48,16 +57,18 @@ static void func_table(FILE *out, const struct render_diff *r, int incl)
 	shown = render__diff_shown(r, n);
 	fprintf(out, "\n%s share of the run, by the size of the change:\n",
 		incl ? "Inclusive (call graphs)" : "Self");
-	fprintf(out, "  %6s %6s  %-18s %7s %7s %7s %6s %7s\n", "wasm", "local", "function",
-		"before%", "after%", "points", "rel", "p(adj)");
+	fprintf(out, "  %6s %6s  %-*s %7s %7s %7s %6s %7s\n", "wasm", "local", (int)name_cols(r),
+		"function", "before%", "after%", "points", "rel", "p(adj)");
 	for (uint32_t i = 0; i < shown; i++) {
 		const struct cmp_func *f = &d->funcs[rows[i]];
 		const struct cmp_metric *m = incl ? &f->incl : &f->self;
-		char name[96], local[48], rel[16], p[16];
+		char name[300], cut[400], local[48], rel[16], p[16];
 
 		local_col(f, local, sizeof(local));
-		fprintf(out, "  %6" PRIu32 " %6s  %-18.18s %7.2f %7.2f %+7.2f %6s %7s%s\n",
-			f->wasm_index, local, render__diff_func_label(r, f, name, sizeof(name)),
+		fprintf(out, "  %6" PRIu32 " %6s  %-*s %7.2f %7.2f %+7.2f %6s %7s%s\n",
+			f->wasm_index, local, (int)name_cols(r),
+			ap_term__fit(cut, sizeof(cut), render__diff_func_label(r, f, name, sizeof(name)),
+				     name_cols(r)),
 			m->before.mean, m->after.mean, m->ch.points,
 			render__diff_rel(&m->ch, rel, sizeof(rel)),
 			render__diff_p(&m->ch, p, sizeof(p)), m->ch.significant ? " *" : "");
@@ -83,16 +94,18 @@ static void status_list(FILE *out, const struct render_diff *r, const char *titl
 	fprintf(out, "\n%s: %u\n", title, n);
 	for (uint32_t i = 0; i < n && i < 20; i++) {
 		const struct cmp_func *f = &d->funcs[idx[i]];
-		char local[48], pl[96];
+		char local[48], pl[96], c1[128], c2[128];
 
 		local_col(f, local, sizeof(local));
 		if (f->status == CMP_RENAMED)
-			fprintf(out, "  wasm %" PRIu32 " local %s: %.28s -> %.28s\n", f->wasm_index,
-				local, f->name_before, f->name_after);
+			fprintf(out, "  wasm %" PRIu32 " local %s: %s -> %s\n", f->wasm_index, local,
+				ap_term__fit(c1, sizeof(c1), f->name_before, 28),
+				ap_term__fit(c2, sizeof(c2), f->name_after, 28));
 		else
-			fprintf(out, "  wasm %" PRIu32 " local %s %.30s  %.2f%% -> %.2f%%%s%s\n",
+			fprintf(out, "  wasm %" PRIu32 " local %s %s  %.2f%% -> %.2f%%%s%s\n",
 				f->wasm_index, local,
-				f->name_before ? f->name_before : f->name_after ? f->name_after : "",
+				ap_term__fit(c1, sizeof(c1), f->name_before ? f->name_before
+							     : f->name_after ? f->name_after : "", 30),
 				f->self.before.mean, f->self.after.mean, d->npairs > 1 ? "  " : "",
 				d->npairs > 1 ? render__diff_pair_label(r, f->pair, pl, sizeof(pl)) : "");
 	}
@@ -147,7 +160,7 @@ static void gate_lines(FILE *out, const struct render_diff *r)
 		g->failed ? "FAILED" : g->nchecks ? "passed" : "nothing ran before");
 	for (uint32_t i = 0; i < g->nchecks; i++) {
 		const struct cmp_gate_check *c = &g->checks[i];
-		char what[96], rel[16], p[16];
+		char what[96], cut[128], rel[16], p[16];
 
 		if (c->func >= 0)
 			render__diff_func_label(r, &r->d->funcs[c->func], what, sizeof(what));
@@ -155,7 +168,8 @@ static void gate_lines(FILE *out, const struct render_diff *r)
 			snprintf(what, sizeof(what), "in wasm code");
 		else
 			snprintf(what, sizeof(what), "wasm %" PRIu32, c->wasm_index);
-		fprintf(out, "  %-24.24s %6.2f%% -> %6.2f%% %7s p %-7s %s\n", what, c->m.before.mean,
+		fprintf(out, "  %-24s %6.2f%% -> %6.2f%% %7s p %-7s %s\n",
+			ap_term__fit(cut, sizeof(cut), what, 24), c->m.before.mean,
 			c->m.after.mean, render__diff_rel(&c->m.ch, rel, sizeof(rel)),
 			render__diff_p(&c->m.ch, p, sizeof(p)),
 			c->slower ? "SLOWER" : c->grew ? "grew, not significant" : "not slower");
@@ -194,9 +208,13 @@ void render__diff_text(FILE *out, const struct render_diff *r)
 	if (d->nmoves)
 		fprintf(out, "\nNames at another wasm index: %u (matched by index all the same)\n",
 			d->nmoves);
-	for (uint32_t i = 0; i < d->nmoves && i < 5; i++)
-		fprintf(out, "  name %.30s: wasm %" PRIu32 " before, %" PRIu32 " after\n",
-			d->moves[i].name, d->moves[i].wasm_before, d->moves[i].wasm_after);
+	for (uint32_t i = 0; i < d->nmoves && i < 5; i++) {
+		char cut[128];
+
+		fprintf(out, "  name %s: wasm %" PRIu32 " before, %" PRIu32 " after\n",
+			ap_term__fit(cut, sizeof(cut), d->moves[i].name, 30),
+			d->moves[i].wasm_before, d->moves[i].wasm_after);
+	}
 	for (uint32_t i = 0; i < r->nfuncs; i++)
 		class_table(out, r, &r->funcs[i]);
 	if (r->gate)

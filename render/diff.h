@@ -10,6 +10,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include "../attr/hist.h"
 #include "../compare/diff.h"
 #include "../util/err.h"
 
@@ -39,6 +40,10 @@ struct render_diff {
 	const struct cmp_gate *gate;	/* NULL: no --fail-if-slower */
 	const char *gate_what;		/* what it judged: "the hottest function before", ... */
 	int gate_wasm;			/* it judged the share in wasm code */
+	/* the HTML page's listings: the after recordings' samples summed, --roles */
+	const struct attr_hist *hist_after;	/* NULL: listings without samples */
+	const char *roles;
+	unsigned columns;		/* text width (util/term.h); 0: 80 */
 };
 
 void render__diff_text(FILE *out, const struct render_diff *r);
@@ -51,6 +56,11 @@ int render__diff_html_file(const char *path, const struct render_diff *r, struct
 /* ---- shared by the diff renderers ---- */
 
 struct json_out;
+/*
+ * The page's "listings" (docs/html-data.md): the after build's functions
+ * listed in text (--top) and the --func ones, with their samples.
+ */
+int render__diff_listings(struct json_out *j, const struct render_diff *r, struct ap_err *err);
 /*
  * The HTML data document's block of core c of side s (docs/html-data.md):
  * core, cwasm, counts, target, attributed_samples, functions (self

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include "frames.h"
+#include "../util/term.h"
 
 static void origin_row(FILE *out, const char *name, const struct frames_count *c,
 		       uint64_t func_samples)
@@ -85,8 +86,11 @@ static void contributors(FILE *out, const struct frames_summary *s, uint32_t max
 		snprintf(src, sizeof(src), "%s/%s", k->defining_opcode ? k->defining_opcode : "?",
 			 k->source_class ? k->source_class : "?");
 		snprintf(ldst, sizeof(ldst), "%u/%u", k->static_loads, k->static_stores);
-		fprintf(out, "  %8" PRIu64 " %5u %7d  %-16.16s %-25.25s %7s\n", k->samples, k->slot,
-			k->frame_offset, id, src, ldst);
+		char cid[24], csrc[40];
+
+		fprintf(out, "  %8" PRIu64 " %5u %7d  %-16s %-25s %7s\n", k->samples, k->slot,
+			k->frame_offset, ap_term__fit(cid, sizeof(cid), id, 16),
+			ap_term__fit(csrc, sizeof(csrc), src, 25), ldst);
 	}
 }
 
@@ -103,8 +107,12 @@ static void unproven(FILE *out, const struct frames_summary *s, uint32_t max)
 		char off[16];
 
 		snprintf(off, sizeof(off), "+0x%x", u->native_offset);
-		fprintf(out, "  %8" PRIu64 "  %-8s %-40.40s %.18s\n", u->samples, off, u->text,
-			u->listed ? (u->detail ? u->detail : "listed unknown") : "not listed");
+		char text[64], why[32];
+
+		fprintf(out, "  %8" PRIu64 "  %-8s %-40s %s\n", u->samples, off,
+			ap_term__fit(text, sizeof(text), u->text, 40),
+			ap_term__fit(why, sizeof(why), u->listed ? (u->detail ? u->detail : "listed unknown")
+							       : "not listed", 18));
 	}
 }
 
@@ -120,8 +128,12 @@ void render__frames_text(FILE *out, const struct profile_sidecar *sc, uint64_t f
 	if (!s)
 		return;
 	fprintf(out, "\n  frame origins  sidecar %s\n", sc->path);
-	fprintf(out, "                 schema %u, module %u, compiler %.40s\n",
-		sc->fr->schema_version, sc->fr->module, sc->fr->compiler_build_id);
+	char comp[64];
+
+	fprintf(out, "                 schema %u, module %u, compiler %s\n",
+		sc->fr->schema_version, sc->fr->module,
+		ap_term__fit(comp, sizeof(comp),
+			     sc->fr->compiler_build_id ? sc->fr->compiler_build_id : "", 40));
 	origins(out, s, func_samples);
 	coverage(out, s);
 	contributors(out, s, max_listed);

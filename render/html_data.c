@@ -169,5 +169,13 @@ void html_data__diff_func(struct json_out *j, const struct html_diff_func *d)
 	json_u64(j, d->before);
 	json_key(j, "after");
 	json_u64(j, d->after);
+	if (d->tested) {
+		json_key(j, "points");
+		json_dbl(j, d->points, 4);
+		json_key(j, "p_adjusted");
+		json_pyfloat(j, d->p_adjusted);
+		json_key(j, "significant");
+		json_bool(j, d->significant);
+	}
 	json_end_obj(j);
 }

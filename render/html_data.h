@@ -51,6 +51,9 @@ struct html_diff_func {
 	uint32_t local_func;
 	const char *name;	/* wasm name or NULL */
 	uint64_t before, after;	/* self samples */
+	/* aotperf diff's test of the self share (compare leaves tested 0) */
+	int tested, significant;
+	double points, p_adjusted;	/* change of the mean share; adjusted p-value */
 };
 void html_data__diff_func(struct json_out *j, const struct html_diff_func *d);
 

@@ -119,7 +119,7 @@ static void print_listing(FILE *out, const struct lp_func *lf, const struct lp_l
 		for (uint32_t i = b->first; i < b->end; i++, all++) {
 			const struct cls_insn *in = &f->insns[i];
 			const char *tag = b->trap ? "  (trap block)" : "";
-			char off[16], text[sizeof(in->text) + 4];
+			char off[16], text[sizeof(in->text) + 4], rel[sizeof(in->text) + 24];
 			size_t room;
 
 			if (shown >= LOOP_INSNS_LISTED)
@@ -130,7 +130,8 @@ static void print_listing(FILE *out, const struct lp_func *lf, const struct lp_l
 			room = 42 + strlen(tag) + 8 < cols ? cols - 42 - strlen(tag) : 8;
 			fprintf(out, "  %7" PRIu64 " %6.2f%%  %-8s %-13s %s%s\n", s ? s[i] : 0,
 				ap_pct(s ? s[i] : 0, l->samples), off, cls__name(in->cls),
-				ap_term__fit(text, sizeof(text), in->text, room), tag);
+				ap_term__fit(text, sizeof(text), cls__insn_text(f, i, rel, sizeof(rel)),
+					     room), tag);
 		}
 	}
 	if (all > shown)
@@ -200,7 +201,7 @@ static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loo
 	if (best < 0)
 		fprintf(out, " no lever has instructions in this loop\n");
 	else if (render__loop_payoff(l, best) < 2)
-		fprintf(out, ".\n      No lever pays here (each under 2%%): the loop is bound by %s\n",
+		fprintf(out, ".\n      No lever pays here (each under 2%%): the loop is bound by\n      %s\n",
 			"what stays (see the bottleneck)");
 	else
 		fprintf(out, ".\n      Pays most: %s (%.0f%% faster loop predicted)\n", render__lever_words(best),

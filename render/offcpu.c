@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include "offcpu.h"
 #include "../profile/offcpu.h"
+#include "../util/term.h"
 
 static const char *source_name(enum offcpu_source s)
 {
@@ -64,8 +65,10 @@ void render__offcpu_text(FILE *out, const struct profile *p, const struct render
 	for (uint32_t i = 0; i < shown; i++) {
 		const struct offcpu_func *f = &oc->funcs[i];
 
-		fprintf(out, "  %-24.24s %10.3f %10.3f %10.3f %8.3f %8.3f %8.3f %10.3f  %s\n",
-			func_name(p, f, fn, sizeof(fn)), ms(f->on_ns), ms(f->off_self_ns),
+		char cut[40];
+
+		fprintf(out, "  %-24s %10.3f %10.3f %10.3f %8.3f %8.3f %8.3f %10.3f  %s\n",
+			ap_term__fit(cut, sizeof(cut), func_name(p, f, fn, sizeof(fn)), 24), ms(f->on_ns), ms(f->off_self_ns),
 			ms(f->off_incl_ns), ms(f->off_ns[OFFCPU_S]), ms(f->off_ns[OFFCPU_D]),
 			ms(f->off_ns[OFFCPU_R]), ms(f->on_ns + f->off_self_ns),
 			f->via ? f->via : "-");

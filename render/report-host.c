@@ -86,20 +86,26 @@ int render__report_host_text(FILE *out, const struct profile *p, const struct re
 	uint64_t total = p->attr.total_samples;
 	size_t cols = o->columns ? o->columns : AP_TERM_DEFAULT_COLUMNS;
 	struct render_host_row *rows;
-	size_t n, shown;
+	size_t n, shown, dso_w = 0;
 
 	if (!p->host)
 		return 0;
 	if (render__host_rows(p, &rows, &n))
 		return -1;
-	fprintf(out, "  outside wasm        %" PRIu64 "  (%.2f%% of run)\n", p->host->samples,
+	fprintf(out, "  outside wasm      %8" PRIu64 "  (%.2f%% of run)\n", p->host->samples,
 		ap_pct(p->host->samples, total));
 	shown = o->top && o->top < n ? (size_t)o->top : n;
+	/* the symbols in a column after the longest file name (at most 24) */
+	for (size_t i = 0; i < shown; i++)
+		if (strlen(perf_dso_name(rows[i].dso)) > dso_w)
+			dso_w = strlen(perf_dso_name(rows[i].dso));
+	if (dso_w > 24)
+		dso_w = 24;
 	for (size_t i = 0; i < shown; i++) {
 		char name[512], fit[512];
 
 		/* a file by its name as perf report prints it, the line fit to the width */
-		snprintf(name, sizeof(name), "%s  %s", perf_dso_name(rows[i].dso),
+		snprintf(name, sizeof(name), "%-*s  %s", (int)dso_w, perf_dso_name(rows[i].dso),
 			 rows[i].sym ? rows[i].sym : "[unknown]");
 		fprintf(out, "    %8" PRIu64 " %7.2f%%  %s\n", rows[i].samples,
 			ap_pct(rows[i].samples, total), ap_term__fit(fit, sizeof(fit), name,

@@ -16,7 +16,7 @@ uint32_t render__shown(const struct render_opts *o, uint32_t nranked)
 
 void render__report_coverage(FILE *out, const struct profile *p)
 {
-	fprintf(out, "  in wasm code        %" PRIu64 "  (%.2f%% of run)\n",
+	fprintf(out, "  in wasm code      %8" PRIu64 "  (%.2f%% of run)\n",
 		p->attr.attributed_samples,
 		ap_pct(p->attr.attributed_samples, p->attr.total_samples));
 }
@@ -117,7 +117,7 @@ void render__report_func(FILE *out, const struct profile *p, const struct profil
 	if (p->attr.ncores > 1)
 		fprintf(out, "  core %s\n", core_set__core_name(m));
 	cls__print_roles(out, &f->cls.f.roles);
-	cls__print_table(out, &f->cls.t, total);
+	cls__print_table_rows(out, &f->cls.t, total, o->all_classes);
 	if (f->sc)
 		render__frames_text(out, f->sc, f->samples, o->fa_listed);
 	if (f->samples) {

@@ -23,6 +23,7 @@ struct render_opts {
 	uint32_t fa_listed;		/* allocator contributors and unproven frame instructions listed */
 	const char *pin_word;		/* how the front end names a pin: "--base", "base=" */
 	unsigned columns;		/* text width (util/term.h); 0: 80 */
+	int all_classes;		/* class tables: also the rows without samples or instructions */
 	const char *tool;		/* JSON "tool" */
 	render_hint_fn hint;		/* the front end's words for a hint, NULL: none */
 	/* members the front end adds at the end of the JSON object */

@@ -39,8 +39,8 @@ char *ap_term__fit(char *dst, size_t dstsz, const char *s, size_t cols)
 
 		while (s[i + n] && ((unsigned char)s[i + n] & 0xc0) == 0x80)
 			n++;
-		if (total > cols && chars + 2 >= cols)
-			break;	/* room for ".." */
+		if (total > cols && chars + 3 >= cols)
+			break;	/* room for "..." */
 		if (chars + 1 > cols || o + n >= dstsz)
 			break;
 		memcpy(dst + o, s + i, n);
@@ -48,9 +48,9 @@ char *ap_term__fit(char *dst, size_t dstsz, const char *s, size_t cols)
 		i += n;
 		chars++;
 	}
-	if (s[i] && cols >= 2 && o + 2 < dstsz) {
-		memcpy(dst + o, "..", 2);
-		o += 2;
+	if (s[i] && cols >= 3 && o + 3 < dstsz) {
+		memcpy(dst + o, "...", 3);
+		o += 3;
 	}
 	dst[o] = '\0';
 	return dst;

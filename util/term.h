@@ -21,7 +21,8 @@ unsigned ap_term__columns(FILE *out, int wide);
 
 /*
  * Copy s into dst (dstsz bytes) cut to at most cols columns, counting
- * one column per UTF-8 character; a cut string ends in "..". Returns dst.
+ * one column per UTF-8 character; a cut string ends in "..." (perf's
+ * mark of a cut name). Returns dst.
  */
 char *ap_term__fit(char *dst, size_t dstsz, const char *s, size_t cols);
 

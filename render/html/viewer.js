@@ -762,13 +762,23 @@
 
 	/* ---- before / after ---- */
 
+	/* a p-value as the text prints it: "-" untested, "<1e-9", two digits */
+	function pval(p) {
+		if (p === null || isNaN(p)) return '-';
+		if (p < 1e-9) return '<1e-9';
+		if (p >= 1e-4) return Number(p.toPrecision(2)).toString();
+		/* printf's %.2g: 1.5e-05, 2e-07 */
+		return p.toExponential(1).replace(/\.0e/, 'e').replace(/e([+-])(\d)$/, 'e$10$2');
+	}
+
 	function renderDiff(app, m, onPick) {
 		var d = m.diff, s = section(app, 'diff', 'Before / after');
 		var bt = num(d.before && d.before.total_samples), at = num(d.after && d.after.total_samples);
 		var fs = (d.functions || []).map(function (x) {
 			var b = num(x.before), a = num(x.after);
 			return { core: m.coreOf(x.core), cl: x.core, f: num(x.local_func), name: x.name || '', b: b, a: a,
-				bp: bt ? 100 * b / bt : 0, ap: at ? 100 * a / at : 0 };
+				bp: bt ? 100 * b / bt : 0, ap: at ? 100 * a / at : 0,
+				p: x.p_adjusted === undefined ? null : Number(x.p_adjusted), sig: !!x.significant };
 		});
 		if (!bt) fs.forEach(function (x) { bt += x.b; });
 		if (!at) fs.forEach(function (x) { at += x.a; });
@@ -779,23 +789,33 @@
 		var t = put(s, el('table', 'dtable'));
 		t.id = 'diff-table';
 		var hr = put(put(t, el('thead')), el('tr'));
-		['function', 'before', '%', 'after', '%', '\u0394 points', ''].forEach(function (h, k) { add(hr, el('th', k && k < 6 ? 'num' : null, h)); });
+		/* aotperf diff tests each change: its adjusted p-value and '*' as in the text */
+		var tested = fs.some(function (x) { return x.p !== null; });
+		var heads = ['function', 'before', '%', 'after', '%', '\u0394 points'].concat(tested ? ['p (adj.)'] : [], ['']);
+		heads.forEach(function (h, k) { add(hr, el('th', k && k < heads.length - 1 ? 'num' : null, h)); });
 		var tb = put(t, el('tbody')), maxp = 0;
 		fs.forEach(function (x) { maxp = Math.max(maxp, x.bp, x.ap); });
 		fs.slice(0, 100).forEach(function (x) {
 			var tr = put(tb, el('tr'));
 			var nm = el('td', 'name mono', label(x.cl, x.f, x.name, m.cores.length));
 			nm.title = nm.textContent;
+			if (x.core >= 0 && m.listings[x.core + ':' + x.f]) nm.classList.add('has-listing');
+			if (x.sig) tr.classList.add('sig');
 			nm.addEventListener('click', function () { if (x.core >= 0) onPick(x.core, x.f); });
-			var dcell = el('td', 'num ' + (x.dp > 0.005 ? 'worse' : x.dp < -0.005 ? 'better' : ''), (x.dp > 0 ? '+' : '') + x.dp.toFixed(2));
+			var dcell = el('td', 'num ' + (x.dp > 0.005 ? 'worse' : x.dp < -0.005 ? 'better' : ''), (x.dp > 0 ? '+' : '') + x.dp.toFixed(2) + (x.sig ? ' *' : ''));
 			var bars = el('td', 'dbars');
 			[['before', x.bp], ['after', x.ap]].forEach(function (p) {
 				var tr2 = put(bars, el('div', 'track')), f = put(tr2, el('div', 'fill ' + p[0]));
 				f.style.width = (maxp ? 100 * p[1] / maxp : 0).toFixed(2) + '%';
 			});
 			add(tr, nm, el('td', 'num', fmt(x.b)), el('td', 'num', x.bp.toFixed(2) + '%'), el('td', 'num', fmt(x.a)),
-				el('td', 'num', x.ap.toFixed(2) + '%'), dcell, bars);
+				el('td', 'num', x.ap.toFixed(2) + '%'), dcell);
+			if (tested) add(tr, el('td', 'num pval', pval(x.p)));
+			add(tr, bars);
 		});
+		if (tested)
+			add(s, el('p', 'note', '* significant at ' + (100 * num(d.level || 0.95)).toFixed(0) + '%: p-value ' +
+				(d.adjust || 'Holm') + '-adjusted over ' + fmt(num(d.tested_functions)) + ' tested functions (as aotperf diff prints).'));
 		if (fs.length > 100) add(s, el('p', 'note', 'The 100 largest changes of ' + fmt(fs.length) + ' functions.'));
 		if (Array.isArray(d.classes) && d.classes.length) {
 			add(s, el('h3', null, 'Class mix, before and after'));

@@ -341,6 +341,46 @@ async function main() {
 				ok(JSON.stringify(lrows) === JSON.stringify(lw), 'the gap per lever (' + lw.length + ')', JSON.stringify(lrows));
 			}
 		}
+		// aotperf diff's tests: each row's p (adj.) and '*' as the document says, printf's %.2g
+		if (d.functions.some((x) => x.p_adjusted !== undefined)) {
+			const heads = await page.$$eval('#diff-table thead th', (h) => h.map((x) => x.textContent));
+			ok(heads[6] === 'p (adj.)', 'diff: a p (adj.) column', heads.join('|'));
+			const cells = await page.$$eval('#diff-table tbody tr', (r) => r.map((x) => ({
+				name: x.children[0].textContent, d: x.children[5].textContent, p: x.children[6].textContent,
+				sig: x.classList.contains('sig') })));
+			const g2 = (p) => p === undefined ? '-' : p < 1e-9 ? '<1e-9' : p >= 1e-4 ? String(Number(p.toPrecision(2)))
+				: p.toExponential(1).replace(/\.0e/, 'e').replace(/e([+-])(\d)$/, 'e$10$2');
+			const byName = {};
+			d.functions.forEach((x) => { byName[x.name || 'local_func_' + x.local_func] = x; });
+			const bad = cells.filter((c) => {
+				const x = byName[c.name.replace(/^local_func_\d+ ?/, '')] || byName[c.name];
+				return !x || c.p !== g2(x.p_adjusted) || c.sig !== !!x.significant ||
+					c.d.endsWith(' *') !== !!x.significant;
+			});
+			ok(bad.length === 0, 'diff: every row\'s p (adj.) and * = the document\'s test (' +
+				cells.filter((c) => c.sig).length + ' significant)', bad.map((c) => c.name + ' ' + c.p).join(', '));
+			const note = await page.$$eval('#diff p.note', (p) => p.map((x) => x.textContent).join(' '));
+			ok(note.includes('significant at ' + Math.round(100 * d.level) + '%') && note.includes(d.adjust + '-adjusted over ' +
+				d.tested_functions), 'diff: says what * means (level, adjustment, family)', note);
+		}
+		// a listed function picked in the diff table opens its listing
+		// (of the rows shown, the coldest listed one: the hottest opens by itself)
+		const shownF = new Set((await page.$$eval('#diff-table tbody td.name', (r) => r.map((x) => x.textContent)))
+			.map((t) => Number((/^local_func_(\d+)/.exec(t) || [])[1])));
+		const shownL = listings.filter((l) => shownF.has(l.local_func) &&
+			d.functions.some((x) => x.local_func === l.local_func && (x.core === undefined || x.core === l.core)));
+		const dl = shownL.slice().sort((a, b) => a.samples - b.samples)[0];
+		if (dl) {
+			const nrow = await page.$$eval('#diff-table tbody td.name.has-listing', (r) => r.length);
+			ok(nrow === shownL.length, 'diff: rows with a listing are marked (' + nrow + ')', nrow);
+			const names = await page.$$('#diff-table tbody td.name');
+			for (const n of names)
+				if (/^local_func_(\d+)/.exec(await n.textContent())[1] === String(dl.local_func)) { await n.click(); break; }
+			const h = await page.textContent('#listing-box h3');
+			ok(h.includes('local_func_' + dl.local_func), 'diff: a click on a row opens its listing', h);
+			const lr = await page.$$eval('#listing-table tbody tr:not(.range)', (r) => r.length);
+			ok(lr === dl.insns.length, 'diff: the listing has every instruction (' + dl.insns.length + ')', lr);
+		}
 	}
 
 	const csps = await page.evaluate(() => window.__csp);

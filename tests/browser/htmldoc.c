@@ -270,7 +270,8 @@ static void gen_diff(struct json_out *j, const struct gen *g)
 		struct html_diff_func d;
 
 		gen_name(fn, name, sizeof(name));
-		d = (struct html_diff_func){ "gen.cwasm", fn, name[0] ? name : NULL, b, a };
+		d = (struct html_diff_func){ .core = "gen.cwasm", .local_func = fn,
+					     .name = name[0] ? name : NULL, .before = b, .after = a };
 		html_data__diff_func(j, &d);
 	}
 	json_end_arr(j);

@@ -13,8 +13,8 @@ root=$(cd "$here/../.." && pwd)
 # shellcheck source=../e2e/lib/common.sh
 . "$root/tests/e2e/lib/common.sh"
 
-# the class rows of a table (from "frame_load" to "data")
-rows() { sed -n '/^  frame_load /,/^  data /p'; }
+# the class rows of a table (between its "class" header and "total")
+rows() { sed -n '/^  class /,/^  total /{/^  class /d;p}'; }
 
 cat > "$WORK/hot.c" <<'EOF'
 #include <stdio.h>

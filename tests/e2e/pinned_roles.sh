@@ -18,7 +18,7 @@ P=$FIX/pinned.cwasm
 record "$WORK/p.data" -- --ms 1500 --mix pinned_kernel:1 "$P"
 check_eq "recorded" "$?" 0
 
-rows() { sed -n '/^  frame_load /,/^  data /p' | awk '{ print $1, $2, $NF }'; }
+rows() { sed -n '/^  class /,/^  total /{/^  class /d;p}' | awk '{ print $1, $2, $NF }'; }
 
 "$AOTPERF" report -q -i "$WORK/p.data" --cwasm "$P" --func pinned_kernel \
 	--json "$WORK/r.json" >"$WORK/r.txt"

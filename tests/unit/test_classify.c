@@ -542,7 +542,7 @@ static void test_table(void)
 		CHECK_STR_CONTAINS(out, want);
 	}
 	CHECK_STR_CONTAINS(out, "  class            static  %static\n");
-	CHECK_STR_CONTAINS(out, "levers (static)  frame ");
+	CHECK_STR_CONTAINS(out, "levers (static) frame ");
 	CHECK(strstr(out, "samples") == NULL);
 	free(out);
 	out = NULL;

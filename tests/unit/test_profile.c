@@ -288,7 +288,7 @@ static void test_profile(const struct core_set *cs)
 	CHECK_EQ_U64(p->funcs[0].samples, 2);
 
 	text = render_text(p, &ro);
-	CHECK_STR_CONTAINS(text, "  in wasm code        16  (76.19% of run)\n");
+	CHECK_STR_CONTAINS(text, "  in wasm code            16  (76.19% of run)\n");
 	CHECK_STR_CONTAINS(text, "\ncore mod4 (");
 	CHECK_STR_CONTAINS(text, "  mapping     0x7f0000 +0x1000 (NOT unique: 3 cores, 1 region)\n");
 	CHECK_STR_CONTAINS(text, "  samples     14  (66.67% of run)\n");
