@@ -69,7 +69,8 @@ static const char record_usage[] =
 	"                          core?\")\n"
 	"      --arch ARCH         (inject) decode the cores as x86_64 or aarch64,\n"
 	"                          whatever their target info says\n"
-	"  -q, --quiet             perf record -q, and no warnings\n"
+	"  -q, --quiet             perf record -q; and nothing but errors (no summary,\n"
+	"                          no next steps, no warnings)\n"
 	"\n"
 	"Ctrl-C (SIGINT) or SIGTERM is passed to perf record, which stops the command;\n"
 	"the recording is then symbolized as usual.\n"
@@ -482,7 +483,7 @@ int cmd_record(int argc, char **argv)
 			put_inject(stderr, &r);
 		}
 	}
-	if (read == EXIT_OK)
+	if (read == EXIT_OK && !r.a.quiet)	/* -q: errors and the files only, as perf's */
 		print_next(&r, injected);
 	if (status)
 		ret = status;

@@ -138,6 +138,7 @@ enum profile_offcpu_opt {
 struct profile_opts {
 	const char *event;		/* NULL: every event */
 	int pid;			/* -1: every process */
+	struct sample_filter *filter;	/* perf report's filters (attr/filter.h); NULL: none */
 	const uint64_t *pins;		/* pins[i]: core i's pinned base (0 none); NULL: none */
 	uint32_t npins;
 	int require_size_match;		/* AP_ERR_GATE unless each core's mapping is unique */
@@ -181,6 +182,13 @@ void profile__set_mapping(struct profile *p, uint32_t core, uint32_t nmappings,
 int profile__finish(struct profile *p, struct ap_err *err);
 
 void profile__delete(struct profile *p);
+
+/*
+ * perf report --percent-limit PCT: each core's ranked functions under PCT
+ * percent of the run's samples leave its ranking (profile/limit.c), so
+ * every table and export lists the same rows.
+ */
+void profile__percent_limit(struct profile *p, double pct);
 
 /*
  * The samples against each core's code (attr/consistency.h), from hist and

@@ -163,7 +163,7 @@ int profile__read(const char *perf_path, const struct core_set *cs,
 {
 	struct profile *p = profile__alloc(cs, PROFILE_RECORDS, o->pins, o->npins, err);
 	struct attr_opts ao = {
-		.pid = o->pid, .event = o->event, .require_size_match = o->require_size_match,
+		.pid = o->pid, .filter = o->filter, .event = o->event, .require_size_match = o->require_size_match,
 		.quiet = 1, .two_pass = o->two_pass, .progress = o->progress,
 	};
 	struct attr_hist rets = { 0 };	/* -g return addresses, for the consistency check */

@@ -95,6 +95,8 @@ int render__report_host_text(FILE *out, const struct profile *p, const struct re
 	fprintf(out, "  outside wasm        %" PRIu64 "  (%.2f%% of run)\n", p->host->samples,
 		ap_pct(p->host->samples, total));
 	shown = o->top && o->top < n ? (size_t)o->top : n;
+	while (shown && ap_pct(rows[shown - 1].samples, total) < o->percent_limit)
+		shown--;
 	for (size_t i = 0; i < shown; i++) {
 		char name[512], fit[512];
 
