@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "filter.h"
+#include "threadcomms.h"
 #include "../util/array.h"
 
 #define FILTER_MAX_CPUS 4096
@@ -40,6 +41,9 @@ struct sample_filter {
 	size_t nthreads, cap_threads;
 	size_t last;		/* the thread found last: samples come in runs */
 	int no_cpu, no_time;	/* a sample lacked the field a filter needs */
+	int track;		/* follow the commands without --comm */
+	struct thread_comms *tc;	/* the commands over time, when the file's records say */
+	char *tc_path;		/* the file tc was read from */
 };
 
 struct sample_filter *sample_filter__new(void)
@@ -58,6 +62,8 @@ void sample_filter__delete(struct sample_filter *f)
 	free(f->tids);
 	free(f->threads);
 	free(f->time_spec);
+	thread_comms__delete(f->tc);
+	free(f->tc_path);
 	free(f);
 }
 
@@ -346,6 +352,16 @@ int sample_filter__begin(struct sample_filter *f, const char *path, struct perfd
 	f->nthreads = 0;
 	f->last = 0;
 	f->no_cpu = f->no_time = 0;
+	if ((f->ncomms || f->track) && strcmp(path, "-") &&
+	    (!f->tc_path || strcmp(f->tc_path, path))) {
+		thread_comms__delete(f->tc);
+		free(f->tc_path);
+		f->tc = NULL;
+		if (!(f->tc_path = strdup(path)))
+			return ap_err_nomem(err);
+		if (thread_comms__read(path, &f->tc, err))
+			return -1;
+	}
 	if (!f->percent)
 		return 0;
 	if (perfdata__sample_time(pd, &first, &last) || (!first && !last) || last < first)
@@ -388,8 +404,8 @@ int sample_filter__note(struct sample_filter *f, const struct pd_event *ev)
 	const struct thread_comm *parent;
 	char comm[COMM_LEN];
 
-	if (!f || !f->ncomms)
-		return 0;
+	if (!f || (!f->ncomms && !f->track) || f->tc)
+		return 0;	/* without times: the commands as the stream has them */
 	if (ev->hdr->type == PERF_RECORD_COMM)
 		return thread_set(f, e->comm.tid, e->comm.comm);
 	if (ev->hdr->type != PERF_RECORD_FORK)
@@ -400,6 +416,23 @@ int sample_filter__note(struct sample_filter *f, const struct pd_event *ev)
 		return 0;
 	memcpy(comm, parent->comm, sizeof(comm));	/* thread_set may move the array */
 	return thread_set(f, e->fork.tid, comm);
+}
+
+void sample_filter__track_comms(struct sample_filter *f)
+{
+	f->track = 1;
+}
+
+const char *sample_filter__comm(struct sample_filter *f, const struct pd_sample_id *sid)
+{
+	const struct thread_comm *t;
+
+	if (!f)
+		return "";
+	if (f->tc && sid->has_time)
+		return thread_comms__at(f->tc, sid->tid, sid->time);
+	t = thread_find(f, sid->tid);
+	return t ? t->comm : "";
 }
 
 static int has_id(const uint32_t *v, size_t n, uint32_t id)
@@ -449,12 +482,10 @@ int sample_filter__keep(struct sample_filter *f, const struct pd_sample_id *sid)
 			return 0;
 	}
 	if (f->ncomms) {
-		const struct thread_comm *t = thread_find(f, sid->tid);
+		const char *comm = sample_filter__comm(f, sid);
 
-		if (!t)
-			return 0;
 		for (size_t i = 0; i < f->ncomms; i++)
-			if (!strcmp(t->comm, f->comms[i]))
+			if (!strcmp(comm, f->comms[i]))
 				return 1;
 		return 0;
 	}

@@ -50,14 +50,20 @@ int sample_filter__active(const struct sample_filter *f);
 void sample_filter__describe(const struct sample_filter *f, char *buf, size_t n);
 
 /*
- * A file's read starts (again): its threads forgotten, percent slices
- * made absolute from its first and last sample time. 0, or -1 with err
+ * A file's read starts (again): its threads forgotten (a file with timed
+ * records is read once more for its threads' commands over time,
+ * attr/threadcomms.h), percent slices made absolute from its first and
+ * last sample time. 0, or -1 with err
  * ("FILE: --time 10%/2: ...").
  */
 int sample_filter__begin(struct sample_filter *f, const char *path, struct perfdata *pd,
 			 struct ap_err *err);
 /* A COMM or FORK record (others are ignored); -1 when out of memory. */
 int sample_filter__note(struct sample_filter *f, const struct pd_event *ev);
+/* Follow the threads' commands even when no --comm asks (for sample_filter__comm). */
+void sample_filter__track_comms(struct sample_filter *f);
+/* The sample's thread's command at its time, as perf names it; "" when the recording never said. */
+const char *sample_filter__comm(struct sample_filter *f, const struct pd_sample_id *sid);
 /* Keep a sample (or a switch record) of this id? */
 int sample_filter__keep(struct sample_filter *f, const struct pd_sample_id *sid);
 /* After the read: -1 with err when a sample lacked a field a filter needs (--cpu, --time). */

@@ -18,6 +18,7 @@
 #include "../render/report.h"
 #include "../render/report-export.h"
 #include "../render/report-events.h"
+#include "../render/sorted.h"
 #include "../util/term.h"
 
 #define REPORT_MAX_FUNCS 32
@@ -315,8 +316,10 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 	if (optind < argc)
 		return cli_bad_argument(err, argv[optind]);
 	filter_args__finish(&o->a);
-	if (report_perf__sorted(&o->perf))
-		return ap_errf(err, "--sort %s: aotperf sorts by function only", o->perf.sort);
+	/* --sort comm,pid,...: the samples by those keys too, their commands followed */
+	if (report_perf__sorted(&o->perf) &&
+	    ((o->a.opts.sorted = 1), filter_args__track_comms(&o->a, err)))
+		return -1;
 	if (check_frame_options(o, err))
 		return -1;
 	/* the HTML and Markdown classify the hottest functions when none is named */
@@ -524,6 +527,9 @@ static int print_event(struct report_opts *o, const struct profile *p, uint32_t 
 	printf("  total samples       %" PRIu64 "%s%s\n", p->attr.total_samples,
 	       event ? "  event " : "", event ? event : "");
 	render__report_coverage(stdout, p);
+	if (report_perf__sorted(&o->perf))	/* the one table asked for */
+		return render__sorted_text(stdout, p, o->perf.keys, o->perf.nkeys, ro) ?
+		       ap_err_nomem(err) : 0;
 	if (render__report_host_text(stdout, p, ro))
 		return ap_err_nomem(err);
 	render__offcpu_text(stdout, p, ro);

@@ -51,6 +51,14 @@ void filter_args__finish(struct attr_args *a)
 	a->opts.pid = n == 1 ? (int)pids[0] : -1;
 }
 
+int filter_args__track_comms(struct attr_args *a, struct ap_err *err)
+{
+	if (!a->opts.filter && !(a->opts.filter = sample_filter__new()))
+		return ap_err_nomem(err);
+	sample_filter__track_comms(a->opts.filter);
+	return 0;
+}
+
 void filter_args__exit(struct attr_args *a)
 {
 	sample_filter__delete(a->opts.filter);

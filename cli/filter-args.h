@@ -43,6 +43,8 @@ int filter_args__option(struct attr_args *a, int c, const char *arg, struct ap_e
 int filter_args__shared(int c);
 /* After the options: one --pid is attribution's pid too (its mappings only). */
 void filter_args__finish(struct attr_args *a);
+/* The threads' commands followed for the reading (report --sort comm/pid). 0, or -1 (memory). */
+int filter_args__track_comms(struct attr_args *a, struct ap_err *err);
 void filter_args__exit(struct attr_args *a);
 
 #endif

@@ -6,11 +6,11 @@
 
 static const struct {
 	const char *name;
-	enum rperf_key key;
+	enum profile_sort_key key;
 } key_names[] = {
-	{ "function", RPERF_KEY_FUNCTION }, { "sym", RPERF_KEY_FUNCTION },
-	{ "symbol", RPERF_KEY_FUNCTION }, { "dso", RPERF_KEY_DSO }, { "comm", RPERF_KEY_COMM },
-	{ "pid", RPERF_KEY_PID }, { "cpu", RPERF_KEY_CPU },
+	{ "function", PROFILE_SORT_FUNCTION }, { "sym", PROFILE_SORT_FUNCTION },
+	{ "symbol", PROFILE_SORT_FUNCTION }, { "dso", PROFILE_SORT_DSO }, { "comm", PROFILE_SORT_COMM },
+	{ "pid", PROFILE_SORT_PID }, { "cpu", PROFILE_SORT_CPU },
 };
 
 static int parse_sort(struct report_perf *o, const char *arg, struct ap_err *err)
@@ -41,7 +41,7 @@ static int parse_sort(struct report_perf *o, const char *arg, struct ap_err *err
 
 int report_perf__sorted(const struct report_perf *o)
 {
-	return o->nkeys > 1 || (o->nkeys == 1 && o->keys[0] != RPERF_KEY_FUNCTION);
+	return o->nkeys > 1 || (o->nkeys == 1 && o->keys[0] != PROFILE_SORT_FUNCTION);
 }
 
 int report_perf__option(struct report_perf *o, int c, const char *arg, struct ap_err *err)

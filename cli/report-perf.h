@@ -7,6 +7,7 @@
  */
 #include <stdint.h>
 #include "cli.h"
+#include "../profile/sorted.h"
 
 enum { RPERF_OPT_LIMIT = 1200, RPERF_OPT_STDIO };
 
@@ -29,15 +30,13 @@ enum { RPERF_OPT_LIMIT = 1200, RPERF_OPT_STDIO };
 	"                          dso, comm, pid (perf's: thread id and command),\n" \
 	"                          cpu; function alone is the default view\n"
 
-/* --sort keys, in the order given */
-enum rperf_key { RPERF_KEY_FUNCTION, RPERF_KEY_DSO, RPERF_KEY_COMM, RPERF_KEY_PID, RPERF_KEY_CPU };
 #define RPERF_MAX_KEYS 5
 
 struct report_perf {
 	double percent_limit;
 	int show_nr, stdio;
 	const char *sort;	/* as given; NULL: the default view */
-	enum rperf_key keys[RPERF_MAX_KEYS];
+	enum profile_sort_key keys[RPERF_MAX_KEYS];	/* in the order given */
 	uint32_t nkeys;
 };
 

@@ -106,6 +106,8 @@ struct profile {
 	struct profile_stacks *stacks;	/* NULL unless asked (profile/stacks.h) */
 	struct profile_host *host;	/* see above; NULL unless asked */
 	struct profile_offcpu *offcpu;	/* see above; NULL unless there and asked */
+	/* the samples by perf report --sort's keys (profile/sorted.h); NULL unless asked */
+	struct profile_sorted *sorted;
 };
 
 /* Pins (aotperf's --base, the dlfilter's base=): the i-th pins the i-th core. */
@@ -145,6 +147,9 @@ struct profile_opts {
 	int two_pass;			/* read the mappings first, always (tests) */
 	int stacks;			/* enum profile_stacks_opt: aggregate call stacks (p->stacks) */
 	int host;			/* also name the samples no core holds (p->host) */
+	/* also count the samples by --sort's keys (p->sorted); needs host and a filter
+	 * following the commands (attr/filter.h) */
+	int sorted;
 	/*
 	 * enum profile_offcpu_opt: the off-CPU view (p->offcpu). With it and
 	 * no event named, the samples counted are the first event that is
