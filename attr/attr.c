@@ -667,7 +667,9 @@ static int summarize(struct run *r, struct ap_err *err)
 			return ap_err_hint(err, AP_HINT_PIN_CORE);
 		}
 	}
-	if (res->total_samples == 0 && !r->opts->event && sample_filter__active(r->opts->filter)) {
+	/* one --pid alone keeps its words ("of the selected pid") */
+	if (res->total_samples == 0 && !r->opts->event && sample_filter__active(r->opts->filter) &&
+	    (r->opts->pid < 0 || sample_filter__beyond_pids(r->opts->filter))) {
 		char what[512];
 
 		sample_filter__describe(r->opts->filter, what, sizeof(what));

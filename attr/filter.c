@@ -293,6 +293,11 @@ int sample_filter__active(const struct sample_filter *f)
 }
 
 /* " OPT a,b,c" after what buf holds ("OPT a,b,c" when empty). */
+int sample_filter__beyond_pids(const struct sample_filter *f)
+{
+	return f && (f->ntids || f->ncomms || f->have_cpus || f->nranges);
+}
+
 static void describe_ids(char *buf, size_t n, const char *opt, const uint32_t *v, size_t nv)
 {
 	for (size_t i = 0; i < nv; i++)

@@ -46,6 +46,8 @@ int sample_filter__set_time(struct sample_filter *f, const char *spec, struct ap
 const uint32_t *sample_filter__pids(const struct sample_filter *f, uint32_t *n);
 /* Anything to filter at all. NULL is an empty filter. */
 int sample_filter__active(const struct sample_filter *f);
+/* Anything but --pid to filter. */
+int sample_filter__beyond_pids(const struct sample_filter *f);
 /* "--comm a,b --cpu 0-1": what it keeps, as options; "" when nothing. */
 void sample_filter__describe(const struct sample_filter *f, char *buf, size_t n);
 
