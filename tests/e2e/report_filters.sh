@@ -136,8 +136,10 @@ check "--markdown --comm: the total is perf's selection" \
 "$AOTPERF" report -q -i "$WORK/rec.data" --cwasm "$S" --comm loaderB --children --top 0 \
 	--percent-limit 50 >"$WORK/chl.txt"
 check "--children --percent-limit 50: no row under 50% inclusive" \
-	awk '/^ +[0-9.]+% +[0-9.]+% / { v = $1; sub(/%/, "", v); n++; if (v + 0 < 50) bad = 1 }
-	     END { exit bad || !n }' "$WORK/chl.txt"
+	awk '/^ +[0-9.]+% +[0-9.]+% / { v = $1; sub(/%/, "", v); if (v + 0 < 50) bad = 1 }
+	     END { exit bad }' "$WORK/chl.txt"
+check_eq "--children without the limit: rows under 50% there are" \
+	"$(jq '[.children[] | select(.children_pct < 50)] | length > 0' "$WORK/ch.json")" true
 
 # diff: --pid per side, --comm for both
 ref -v pids="$LPID" >"$WORK/ref.l"
