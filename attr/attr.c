@@ -236,6 +236,8 @@ static void other_record(struct run *r, const struct pd_event *ev, const struct 
 	if (!r->opts->on_other || (r->opts->pid >= 0 && ev->hdr->type != PERF_RECORD_FINISHED_ROUND &&
 				   sid->pid != (uint32_t)r->opts->pid))
 		return;
+	if (ev->hdr->type != PERF_RECORD_FINISHED_ROUND && !sample_filter__keep(r->opts->filter, sid))
+		return;
 	r->opts->on_other(r->opts->ctx, ev, &lk);
 	if (r->mt.miss_oom)
 		r->fallback = 1;
@@ -302,6 +304,8 @@ static void count_sample(struct run *r, const struct pd_event *ev)
 		other_record(r, ev, &s->sid);
 		return;
 	}
+	if (!sample_filter__keep(r->opts->filter, &s->sid))
+		return;	/* as if not recorded: no view counts it */
 	r->res->total_samples++;
 	found = s->has_ip && attribute(r, s, t, &h);
 	if (r->opts->ret_hist && s->has_callchain)
@@ -474,7 +478,7 @@ static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 				return 0;
 			continue;
 		}
-		if (note_comm(r, &ev))
+		if (note_comm(r, &ev) || sample_filter__note(r->opts->filter, &ev))
 			return ap_err_nomem(err);
 		if ((!r->single_pass && !r->one_pass) || !to_mt_event(&ev, r->use_time, &me))
 			continue;
@@ -663,6 +667,14 @@ static int summarize(struct run *r, struct ap_err *err)
 			return ap_err_hint(err, AP_HINT_PIN_CORE);
 		}
 	}
+	/* one --pid alone keeps its words ("of the selected pid") */
+	if (res->total_samples == 0 && !r->opts->event && sample_filter__active(r->opts->filter) &&
+	    (r->opts->pid < 0 || sample_filter__beyond_pids(r->opts->filter))) {
+		char what[512];
+
+		sample_filter__describe(r->opts->filter, what, sizeof(what));
+		return ap_errf(err, "%s: no samples pass %s", r->path, what);
+	}
 	if (res->total_samples == 0) {
 		ap_errf(err, "%s: no samples%s%s", r->path,
 			r->opts->event || r->opts->pid >= 0 ? " of the selected " : "",
@@ -727,6 +739,8 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 		return ap_err_nomem(err);
 	if (perfdata__open(perf_path, 0, &pd, err))
 		goto out;
+	if (sample_filter__begin(opts->filter, perf_path, pd, err))
+		goto out;
 	r.single_pass = !perfdata__seekable(pd);
 	if (r.single_pass) {
 		/* Attrs of a pipe arrive in its first records: take names as they come. */
@@ -753,6 +767,8 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 	if (r.one_pass && r.fallback) {
 		if (start_over(&r))
 			goto oom;
+		if (sample_filter__begin(opts->filter, perf_path, pd, err))
+			goto out;
 		if (perfdata__rewind(pd, err) || pass_mappings(&r, pd, err) ||
 		    perfdata__rewind(pd, err) || pass_samples(&r, pd, err))
 			goto out;
@@ -771,6 +787,8 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 		goto oom;
 	if (keep_event(&r, pd))
 		goto oom;
+	if (sample_filter__end(opts->filter, perf_path, err))
+		goto out;
 	ret = summarize(&r, err);
 	goto out;
 oom:

@@ -32,6 +32,7 @@
 #include "../util/err.h"
 #include "consistency.h"
 #include "comms.h"
+#include "filter.h"
 #include "hist.h"
 #include "rank.h"
 
@@ -142,6 +143,7 @@ struct progress;
 struct attr_opts {
 	int pid;                 /* -1 = all */
 	const char *event;       /* NULL = all events */
+	struct sample_filter *filter; /* perf report's --pid/--tid/--comm/--cpu/--time; NULL: none */
 	int require_size_match;  /* fail when a core's mapping is not unique */
 	int quiet;               /* no warnings to stderr */
 	int two_pass;            /* always read mappings first (tests compare both reads) */

@@ -43,7 +43,8 @@ enum {
 	"      --base HEX          the i-th one pins the i-th core to the mapping at HEX\n" \
 	"      --require-size-match  exit 1 instead of guessing when a core's exact-size\n" \
 	"                          mapping is not unique\n"                           \
-	"  -q, --quiet             no warnings, no progress line\n"
+	"  -q, --quiet             nothing but errors and the requested output (no\n" \
+	"                          warnings, progress or next steps), as perf's -q\n"
 
 /* --arch, for the commands that decode code (report, jitdump, inject, record, spills) */
 #define ATTR_ARCH_LONGOPT { "arch", required_argument, NULL, ATTR_OPT_ARCH }

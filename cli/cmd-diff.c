@@ -14,6 +14,7 @@
 #include "loops-side.h"
 #include "../loops/analyze.h"
 #include "../render/loops.h"
+#include "filter-args.h"
 #include "../render/diff.h"
 #include "../util/term.h"
 
@@ -47,7 +48,7 @@ struct diff_opts {
 static const char diff_usage[] =
 	"usage: aotperf diff [options] BEFORE... -- AFTER...\n"
 	"  each side: [-i] perf.data... (--cwasm FILE | --manifest M.cwasm.json)...\n"
-	"             [--base HEX]... [--pid PID]\n"
+	"             [--base HEX]... [--pid PID[,PID..]] [--tid TID[,TID..]]\n"
 	"e.g. aotperf diff -i old1.data -i old2.data --cwasm old.cwasm \\\n"
 	"                  -- -i new1.data -i new2.data --cwasm new.cwasm\n"
 	"\n"
@@ -67,9 +68,14 @@ static const char diff_usage[] =
 	"      --cwasm FILE        a core (.cwasm) of this build; repeat for several\n"
 	"      --manifest FILE     a component manifest (.cwasm.json): all its cores\n"
 	"      --base HEX          the i-th --base pins the i-th core of this side\n"
-	"      --pid PID           only this process's samples in this side's recordings\n"
+	"      --pid PID[,PID..]   only these processes' samples in this side's recordings\n"
+	"      --tid TID[,TID..]   only these threads' samples in this side's recordings\n"
 	"Both sides (anywhere):\n"
 	"      --event NAME        only this event's samples (e.g. cpu-clock)\n"
+	"  -c, --comm NAME[,..]    only samples of threads with this command (perf's)\n"
+	"  -C, --cpu LIST          only samples taken on these CPUs: 0-2,5\n"
+	"      --time START,END    only samples in this window (perf report --time's\n"
+	"                          forms: seconds, or slices like 10%/2, of each recording)\n"
 	"      --require-size-match  exit 1 instead of guessing a core's mapping\n"
 	"      --top N             functions to list (default 20, 0 = all)\n"
 	"      --func F            the class table of F before and after, and its\n"
@@ -100,6 +106,7 @@ enum {
 
 static const struct option diff_longopts[] = {
 	ATTR_LONGOPTS,
+	FILTER_LONGOPTS,
 	{ "top", required_argument, NULL, O_TOP },
 	{ "func", required_argument, NULL, O_FUNC },
 	{ "roles", required_argument, NULL, O_ROLES },
@@ -167,7 +174,7 @@ static int global_option(struct diff_opts *o, int c, const char *arg, char *cons
 	case O_MD: o->markdown = arg; return 0;
 	case O_HTML: o->html = arg; return 0;
 	}
-	return cli_bad_option(err, argv, optind, "i:qh", diff_longopts);
+	return cli_bad_option(err, argv, optind, "i:qh" FILTER_SHORTOPTS, diff_longopts);
 }
 
 /* One side's words: its own options, and the global ones wherever they are. */
@@ -178,7 +185,7 @@ static int parse_side(struct diff_opts *o, struct diff_side *s, int argc, char *
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:qh", diff_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:qh" FILTER_SHORTOPTS, diff_longopts, NULL)) != -1) {
 		if (c == ATTR_OPT_CWASM || c == ATTR_OPT_MANIFEST) {
 			if (s->ncore_args == DIFF_MAX_CORE_ARGS)
 				return ap_errf(err, "at most %d --cwasm/--manifest a side",
@@ -186,7 +193,13 @@ static int parse_side(struct diff_opts *o, struct diff_side *s, int argc, char *
 			s->core_opt[s->ncore_args] = c;
 			s->core_arg[s->ncore_args++] = optarg;
 		}
-		r = attr_args__option(&s->a, c, optarg, err);
+		/* --comm, --cpu, --time hold for both sides; --pid, --tid for this one */
+		r = filter_args__option(filter_args__shared(c) ? &o->side[0].a : &s->a, c, optarg,
+					err);
+		if (r > 0 && filter_args__shared(c))
+			r = filter_args__option(&o->side[1].a, c, optarg, err);
+		if (!r)
+			r = attr_args__option(&s->a, c, optarg, err);
 		if (r < 0)
 			return -1;
 		if (!r && global_option(o, c, optarg, argv, err))
@@ -257,6 +270,8 @@ static int parse_args(int argc, char **argv, struct diff_opts *o, struct ap_err 
 	}
 	if (share_globals(o, err))
 		return -1;
+	filter_args__finish(&o->side[0].a);
+	filter_args__finish(&o->side[1].a);
 	for (int k = 0; k < 2; k++) {
 		struct diff_side *s = &o->side[k];
 
@@ -532,6 +547,7 @@ out:
 	for (int k = 0; k < 2; k++) {
 		captures__exit(&o.side[k].caps);
 		attr_args__exit(&o.side[k].a);
+		filter_args__exit(&o.side[k].a);
 	}
 	return ret;
 }

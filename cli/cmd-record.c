@@ -71,7 +71,8 @@ static const char record_usage[] =
 	"                          core?\")\n"
 	"      --arch ARCH         (inject) decode the cores as x86_64 or aarch64,\n"
 	"                          whatever their target info says\n"
-	"  -q, --quiet             perf record -q, and no warnings\n"
+	"  -q, --quiet             perf record -q; and nothing but errors (no summary,\n"
+	"                          no next steps, no warnings)\n"
 	"\n"
 	"A CMD that cannot start is refused before perf runs. A run that writes no\n"
 	"symbolized copy (it failed, or --no-inject) renames the copy of an earlier\n"
@@ -547,7 +548,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (r.no_inject)
 		move_stale_copy(&r);
-	if (read == EXIT_OK)
+	if (read == EXIT_OK && !r.a.quiet)	/* -q: errors and the files only, as perf's */
 		print_next(&r, injected);
 	if (status)
 		ret = status;

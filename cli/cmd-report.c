@@ -8,6 +8,8 @@
 #include "attr-args.h"
 #include "../frames/frames.h"
 #include "captures.h"
+#include "filter-args.h"
+#include "report-perf.h"
 #include "report-events.h"
 #include "../render/callgraph.h"
 #include "../render/offcpu.h"
@@ -17,6 +19,7 @@
 #include "../render/report.h"
 #include "../render/report-export.h"
 #include "../render/report-events.h"
+#include "../render/sorted.h"
 #include "../util/term.h"
 
 #define REPORT_MAX_FUNCS 32
@@ -49,6 +52,7 @@ struct report_opts {
 	int all_classes;		/* --all-classes: class rows without samples or instructions too */
 	int require_consistent;		/* --require-consistent */
 	struct attr_args a;
+	struct report_perf perf;	/* --percent-limit, -n, --stdio, --sort */
 	struct report_events ev;	/* one profile per sampling event; a.p is the first */
 };
 
@@ -61,6 +65,8 @@ static const char report_usage[] =
 	"                      [--children] [--callers F] [--callees F] [--folded FILE]\n"
 	"                      [--html FILE] [--markdown FILE] [--pprof FILE]\n"
 	"                      [--off-cpu[=yes|no]] [--cpu-state on|off|both]\n"
+	"                      [--tid T] [--comm C] [--cpu L]\n"
+	"                      [--time A,B] [--percent-limit PCT] [--sort KEYS] [-n]\n"
 	"       aotperf report (--cwasm FILE | --manifest M)... --func F... [--json FILE]\n"
 	"\n"
 	"Attribute the samples of a precompiled WAMR run to its wasm functions,\n"
@@ -127,6 +133,10 @@ static const char report_usage[] =
 	"                          Pyroscope, Parca (- : stdout, not a terminal); the\n"
 	"                          call stacks when the recording has call chains; an\n"
 	"                          off_cpu sample type (ns) with the off-CPU view\n"
+	"\n"
+	FILTER_USAGE
+	"\n"
+	RPERF_USAGE
 	"\nWall clock (a recording with context switches: aotperf record --off-cpu):\n"
 	"      --off-cpu[=yes|no]  on-CPU, off-CPU (by state S/D/R, self and inclusive)\n"
 	"                          and wall time per wasm function and per process;\n"
@@ -221,6 +231,8 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
 		ATTR_ARCH_LONGOPT,
+		FILTER_LONGOPTS,
+		RPERF_LONGOPTS,
 		{ "top", required_argument, NULL, O_TOP },
 		{ "json", required_argument, NULL, O_JSON },
 		{ "min-samples", required_argument, NULL, O_MIN },
@@ -251,10 +263,15 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 	o->a.opts.offcpu = PROFILE_OFFCPU_AUTO;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:qh" FILTER_SHORTOPTS RPERF_SHORTOPTS, longopts,
+				NULL)) != -1) {
 		if (c == 'i')
 			o->have_input = 1;
-		r = attr_args__option(&o->a, c, optarg, err);
+		r = filter_args__option(&o->a, c, optarg, err);
+		if (!r)
+			r = report_perf__option(&o->perf, c, optarg, err);
+		if (!r)
+			r = attr_args__option(&o->a, c, optarg, err);
 		if (r < 0)
 			return -1;
 		if (r)
@@ -314,11 +331,17 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 			break;
 		case O_REQ_CONS: o->require_consistent = 1; break;
 		default:
-			return cli_bad_option(err, argv, optind, "i:qh", longopts);
+			return cli_bad_option(err, argv, optind, "i:qh" FILTER_SHORTOPTS RPERF_SHORTOPTS,
+					      longopts);
 		}
 	}
 	if (optind < argc)
 		return cli_bad_argument(err, argv[optind]);
+	filter_args__finish(&o->a);
+	/* --sort comm,pid,...: the samples by those keys too, their commands followed */
+	if (report_perf__sorted(&o->perf) &&
+	    ((o->a.opts.sorted = 1), filter_args__track_comms(&o->a, err)))
+		return -1;
 	if (check_frame_options(o, err))
 		return -1;
 	/* the HTML and Markdown classify the hottest functions when none is named */
@@ -326,6 +349,9 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		return ap_errf(err, "--roles needs --func or --hot (or --html, --markdown)");
 	if (attr_args__check(&o->a, err) || check_roles(o, err))
 		return -1;
+	if (report_static(o) && sample_filter__active(o->a.opts.filter))
+		return ap_errf(err, "--pid, --tid, --comm, --cpu and --time need a recording:"
+			       " -i perf.data");
 	if (report_static(o) && (o->min_samples || o->a.pins.n || o->a.opts.pid >= 0 ||
 				 o->a.opts.event || o->a.opts.require_size_match ||
 				 o->require_consistent))
@@ -404,7 +430,7 @@ static void callgraph_print(const struct report_opts *o)
 		return;
 	render__callgraph_summary(stdout, p);
 	if (o->children && o->cpu_state == RENDER_CPU_ON)
-		render__callgraph_children(stdout, p, o->top);
+		render__callgraph_children(stdout, p, o->top, o->perf.percent_limit);
 	else if (o->children)
 		render__offcpu_children(stdout, p, o->cpu_state, o->top);
 	for (uint32_t i = 0; i < o->ncallers; i++)
@@ -541,6 +567,9 @@ static int print_event(struct report_opts *o, const struct profile *p, uint32_t 
 	printf("  total samples     %8" PRIu64 "%s%s\n", p->attr.total_samples,
 	       event ? "  event " : "", event ? event : "");
 	render__report_coverage(stdout, p);
+	if (report_perf__sorted(&o->perf))	/* the one table asked for */
+		return render__sorted_text(stdout, p, o->perf.keys, o->perf.nkeys, ro) ?
+		       ap_err_nomem(err) : 0;
 	if (render__report_host_text(stdout, p, ro))
 		return ap_err_nomem(err);
 	render__offcpu_text(stdout, p, ro);
@@ -660,6 +689,9 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	ro.top = o.top;
+	ro.percent_limit = o.perf.percent_limit;
+	for (uint32_t i = 0; i < o.ev.n; i++)
+		profile__percent_limit(o.ev.p[i], o.perf.percent_limit);
 	if (callgraph_prepare(&o, &err)) {
 		ret = cli_fail("report", &err);
 		goto out;
@@ -691,5 +723,6 @@ int cmd_report(int argc, char **argv)
 out:
 	report_events__exit(&o.ev);
 	attr_args__exit(&o.a);
+	filter_args__exit(&o.a);
 	return ret;
 }

@@ -251,12 +251,12 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 	switch (route) {
 	case ROUTE_PERFMAP:
 		ret = symbolize__perfmaps(&s.a.p->attr, &so, s.out, &files, &nfiles, &err);
-		if (!ret)
+		if (!ret && !s.a.quiet)
 			print_list("wrote", files, nfiles);
 		break;
 	case ROUTE_JITDUMP:
 		ret = symbolize__jitdump(s.a.input, &s.a.p->attr, &so, s.out, &files, &nfiles, &err);
-		if (!ret) {
+		if (!ret && !s.a.quiet) {
 			print_list("wrote", files, nfiles);
 			printf("wrote %s\nnext: perf inject --jit -i", s.out);
 			hints__put_arg(stdout, s.out);
@@ -265,7 +265,7 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		break;
 	case ROUTE_INJECT:
 		ret = do_inject(&s, &so, &files, &nfiles, &err);
-		if (!ret) {
+		if (!ret && !s.a.quiet) {
 			print_list("image", files, nfiles);
 			printf("wrote %s\nnext: perf report -i", s.out);
 			hints__put_arg(stdout, s.out);

@@ -171,6 +171,11 @@ int perfdata__layout(const struct perfdata *pd, struct pd_layout *out);
 #define PD_FEAT_CPUDESC	8
 #define PD_FEAT_CPUID	9
 int perfdata__feature_string(struct perfdata *pd, int bit, char *out, size_t n);
+/*
+ * HEADER_SAMPLE_TIME (perf 4.19 on): the first and last sample's time of a
+ * file-mode perf.data. 0, or -1 when the file has none (a pipe).
+ */
+int perfdata__sample_time(struct perfdata *pd, uint64_t *first, uint64_t *last);
 
 /* "mmap", "mmap2", "sample", ... for diagnostics. */
 const char *perfdata__record_name(uint32_t type);

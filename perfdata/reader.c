@@ -345,6 +345,25 @@ int perfdata__feature_string(struct perfdata *pd, int bit, char *out, size_t n)
 	return 0;
 }
 
+#define PD_FEAT_SAMPLE_TIME 21
+
+int perfdata__sample_time(struct perfdata *pd, uint64_t *first, uint64_t *last)
+{
+	size_t len = 0;
+	char *buf = pd__feature(pd, PD_FEAT_SAMPLE_TIME, &len);
+	uint64_t v[2];
+
+	if (!buf || len < sizeof(v)) {
+		free(buf);
+		return -1;
+	}
+	memcpy(v, buf, sizeof(v));
+	free(buf);
+	*first = v[0];
+	*last = v[1];
+	return 0;
+}
+
 /* HEADER_COMPRESSED: u32 version, type, level, ratio, mmap_len. */
 static void parse_comp(struct perfdata *pd, const char *buf, size_t len)
 {

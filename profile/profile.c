@@ -6,6 +6,7 @@
 #include "offcpu.h"
 #include "internal.h"
 #include "sidecar.h"
+#include "sorted.h"
 #include "../loops/loops.h"
 #include "../util/array.h"
 #include "../util/num.h"
@@ -158,6 +159,7 @@ void profile__delete(struct profile *p)
 	attr_hist__exit(&p->hist);
 	stacks__delete(p->stacks);
 	offcpu__delete(p->offcpu);
+	profile_sorted__delete(p->sorted);
 	if (p->host)
 		profile_host__exit(p->host);
 	free(p->host);

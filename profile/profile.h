@@ -106,6 +106,8 @@ struct profile {
 	struct profile_stacks *stacks;	/* NULL unless asked (profile/stacks.h) */
 	struct profile_host *host;	/* see above; NULL unless asked */
 	struct profile_offcpu *offcpu;	/* see above; NULL unless there and asked */
+	/* the samples by perf report --sort's keys (profile/sorted.h); NULL unless asked */
+	struct profile_sorted *sorted;
 };
 
 /* Pins (aotperf's --base, the dlfilter's base=): the i-th pins the i-th core. */
@@ -138,12 +140,16 @@ enum profile_offcpu_opt {
 struct profile_opts {
 	const char *event;		/* NULL: every event */
 	int pid;			/* -1: every process */
+	struct sample_filter *filter;	/* perf report's filters (attr/filter.h); NULL: none */
 	const uint64_t *pins;		/* pins[i]: core i's pinned base (0 none); NULL: none */
 	uint32_t npins;
 	int require_size_match;		/* AP_ERR_GATE unless each core's mapping is unique */
 	int two_pass;			/* read the mappings first, always (tests) */
 	int stacks;			/* enum profile_stacks_opt: aggregate call stacks (p->stacks) */
 	int host;			/* also name the samples no core holds (p->host) */
+	/* also count the samples by --sort's keys (p->sorted); needs host and a filter
+	 * following the commands (attr/filter.h) */
+	int sorted;
 	/*
 	 * enum profile_offcpu_opt: the off-CPU view (p->offcpu). With it and
 	 * no event named, the samples counted are the first event that is
@@ -181,6 +187,13 @@ void profile__set_mapping(struct profile *p, uint32_t core, uint32_t nmappings,
 int profile__finish(struct profile *p, struct ap_err *err);
 
 void profile__delete(struct profile *p);
+
+/*
+ * perf report --percent-limit PCT: each core's ranked functions under PCT
+ * percent of the run's samples leave its ranking (profile/limit.c), so
+ * every table and export lists the same rows.
+ */
+void profile__percent_limit(struct profile *p, double pct);
 
 /*
  * The samples against each core's code (attr/consistency.h), from hist and

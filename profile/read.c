@@ -13,6 +13,7 @@
 #include "hostsyms.h"
 #include "internal.h"
 #include "offcpu_read.h"
+#include "sorted.h"
 
 struct reader {
 	struct profile *p;
@@ -21,6 +22,7 @@ struct reader {
 	struct stacks_reader *sr;	/* NULL: no stacks */
 	struct offcpu_reader *oc;	/* NULL: no off-CPU view */
 	char *on_event;			/* the off-CPU view's on-CPU event */
+	struct sample_filter *filter;	/* the threads' commands, for p->sorted */
 	int failed;			/* out of memory in a hook */
 };
 
@@ -62,6 +64,9 @@ static void on_sample(void *ctx, const struct pd_sample *s, int core, uint32_t f
 	}
 	if (r->sr)
 		stacks_reader__sample(r->sr, s, core, text_off, frame, lk);
+	if (r->p->sorted && profile_sorted__add(r->p->sorted, core, func, frame, &s->sid,
+						 sample_filter__comm(r->filter, &s->sid)))
+		r->failed = 1;
 }
 
 static int on_map(void *ctx, const struct attr_map_event *m)
@@ -82,6 +87,8 @@ static void on_restart(void *ctx)
 		stacks_reader__restart(r->sr);
 	if (r->oc)
 		offcpu_reader__restart(r->oc);
+	if (r->p->sorted)
+		profile_sorted__reset(r->p->sorted);
 }
 
 static void on_other(void *ctx, const struct pd_event *ev, struct attr_lookup *lk)
@@ -136,8 +143,11 @@ static int reader_init(struct reader *r, struct profile *p, const char *perf_pat
 			       " it (record with 'aotperf record --off-cpu')", perf_path);
 	if (offcpu && !o->event && r->on_event)
 		ao->event = r->on_event;
-	if (!stacks && !o->host && !offcpu)
+	if (!stacks && !o->host && !offcpu && !o->sorted)
 		return 0;
+	r->filter = o->filter;
+	if (o->sorted && !(p->sorted = calloc(1, sizeof(*p->sorted))))
+		return ap_err_nomem(err);
 	r->maps = hostmaps__new();
 	r->syms = r->maps ? hostsyms__new(r->maps) : NULL;
 	if (o->host)
@@ -163,7 +173,7 @@ int profile__read(const char *perf_path, const struct core_set *cs,
 {
 	struct profile *p = profile__alloc(cs, PROFILE_RECORDS, o->pins, o->npins, err);
 	struct attr_opts ao = {
-		.pid = o->pid, .event = o->event, .require_size_match = o->require_size_match,
+		.pid = o->pid, .filter = o->filter, .event = o->event, .require_size_match = o->require_size_match,
 		.quiet = 1, .two_pass = o->two_pass, .progress = o->progress,
 	};
 	struct attr_hist rets = { 0 };	/* -g return addresses, for the consistency check */

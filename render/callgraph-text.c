@@ -107,7 +107,8 @@ uint32_t *render__stack_order(const struct profile *p, uint32_t *n)
 	return v;
 }
 
-void render__callgraph_children(FILE *out, const struct profile *p, uint64_t top)
+void render__callgraph_children(FILE *out, const struct profile *p, uint64_t top,
+				double percent_limit)
 {
 	const struct profile_stacks *st = p->stacks;
 	uint64_t tot = st->samples;
@@ -120,6 +121,9 @@ void render__callgraph_children(FILE *out, const struct profile *p, uint64_t top
 	}
 	if (top && top < n)
 		n = (uint32_t)top;
+	/* perf's limit with --children: on the inclusive share, which orders the rows */
+	while (n && ap_pct(st->syms[order[n - 1]].total, tot) < percent_limit)
+		n--;
 	fprintf(out, "\n  %8s  %8s  %8s  %8s  %s\n", "Children", "Self", "Children", "Self",
 		"Symbol");
 	fprintf(out, "  %8s  %8s  %8s  %8s\n", "% run", "% run", "samples", "samples");

@@ -35,8 +35,12 @@ uint32_t *render__stack_order(const struct profile *p, uint32_t *n);
 
 /* How stacks were read, and what was lost: a few lines. */
 void render__callgraph_summary(FILE *out, const struct profile *p);
-/* The --children table: the top symbols (0: all) by inclusive samples. */
-void render__callgraph_children(FILE *out, const struct profile *p, uint64_t top);
+/*
+ * The --children table: the top symbols (0: all) by inclusive samples,
+ * none under percent_limit % of the run.
+ */
+void render__callgraph_children(FILE *out, const struct profile *p, uint64_t top,
+				double percent_limit);
 /* SYM's callers (callers = 1) or callees (0), with their samples. */
 void render__callgraph_edges(FILE *out, const struct profile *p, uint32_t sym, int callers);
 

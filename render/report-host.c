@@ -95,6 +95,8 @@ int render__report_host_text(FILE *out, const struct profile *p, const struct re
 	fprintf(out, "  outside wasm      %8" PRIu64 "  (%.2f%% of run)\n", p->host->samples,
 		ap_pct(p->host->samples, total));
 	shown = o->top && o->top < n ? (size_t)o->top : n;
+	while (shown && ap_pct(rows[shown - 1].samples, total) < o->percent_limit)
+		shown--;
 	/* the symbols in a column after the longest file name (at most 24) */
 	for (size_t i = 0; i < shown; i++)
 		if (strlen(perf_dso_name(rows[i].dso)) > dso_w)

@@ -19,6 +19,7 @@
 
 struct render_opts {
 	uint64_t top;			/* functions listed per core; 0: all */
+	double percent_limit;		/* rows under this % of the run are not listed (perf's) */
 	uint32_t hottest;		/* hottest instructions per classified function */
 	uint32_t fa_listed;		/* allocator contributors and unproven frame instructions listed */
 	const char *pin_word;		/* how the front end names a pin: "--base", "base=" */

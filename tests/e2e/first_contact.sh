@@ -165,7 +165,7 @@ if [ "$(id -u)" = 0 ] && chown 65534 "$WORK/victim" 2>/dev/null; then
 		"$WORK/own.err"
 	check "--json over another user's file: left as it was" grep -qx victim "$WORK/victim"
 	# a perf map another user wrote: not replaced, --force or not
-	"$AOTPERF" perfmap -q -i "$WORK/s.data" --cwasm "$S" >"$WORK/pm.out"
+	"$AOTPERF" perfmap -i "$WORK/s.data" --cwasm "$S" >"$WORK/pm.out"
 	map=$(awk '/^wrote/ { print $2 }' "$WORK/pm.out")
 	rm -f "$map"
 	echo "0 0 theirs" >"$map"

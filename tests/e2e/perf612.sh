@@ -220,7 +220,7 @@ for stub in segv nobytes; do
 		 '$WORK/doc.$stub.json' | grep -q 'aotperf annotate lists the function itself'"
 	R=$WORK/rec.$stub
 	mkdir -p "$R"
-	(cd "$R" && PATH=$WORK/$stub:$PATH "$AOTPERF" record -q --cwasm "$C" -o "$R/r.data" -- \
+	(cd "$R" && PATH=$WORK/$stub:$PATH "$AOTPERF" record --cwasm "$C" -o "$R/r.data" -- \
 		"$LOADER" --ms 500 --mix calltree "$C" >"$R/out" 2>"$R/err")
 	check_eq "record/$stub: exit status" "$?" 0
 	sed -n '/^next:/,$p' "$R/out" | tail -n +2 | sed 's/ *#.*//' >"$R/next"

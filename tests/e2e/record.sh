@@ -74,8 +74,8 @@ check "record -g: samples carry call chains" \
 compare "record -g: perf report (self) counts equal aotperf report" "$WORK/G.data" \
 	"$WORK/G.jit.data" --cwasm "$S"
 
-# 3. a manifest of two cores
-"$AOTPERF" record -q --manifest "$M" -o "$WORK/C.data" -- "$STATIC" --ms 1000 --manifest "$M" \
+# 3. a manifest of two cores (no -q here or below: it silences the next steps)
+"$AOTPERF" record --manifest "$M" -o "$WORK/C.data" -- "$STATIC" --ms 1000 --manifest "$M" \
 	>"$WORK/c.out" 2>&1
 check_eq "record --manifest: exit status" "$?" 0
 compare "record --manifest: perf report counts (mod0:/mod1:) equal aotperf report" \
@@ -85,7 +85,7 @@ check "record --manifest: the hottest is named with its core" \
 
 # 4. --no-inject, through a path with a space: the printed inject command works
 mkdir -p "$WORK/with space"
-"$AOTPERF" record -q --no-inject --cwasm "$S" -o "$WORK/with space/n.data" -- \
+"$AOTPERF" record --no-inject --cwasm "$S" -o "$WORK/with space/n.data" -- \
 	"$STATIC" --ms 600 "$S" >"$WORK/n.out" 2>&1
 check_eq "record --no-inject: exit status" "$?" 0
 check "record --no-inject: no jit file" test ! -e "$WORK/with space/n.jit.data"

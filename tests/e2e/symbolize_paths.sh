@@ -41,7 +41,7 @@ hot=$(jq -r '.top_functions[0].local_func' "$WORK/ref.json")
 want_bytes=$(fixture_bytes "$S.syms" "$FIX/sample.text" "$hot")
 
 # 1. perf map, read by a plain perf report on the original file
-"$AOTPERF" perfmap -q -i "$WORK/mono.data" --cwasm "$S" >"$WORK/pm.out"
+"$AOTPERF" perfmap -i "$WORK/mono.data" --cwasm "$S" >"$WORK/pm.out"
 check_eq "perfmap: exit status" "$?" 0
 map=$(awk '/^wrote/ { print $2 }' "$WORK/pm.out")
 check "perfmap: wrote /tmp/perf-<pid>.map" test -f "$map"

@@ -206,7 +206,7 @@ static void test_render(void)
 	free(buf);
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	render__callgraph_children(f, p, 0);
+	render__callgraph_children(f, p, 0, 0.0);
 	fclose(f);
 	CHECK_STR_CONTAINS(buf, "100.00%");
 	CHECK_STR_CONTAINS(buf, "75.00%");
