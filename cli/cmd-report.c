@@ -40,7 +40,9 @@ struct report_opts {
 	int children;
 	const char *callers[REPORT_MAX_EDGES], *callees[REPORT_MAX_EDGES];
 	uint32_t ncallers, ncallees;
-	uint32_t caller_syms[REPORT_MAX_EDGES], callee_syms[REPORT_MAX_EDGES];
+	/* the stack symbols of --callers/--callees in each event's profile */
+	uint32_t caller_syms[REPORT_MAX_EVENTS][REPORT_MAX_EDGES];
+	uint32_t callee_syms[REPORT_MAX_EVENTS][REPORT_MAX_EDGES];
 	const char *folded;
 	const char *html, *markdown, *pprof;	/* FILE, or "-": stdout */
 	int wide;			/* --wide: no 80-column limit */
@@ -78,6 +80,7 @@ static const char report_usage[] =
 	"      --wide              lines as long as they need (default: 80 columns,\n"
 	"                          or the terminal's width, or $COLUMNS)\n"
 	"      --min-samples N     exit 1 unless the selection holds at least N samples\n"
+	"                          (several events: each event)\n"
 	"      --require-consistent  exit 1 when a core's samples do not fit its code\n"
 	"                          (another build of it? README \"Is it the right core?\")\n"
 	"      --func F            classify function F's instructions: N,\n"
@@ -334,34 +337,70 @@ static int find_syms(const struct profile *p, const char *const *specs, uint32_t
 	return 0;
 }
 
-/* The call-graph views: JSON members, then the text. */
+/* Which event's profile p is (0 when none: the static report). */
+static uint32_t event_of(const struct report_opts *o, const struct profile *p)
+{
+	for (uint32_t i = 0; i < o->ev.n; i++)
+		if (o->ev.p[i] == p)
+			return i;
+	return 0;
+}
+
+/* The call-graph views: JSON members (of each event's object), then the text. */
 static void callgraph_json(struct json_out *j, const struct profile *p, void *ctx)
 {
 	const struct report_opts *o = ctx;
+	uint32_t e = event_of(o, p);
 
 	render__callgraph_json(j, p, o->top);
-	render__callgraph_json_edges(j, p, o->caller_syms, o->ncallers, 1);
-	render__callgraph_json_edges(j, p, o->callee_syms, o->ncallees, 0);
+	render__callgraph_json_edges(j, p, o->caller_syms[e], o->ncallers, 1);
+	render__callgraph_json_edges(j, p, o->callee_syms[e], o->ncallees, 0);
+}
+
+/*
+ * --folded with several events: a folded line ("a;b;c COUNT") has no
+ * event, and flamegraph.pl adds up every line, so one file would sum
+ * cpu-clock and task-clock samples into one graph (stackcollapse-perf.pl
+ * keeps one event for the same reason). One event per file: --event.
+ */
+static int check_folded(const struct report_opts *o, struct ap_err *err)
+{
+	char names[256] = "";
+
+	if (!o->folded || o->ev.n < 2)
+		return 0;
+	for (uint32_t i = 0; i < o->ev.n; i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 i ? ", " : "", o->ev.p[i]->attr.event_name);
+	return ap_errf(err, "--folded: %s has %u sampling events (%s) and a folded line carries"
+		       " no event: choose one with --event", o->a.input, o->ev.n, names);
 }
 
 static int callgraph_prepare(struct report_opts *o, struct ap_err *err)
 {
-	const struct profile *p = o->a.p;
-
-	if (!p->stacks || !callgraph_asked(o))
+	if (!callgraph_asked(o))
 		return 0;
-	if (p->stacks->mode == STACKS_NONE)
-		return ap_errf(err, "%s: no call chains: record with perf record -g or"
-			       " --call-graph=dwarf", o->a.input);
-	if (find_syms(p, o->callers, o->ncallers, o->caller_syms, "--callers", err) ||
-	    find_syms(p, o->callees, o->ncallees, o->callee_syms, "--callees", err))
+	if (check_folded(o, err))
 		return -1;
-	return o->folded ? render__folded_file(o->folded, p, err) : 0;
+	for (uint32_t i = 0; i < o->ev.n; i++) {
+		const struct profile *p = o->ev.p[i];
+
+		if (!p->stacks)
+			continue;
+		if (p->stacks->mode == STACKS_NONE)
+			return ap_errf(err, "%s: no call chains: record with perf record -g or"
+				       " --call-graph=dwarf", o->a.input);
+		if (find_syms(p, o->callers, o->ncallers, o->caller_syms[i], "--callers", err) ||
+		    find_syms(p, o->callees, o->ncallees, o->callee_syms[i], "--callees", err))
+			return o->ev.n > 1 ? ap_err_prefix(err, "event %s: ", p->attr.event_name) : -1;
+	}
+	return o->folded && o->ev.p[0]->stacks ?
+	       render__folded_file(o->folded, o->ev.p[0], err) : 0;
 }
 
-static void callgraph_print(const struct report_opts *o)
+static void callgraph_print(const struct report_opts *o, const struct profile *p)
 {
-	const struct profile *p = o->a.p;
+	uint32_t e = event_of(o, p);
 
 	if (!p->stacks || !callgraph_asked(o))
 		return;
@@ -369,9 +408,9 @@ static void callgraph_print(const struct report_opts *o)
 	if (o->children)
 		render__callgraph_children(stdout, p, o->top);
 	for (uint32_t i = 0; i < o->ncallers; i++)
-		render__callgraph_edges(stdout, p, o->caller_syms[i], 1);
+		render__callgraph_edges(stdout, p, o->caller_syms[e][i], 1);
 	for (uint32_t i = 0; i < o->ncallees; i++)
-		render__callgraph_edges(stdout, p, o->callee_syms[i], 0);
+		render__callgraph_edges(stdout, p, o->callee_syms[e][i], 0);
 }
 
 /* --func, --hot, --frame-attribution, --roles: the functions to classify. */
@@ -460,21 +499,55 @@ static int exports(struct report_opts *o, const struct render_opts *ro, struct a
 }
 
 /*
- * Several events: the call-graph views and the HTML page show one
- * (--event NAME); every other view has a part per event.
+ * Several events: the HTML page shows one (--event NAME); every other
+ * view has a part per event.
  */
 static int check_events(const struct report_opts *o, struct ap_err *err)
 {
 	char names[256] = "";
 
-	if (o->ev.n < 2 || (!callgraph_asked(o) && !o->html))
+	if (o->ev.n < 2 || !o->html)
 		return 0;
 	for (uint32_t i = 0; i < o->ev.n; i++)
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 			 i ? ", " : "", o->ev.p[i]->attr.event_name);
-	return ap_errf(err, "%s: %s read one event and the recording has %u (%s): choose one"
-		       " with --event", o->a.input, o->html ? "--html" :
-		       "--children, --callers, --callees and --folded", o->ev.n, names);
+	return ap_errf(err, "%s: --html reads one event and the recording has %u (%s): choose one"
+		       " with --event", o->a.input, o->ev.n, names);
+}
+
+/*
+ * --min-samples N: every event reported holds N samples (a sum of
+ * cpu-clock and task-clock samples would pass with half the data); an
+ * event of the recording left out for having none fails it too.
+ */
+static int check_min_samples(const struct report_opts *o)
+{
+	const struct profile_events *names = &o->ev.names;
+
+	if (!o->min_samples)
+		return 0;
+	for (uint32_t i = 0; i < o->ev.n; i++) {
+		const struct profile *p = o->ev.p[i];
+
+		if (p->attr.total_samples >= o->min_samples)
+			continue;
+		fprintf(stderr, "aotperf report: %s: --min-samples: %" PRIu64 " samples%s%s, need %"
+			PRIu64 "\n", o->a.input, p->attr.total_samples, o->ev.n > 1 ? " of " : "",
+			o->ev.n > 1 ? p->attr.event_name : "", o->min_samples);
+		return -1;
+	}
+	for (uint32_t i = 0; names->n > 1 && i < names->n; i++) {
+		uint32_t k = 0;
+
+		while (k < o->ev.n && strcmp(o->ev.p[k]->attr.event_name, names->names[i]))
+			k++;
+		if (k == o->ev.n) {
+			fprintf(stderr, "aotperf report: %s: --min-samples: 0 samples of %s, need %"
+				PRIu64 "\n", o->a.input, names->names[i], o->min_samples);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* --func, --hot, ...: the same functions for every event (the hottest: each event's). */
@@ -505,7 +578,7 @@ static int print_event(struct report_opts *o, const struct profile *p, uint32_t 
 	if (render__report_host_text(stdout, p, ro))
 		return ap_err_nomem(err);
 	render__offcpu_text(stdout, p, ro);
-	callgraph_print(o);
+	callgraph_print(o, p);
 	for (uint32_t i = 0; !o->children && i < p->attr.ncores; i++)
 		render__report_core(stdout, p, i, ro);
 	for (uint32_t i = 0; i < nasked; i++)
@@ -561,7 +634,6 @@ int cmd_report(int argc, char **argv)
 		.pin_word = "--base", .tool = "aotperf report", .hint = cli_hint,
 	};
 	uint32_t nasked[REPORT_MAX_EVENTS] = { 0 };
-	uint64_t total = 0;
 	int ret;
 
 	attr_args__init(&o.a, "report");
@@ -611,11 +683,7 @@ int cmd_report(int argc, char **argv)
 		ret = cli_fail("report", &err);
 		goto out;
 	}
-	for (uint32_t i = 0; i < o.ev.n; i++)
-		total += o.ev.p[i]->attr.total_samples;
-	if (total < o.min_samples) {
-		fprintf(stderr, "aotperf report: %s: --min-samples: %" PRIu64 " samples, need %" PRIu64
-			"\n", o.a.input, total, o.min_samples);
+	if (check_min_samples(&o)) {
 		ret = EXIT_GATE;
 		goto out;
 	}
