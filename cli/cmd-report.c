@@ -108,10 +108,12 @@ static const char report_usage[] =
 	"      --callers F         F's callers with their samples; repeatable\n"
 	"      --callees F         F's callees with their samples; repeatable\n"
 	"                          (F: a function spec as for --func, or a host symbol)\n"
-	"      --folded FILE       collapsed stacks (flamegraph.pl, inferno, speedscope)\n"
+	"      --folded FILE       collapsed stacks (flamegraph.pl, inferno, speedscope);\n"
+	"                          one event: several need --event (a folded line has none)\n"
 	"\nExports (one -i; the hottest functions' listings unless --func/--hot):\n"
 	"      --html FILE         also write a self-contained HTML report (- : stdout);\n"
-	"                          a flame graph when the recording has call chains\n"
+	"                          a flame graph when the recording has call chains,\n"
+	"                          a block per event when it has several\n"
 	"      --markdown FILE     also write the report as GitHub Markdown (- : stdout)\n"
 	"      --pprof FILE        also write a gzip pprof profile for go tool pprof,\n"
 	"                          Pyroscope, Parca (- : stdout, not a terminal); the\n"
@@ -444,21 +446,6 @@ static const struct profile *const *event_profiles(const struct report_opts *o)
 	return (const struct profile *const *)o->ev.p;
 }
 
-/* The HTML page shows one event: check_events() refuses it for several. */
-static int html_file(const char *path, const struct profile *const *ps, uint32_t n,
-		     const struct render_opts *o, struct ap_err *err)
-{
-	(void)n;
-	return render__report_html_file(path, ps[0], o, err);
-}
-
-static int html_stream(FILE *f, const char *name, const struct profile *const *ps, uint32_t n,
-		       const struct render_opts *o, struct ap_err *err)
-{
-	(void)n;
-	return render__report_html(f, name, ps[0], o, err);
-}
-
 /* One export, "-" to stdout; the option's name in front of an error. */
 static int export(const char *opt, const char *out, export_file_fn to_file,
 		  export_stream_fn to_stream, const struct report_opts *o,
@@ -489,30 +476,14 @@ static int exports(struct report_opts *o, const struct render_opts *ro, struct a
 		     profile__classify(p, o->roles, err)))
 			return -1;
 	}
-	if (export("--html", o->html, html_file, html_stream, o, ro, err) ||
+	if (export("--html", o->html, render__report_events_html_file,
+		   render__report_events_html, o, ro, err) ||
 	    export("--markdown", o->markdown, render__report_events_md_file,
 		   render__report_events_md, o, ro, err) ||
 	    export("--pprof", o->pprof, render__report_events_pprof_file,
 		   render__report_events_pprof, o, ro, err))
 		return -1;
 	return 0;
-}
-
-/*
- * Several events: the HTML page shows one (--event NAME); every other
- * view has a part per event.
- */
-static int check_events(const struct report_opts *o, struct ap_err *err)
-{
-	char names[256] = "";
-
-	if (o->ev.n < 2 || !o->html)
-		return 0;
-	for (uint32_t i = 0; i < o->ev.n; i++)
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-			 i ? ", " : "", o->ev.p[i]->attr.event_name);
-	return ap_errf(err, "%s: --html reads one event and the recording has %u (%s): choose one"
-		       " with --event", o->a.input, o->ev.n, names);
 }
 
 /*
@@ -679,7 +650,7 @@ int cmd_report(int argc, char **argv)
 			ret = cli_fail_opt("report", "--require-consistent:", &err);
 			goto out;
 		}
-	if (check_events(&o, &err) || classify_events(&o, nasked, &err)) {
+	if (classify_events(&o, nasked, &err)) {
 		ret = cli_fail("report", &err);
 		goto out;
 	}

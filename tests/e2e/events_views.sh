@@ -37,7 +37,8 @@ ev2=${names#* }
 	-o "$WORK/direct.data" >/dev/null
 check_eq "aotperf inject --direct: exit 0" "$?" 0
 # per event: TOTAL (samples), INCL NAME (samples whose stack holds the wasm
-# function NAME, once each), CALLER NAME (samples where ct_leaf's caller is NAME)
+# function NAME, once each), CALLER NAME (samples where ct_leaf's caller is
+# NAME), SELF NAME (samples whose leaf is the wasm function NAME)
 perf script -i "$WORK/direct.data" --no-inline -F event,ip,sym,dso 2>/dev/null | gawk '
 	BEGIN { RS = ""; FS = "\n" }
 	{
@@ -47,6 +48,7 @@ perf script -i "$WORK/direct.data" --no-inline -F event,ip,sym,dso 2>/dev/null |
 		for (i = 2; i <= NF; i++) {
 			if (!match($i, /^[ \t]*[0-9a-f]+ (local_func_[0-9]+:[A-Za-z0-9_]+)/, m))
 				continue
+			if (i == 2) n[ev " SELF " m[1]]++
 			if (!(m[1] in seen)) { seen[m[1]] = 1; n[ev " INCL " m[1]]++ }
 			if (m[1] ~ /:ct_leaf$/ && i < NF &&
 			    match($(i + 1), /^[ \t]*[0-9a-f]+ (local_func_[0-9]+:[A-Za-z0-9_]+)/, c) &&
@@ -72,8 +74,9 @@ jq -r '.events[] | .event as $e |
 	(.children[] | select(.kind == "wasm") | "\($e) INCL \(.name) \(.children_samples)"),
 	(.callers[0].callers[] | select(.kind == "wasm") | "\($e) CALLER \(.name) \(.samples)")' \
 	"$WORK/cg.json" | sort >"$WORK/cg.got"
+grep -v ' SELF ' "$WORK/perf.ref" >"$WORK/perf.cg"
 same_counts "--children, --callers ct_leaf: each event's stacks = perf script's of that event" \
-	"$WORK/cg.got" "$WORK/perf.ref"
+	"$WORK/cg.got" "$WORK/perf.cg"
 check "--children: the callers of ct_leaf are there to compare ($(grep -c CALLER "$WORK/cg.got"))" \
 	test "$(grep -c CALLER "$WORK/cg.got")" -ge 2
 check_eq "--children: the top-level call graph is the first event's" \
@@ -119,5 +122,54 @@ check_eq "--min-samples $t2 --event $ev2: exit 0" "$?" 0
 check_eq "--min-samples $((t2 + 1)) --event $ev2: exit 1" "$?" 1
 "$AOTPERF" report -q -i "$WORK/two.data" --cwasm "$C" --min-samples "$hi" >/dev/null 2>&1
 check_eq "--min-samples $hi (the larger event's, over the other's): exit 1" "$?" 1
+
+# ---- --html: a block per event ----
+"$AOTPERF" report -q -i "$WORK/two.data" --cwasm "$C" --html "$WORK/two.html" >/dev/null
+check_eq "--html on two events: exit 0" "$?" 0
+sed -n 's|^<script type="application/json" id="aotperf-data">\(.*\)</script>$|\1|p' \
+	"$WORK/two.html" >"$WORK/two.doc.json"
+check_eq "--html: the page's document lists the events, in order" \
+	"$(jq -r '[.events[].event] | join(" ")' "$WORK/two.doc.json")" "$names"
+# each event's entry: its stack tree and its functions' self samples = perf script's
+jq -r '.events[] | .event as $e |
+	"\($e) TOTAL \([.stacks.nodes[] | select(.parent < 0) | .total] | add)",
+	(.cores[0].functions[] | select(.[1] > 0) | "\($e) SELF local_func_\(.[0]):\(.[3]) \(.[1])")' \
+	"$WORK/two.doc.json" | sort >"$WORK/html.got"
+grep -E ' (TOTAL|SELF) ' "$WORK/perf.ref" >"$WORK/perf.self"
+same_counts "--html: each event's stack tree and self samples = perf script's of that event" \
+	"$WORK/html.got" "$WORK/perf.self"
+check_eq "--html: each event's listings (the hottest functions closely)" \
+	"$(jq '[.events[] | .listings | length > 0] | all' "$WORK/two.doc.json")" true
+"$AOTPERF" report -q -i "$WORK/two.data" --cwasm "$C" --event "$ev2" --html "$WORK/one.html" \
+	>/dev/null
+check_eq "--html --event $ev2: a one-event page (no events list)" \
+	"$(sed -n 's|^<script type="application/json" id="aotperf-data">\(.*\)</script>$|\1|p' \
+	"$WORK/one.html" | jq -r '"\(.event) \(.events)"')" "$ev2 null"
+# in the browser (tests/browser/check.js): a block per event, each drawn from its own entry
+ROOT=$(cd "$E2E/../.." && pwd)
+why=
+command -v chromium >/dev/null 2>&1 || why="chromium is not installed"
+[ -n "$why" ] || command -v node >/dev/null 2>&1 || why="node is not installed"
+[ -n "$why" ] || [ -d "$ROOT/tests/browser/node_modules/playwright-core" ] ||
+	why="playwright-core is not installed (bash tests/browser/setup.sh)"
+if [ -z "$why" ]; then
+	ART=${ARTIFACTS:-$B/tests/artifacts}
+	mkdir -p "$ART"
+	(cd "$ROOT/tests/browser" && node check.js --page "$WORK/two.html" --doc "$WORK/two.doc.json" \
+		--shot "$ART/events.png" --samples "$t1") >"$WORK/browser.txt" 2>&1
+	while IFS= read -r line; do
+		case $line in
+		ok:*) ok "browser: ${line#ok: }" ;;
+		FAIL:*) bad "browser: ${line#FAIL: }" ;;
+		shot:*) echo "screenshot: ${line#shot: }" ;;
+		esac
+	done <"$WORK/browser.txt"
+	check "browser: a check per event's block ran" \
+		test "$(grep -c "^ok: $ev2: " "$WORK/browser.txt")" -ge 4
+elif [ -n "${AOTPERF_REQUIRE_BROWSER:-}${CI:-}" ]; then
+	bad "browser checks are required here but cannot run: $why"
+else
+	echo "skip: browser checks: $why"
+fi
 
 finish
