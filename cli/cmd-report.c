@@ -109,7 +109,7 @@ static const char report_usage[] =
 	"      --callees F         F's callees with their samples; repeatable\n"
 	"                          (F: a function spec as for --func, or a host symbol)\n"
 	"      --folded FILE       collapsed stacks (flamegraph.pl, inferno, speedscope);\n"
-	"                          one event: several need --event (a folded line has none)\n"
+	"                          of one event: several need --event\n"
 	"\nExports (one -i; the hottest functions' listings unless --func/--hot):\n"
 	"      --html FILE         also write a self-contained HTML report (- : stdout);\n"
 	"                          a flame graph when the recording has call chains,\n"
