@@ -44,7 +44,9 @@ struct report_opts {
 	int children;
 	const char *callers[REPORT_MAX_EDGES], *callees[REPORT_MAX_EDGES];
 	uint32_t ncallers, ncallees;
-	uint32_t caller_syms[REPORT_MAX_EDGES], callee_syms[REPORT_MAX_EDGES];
+	/* the stack symbols of --callers/--callees in each event's profile */
+	uint32_t caller_syms[REPORT_MAX_EVENTS][REPORT_MAX_EDGES];
+	uint32_t callee_syms[REPORT_MAX_EVENTS][REPORT_MAX_EDGES];
 	const char *folded;
 	int cpu_state;			/* --cpu-state: enum render_cpu_state */
 	const char *html, *markdown, *pprof;	/* FILE, or "-": stdout */
@@ -89,6 +91,7 @@ static const char report_usage[] =
 	"      --all-classes       class tables list every class (default: those with\n"
 	"                          samples or instructions)\n"
 	"      --min-samples N     exit 1 unless the selection holds at least N samples\n"
+	"                          (several events: each event)\n"
 	"      --require-consistent  exit 1 when a core's samples do not fit its code\n"
 	"                          (another build of it? README \"Is it the right core?\")\n"
 	"      --func F            classify function F's instructions: N,\n"
@@ -117,15 +120,17 @@ static const char report_usage[] =
 	"      --callers F         F's callers with their samples; repeatable\n"
 	"      --callees F         F's callees with their samples; repeatable\n"
 	"                          (F: a function spec as for --func, or a host symbol)\n"
-	"      --folded FILE       collapsed stacks (flamegraph.pl, inferno, speedscope)\n"
+	"      --folded FILE       collapsed stacks (flamegraph.pl, inferno, speedscope);\n"
+	"                          of one event: several need --event\n"
 	"      --cpu-state on|off|both  what these count: on-CPU samples (on, the\n"
 	"                          default), off-CPU time (off: ms per wasm function;\n"
 	"                          --folded: ns per stack, the state as a leaf frame)\n"
 	"                          or both (wall: on + off; callers/callees: both tables)\n"
 	"\nExports (one -i; the hottest functions' listings unless --func/--hot):\n"
 	"      --html FILE         also write a self-contained HTML report (- : stdout);\n"
-	"                          a flame graph when the recording has call chains\n"
-	"                          (with --func/--hot: the hottest loop marked in the\n"
+	"                          a flame graph when the recording has call chains,\n"
+	"                          a block per event when it has several (with\n"
+	"                          --func/--hot: the hottest loop marked in the\n"
 	"                          listing, the loops and what-if tables)\n"
 	"      --markdown FILE     also write the report as GitHub Markdown (- : stdout;\n"
 	"                          with --func/--hot the loops and what-if tables too)\n"
@@ -381,39 +386,76 @@ static int find_syms(const struct profile *p, const char *const *specs, uint32_t
 	return 0;
 }
 
-/* The call-graph views: JSON members, then the text. */
+/* Which event's profile p is (0 when none: the static report). */
+static uint32_t event_of(const struct report_opts *o, const struct profile *p)
+{
+	for (uint32_t i = 0; i < o->ev.n; i++)
+		if (o->ev.p[i] == p)
+			return i;
+	return 0;
+}
+
+/* The call-graph views: JSON members (of each event's object), then the text. */
 static void callgraph_json(struct json_out *j, const struct profile *p, void *ctx)
 {
 	const struct report_opts *o = ctx;
+	uint32_t e = event_of(o, p);
 
 	render__callgraph_json(j, p, o->top);
-	render__callgraph_json_edges(j, p, o->caller_syms, o->ncallers, 1);
-	render__callgraph_json_edges(j, p, o->callee_syms, o->ncallees, 0);
+	render__callgraph_json_edges(j, p, o->caller_syms[e], o->ncallers, 1);
+	render__callgraph_json_edges(j, p, o->callee_syms[e], o->ncallees, 0);
+}
+
+/*
+ * --folded with several events: a folded line ("a;b;c COUNT") has no
+ * event, and flamegraph.pl adds up every line, so one file would sum
+ * cpu-clock and task-clock samples into one graph (stackcollapse-perf.pl
+ * keeps one event for the same reason). One event per file: --event.
+ */
+static int check_folded(const struct report_opts *o, struct ap_err *err)
+{
+	char names[256] = "";
+
+	if (!o->folded || o->ev.n < 2)
+		return 0;
+	for (uint32_t i = 0; i < o->ev.n; i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 i ? ", " : "", o->ev.p[i]->attr.event_name);
+	return ap_errf(err, "--folded: %s has %u sampling events (%s) and a folded line carries"
+		       " no event: choose one with --event", o->a.input, o->ev.n, names);
 }
 
 static int callgraph_prepare(struct report_opts *o, struct ap_err *err)
 {
-	const struct profile *p = o->a.p;
-
-	if (!p->stacks || !callgraph_asked(o))
+	if (!callgraph_asked(o))
 		return 0;
-	if (p->stacks->mode == STACKS_NONE)
-		return ap_errf(err, "%s: no call chains: record with perf record -g or"
-			       " --call-graph=dwarf", o->a.input);
-	if (find_syms(p, o->callers, o->ncallers, o->caller_syms, "--callers", err) ||
-	    find_syms(p, o->callees, o->ncallees, o->callee_syms, "--callees", err))
+	if (check_folded(o, err))
 		return -1;
-	if (o->cpu_state != RENDER_CPU_ON && !p->offcpu)
+	for (uint32_t i = 0; i < o->ev.n; i++) {
+		const struct profile *p = o->ev.p[i];
+
+		if (!p->stacks)
+			continue;
+		if (p->stacks->mode == STACKS_NONE)
+			return ap_errf(err, "%s: no call chains: record with perf record -g or"
+				       " --call-graph=dwarf", o->a.input);
+		if (find_syms(p, o->callers, o->ncallers, o->caller_syms[i], "--callers", err) ||
+		    find_syms(p, o->callees, o->ncallees, o->callee_syms[i], "--callees", err))
+			return o->ev.n > 1 ? ap_err_prefix(err, "event %s: ", p->attr.event_name) : -1;
+	}
+	if (!o->ev.p[0]->stacks)
+		return 0;
+	if (o->cpu_state != RENDER_CPU_ON && !o->ev.p[0]->offcpu)
 		return ap_errf(err, "%s: --cpu-state %s needs off-CPU data: record with aotperf"
 			       " record --off-cpu", o->a.input,
 			       o->cpu_state == RENDER_CPU_OFF ? "off" : "both");
-	return o->folded ? render__folded_state_file(o->folded, p, o->cpu_state, err) : 0;
+	return o->folded ? render__folded_state_file(o->folded, o->ev.p[0], o->cpu_state, err) : 0;
 }
 
 /* --callers/--callees: samples (on), off-CPU time (off), or both tables. */
-static void callgraph_edges(const struct report_opts *o, uint32_t sym, int callers)
+static void callgraph_edges(const struct report_opts *o, const struct profile *p, uint32_t sym,
+			    int callers)
 {
-	const struct profile *p = o->a.p;
 	const struct stack_sym *s = &p->stacks->syms[sym];
 
 	if (o->cpu_state != RENDER_CPU_OFF)
@@ -422,9 +464,9 @@ static void callgraph_edges(const struct report_opts *o, uint32_t sym, int calle
 		render__offcpu_edges(stdout, p, s->core, s->func, callers);
 }
 
-static void callgraph_print(const struct report_opts *o)
+static void callgraph_print(const struct report_opts *o, const struct profile *p)
 {
-	const struct profile *p = o->a.p;
+	uint32_t e = event_of(o, p);
 
 	if (!p->stacks || !callgraph_asked(o))
 		return;
@@ -434,9 +476,9 @@ static void callgraph_print(const struct report_opts *o)
 	else if (o->children)
 		render__offcpu_children(stdout, p, o->cpu_state, o->top);
 	for (uint32_t i = 0; i < o->ncallers; i++)
-		callgraph_edges(o, o->caller_syms[i], 1);
+		callgraph_edges(o, p, o->caller_syms[e][i], 1);
 	for (uint32_t i = 0; i < o->ncallees; i++)
-		callgraph_edges(o, o->callee_syms[i], 0);
+		callgraph_edges(o, p, o->callee_syms[e][i], 0);
 }
 
 /* --func, --hot, --frame-attribution, --roles: the functions to classify. */
@@ -470,21 +512,6 @@ static const struct profile *const *event_profiles(const struct report_opts *o)
 	return (const struct profile *const *)o->ev.p;
 }
 
-/* The HTML page shows one event: check_events() refuses it for several. */
-static int html_file(const char *path, const struct profile *const *ps, uint32_t n,
-		     const struct render_opts *o, struct ap_err *err)
-{
-	(void)n;
-	return render__report_html_file(path, ps[0], o, err);
-}
-
-static int html_stream(FILE *f, const char *name, const struct profile *const *ps, uint32_t n,
-		       const struct render_opts *o, struct ap_err *err)
-{
-	(void)n;
-	return render__report_html(f, name, ps[0], o, err);
-}
-
 /* One export, "-" to stdout; the option's name in front of an error. */
 static int export(const char *opt, const char *out, export_file_fn to_file,
 		  export_stream_fn to_stream, const struct report_opts *o,
@@ -515,7 +542,8 @@ static int exports(struct report_opts *o, const struct render_opts *ro, struct a
 		     profile__classify(p, o->roles, err)))
 			return -1;
 	}
-	if (export("--html", o->html, html_file, html_stream, o, ro, err) ||
+	if (export("--html", o->html, render__report_events_html_file,
+		   render__report_events_html, o, ro, err) ||
 	    export("--markdown", o->markdown, render__report_events_md_file,
 		   render__report_events_md, o, ro, err) ||
 	    export("--pprof", o->pprof, render__report_events_pprof_file,
@@ -525,21 +553,38 @@ static int exports(struct report_opts *o, const struct render_opts *ro, struct a
 }
 
 /*
- * Several events: the call-graph views and the HTML page show one
- * (--event NAME); every other view has a part per event.
+ * --min-samples N: every event reported holds N samples (a sum of
+ * cpu-clock and task-clock samples would pass with half the data); an
+ * event of the recording left out for having none fails it too.
  */
-static int check_events(const struct report_opts *o, struct ap_err *err)
+static int check_min_samples(const struct report_opts *o)
 {
-	char names[256] = "";
+	const struct profile_events *names = &o->ev.names;
 
-	if (o->ev.n < 2 || (!callgraph_asked(o) && !o->html))
+	if (!o->min_samples)
 		return 0;
-	for (uint32_t i = 0; i < o->ev.n; i++)
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-			 i ? ", " : "", o->ev.p[i]->attr.event_name);
-	return ap_errf(err, "%s: %s read one event and the recording has %u (%s): choose one"
-		       " with --event", o->a.input, o->html ? "--html" :
-		       "--children, --callers, --callees and --folded", o->ev.n, names);
+	for (uint32_t i = 0; i < o->ev.n; i++) {
+		const struct profile *p = o->ev.p[i];
+
+		if (p->attr.total_samples >= o->min_samples)
+			continue;
+		fprintf(stderr, "aotperf report: %s: --min-samples: %" PRIu64 " samples%s%s, need %"
+			PRIu64 "\n", o->a.input, p->attr.total_samples, o->ev.n > 1 ? " of " : "",
+			o->ev.n > 1 ? p->attr.event_name : "", o->min_samples);
+		return -1;
+	}
+	for (uint32_t i = 0; names->n > 1 && i < names->n; i++) {
+		uint32_t k = 0;
+
+		while (k < o->ev.n && strcmp(o->ev.p[k]->attr.event_name, names->names[i]))
+			k++;
+		if (k == o->ev.n) {
+			fprintf(stderr, "aotperf report: %s: --min-samples: 0 samples of %s, need %"
+				PRIu64 "\n", o->a.input, names->names[i], o->min_samples);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* --func, --hot, ...: the same functions for every event (the hottest: each event's). */
@@ -573,7 +618,7 @@ static int print_event(struct report_opts *o, const struct profile *p, uint32_t 
 	if (render__report_host_text(stdout, p, ro))
 		return ap_err_nomem(err);
 	render__offcpu_text(stdout, p, ro);
-	callgraph_print(o);
+	callgraph_print(o, p);
 	for (uint32_t i = 0; !o->children && i < p->attr.ncores; i++)
 		render__report_core(stdout, p, i, ro);
 	for (uint32_t i = 0; i < nasked; i++)
@@ -629,7 +674,6 @@ int cmd_report(int argc, char **argv)
 		.pin_word = "--base", .tool = "aotperf report", .hint = cli_hint,
 	};
 	uint32_t nasked[REPORT_MAX_EVENTS] = { 0 };
-	uint64_t total = 0;
 	int ret;
 
 	attr_args__init(&o.a, "report");
@@ -676,15 +720,11 @@ int cmd_report(int argc, char **argv)
 			ret = cli_fail_opt("report", "--require-consistent:", &err);
 			goto out;
 		}
-	if (check_events(&o, &err) || classify_events(&o, nasked, &err)) {
+	if (classify_events(&o, nasked, &err)) {
 		ret = cli_fail("report", &err);
 		goto out;
 	}
-	for (uint32_t i = 0; i < o.ev.n; i++)
-		total += o.ev.p[i]->attr.total_samples;
-	if (total < o.min_samples) {
-		fprintf(stderr, "aotperf report: %s: --min-samples: %" PRIu64 " samples, need %" PRIu64
-			"\n", o.a.input, total, o.min_samples);
+	if (check_min_samples(&o)) {
 		ret = EXIT_GATE;
 		goto out;
 	}

@@ -352,7 +352,12 @@ static uint32_t dwarf_frames(struct stacks_reader *r, struct attr_lookup *lk,
 					goto nomem;
 				fr[k++] = (uint32_t)sym;
 			}
-			if (stop != UNWIND_STOP_HOST) {
+			/*
+			 * An address in a core without a rule (another build's core, a
+			 * garbage return address) is no host frame either: handing it to
+			 * the host walk would come back here with the same registers.
+			 */
+			if (stop != UNWIND_STOP_HOST || !nf || !r->uw[0].wasm) {
 				if (stop != UNWIND_STOP_END)
 					r->st->cut++;
 				break;
@@ -376,6 +381,10 @@ static uint32_t dwarf_frames(struct stacks_reader *r, struct attr_lookup *lk,
 				goto nomem;
 			if (hst != HOSTUNWIND_WASM)
 				break;
+			if (wasm.sp < regs.sp) {	/* callers sit higher on the stack */
+				r->st->cut++;
+				break;
+			}
 			regs = wasm;
 			first = 0;
 			full = 0;

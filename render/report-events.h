@@ -8,7 +8,10 @@
  *   JSON      ps[0]'s members at the top level, then (n > 1) "events": one
  *             object per event with the members a one-event report has;
  *   Markdown  a block per event ("## event `NAME`", then its report);
- *   pprof     one profile, a sample type per event (render/report-pprof.c).
+ *   pprof     one profile, a sample type per event (render/report-pprof.c);
+ *   HTML      one page: the data document (docs/html-data.md) holds ps[0]'s
+ *             at the top level and (n > 1) each event's in "events"; the
+ *             viewer draws a block per event (render/report-html.c).
  */
 #include "report-export.h"
 
@@ -22,5 +25,9 @@ int render__report_events_pprof(FILE *f, const char *name, const struct profile 
 				uint32_t n, const struct render_opts *o, struct ap_err *err);
 int render__report_events_pprof_file(const char *path, const struct profile *const *ps, uint32_t n,
 				     const struct render_opts *o, struct ap_err *err);
+int render__report_events_html(FILE *f, const char *name, const struct profile *const *ps,
+			       uint32_t n, const struct render_opts *o, struct ap_err *err);
+int render__report_events_html_file(const char *path, const struct profile *const *ps, uint32_t n,
+				    const struct render_opts *o, struct ap_err *err);
 
 #endif

@@ -4,13 +4,16 @@
  * the report JSON with, per core, its target and every function, then the
  * listings of the classified functions, the samples outside wasm and (once
  * the profile has them) the call stacks; render/html.c wraps it with the
- * viewer.
+ * viewer. A recording of several sampling events: the first event's
+ * document at the top level and each event's in "events", as the report
+ * JSON has them; the viewer draws a block per event.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "callgraph.h"
 #include "html.h"
 #include "html_data.h"
+#include "report-events.h"
 #include "report-export.h"
 #include "../profile/host.h"
 
@@ -217,17 +220,33 @@ static void doc_extra(struct json_out *j, const struct profile *p, void *arg)
 		c->o->json_extra(j, p, c->o->ctx);
 }
 
+/* The events' contexts, one per profile (one for a one-event recording). */
+struct html_events {
+	struct html_ctx *c;
+	uint32_t n;
+};
+
 static int emit(struct json_out *j, void *arg, struct ap_err *err)
 {
-	struct html_ctx *c = arg;
+	const struct html_events *ev = arg;
 
 	(void)err;
 	json_begin_obj(j);
 	json_key(j, "schema_version");
 	json_u64(j, 1);
 	json_key(j, "tool");
-	json_str(j, c->o->tool);
-	render__report_json_members(j, c->p, &c->ro);
+	json_str(j, ev->c[0].o->tool);
+	render__report_json_members(j, ev->c[0].p, &ev->c[0].ro);
+	if (ev->n > 1) {
+		json_key(j, "events");
+		json_begin_arr(j);
+		for (uint32_t i = 0; i < ev->n; i++) {
+			json_begin_obj(j);
+			render__report_json_members(j, ev->c[i].p, &ev->c[i].ro);
+			json_end_obj(j);
+		}
+		json_end_arr(j);
+	}
 	json_end_obj(j);
 	json_finish(j);
 	return 0;
@@ -265,28 +284,63 @@ static int ctx_init(struct html_ctx *c, const struct profile *p, const struct re
 	return 0;
 }
 
+static void events_exit(struct html_events *ev)
+{
+	for (uint32_t i = 0; ev->c && i < ev->n; i++)
+		ctx_exit(&ev->c[i]);
+	free(ev->c);
+}
+
+static int events_init(struct html_events *ev, const struct profile *const *ps, uint32_t n,
+		       const struct render_opts *o, struct ap_err *err)
+{
+	ev->n = 0;
+	ev->c = calloc(n ? n : 1, sizeof(*ev->c));
+	if (!ev->c)
+		return ap_err_nomem(err);
+	for (; ev->n < n; ev->n++) {
+		if (ctx_init(&ev->c[ev->n], ps[ev->n], o, err)) {
+			events_exit(ev);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* to: the stream (f, name) or, f NULL, the file at name */
+static int write_events(FILE *f, const char *name, const struct profile *const *ps, uint32_t n,
+			const struct render_opts *o, struct ap_err *err)
+{
+	struct html_events ev;
+	int rc;
+
+	if (events_init(&ev, ps, n, o, err))
+		return -1;
+	rc = f ? html__fwrite_emit(f, name, emit, &ev, err) : html__write_emit(name, emit, &ev, err);
+	events_exit(&ev);
+	return rc;
+}
+
+int render__report_events_html(FILE *f, const char *name, const struct profile *const *ps,
+			       uint32_t n, const struct render_opts *o, struct ap_err *err)
+{
+	return write_events(f, name, ps, n, o, err);
+}
+
+int render__report_events_html_file(const char *path, const struct profile *const *ps, uint32_t n,
+				    const struct render_opts *o, struct ap_err *err)
+{
+	return write_events(NULL, path, ps, n, o, err);
+}
+
 int render__report_html(FILE *f, const char *name, const struct profile *p,
 			const struct render_opts *o, struct ap_err *err)
 {
-	struct html_ctx c;
-	int rc;
-
-	if (ctx_init(&c, p, o, err))
-		return -1;
-	rc = html__fwrite_emit(f, name, emit, &c, err);
-	ctx_exit(&c);
-	return rc;
+	return write_events(f, name, &p, 1, o, err);
 }
 
 int render__report_html_file(const char *path, const struct profile *p,
 			     const struct render_opts *o, struct ap_err *err)
 {
-	struct html_ctx c;
-	int rc;
-
-	if (ctx_init(&c, p, o, err))
-		return -1;
-	rc = html__write_emit(path, emit, &c, err);
-	ctx_exit(&c);
-	return rc;
+	return write_events(NULL, path, &p, 1, o, err);
 }

@@ -19,6 +19,12 @@
 	var ROW = 22;		/* function table row height, px (viewer.css --row) */
 	var FLAME_ROW = 18;	/* icicle row height, px */
 	var MAX_RECTS = 4000;	/* icicle: more frames than this are not drawn */
+	/*
+	 * Element ids of the block being drawn: '' for a one-event page and for
+	 * the first event's block, 'event<i>-' for the i-th event's (i > 0), so
+	 * the first block keeps the one-event page's ids.
+	 */
+	var idp = '';
 
 	/* ---- small helpers ---- */
 
@@ -72,7 +78,7 @@
 	}
 	function section(app, id, title) {
 		var s = add(el('section'), el('h2', null, title));
-		s.id = id;
+		s.id = idp + id;
 		app.appendChild(s);
 		return s;
 	}
@@ -203,7 +209,7 @@
 		kv(dl, 'cores', String(m.cores.length));
 		m.cores.forEach(function (c) {
 			var b = c.block, card = put(cards, el('div', 'card'));
-			card.id = 'core-' + c.i;
+			card.id = idp + 'core-' + c.i;
 			add(card, el('h3', null, c.label));
 			var d = put(card, el('dl', 'kv'));
 			if (b.cwasm && b.cwasm !== c.label) kv(d, 'file', b.cwasm);
@@ -469,7 +475,7 @@
 		var coreSel = null;
 		if (m.cores.length > 1) {
 			coreSel = el('select');
-			coreSel.id = 'fn-core';
+			coreSel.id = idp + 'fn-core';
 			m.cores.forEach(function (c) {
 				var o = el('option', null, c.label + ' (' + fmt(c.rows.length) + ')');
 				o.value = String(c.i);
@@ -479,17 +485,17 @@
 		}
 		var input = el('input');
 		input.type = 'search';
-		input.id = 'fn-filter';
+		input.id = idp + 'fn-filter';
 		input.placeholder = 'filter by name or number';
 		input.setAttribute('aria-label', 'filter functions');
 		var count = el('span', 'meta');
-		count.id = 'fn-count';
+		count.id = idp + 'fn-count';
 		add(bar, input, count);
 		var table = put(s, el('div', 'vtable'));
-		table.id = 'fn-table';
+		table.id = idp + 'fn-table';
 		var head = put(table, el('div', 'vhead'));
 		var body = put(table, el('div', 'vbody'));
-		body.id = 'fn-body';
+		body.id = idp + 'fn-body';
 		var spacer = put(body, el('div', 'vspacer'));
 		var core = m.cores.length ? 0 : -1, rows = [], view = [], max = 1;
 		var sort = { key: 's', asc: false }, buttons = [];
@@ -713,7 +719,7 @@
 		if (cfl && cfl.loops) renderLoops(box, cfl);
 		var wrap = put(box, el('div', 'lst-wrap'));
 		var t = put(wrap, el('table', 'lst'));
-		t.id = 'listing-table';
+		t.id = idp + 'listing-table';
 		var hr = put(put(t, el('thead')), el('tr'));
 		['offset', 'bytes', 'instruction', 'class', 'samples', '%func', ''].forEach(function (h, k) {
 			add(hr, el('th', k === 4 || k === 5 ? 'num' : null, h));
@@ -787,7 +793,7 @@
 		add(s, el('p', 'note', 'before: ' + ((d.before && d.before.label) || 'before') + ' (' + fmt(bt) + ' samples) \u00b7 after: ' +
 			((d.after && d.after.label) || 'after') + ' (' + fmt(at) + ' samples). Ranked by the change of each function\u2019s share of its run.'));
 		var t = put(s, el('table', 'dtable'));
-		t.id = 'diff-table';
+		t.id = idp + 'diff-table';
 		var hr = put(put(t, el('thead')), el('tr'));
 		/* aotperf diff tests each change: its adjusted p-value and '*' as in the text */
 		var tested = fs.some(function (x) { return x.p !== null; });
@@ -901,11 +907,39 @@
 		app.textContent = '';
 		var first = m.cores[0];
 		var title = doc.title || (m.cores.length === 1 ? first.label : m.cores.length + ' cores') + (m.diff ? ': before / after' : '');
+		var events = Array.isArray(doc.events) && doc.events.length > 1 ? doc.events : null;
 		document.title = 'aotperf: ' + title;
 		add(app, el('h1', null, title));
-		add(app, el('p', 'sub', [doc.tool || 'aotperf', doc.perf, doc.event || (doc.sampled_event && doc.sampled_event.name)]
-			.filter(Boolean).join(' \u00b7 ')));
+		add(app, el('p', 'sub', [doc.tool || 'aotperf', doc.perf, events ? events.length + ' events' :
+			doc.event || (doc.sampled_event && doc.sampled_event.name)].filter(Boolean).join(' \u00b7 ')));
+		if (!events) {
+			renderBlock(app, m);
+		} else {
+			/* a recording of several sampling events: a block per event, as perf report has a table each */
+			var nav = put(app, el('p', 'note events-nav'));
+			add(nav, document.createTextNode(events.length + ' sampling events, each in its own block: '));
+			events.forEach(function (e, i) {
+				var a = el('a', null, e.event || ('event ' + i));
+				a.href = '#event-' + i;
+				add(nav, i ? document.createTextNode(', ') : null, a,
+					document.createTextNode(' (' + fmt(e.total_samples) + ' samples)'));
+			});
+			events.forEach(function (e, i) {
+				var blk = put(app, el('section', 'event-block'));
+				blk.id = 'event-' + i;
+				blk.setAttribute('data-event', String(e.event || ''));
+				add(blk, el('h2', 'event-title', 'event ' + (e.event || i) + ' \u00b7 ' + fmt(e.total_samples) + ' samples'));
+				idp = i ? 'event' + i + '-' : '';
+				renderBlock(blk, normalise(e));
+			});
+			idp = '';
+		}
+		document.documentElement.setAttribute('data-ready', '1');
+	}
 
+	/* One event's views: run, stacks or self samples, class mix, functions, listing. */
+	function renderBlock(app, m) {
+		var first = m.cores[0], pfx = idp;
 		var state = { sel: null };
 		var listingBox, table;
 		state.pick = function (ci, f) {
@@ -913,7 +947,7 @@
 			state.sel = { core: ci, f: f };
 			if (table) table.showCore(ci);
 			renderListing(listingBox, m, ci, f);
-			var ls = document.getElementById('listing');
+			var ls = document.getElementById(pfx + 'listing');
 			if (ls && ls.scrollIntoView && state.scroll) ls.scrollIntoView({ block: 'start' });
 		};
 		renderSummary(app, m);
@@ -924,7 +958,7 @@
 		table = renderTable(app, m, state);
 		var ls = section(app, 'listing', 'Annotated listing');
 		listingBox = put(ls, el('div'));
-		listingBox.id = 'listing-box';
+		listingBox.id = idp + 'listing-box';
 
 		/* the hottest function that has a listing, else the hottest one */
 		var best = null;
@@ -944,7 +978,6 @@
 		if (best) state.pick(best.core, best.f);
 		else add(listingBox, el('p', 'note', 'No functions in this document.'));
 		state.scroll = true;
-		document.documentElement.setAttribute('data-ready', '1');
 	}
 
 	if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', main);

@@ -9,6 +9,11 @@
 //                 [--samples N]    (the recording's samples: the icicle's root)
 //                 [--loopshot PNG] (a screenshot of the listing with its hot loops)
 //
+// A document of several sampling events ("events", docs/html-data.md): the
+// checks below run on the first event's block (the top-level keys are its
+// document, its elements keep the one-event ids), then each event's block
+// is checked against its own entry.
+//
 // Prints "ok: ..." / "FAIL: ..." lines (tests/browser/exports.sh counts
 // them) and "shot: PATH"; exit status 0 unless the browser could not run.
 'use strict';
@@ -41,11 +46,49 @@ const rows = rowsOf(core0);
 const bySamples = rows.slice().sort((a, b) => b.s - a.s || a.f - b.f);
 const listings = doc.listings || [];
 const hottestListing = listings.slice().sort((a, b) => b.samples - a.samples)[0];
+const events = Array.isArray(doc.events) && doc.events.length > 1 ? doc.events : null;
+// class-based selectors: inside the first event's block when there are several
+const B0 = events ? '#event-0 ' : '';
 
 function stackRootTotal(st) {
 	if (!st) return 0;
 	if (Array.isArray(st.nodes)) return st.nodes.filter((n) => n.parent < 0).reduce((a, n) => a + n.total, 0);
 	return st.total;
+}
+
+// Several events: a block per event, each drawn from its own entry of "events".
+async function checkEvents(page) {
+	const nblocks = await page.$$eval('section.event-block', (b) => b.length);
+	ok(nblocks === events.length, 'a block per event (' + events.length + ')', nblocks);
+	const ids = await page.$$eval('[id]', (e) => e.map((x) => x.id));
+	ok(new Set(ids).size === ids.length, 'element ids unique across the blocks (' + ids.length + ')');
+	for (let i = 0; i < events.length; i++) {
+		const e = events[i], p = i ? 'event' + i + '-' : '', name = e.event;
+		const title = await page.textContent('#event-' + i + ' h2.event-title');
+		ok(title.includes(name) && title.includes(fmt(e.total_samples) + ' samples'),
+			name + ': its block is titled with the event and its samples', title);
+		const sum = await page.textContent('#' + p + 'summary');
+		ok(sum.includes(name) && sum.includes('samples' + fmt(e.total_samples)),
+			name + ': its run card has its event and total', sum.slice(0, 120));
+		const ecores = Array.isArray(e.cores) ? e.cores : [e];
+		const hot = rowsOf(ecores[0]).sort((a, b) => b.s - a.s || a.f - b.f)[0];
+		const row = await page.$eval('#' + p + 'fn-body .vrow', (r) => Array.from(r.children).map((c) => c.textContent));
+		ok(hot && row[1] === 'local_func_' + hot.f && row[3] === fmt(hot.s), name + ': its function table, its hottest first',
+			row.join(' | '));
+		if (e.stacks) {
+			const root = await page.$eval('#' + p + 'flame svg rect title', (t) => t.textContent);
+			ok(root.startsWith('all samples\n' + fmt(stackRootTotal(e.stacks)) + ' samples'),
+				name + ': its icicle holds its own samples (' + stackRootTotal(e.stacks) + ')', root);
+		} else {
+			const bars = await page.$$eval('#' + p + 'flame .selfbars .track', (r) => r.length);
+			ok(bars > 0, name + ': its self-sample chart (' + bars + ' bars)');
+		}
+		const el = (e.listings || []).slice().sort((a, b) => b.samples - a.samples)[0];
+		if (el) {
+			const h = await page.textContent('#' + p + 'listing-box h3');
+			ok(h.includes('local_func_' + el.local_func), name + ': its hottest listing', h);
+		}
+	}
 }
 
 async function main() {
@@ -109,10 +152,10 @@ async function main() {
 	const lastRank = await page.$$eval('#fn-body .vrow', (r) => Math.max(...r.map((x) => Number(x.children[0].textContent))));
 	ok(lastRank === n, 'scrolling draws the last rows', lastRank);
 	// sort by function index
-	await page.click('.vhead button[data-key="f"]');
+	await page.click(B0 + '.vhead button[data-key="f"]');
 	const firstByIndex = await page.$eval('#fn-body .vrow', (r) => r.children[1].textContent);
 	ok(firstByIndex === 'local_func_' + Math.min(...rows.map((r) => r.f)), 'sort by function', firstByIndex);
-	await page.click('.vhead button[data-key="s"]');
+	await page.click(B0 + '.vhead button[data-key="s"]');
 
 	// filter
 	const q = args.filter || ('local_func_' + bySamples[1].f);
@@ -179,13 +222,13 @@ async function main() {
 			if (cores.length > 1) await page.selectOption('#fn-core', '0');
 		}
 	} else {
-		const bars = await page.$$eval('.selfbars .track', (r) => r.length);
+		const bars = await page.$$eval(B0 + '.selfbars .track', (r) => r.length);
 		const hosts = doc.host ? doc.host.frames.filter((h) => h.samples > 0) : [];
 		const wasmHot = cores.reduce((a, c) => a.concat(rowsOf(c).filter((r) => r.s > 0).map((r) => r.s)), []);
 		ok(bars === Math.min(25, wasmHot.length + hosts.length), 'self-sample chart without stacks (' + bars + ' bars)');
 		if (hosts.length) {
 			// host bars: the document's host frames among the 25 largest (wasm first on ties)
-			const nhost = await page.$$eval('.selfbars .fill.host, .selfbars .fill.kernel', (r) => r.length);
+			const nhost = await page.$$eval(B0 + '.selfbars .fill.host, ' + B0 + '.selfbars .fill.kernel', (r) => r.length);
 			const top = wasmHot.concat(hosts.map((h) => -h.samples))
 				.sort((a, b) => Math.abs(b) - Math.abs(a) || b - a).slice(0, 25);
 			ok(nhost === top.filter((v) => v < 0).length, 'host and kernel frames in the chart (' + nhost + ')');
@@ -195,7 +238,7 @@ async function main() {
 	}
 
 	// class mix bars
-	const nmix = await page.$$eval('.mixbars .mix', (r) => r.length);
+	const nmix = await page.$$eval(B0 + '.mixbars .mix', (r) => r.length);
 	const ncf = (doc.classified_functions || []).length || (doc.classified_function ? 1 : 0);
 	ok(nmix >= Math.max(ncf, 1), 'class-mix bars (' + nmix + ')');
 
@@ -382,6 +425,8 @@ async function main() {
 			ok(lr === dl.insns.length, 'diff: the listing has every instruction (' + dl.insns.length + ')', lr);
 		}
 	}
+
+	if (events) await checkEvents(page);
 
 	const csps = await page.evaluate(() => window.__csp);
 	ok(csps.length === 0, 'no CSP violations', csps.join('; '));

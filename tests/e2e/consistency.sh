@@ -141,6 +141,16 @@ check_eq "dwarf --children, right: the same ips as without" \
 	"$(jq '.consistency | .checked - .returns' "$WORK/dwc.json")" \
 	"$(jq .consistency.checked "$WORK/dwarf, right.json")"
 
+# the other build's core under the dwarf stacks: its addresses have no unwind
+# rule, so the walk stops there (counted as cut) instead of handing the same
+# registers back and forth between the wasm and host unwinders for ever
+timeout 60 "$AOTPERF" report -q -i "$D/cta.dwarf.data" --cwasm "$C/ctb.cwasm" --children \
+	--json "$WORK/dwc.wrong.json" >/dev/null 2>&1
+check_eq "dwarf --children, other build: finishes (within 60 s) with exit 0" "$?" 0
+check "dwarf --children, other build: the walks it could not take are counted as cut" \
+	jq -e '.call_graph.cut > 0 and .call_graph.samples == .total_samples' "$WORK/dwc.wrong.json"
+check_eq "dwarf --children, right: no walk cut" "$(jq .call_graph.cut "$WORK/dwc.json")" 0
+
 # --require-consistent: a gate for scripts
 "$AOTPERF" report -q -i "$D/ka.data" --cwasm "$C/kb.cwasm" --require-consistent >/dev/null 2>"$WORK/req.err"
 check_eq "--require-consistent, other build: exit 1" "$?" 1
