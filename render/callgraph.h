@@ -53,5 +53,9 @@ void render__callgraph_json_edges(struct json_out *j, const struct profile *p,
 /* Collapsed stacks, one line per distinct stack: "outer;...;leaf COUNT". */
 int render__folded_file(const char *path, const struct profile *p, struct ap_err *err);
 void render__folded(FILE *out, const struct profile *p);
+/* A frame's name in a folded line (';' and line breaks become '_'). */
+void render__folded_name(FILE *out, const char *s);
+/* The frames from the root's child down to stack node n, ';'-separated. */
+void render__folded_path(FILE *out, const struct profile *p, uint32_t n);
 
 #endif

@@ -10,23 +10,22 @@
 #include "callgraph.h"
 #include "../util/outfile.h"
 
-static void put_name(FILE *out, const char *s)
+void render__folded_name(FILE *out, const char *s)
 {
 	for (; *s; s++)
 		fputc(*s == ';' || *s == '\n' || *s == '\r' ? '_' : *s, out);
 }
 
-/* The path from the root's child down to node n. */
-static void put_path(FILE *out, const struct profile *p, uint32_t n)
+void render__folded_path(FILE *out, const struct profile *p, uint32_t n)
 {
 	const struct profile_stacks *st = p->stacks;
 	char name[256];
 
 	if (st->nodes[n].parent) {
-		put_path(out, p, st->nodes[n].parent);
+		render__folded_path(out, p, st->nodes[n].parent);
 		fputc(';', out);
 	}
-	put_name(out, render__stack_name(p, &st->syms[st->nodes[n].sym], name, sizeof(name)));
+	render__folded_name(out, render__stack_name(p, &st->syms[st->nodes[n].sym], name, sizeof(name)));
 }
 
 void render__folded(FILE *out, const struct profile *p)
@@ -36,7 +35,7 @@ void render__folded(FILE *out, const struct profile *p)
 	for (uint32_t n = 1; n < st->nnodes; n++) {
 		if (!st->nodes[n].self)
 			continue;
-		put_path(out, p, n);
+		render__folded_path(out, p, n);
 		fprintf(out, " %" PRIu64 "\n", st->nodes[n].self);
 	}
 }

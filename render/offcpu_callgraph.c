@@ -16,12 +16,6 @@ int render__cpu_state_parse(const char *s)
 	       !strcmp(s, "both") ? RENDER_CPU_BOTH : -1;
 }
 
-static void put_name(FILE *out, const char *s)
-{
-	for (; *s; s++)
-		fputc(*s == ';' || *s == '\n' || *s == '\r' ? '_' : *s, out);
-}
-
 static void put_off(FILE *out, const struct profile *p)
 {
 	const struct profile_offcpu *oc = p->offcpu;
@@ -36,28 +30,15 @@ static void put_off(FILE *out, const struct profile *p)
 			struct stack_sym sym = { .kind = STACK_WASM, .core = (uint32_t)(f >> 32),
 						 .func = (uint32_t)f };
 
-			put_name(out, render__stack_name(p, &sym, name, sizeof(name)));
+			render__folded_name(out, render__stack_name(p, &sym, name, sizeof(name)));
 			fputc(';', out);
 		}
 		if (s->via) {
-			put_name(out, s->via);
+			render__folded_name(out, s->via);
 			fputc(';', out);
 		}
 		fprintf(out, "[%s] %" PRIu64 "\n", offcpu_state__name(s->state), s->ns);
 	}
-}
-
-/* The path from the root's child down to node n. */
-static void put_path(FILE *out, const struct profile *p, uint32_t n)
-{
-	const struct profile_stacks *st = p->stacks;
-	char name[256];
-
-	if (st->nodes[n].parent) {
-		put_path(out, p, st->nodes[n].parent);
-		fputc(';', out);
-	}
-	put_name(out, render__stack_name(p, &st->syms[st->nodes[n].sym], name, sizeof(name)));
 }
 
 /* The on-CPU stacks, each node's samples x the mean on-CPU period in ns. */
@@ -74,7 +55,7 @@ static void put_on_ns(FILE *out, const struct profile *p)
 	for (uint32_t n = 1; n < st->nnodes; n++) {
 		if (!st->nodes[n].self)
 			continue;
-		put_path(out, p, n);
+		render__folded_path(out, p, n);
 		fprintf(out, " %.0f\n", (double)st->nodes[n].self * on_ns / (double)st->samples);
 	}
 }
