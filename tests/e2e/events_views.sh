@@ -89,7 +89,7 @@ for e in "$ev1" "$ev2"; do
 	check_eq "--children text: $e's section has its inclusive count of entry_calltree" \
 		"$(gawk -v e="$e" '/^== event / { on = $3 == e } on && / local_func_6:entry_calltree$/ {
 			print $3 }' "$WORK/cg.txt")" \
-		"$(awk -v e="$e" '$1 == e && $3 == "local_func_6:entry_calltree" { print $4 }' \
+		"$(awk -v e="$e" '$1 == e && $2 == "INCL" && $3 == "local_func_6:entry_calltree" { print $4 }' \
 		"$WORK/perf.ref")"
 done
 
