@@ -202,6 +202,8 @@ check_eq "fp: there the chain skips the immediate caller" "$(val skip_valid "$G/
 check_eq "fp: elsewhere it names the caller" "$(val invalid "$G/calls")" 0
 
 # ---- 4. jitdump + stock perf inject --jit ----
+# (aotperf jitdump -o OUT puts the dumps, and so perf inject --jit the ELFs,
+# in OUT.d)
 # jitted_cfa DIR: got_cfa over every jitted ELF of the call-tree core
 # (genelf puts the code at 0x80)
 jitted_cfa() {
@@ -221,7 +223,7 @@ mkdir -p "$J"
 check_eq "jitdump: aotperf jitdump: exit status" "$?" 0
 perf inject --jit -i "$J/marked.data" -o "$J/perf.jit.data" >/dev/null 2>&1
 check_eq "jitdump: stock perf inject --jit: exit status" "$?" 0
-jitted_cfa "$J" >"$J/cfa.got"
+jitted_cfa "$J/marked.data.d" >"$J/cfa.got"
 same_counts "jitdump: every jitted ELF carries its function's CFI" "$J/cfa.got" "$CT/cfa.want"
 
 # the runtime library's own dump (rules from the bytes alone: a tail jump
