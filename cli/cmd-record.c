@@ -54,7 +54,8 @@ static const char record_usage[] =
 	"      --off-cpu           also where the run waits, for report's wall-clock\n"
 	"                          view: perf's --off-cpu where perf has BPF, else\n"
 	"                          sched:sched_switch with --switch-events (says\n"
-	"                          which); implies -g\n"
+	"                          which; -F then goes to the event as a term, so\n"
+	"                          every switch keeps its stack); implies -g\n"
 	"  -F, --freq HZ           sampling frequency (default 999, or max)\n"
 	"  -e, --event EVENT       event (default cycles where hardware cycles count,\n"
 	"                          else cpu-clock)\n"
@@ -110,6 +111,7 @@ struct rec_args {
 	size_t ncore_args, cap_core_args;
 	char **cmd;
 	char jit_buf[4096];
+	char ev_buf[256];	/* the event with its frequency as a term (record-offcpu.h) */
 	char perf[PATH_MAX];
 	struct attr_args a;
 };
@@ -266,10 +268,15 @@ static int record_argv(struct rec_args *r, char ***out)
 	v[k++] = "record";
 	v[k++] = "-k";
 	v[k++] = "mono";	/* what perf inject --jit needs */
-	v[k++] = "-F";
-	v[k++] = (char *)r->freq;
 	v[k++] = "-e";
-	v[k++] = (char *)r->event;
+	if (r->offcpu > 0 && rec_offcpu__event(r->offcpu, r->event, r->freq, r->ev_buf,
+					       sizeof(r->ev_buf))) {
+		v[k++] = r->ev_buf;
+	} else {
+		v[k++] = (char *)r->event;
+		v[k++] = "-F";
+		v[k++] = (char *)r->freq;
+	}
 	if (r->callgraph)
 		v[k++] = "-g";
 	for (const char *const *o = r->offcpu > 0 ? rec_offcpu__args(r->offcpu) : NULL; o && *o; o++)

@@ -67,3 +67,15 @@ const char *const *rec_offcpu__args(enum rec_offcpu form)
 
 	return form == REC_OFFCPU_BPF ? bpf : sw;
 }
+
+int rec_offcpu__event(enum rec_offcpu form, const char *event, const char *freq, char *buf,
+		      size_t size)
+{
+	int n;
+
+	if (form != REC_OFFCPU_SWITCH || !freq[0] || strspn(freq, "0123456789") != strlen(freq) ||
+	    !event[0] || strspn(event, "abcdefghijklmnopqrstuvwxyz0123456789-_") != strlen(event))
+		return 0;
+	n = snprintf(buf, size, "%s/freq=%s,name=%s/", event, freq, event);
+	return n > 0 && (size_t)n < size;
+}

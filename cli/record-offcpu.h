@@ -22,5 +22,15 @@ enum rec_offcpu rec_offcpu__pick(const char *perf);
 const char *rec_offcpu__describe(enum rec_offcpu form);
 /* perf record's arguments for the form, NULL-terminated (at most 4). */
 const char *const *rec_offcpu__args(enum rec_offcpu form);
+/*
+ * The switch form's on-CPU event with its frequency as a term,
+ * "EVENT/freq=HZ,name=EVENT/" into buf, to pass instead of -F HZ: perf
+ * applies -F to every event, the sched_switch tracepoint too, which then
+ * samples only some switches and leaves the others without a stack. 1 when
+ * written; 0 when -F stays (BPF form, -F max, an event that is not a plain
+ * name, buf too small).
+ */
+int rec_offcpu__event(enum rec_offcpu form, const char *event, const char *freq, char *buf,
+		      size_t size);
 
 #endif

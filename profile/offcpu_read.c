@@ -6,25 +6,28 @@
  *
  * perf writes each CPU's records in order, but the CPUs' buffers only in
  * rounds, so a thread's switch-in on one CPU can come long after its
- * switch-out on another. As perf's own reader does, a FINISHED_ROUND
- * record makes every record up to the previous round's newest time final:
- * each thread holds its switches until then, sorted by time, and pairs
- * them (out, then the next in). A thread holding OC_BUF switches pairs its
- * oldest anyway (a recording without rounds is sorted already), so memory
- * stays bounded per thread.
+ * switch-out on another (when perf is woken up rarely, a round holds the
+ * whole run: every switch on one CPU, then every switch on the other). As
+ * perf's own reader does, a FINISHED_ROUND record makes every record up to
+ * the previous round's newest time final: each thread holds its switches
+ * until then (offcpu_pair.h) and pairs them (out, then the next in). Only
+ * when all threads together hold OC_HELD_MAX switches are the oldest half
+ * paired anyway (as perf does when its queue is full), so memory stays
+ * bounded on recordings without rounds.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "hostmaps.h"
 #include "hostsyms.h"
+#include "offcpu_pair.h"
 #include "offcpu_read.h"
 #include "u64map.h"
 #include "../perfdata/tracing.h"
 #include "../util/array.h"
 
-#define OC_BUF		256	/* switches a thread holds until a round makes them final */
+#define OC_HELD_MAX	(1u << 21)	/* switches all threads hold (48 MB) before forcing */
 #define OC_MAX_FRAMES	OFFCPU_MAX_DEPTH
-#define OC_NO_KEY	UINT32_MAX
+#define OC_NO_KEY	OC_HELD_NO_KEY
 #define OC_CACHE	64	/* recent pids and tids, direct-mapped: records repeat a few */
 
 enum { ROLE_ON = 0, ROLE_SWITCH_TP, ROLE_OFFCPU_TIME };
@@ -39,17 +42,10 @@ struct oc_stack {
 	uint64_t ns;
 };
 
-struct oc_switch {
-	uint64_t time;
-	uint32_t key;		/* out: its stack; in: OC_NO_KEY */
-	uint8_t out;
-};
-
 struct oc_thread {
 	uint32_t tid, pid;
 	uint32_t pending;	/* the sched_switch sample's stack, waiting for its switch-out */
-	uint32_t n;
-	struct oc_switch sw[OC_BUF];
+	struct oc_held held;
 };
 
 /* a cache slot: id + 1 (0: empty) and its index in procs or threads */
@@ -95,6 +91,7 @@ struct offcpu_reader {
 	size_t nvias, cap_vias;
 	uint64_t intervals, unpaired, no_stack;
 	uint64_t newest, round_newest, final;	/* times: seen, at the last round, final */
+	size_t held;				/* switches all threads hold */
 	uint32_t scratch[OC_MAX_FRAMES];	/* a chain's distinct wasm functions */
 	uint32_t chain[OC_MAX_FRAMES];		/* its wasm frames in order */
 	uint32_t nchain;
@@ -155,7 +152,6 @@ static struct oc_thread *thread_of(struct offcpu_reader *r, uint32_t tid, uint32
 		c->ix = i;
 		return &r->threads[i];
 	}
-	/* a thread holds its switch buffer: grown in place, not built on the stack */
 	if (ap_grow(&r->threads, &r->cap_threads, r->nthreads + 1, sizeof(*r->threads)) ||
 	    u64map__put(&r->thread_ix, tid, (uint32_t)r->nthreads))
 		return NULL;
@@ -165,7 +161,7 @@ static struct oc_thread *thread_of(struct offcpu_reader *r, uint32_t tid, uint32
 	th->tid = tid;
 	th->pid = pid;
 	th->pending = OC_NO_KEY;
-	th->n = 0;
+	memset(&th->held, 0, sizeof(th->held));
 	return th;
 }
 
@@ -325,43 +321,19 @@ static int add_interval(struct offcpu_reader *r, uint32_t key, uint64_t ns)
 	return 0;
 }
 
-/*
- * Pair the thread's switches up to time `upto` (UINT64_MAX: all of them);
- * with `force`, also the oldest half whatever their time.
- */
+static int on_interval(void *ctx, uint32_t key, uint64_t ns)
+{
+	return add_interval(ctx, key, ns);
+}
+
+/* Pair the thread's final switches (with force, also its oldest half). */
 static int drain(struct offcpu_reader *r, struct oc_thread *th, uint64_t upto, int force)
 {
-	uint32_t i = 0, forced = force ? th->n / 2 : 0;
+	size_t before = th->held.n;
+	int ret = oc_held__drain(&th->held, upto, force, on_interval, r, &r->unpaired);
 
-	/* nearly sorted: insertion sort by time */
-	for (uint32_t a = 1; a < th->n; a++) {
-		struct oc_switch v = th->sw[a];
-		uint32_t b = a;
-
-		for (; b > 0 && th->sw[b - 1].time > v.time; b--)
-			th->sw[b] = th->sw[b - 1];
-		th->sw[b] = v;
-	}
-	while (i < th->n && (i < forced || th->sw[i].time <= upto)) {
-		const struct oc_switch *o = &th->sw[i];
-
-		if (o->out && i + 1 < th->n && !th->sw[i + 1].out) {
-			if (i + 1 >= forced && th->sw[i + 1].time > upto)
-				break;	/* its switch-in is not final yet */
-			if (o->key != OC_NO_KEY &&
-			    add_interval(r, o->key, th->sw[i + 1].time - o->time))
-				return -1;
-			i += 2;
-			continue;
-		}
-		if (o->out && i + 1 >= th->n)
-			break;	/* still off CPU (or the switch-in is to come) */
-		r->unpaired++;
-		i++;
-	}
-	memmove(th->sw, th->sw + i, (th->n - i) * sizeof(th->sw[0]));
-	th->n -= i;
-	return 0;
+	r->held -= before - th->held.n;
+	return ret;
 }
 
 /* FINISHED_ROUND: what the previous round saw is final now. */
@@ -370,7 +342,7 @@ static void on_round(struct offcpu_reader *r)
 	r->final = r->round_newest;
 	r->round_newest = r->newest;
 	for (size_t t = 0; t < r->nthreads; t++) {
-		if (r->threads[t].n && drain(r, &r->threads[t], r->final, 0)) {
+		if (r->threads[t].held.n && drain(r, &r->threads[t], r->final, 0)) {
 			r->failed = 1;
 			return;
 		}
@@ -381,7 +353,7 @@ static void on_switch(struct offcpu_reader *r, const struct pd_event *ev)
 {
 	int out = !!(ev->hdr->misc & PERF_RECORD_MISC_SWITCH_OUT);
 	struct oc_thread *th = thread_of(r, ev->sid.tid, ev->sid.pid);
-	struct oc_switch sw = { ev->sid.time, OC_NO_KEY, (uint8_t)out };
+	uint32_t key = OC_NO_KEY;
 
 	if (!th || !proc_of(r, ev->sid.pid, ev->sid.time)) {
 		r->failed = 1;
@@ -390,9 +362,9 @@ static void on_switch(struct offcpu_reader *r, const struct pd_event *ev)
 	if (ev->sid.pid == 0 && ev->sid.tid == 0)
 		return;		/* the idle task */
 	if (out) {
-		sw.key = th->pending;
+		key = th->pending;
 		th->pending = OC_NO_KEY;
-		if (sw.key == OC_NO_KEY) {
+		if (key == OC_NO_KEY) {
 			/* no stack for it: the process's time, state from the record */
 			int64_t k = stack_ix(r, ev->sid.pid, ev->hdr->misc &
 					     PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ? OFFCPU_R :
@@ -402,15 +374,24 @@ static void on_switch(struct offcpu_reader *r, const struct pd_event *ev)
 				r->failed = 1;
 				return;
 			}
-			sw.key = (uint32_t)k;
+			key = (uint32_t)k;
 			r->no_stack++;
 		}
 	}
-	if (sw.time > r->newest)
-		r->newest = sw.time;
-	th->sw[th->n++] = sw;
-	if (th->n == OC_BUF && drain(r, th, r->final, 1))
+	if (ev->sid.time > r->newest)
+		r->newest = ev->sid.time;
+	if (oc_held__add(&th->held, ev->sid.time, key, out)) {
 		r->failed = 1;
+		return;
+	}
+	if (++r->held < OC_HELD_MAX)
+		return;
+	for (size_t t = 0; t < r->nthreads; t++) {
+		if (drain(r, &r->threads[t], r->final, 1)) {
+			r->failed = 1;
+			return;
+		}
+	}
 }
 
 static uint8_t state_of(int64_t v)
@@ -620,6 +601,9 @@ void offcpu_reader__restart(struct offcpu_reader *r)
 {
 	for (size_t i = 0; i < r->nnames; i++)
 		free(r->names[i]);
+	for (size_t t = 0; t < r->nthreads; t++)
+		oc_held__exit(&r->threads[t].held);
+	r->held = 0;
 	r->nfuncs = r->nprocs = r->nthreads = r->nstacks = r->nframes = r->nnames = 0;
 	r->nvias = 0;
 	u64map__exit(&r->func_ix);

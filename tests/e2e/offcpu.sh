@@ -41,7 +41,7 @@ form=$(sed -n 's/^aotperf record: off-CPU: //p' "$D.log")
 check "aotperf record --off-cpu says which form it records (${form:-nothing})" test -n "$form"
 if grep -q 'BPF: offcpu-time' <<<"$form"; then
 	# a perf with BPF skeletons: the switch form, on which the checks below rely, by hand
-	perf record -q -N -k mono -F 2000 -e cpu-clock -e sched:sched_switch -g --switch-events \
+	perf record -q -N -k mono -e cpu-clock/freq=2000,name=cpu-clock/ -e sched:sched_switch -g --switch-events \
 		-o "$D" -- "$LOADER" --wall --ms 1500 --mix offcpu:1 "$C" >"$D.log" 2>&1
 	check_eq "perf record: cpu-clock + sched_switch -g + switch events" "$?" 0
 else

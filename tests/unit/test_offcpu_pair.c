@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/*
+ * profile/offcpu_pair.c: a thread's switches arriving as perf writes them
+ * when it is woken up rarely (one CPU's buffer for the whole run, then the
+ * other's, one FINISHED_ROUND at the end) pair into the true intervals,
+ * computed here from the synthetic timeline itself; none is paired before
+ * the caller says its switch-in is final; forcing pairs only the oldest.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include "check.h"
+#include "../../profile/offcpu_pair.h"
+
+#define NOFF 400	/* off-CPU intervals: more than any fixed buffer held */
+
+struct ev {
+	uint64_t time;
+	int cpu, out;
+	uint32_t key;
+};
+
+static uint64_t got[3], npairs;
+
+static int add(void *ctx, uint32_t key, uint64_t ns)
+{
+	(void)ctx;
+	got[key] += ns;
+	npairs++;
+	return 0;
+}
+
+/*
+ * The timeline: the thread runs, switches out (key k % 3) and back in;
+ * each switch lands on the CPU it happened on, and the thread migrates
+ * every few intervals. want[] gets the true time per key.
+ */
+static size_t timeline(struct ev *e, uint64_t *want)
+{
+	uint64_t t = 1000000;
+	size_t n = 0;
+	int cpu = 0;
+
+	for (uint32_t k = 0; k < NOFF; k++) {
+		uint64_t on = 50000 + (k * 7919) % 300000, off = 100000 + (k * 104729) % 5000000;
+
+		t += on;
+		e[n++] = (struct ev){ t, cpu, 1, k % 3 };
+		if (k % 3 == 1)
+			cpu = !cpu;	/* back in on the other CPU */
+		t += off;
+		e[n++] = (struct ev){ t, cpu, 0, OC_HELD_NO_KEY };
+		want[k % 3] += off;
+	}
+	return n;
+}
+
+/* CPU 0's records in time order, then CPU 1's: the order perf writes them. */
+static void feed(struct oc_held *h, const struct ev *e, size_t n)
+{
+	for (int cpu = 0; cpu < 2; cpu++)
+		for (size_t i = 0; i < n; i++)
+			if (e[i].cpu == cpu)
+				CHECK_EQ_U64(oc_held__add(h, e[i].time, e[i].key, e[i].out), 0);
+}
+
+static void reset(void)
+{
+	got[0] = got[1] = got[2] = npairs = 0;
+}
+
+static void test_two_buffers(void)
+{
+	static struct ev e[2 * NOFF];
+	uint64_t want[3] = { 0 }, unpaired = 0;
+	struct oc_held h = { 0 };
+	size_t n = timeline(e, want);
+
+	reset();
+	feed(&h, e, n);
+	CHECK_EQ_U64(h.n, n);
+	/* nothing final yet (the round's time is before the run): nothing paired */
+	CHECK_EQ_U64(oc_held__drain(&h, 999999, 0, add, NULL, &unpaired), 0);
+	CHECK_EQ_U64(npairs, 0);
+	CHECK_EQ_U64(h.n, n);
+	/* final up to the middle: exactly the intervals that end by then */
+	uint64_t mid = e[n / 2].time, want_mid = 0, nmid = 0;
+
+	for (size_t i = 0; i + 1 < n; i += 2)
+		if (e[i + 1].time <= mid) {
+			want_mid += e[i + 1].time - e[i].time;
+			nmid++;
+		}
+	CHECK_EQ_U64(oc_held__drain(&h, mid, 0, add, NULL, &unpaired), 0);
+	CHECK_EQ_U64(npairs, nmid);
+	CHECK_EQ_U64(got[0] + got[1] + got[2], want_mid);
+	/* the rest at the end */
+	CHECK_EQ_U64(oc_held__drain(&h, UINT64_MAX, 0, add, NULL, &unpaired), 0);
+	CHECK_EQ_U64(h.n, 0);
+	CHECK_EQ_U64(npairs, NOFF);
+	CHECK_EQ_U64(unpaired, 0);
+	for (int k = 0; k < 3; k++)
+		CHECK_EQ_U64(got[k], want[k]);
+	oc_held__exit(&h);
+}
+
+/* Forcing on a sorted stream (no rounds): the oldest half, still right. */
+static void test_force_sorted(void)
+{
+	static struct ev e[2 * NOFF];
+	uint64_t want[3] = { 0 }, unpaired = 0;
+	struct oc_held h = { 0 };
+	size_t n = timeline(e, want);
+
+	reset();
+	for (size_t i = 0; i < n; i++)
+		oc_held__add(&h, e[i].time, e[i].key, e[i].out);
+	CHECK_EQ_U64(oc_held__drain(&h, 0, 1, add, NULL, &unpaired), 0);
+	CHECK_EQ_U64(npairs, NOFF / 2);
+	CHECK_EQ_U64(h.n, n / 2);
+	CHECK_EQ_U64(oc_held__drain(&h, UINT64_MAX, 0, add, NULL, &unpaired), 0);
+	CHECK_EQ_U64(npairs, NOFF);
+	CHECK_EQ_U64(unpaired, 0);
+	for (int k = 0; k < 3; k++)
+		CHECK_EQ_U64(got[k], want[k]);
+	oc_held__exit(&h);
+}
+
+/* A switch-in without its switch-out, a switch-out still off CPU at the end. */
+static void test_unpaired(void)
+{
+	uint64_t unpaired = 0;
+	struct oc_held h = { 0 };
+
+	reset();
+	oc_held__add(&h, 500, OC_HELD_NO_KEY, 0);
+	oc_held__add(&h, 100, OC_HELD_NO_KEY, 0);
+	oc_held__add(&h, 200, 1, 1);
+	oc_held__add(&h, 900, 2, 1);
+	CHECK_EQ_U64(oc_held__drain(&h, UINT64_MAX, 0, add, NULL, &unpaired), 0);
+	CHECK_EQ_U64(unpaired, 1);	/* the switch-in at 100 */
+	CHECK_EQ_U64(got[1], 300);
+	CHECK_EQ_U64(npairs, 1);
+	CHECK_EQ_U64(h.n, 1);		/* the switch-out at 900 waits */
+	oc_held__exit(&h);
+}
+
+int main(void)
+{
+	test_two_buffers();
+	test_force_sorted();
+	test_unpaired();
+	CHECK_DONE();
+}
