@@ -9,29 +9,43 @@
 #include "../perfdata/perfdata.h"
 #include "../util/array.h"
 
-static int add_map(struct anon_census *c, uint32_t pid, uint64_t start, uint64_t len)
+static int add_map(struct anon_census *c, const struct pd_event *ev, uint32_t pid,
+		   uint64_t start, uint64_t len)
 {
 	struct anon_map m = { .pid = pid, .start = start, .len = len };
 
+	if (ev->has_sid && ev->sid.has_time)
+		m.time = ev->sid.time;
 	for (size_t i = 0; i < c->nmaps; i++)
 		if (c->maps[i].pid == pid && c->maps[i].start == start && c->maps[i].len == len)
 			return 0;
 	return ap_push(&c->maps, &c->nmaps, &c->cap_maps, &m, sizeof(m));
 }
 
-/* The newest mapping of pid holding ip (a fork child runs in its parent's). */
+/*
+ * The mapping of pid holding ip when the sample was taken: the newest one
+ * mapped by then, else (no times, or a sample older than every mapping)
+ * the newest in the file. A fork child runs in its parent's.
+ */
 static struct anon_map *map_of(struct anon_census *c, const struct attr_comms *comms,
-			       uint32_t pid, uint64_t ip)
+			       uint32_t pid, uint64_t ip, const struct pd_sample_id *sid)
 {
 	for (int depth = 0; depth < 8 && pid; depth++) {
 		const struct attr_comm *e = NULL;
+		struct anon_map *any = NULL;
 
 		for (size_t i = c->nmaps; i-- > 0;) {
 			struct anon_map *m = &c->maps[i];
 
-			if (m->pid == pid && ip - m->start < m->len)
+			if (m->pid != pid || ip - m->start >= m->len)
+				continue;
+			if (!sid->has_time || m->time <= sid->time)
 				return m;
+			if (!any)
+				any = m;
 		}
+		if (any)
+			return any;
 		for (size_t i = 0; i < comms->n && !e; i++)
 			if (comms->v[i].pid == pid)
 				e = &comms->v[i];
@@ -52,36 +66,65 @@ static int count_pid(struct anon_census *c, uint32_t pid)
 	return ap_push(&c->pids, &c->npids, &c->cap_pids, &add, sizeof(add));
 }
 
-static int on_record(struct anon_census *c, struct attr_comms *comms, const struct pd_event *ev)
+/* Pass 1: the mappings and the processes' names and parents. */
+static int on_map_record(struct anon_census *c, struct attr_comms *comms,
+			 const struct pd_event *ev)
 {
 	const union perf_event *e = ev->ev;
-	struct anon_map *m;
 
 	switch (ev->hdr->type) {
 	case PERF_RECORD_MMAP:
 		if ((ev->hdr->misc & PERF_RECORD_MISC_MMAP_DATA) ||
 		    strncmp(e->mmap.filename, "//anon", 6) || (int32_t)e->mmap.pid <= 0)
 			return 0;
-		return add_map(c, e->mmap.pid, e->mmap.start, e->mmap.len);
+		return add_map(c, ev, e->mmap.pid, e->mmap.start, e->mmap.len);
 	case PERF_RECORD_MMAP2:
 		if (!(e->mmap2.prot & PROT_EXEC) || strncmp(e->mmap2.filename, "//anon", 6) ||
 		    (int32_t)e->mmap2.pid <= 0)
 			return 0;
-		return add_map(c, e->mmap2.pid, e->mmap2.start, e->mmap2.len);
+		return add_map(c, ev, e->mmap2.pid, e->mmap2.start, e->mmap2.len);
 	case PERF_RECORD_COMM:
 		return attr_comms__comm(comms, e->comm.pid, e->comm.tid, e->comm.comm);
 	case PERF_RECORD_FORK:
 		return attr_comms__fork(comms, e->fork.pid, e->fork.ppid);
-	case PERF_RECORD_SAMPLE:
-		if (!ev->sample.sid.has_tid)
-			return 0;
-		c->samples++;
-		m = ev->sample.has_ip ? map_of(c, comms, ev->sample.sid.pid, ev->sample.ip) : NULL;
-		if (m)
-			m->samples++;
-		return count_pid(c, ev->sample.sid.pid);
 	}
 	return 0;
+}
+
+/* Pass 2: each sample to its process and to the mapping it lies in. */
+static int on_sample_record(struct anon_census *c, struct attr_comms *comms,
+			    const struct pd_event *ev)
+{
+	const struct pd_sample *s = &ev->sample;
+	struct anon_map *m;
+
+	if (ev->hdr->type != PERF_RECORD_SAMPLE || !s->sid.has_tid)
+		return 0;
+	c->samples++;
+	m = s->has_ip ? map_of(c, comms, s->sid.pid, s->ip, &s->sid) : NULL;
+	if (m)
+		m->samples++;
+	return count_pid(c, s->sid.pid);
+}
+
+typedef int (*census_pass)(struct anon_census *, struct attr_comms *, const struct pd_event *);
+
+static int read_pass(const char *perf_path, census_pass on, struct anon_census *c,
+		     struct attr_comms *comms, struct ap_err *err)
+{
+	struct perfdata *pd;
+	struct pd_event ev;
+	int r;
+
+	if (perfdata__open(perf_path, 0, &pd, err))
+		return -1;
+	while ((r = perfdata__next(pd, &ev, err)) == 1)
+		if (on(c, comms, &ev)) {
+			r = ap_err_nomem(err);
+			break;
+		}
+	perfdata__close(pd);
+	return r ? -1 : 0;
 }
 
 static int by_samples_map(const void *a, const void *b)
@@ -105,21 +148,14 @@ static int by_samples_pid(const void *a, const void *b)
 int anon_census__read(const char *perf_path, struct anon_census *c, struct ap_err *err)
 {
 	struct attr_comms comms = { 0 };
-	struct perfdata *pd;
-	struct pd_event ev;
 	int r;
 
 	memset(c, 0, sizeof(*c));
 	if (!strcmp(perf_path, "-"))
 		return ap_errf(err, "-: a stream cannot be read twice");
-	if (perfdata__open(perf_path, 0, &pd, err))
-		return -1;
-	while ((r = perfdata__next(pd, &ev, err)) == 1)
-		if (on_record(c, &comms, &ev)) {
-			r = ap_err_nomem(err);
-			break;
-		}
-	perfdata__close(pd);
+	r = read_pass(perf_path, on_map_record, c, &comms, err);
+	if (!r)
+		r = read_pass(perf_path, on_sample_record, c, &comms, err);
 	if (!r) {
 		for (size_t i = 0; i < c->nmaps; i++)
 			snprintf(c->maps[i].comm, sizeof(c->maps[i].comm), "%s",
@@ -135,7 +171,7 @@ int anon_census__read(const char *perf_path, struct anon_census *c, struct ap_er
 	attr_comms__exit(&comms);
 	if (r)
 		anon_census__exit(c);
-	return r ? -1 : 0;
+	return r;
 }
 
 void anon_census__exit(struct anon_census *c)

@@ -6,8 +6,10 @@
  * executable //anon mappings (where a runtime puts compiled code) with the
  * samples inside each, and the samples of each process. The front ends
  * list them when no mapping has a core's size (the wrong recording, or the
- * wrong core?) and when a --pid has no samples. One plain read of the
- * file, apart from attribution's, on the failure path only.
+ * wrong core?) and when a --pid has no samples. Two plain reads of the
+ * file, apart from attribution's, on the failure path only: perf writes
+ * each CPU's buffer in rounds, so a sample can come before the mapping it
+ * lies in (another CPU's buffer); the mappings are all known first.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -17,6 +19,7 @@ struct anon_map {
 	uint32_t pid;
 	char comm[16];		/* the process's command ("" when never named) */
 	uint64_t start, len;
+	uint64_t time;		/* when it was first mapped (0: no time recorded) */
 	uint64_t samples;	/* samples of its process whose ip lies in it */
 };
 
