@@ -92,9 +92,10 @@ known_open() {
 }
 
 printf '%-9s %5s %11s %7s %6s %6s %6s  %s\n' target secs executions "exec/s" cov ft corpus result
-status=0
-for name in "$@"; do
-	src=$root/tests/fuzz/fuzz_$name.c
+# fuzz_one NAME: one target's run and its line; returns 1 on a new crash
+fuzz_one() {
+	local name=$1 st=0
+	local src=$root/tests/fuzz/fuzz_$name.c
 	bin=$FB/fuzz_$name
 	seeds=$FB/seeds/$name
 	corpus=$FB/corpus/$name
@@ -155,12 +156,30 @@ for name in "$@"; do
 	[ "$known" -gt 0 ] && result="$result, $known known open crash(es):$ksigs"
 	# libFuzzer's fork mode exits 1 after any crash: then only new ones count
 	if [ "$new" -gt 0 ] || { [ "$rc" -ne 0 ] && [ "$((new + known))" -eq 0 ]; }; then
-		status=1
+		st=1
 		result="NEW CRASH ($new, rc=$rc):$nsigs; inputs: $FB/log/$name.new"
 		[ "$known" -gt 0 ] && result="$result; and $known known:$ksigs"
 	fi
 	printf '%-9s %5s %11s %7s %6s %6s %6s  %s\n' "$name" "${secs:-$SECS}" "${execs:-?}" \
 		"$speed" "${cov:-?}" "${ft:-?}" "$corp" "$result"
+	return "$st"
+}
+
+# Targets run as many at once as there are CPUs (FUZZ_JOBS): each is one
+# process in fork mode with its own folders; lines print in the order given.
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+mkdir -p "$FB/log"
+declare -A pid
+for name in "$@"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+	fuzz_one "$name" >"$FB/log/$name.line" 2>&1 &
+	pid[$name]=$!
+done
+status=0
+for name in "$@"; do
+	wait "${pid[$name]}" || status=1
+	cat "$FB/log/$name.line"
 done
 if [ "$status" -ne 0 ]; then
 	echo "fuzz: keep each new crash input as tests/fuzz/regress/NAME/<file> and fix it,"
