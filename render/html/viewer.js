@@ -449,6 +449,8 @@
 				seen[n.kind] = 1;
 				n.children.forEach(has);
 			})(tree);
+			/* a time view lists the kinds it draws (off-CPU stacks keep no kernel frames) */
+			if (unit) kindList = kindList.filter(function (k) { return seen[k[0]]; });
 			/* a -g chain that skipped a caller (docs/callgraph.md) */
 			if (seen.unknown) kindList.push(['unknown', 'caller unknown']);
 			if (seen.state) kindList.push(['state', 'off-CPU state: [S] sleeping, [D] uninterruptible, [R] preempted']);
