@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <stdio.h>
+#include <stdlib.h>
 #include "html_data.h"
 #include "../classify/classify.h"
 #include "../cwasm/cwasm.h"
@@ -152,6 +153,29 @@ void html_data__stack_node(struct json_out *j, const struct html_stack_node *n)
 		json_i64(j, n->local_func);
 	}
 	json_end_obj(j);
+}
+
+static int total_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x > y ? -1 : x < y;
+}
+
+uint64_t html_data__cut(uint64_t *t, uint32_t n, uint64_t *ties)
+{
+	uint64_t cut;
+	uint32_t above = 0;
+
+	*ties = 0;
+	if (n <= HTML_STACK_NODES)
+		return 0;
+	qsort(t, n, sizeof(*t), total_desc);
+	cut = t[HTML_STACK_NODES - 1];
+	while (above < HTML_STACK_NODES && t[above] > cut)
+		above++;
+	*ties = HTML_STACK_NODES - above;
+	return cut;
 }
 
 void html_data__diff_func(struct json_out *j, const struct html_diff_func *d)

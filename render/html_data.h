@@ -45,6 +45,22 @@ struct html_stack_node {
 };
 void html_data__stack_node(struct json_out *j, const struct html_stack_node *n);
 
+/*
+ * Stack-tree nodes in a document at most: the viewer draws 4,000 frames
+ * (render/html/viewer.js, MAX_RECTS) and a frame under 1/2,000 of the
+ * total is under a pixel until zoomed; past this the frames with the
+ * least are left out (docs/html-data.md, "stacks").
+ */
+#define HTML_STACK_NODES 5000
+/*
+ * Which of n nodes with these totals a document keeps: all (returns 0), or
+ * past HTML_STACK_NODES every node above the returned cut and *ties of
+ * those at it. t is sorted in place (most first). A node never has more
+ * than its parent, so walking parents first and keeping a node only when
+ * its parent is kept keeps a tree.
+ */
+uint64_t html_data__cut(uint64_t *t, uint32_t n, uint64_t *ties);
+
 /* One "diff.functions" element. */
 struct html_diff_func {
 	const char *core;	/* NULL: the only core */

@@ -13,19 +13,13 @@
 #include "callgraph.h"
 #include "html.h"
 #include "html_data.h"
+#include "html_offcpu.h"
 #include "report-events.h"
 #include "report-export.h"
 #include "../profile/host.h"
 
 /* Host rows in the document: the viewer lists them; the rest is summed. */
 #define HTML_HOST_ROWS 100
-/*
- * Stack-tree nodes in the document at most: the viewer draws 4,000 frames
- * (render/html/viewer.js, MAX_RECTS) and a frame under 1/2,000 of the
- * samples is under a pixel until zoomed; past this the frames with the
- * fewest samples are left out (docs/html-data.md, "stacks").
- */
-#define HTML_STACK_NODES 5000
 
 struct html_ctx {
 	const struct profile *p;
@@ -36,6 +30,7 @@ struct html_ctx {
 	/* the stack tree's nodes: index in the document (-1: left out), the cut (stack_cut) */
 	int64_t *stack_out;
 	uint64_t stack_cut, stack_ties;
+	struct html_offcpu *offcpu;	/* the off-CPU members; NULL without off-CPU data */
 };
 
 static void core_extra(struct json_out *j, const struct profile *p, uint32_t core, void *arg)
@@ -47,6 +42,7 @@ static void core_extra(struct json_out *j, const struct profile *p, uint32_t cor
 	html_data__target(j, ac->mod);
 	json_key(j, "functions");
 	html_data__functions(j, ac->mod, ac->func_samples);
+	html_offcpu__core_json(c->offcpu, j, core);
 	if (c->o->json_core_extra)
 		c->o->json_core_extra(j, p, core, c->o->core_ctx);
 }
@@ -100,25 +96,14 @@ static const char *const node_kinds[] = {
 	[STACK_KERNEL] = "kernel", [STACK_UNKNOWN] = "unknown",
 };
 
-static int total_desc(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x > y ? -1 : x < y;
-}
-
 /*
- * Which nodes the document keeps: all, or past HTML_STACK_NODES those with
- * the most samples: every node above the cut's total, and of those at it
- * as many as fit (*ties). A node never has more samples than its parent,
- * so the kept ones hold their ancestors (at the cut a parent comes first
- * in the walk and is kept before its children). The cut's total, 0 to keep
- * all; UINT64_MAX when out of memory.
+ * Which nodes the document keeps (html_data__cut): the cut's total, 0 to
+ * keep all; UINT64_MAX when out of memory. At the cut a parent comes first
+ * in the walk and is kept before its children.
  */
 static uint64_t stack_cut(const struct profile_stacks *st, uint64_t *ties)
 {
 	uint64_t *t, cut;
-	uint32_t above = 0;
 
 	*ties = 0;
 	if (st->nnodes - 1 <= HTML_STACK_NODES)
@@ -128,11 +113,7 @@ static uint64_t stack_cut(const struct profile_stacks *st, uint64_t *ties)
 		return UINT64_MAX;
 	for (uint32_t n = 1; n < st->nnodes; n++)
 		t[n - 1] = st->nodes[n].total;
-	qsort(t, st->nnodes - 1, sizeof(*t), total_desc);
-	cut = t[HTML_STACK_NODES - 1];
-	while (above < HTML_STACK_NODES && t[above] > cut)
-		above++;
-	*ties = HTML_STACK_NODES - above;
+	cut = html_data__cut(t, st->nnodes - 1, ties);
 	free(t);
 	return cut;
 }
@@ -216,6 +197,7 @@ static void doc_extra(struct json_out *j, const struct profile *p, void *arg)
 	listings(j, p);
 	host(j, c);
 	stacks(j, p, c);
+	html_offcpu__json(c->offcpu, j);
 	if (c->o->json_extra)
 		c->o->json_extra(j, p, c->o->ctx);
 }
@@ -256,6 +238,7 @@ static void ctx_exit(struct html_ctx *c)
 {
 	free(c->host);
 	free(c->stack_out);
+	html_offcpu__delete(c->offcpu);
 }
 
 static int ctx_init(struct html_ctx *c, const struct profile *p, const struct render_opts *o,
@@ -273,6 +256,10 @@ static int ctx_init(struct html_ctx *c, const struct profile *p, const struct re
 	c->ro.ctx = c;
 	if (render__host_rows(p, &c->host, &c->nhost))
 		return ap_err_nomem(err);
+	if (p->offcpu && !(c->offcpu = html_offcpu__new(p))) {
+		ctx_exit(c);
+		return ap_err_nomem(err);
+	}
 	if (st && st->mode != STACKS_NONE && st->nnodes > 1) {
 		c->stack_cut = stack_cut(st, &c->stack_ties);
 		c->stack_out = malloc(st->nnodes * sizeof(*c->stack_out));

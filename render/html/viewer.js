@@ -60,6 +60,11 @@
 	function pct(a, b, d) {
 		return (b > 0 ? (100 * a / b) : 0).toFixed(d === undefined ? 2 : d) + '%';
 	}
+	/* nanoseconds as milliseconds, three decimals: "1,234.567" */
+	function ms(ns) {
+		var t = (num(ns) / 1e6).toFixed(3), i = t.indexOf('.');
+		return t.slice(0, i).replace(/\B(?=(\d{3})+(?!\d))/g, ',') + t.slice(i);
+	}
 	function hex(n) {
 		return '0x' + num(n).toString(16);
 	}
@@ -112,13 +117,16 @@
 				rows.push({ core: ci, f: num(r.local_func), s: num(r.samples), b: num(r.code_bytes), n: r.name || '' });
 			}
 		}
-		for (i = 0; i < rows.length; i++)
-			rows[i].key = (funcName(rows[i].f) + ' ' + rows[i].n).toLowerCase();
+		for (i = 0; i < rows.length; i++) rowKey(rows[i]);
 		return rows;
+	}
+	function rowKey(r) {
+		r.key = (funcName(r.f) + ' ' + r.n).toLowerCase();
+		return r;
 	}
 
 	/* A stack tree as nested {name, kind, self, total, children} under one root. */
-	function stackTree(st) {
+	function stackTree(st, rootName) {
 		var roots = [], i, n, nodes;
 		if (!st) return null;
 		if (Array.isArray(st.nodes)) {
@@ -144,7 +152,173 @@
 		if (!roots.length) return null;
 		var total = 0;
 		for (i = 0; i < roots.length; i++) total += roots[i].total;
-		return { name: 'all samples', kind: 'root', self: 0, total: total, children: roots };
+		return { name: rootName || 'all samples', kind: 'root', self: 0, total: total, children: roots };
+	}
+
+	/* ---- the wall-clock view: on-CPU, off-CPU and wall time (docs/html-data.md, "Off-CPU time") ---- */
+
+	/* a copy of a tree with every amount times k */
+	function scaleTree(n, k, rootName) {
+		return { name: rootName || n.name, kind: n.kind, self: n.self * k, total: n.total * k,
+			core: n.core, local_func: n.local_func,
+			children: n.children.map(function (c) { return scaleTree(c, k); }) };
+	}
+
+	/* add the nodes of src into the list dst (copies), frames of one name and kind merged */
+	function mergeInto(dst, src) {
+		var at = {};
+		dst.forEach(function (d) { at[d.kind + '\u0000' + d.name] = d; });
+		src.forEach(function (n) {
+			var key = n.kind + '\u0000' + n.name, d = at[key];
+			if (!d) {
+				d = at[key] = { name: n.name, kind: n.kind, self: 0, total: 0, core: n.core,
+					local_func: n.local_func, children: [] };
+				dst.push(d);
+			}
+			d.self += n.self;
+			d.total += n.total;
+			mergeInto(d.children, n.children);
+		});
+	}
+
+	/* wall: the on- and off-CPU trees in one, as flamegraph.pl draws report --folded --cpu-state both */
+	function mergeTrees(a, b, rootName) {
+		var root = { name: rootName, kind: 'root', self: 0, total: 0, children: [] };
+		[a, b].forEach(function (t) {
+			if (!t) return;
+			root.total += t.total;
+			mergeInto(root.children, t.children);
+		});
+		return root.total > 0 ? root : null;
+	}
+
+	/*
+	 * The document's off_cpu (report --json's) with the page's off-CPU
+	 * members: per function row r.t = [on, on incl, off, off incl] in ns,
+	 * the processes, and the icicle's trees in ns: on-CPU (the samples'
+	 * tree x the mean on-CPU period, as --folded --cpu-state both), off-CPU,
+	 * wall. null without off_cpu: the page is drawn in samples only.
+	 */
+	function offCpu(doc, m) {
+		var oc = doc.off_cpu, x, ocs = doc.off_cpu_stacks || {};
+		if (!oc || typeof oc !== 'object' || Array.isArray(oc)) return null;
+		x = { procs: Array.isArray(oc.processes) ? oc.processes : [], source: oc.source,
+			event: oc.on_cpu_event, on: 0, off: 0 };
+		x.procs.forEach(function (p) { x.on += num(p.on_cpu_ns); x.off += num(p.off_cpu_ns); });
+		m.cores.forEach(function (c) {
+			var by = {};
+			c.rows.forEach(function (r) { r.t = [0, 0, 0, 0]; by[r.f] = r; });
+			var set = function (f, t, name) {
+				if (!by[f]) c.rows.push(by[f] = rowKey({ core: c.i, f: f, s: 0, b: 0, n: name || '' }));
+				by[f].t = t;
+			};
+			if (Array.isArray(c.block.off_cpu_functions)) {
+				c.block.off_cpu_functions.forEach(function (a) {
+					if (Array.isArray(a)) set(num(a[0]), [num(a[1]), num(a[2]), num(a[3]), num(a[4])]);
+				});
+			} else {
+				/* a plain report --json: its off_cpu.functions (the --top ones) */
+				(oc.functions || []).forEach(function (f) {
+					if (m.coreOf(f.core) === c.i)
+						set(num(f.local_func), [num(f.on_cpu_ns), num(f.on_cpu_incl_ns), num(f.off_cpu_ns),
+							num(f.off_cpu_incl_ns)], f.name);
+				});
+			}
+		});
+		var samples = m.tree ? num(doc.stacks && doc.stacks.samples) || m.tree.total : 0;
+		var on = num(ocs.on_cpu_ns) || x.on;
+		x.trees = {
+			on: samples ? scaleTree(m.tree, on / samples, 'all on-CPU') : null,
+			off: stackTree(doc.off_cpu_stacks, 'all off-CPU')
+		};
+		x.trees.wall = mergeTrees(x.trees.on, x.trees.off, 'wall (on + off CPU)');
+		x.leftOut = { on: num(doc.stacks && doc.stacks.left_out), off: num(ocs.left_out) };
+		x.leftOut.wall = x.leftOut.on + x.leftOut.off;
+		return x;
+	}
+
+	/* the switch's states: the table's column, the totals' key, what the numbers are */
+	var MODES = [
+		{ key: 'on', title: 'on-CPU', col: 'on-CPU ms', share: '%on', what: 'on-CPU time' },
+		{ key: 'off', title: 'off-CPU', col: 'off-CPU ms', share: '%off', what: 'off-CPU time' },
+		{ key: 'wall', title: 'wall', col: 'wall ms', share: '%wall', what: 'wall time (on + off CPU)' }
+	];
+	function modeOf(k) {
+		for (var i = 0; i < MODES.length; i++) if (MODES[i].key === k) return MODES[i];
+		return MODES[0];
+	}
+	/* a row's self and inclusive ns in a state */
+	function timeOf(r, k) {
+		var t = r.t || [0, 0, 0, 0];
+		if (k === 'on') return [t[0], t[1]];
+		if (k === 'off') return [t[2], t[3]];
+		return [t[0] + t[2], t[1] + t[3]];
+	}
+	function modeTotal(oc, k) {
+		return k === 'on' ? oc.on : k === 'off' ? oc.off : oc.on + oc.off;
+	}
+
+	function renderSwitch(app, m, onMode) {
+		var oc = m.oc, bar = put(app, el('div', 'cpu-switch'));
+		bar.id = idp + 'cpu-switch';
+		bar.setAttribute('role', 'group');
+		bar.setAttribute('aria-label', 'time shown in the stacks and the function table');
+		add(bar, el('span', 'lbl', 'Time:'));
+		var btns = MODES.map(function (md) {
+			var b = put(bar, el('button', null, md.title));
+			b.type = 'button';
+			b.setAttribute('data-state', md.key);
+			b.addEventListener('click', function () { set(md.key); });
+			return b;
+		});
+		var note = put(bar, el('span', 'note'));
+		var notes = {
+			on: 'on-CPU: ' + (oc.event || 'the event\u2019s') + ' samples \u00d7 period, each to the innermost wasm function on its stack (a host import that burns CPU counts for its caller)',
+			off: 'off-CPU: time switched out (' + (oc.source === 'offcpu-time' ? 'offcpu-time samples' : 'switch records') +
+				'), each wait to the innermost wasm function on its stack',
+			wall: 'wall: on-CPU + off-CPU time'
+		};
+		function set(k) {
+			btns.forEach(function (b) {
+				var on = b.getAttribute('data-state') === k;
+				b.classList.toggle('on', on);
+				b.setAttribute('aria-pressed', on ? 'true' : 'false');
+			});
+			note.textContent = notes[k];
+			bar.setAttribute('data-state', k);
+			onMode(k);
+		}
+		return set;
+	}
+
+	/* per process: wall, on and off CPU, the off-CPU time by state */
+	function renderWallCard(cards, m) {
+		var card = put(cards, el('div', 'card wide'));
+		card.id = idp + 'wall-clock';
+		add(card, el('h3', null, 'Wall clock'));
+		var t = put(card, el('table', 'ltable'));
+		t.id = idp + 'wall-table';
+		var hr = put(put(t, el('thead')), el('tr'));
+		['pid', 'wall ms', 'on-CPU ms', 'off-CPU ms', 'S', 'D', 'R', 'other', 'in wasm', ''].forEach(function (h, k) {
+			add(hr, el('th', k && k < 9 ? 'num' : null, h));
+		});
+		var tb = put(t, el('tbody'));
+		m.oc.procs.forEach(function (p) {
+			var st = p.off_cpu_by_state || {}, on = num(p.on_cpu_ns), off = num(p.off_cpu_ns);
+			var tr = put(tb, el('tr'));
+			tr.setAttribute('data-pid', String(num(p.pid)));
+			var bar = el('td', 'wbar'), tk = put(bar, el('div', 'track'));
+			[['on', on], ['off', off]].forEach(function (x) {
+				var f = put(tk, el('div', 'fill ' + x[0]));
+				f.style.width = (on + off ? 100 * x[1] / (on + off) : 0).toFixed(2) + '%';
+				f.title = x[0] + '-CPU ' + ms(x[1]) + ' ms (' + pct(x[1], on + off, 1) + ')';
+			});
+			add(tr, el('td', 'mono', String(num(p.pid))), el('td', 'num', ms(p.wall_ns)), el('td', 'num', ms(on)),
+				el('td', 'num', ms(off)), el('td', 'num', ms(st.S)), el('td', 'num', ms(st.D)), el('td', 'num', ms(st.R)),
+				el('td', 'num', ms(st.other)), el('td', 'num', ms(p.off_cpu_wasm_ns)), bar);
+		});
+		add(card, el('p', 'note', 'Off CPU by state: S sleeping, D uninterruptible, R preempted; \u201cin wasm\u201d: ' +
+			'waits with a wasm function on the stack. The bar: on-CPU (blue) and off-CPU (grey) shares.'));
 	}
 
 	function normalise(doc) {
@@ -179,6 +353,7 @@
 			if (!seen[key]) { seen[key] = 1; m.classified.push({ core: ci, cf: cf }); }
 		});
 		m.tree = stackTree(doc.stacks);
+		m.oc = offCpu(doc, m);
 		m.diff = doc.diff || null;
 		return m;
 	}
@@ -224,6 +399,7 @@
 				(b.mapping.override ? ', pinned by base ' + b.mapping.override : ''));
 			if (b.cwasm_sha256) kv(d, 'sha256', String(b.cwasm_sha256).slice(0, 16) + '\u2026');
 		});
+		if (m.oc) renderWallCard(cards, m);
 		var warnings = [].concat(doc.warnings || []);
 		m.cores.forEach(function (c) { if (c.block !== doc) warnings = warnings.concat(c.block.warnings || []); });
 		if (warnings.length) {
@@ -240,29 +416,55 @@
 		if (n.kind === 'wasm') return 'hsl(' + (200 + h % 25) + ',62%,' + (58 + h % 12) + '%)';
 		if (n.kind === 'kernel') return 'hsl(' + (h % 12) + ',68%,' + (60 + h % 10) + '%)';
 		if (n.kind === 'unknown') return '#c3c9d0';
+		if (n.kind === 'state') return 'hsl(' + (262 + h % 16) + ',32%,' + (66 + h % 10) + '%)';
 		return 'hsl(' + (28 + h % 18) + ',85%,' + (56 + h % 12) + '%)';
 	}
 
+	/*
+	 * The icicle of m.tree in samples; set(tree, unit, leftOut) draws
+	 * another tree (the wall-clock view's, unit its MODES entry: ns shown
+	 * as ms) in its place.
+	 */
 	function renderFlame(app, m, onPick) {
 		var s = section(app, 'flame', 'Call stacks');
-		var kinds = add(el('p', 'note kinds'), document.createTextNode('Icicle: callers above callees, width = samples; click a frame to zoom, the top bar to zoom out.'));
-		var kindList = [['wasm', 'wasm'], ['host', 'host'], ['kernel', 'kernel']];
-		(function has(n) {
-			if (n.kind === 'unknown') kindList.unknown = 1;
-			n.children.forEach(has);
-		})(m.tree);
-		/* a -g chain that skipped a caller (docs/callgraph.md) */
-		if (kindList.unknown) kindList.push(['unknown', 'caller unknown']);
-		kindList.forEach(function (k) {
-			add(kinds, el('span', 'k k-' + k[0]), document.createTextNode(k[1]));
-		});
-		s.appendChild(kinds);
-		if (m.doc.stacks && num(m.doc.stacks.left_out))
-			add(s, el('p', 'note', fmt(num(m.doc.stacks.left_out)) + ' frames with the fewest samples are left out of this document.'));
+		var head = put(s, el('div'));
 		var box = put(s, el('div', 'flame'));
 		var info = put(s, el('p', 'flame-info'));
-		var zoom = m.tree;
+		var tree = m.tree, unit = null, leftOut = m.doc.stacks ? num(m.doc.stacks.left_out) : 0;
+		var zoom = tree;
 
+		function amount(v) {
+			return unit ? ms(v) + ' ms' : fmt(v) + ' samples';
+		}
+		function describe(n, sep) {
+			return n.name + sep + amount(n.total) + ' (' + pct(n.total, tree.total) + (sep === '\n' ? ' of all' : '') +
+				'), self ' + (unit ? ms(n.self) + ' ms' : fmt(n.self));
+		}
+		function legend() {
+			head.textContent = '';
+			var kinds = add(el('p', 'note kinds'), document.createTextNode('Icicle: callers above callees, width = ' +
+				(unit ? unit.what : 'samples') + '; click a frame to zoom, the top bar to zoom out.'));
+			var kindList = [['wasm', 'wasm'], ['host', 'host'], ['kernel', 'kernel']], seen = {};
+			if (tree) (function has(n) {
+				seen[n.kind] = 1;
+				n.children.forEach(has);
+			})(tree);
+			/* a time view lists the kinds it draws (off-CPU stacks keep no kernel frames) */
+			if (unit) kindList = kindList.filter(function (k) { return seen[k[0]]; });
+			/* a -g chain that skipped a caller (docs/callgraph.md) */
+			if (seen.unknown) kindList.push(['unknown', 'caller unknown']);
+			if (seen.state) kindList.push(['state', 'off-CPU state: [S] sleeping, [D] uninterruptible, [R] preempted']);
+			kindList.forEach(function (k) {
+				add(kinds, el('span', 'k k-' + k[0]), document.createTextNode(k[1]));
+			});
+			head.appendChild(kinds);
+			if (unit && unit.key !== 'on')
+				add(head, el('p', 'note', 'Off-CPU stacks begin at their outermost wasm frame (the host frames above it are not kept)' +
+					(unit.key === 'wall' ? ': a wasm entry shows under its host caller for its on-CPU time and as a root for its off-CPU time.' : '.')));
+			if (leftOut)
+				add(head, el('p', 'note', fmt(leftOut) + ' frames with the fewest ' + (unit ? 'nanoseconds' : 'samples') +
+					' are left out of this document.'));
+		}
 		function depthOf(n) {
 			var d = 0;
 			(n.children || []).forEach(function (c) { d = Math.max(d, depthOf(c)); });
@@ -275,10 +477,15 @@
 				for (var i = 0; i < n.children.length; i++)
 					if (walk(n.children[i], acc.concat([n]))) return true;
 				return false;
-			})(m.tree, []);
+			})(tree, []);
 			return out;
 		}
 		function draw() {
+			box.textContent = '';
+			if (!tree) {
+				add(box, el('p', 'empty', 'No stacks with a wasm frame in this view.'));
+				return;
+			}
 			var W = Math.max(box.clientWidth || 0, 600), path = pathTo(zoom);
 			var depth = path.length - 1 + depthOf(zoom), rects = 0;
 			var g = svg('svg', { width: W, height: depth * FLAME_ROW, role: 'img' });
@@ -287,14 +494,15 @@
 				var r = svg('rect', { x: x.toFixed(1), y: y, width: Math.max(w - 0.5, 0.5).toFixed(1),
 					height: FLAME_ROW - 1, fill: frameFill(n) });
 				r.setAttribute('data-kind', n.kind);
+				r.setAttribute('data-total', String(Math.round(n.total)));
 				if (dim) r.setAttribute('class', 'dim');
 				var t = svg('title', {});
-				t.textContent = n.name + '\n' + fmt(n.total) + ' samples (' + pct(n.total, m.tree.total) + ' of all), self ' + fmt(n.self);
+				t.textContent = describe(n, '\n');
 				r.appendChild(t);
 				r.addEventListener('click', function () {
-					zoom = (n === zoom && n !== m.tree) ? (path[path.length - 2] || m.tree) : n;
+					zoom = (n === zoom && n !== tree) ? (path[path.length - 2] || tree) : n;
 					draw();
-					info.textContent = n.name + ': ' + fmt(n.total) + ' samples (' + pct(n.total, m.tree.total) + '), self ' + fmt(n.self);
+					info.textContent = describe(n, ': ');
 					if (n.kind === 'wasm' && n.local_func !== undefined) onPick(m.coreOf(n.core), num(n.local_func));
 				});
 				g.appendChild(r);
@@ -322,15 +530,25 @@
 					cx += cw;
 				});
 			})(zoom, 0, (path.length - 1) * FLAME_ROW, W);
-			box.textContent = '';
 			box.appendChild(g);
 		}
+		legend();
 		draw();
 		var timer = 0;
 		window.addEventListener('resize', function () {
 			clearTimeout(timer);
 			timer = setTimeout(draw, 150);
 		});
+		return {
+			set: function (t, u, lo) {
+				tree = zoom = t;
+				unit = u;
+				leftOut = lo;
+				info.textContent = '';
+				legend();
+				draw();
+			}
+		};
 	}
 
 	/* host frames (doc.host) as chart rows: kind host or kernel */
@@ -468,6 +686,17 @@
 		{ key: 'b', title: 'bytes', num: true },
 		{ key: 'h', title: 'heat' }
 	];
+	/* with off-CPU data: self and inclusive time of the switch's state (setMode) */
+	var TIME_COLS = [
+		{ key: 'rank', title: '#', num: true },
+		{ key: 'f', title: 'function' },
+		{ key: 'n', title: 'wasm name' },
+		{ key: 'v', title: 'on-CPU ms', num: true },
+		{ key: 'vi', title: 'incl ms', num: true },
+		{ key: 'p', title: '%on', num: true },
+		{ key: 'b', title: 'bytes', num: true },
+		{ key: 'h', title: 'heat' }
+	];
 
 	function renderTable(app, m, state) {
 		var s = section(app, 'functions', 'Functions');
@@ -491,16 +720,19 @@
 		var count = el('span', 'meta');
 		count.id = idp + 'fn-count';
 		add(bar, input, count);
-		var table = put(s, el('div', 'vtable'));
+		var table = put(s, el('div', 'vtable' + (m.oc ? ' time' : '')));
 		table.id = idp + 'fn-table';
 		var head = put(table, el('div', 'vhead'));
 		var body = put(table, el('div', 'vbody'));
 		body.id = idp + 'fn-body';
 		var spacer = put(body, el('div', 'vspacer'));
 		var core = m.cores.length ? 0 : -1, rows = [], view = [], max = 1;
-		var sort = { key: 's', asc: false }, buttons = [];
+		/* with off-CPU data the table shows the switch's time (r.v, r.vi), else samples (r.s) */
+		var time = !!m.oc, mode = 'on', total = time ? m.oc.on : m.total;
+		var sort = { key: time ? 'v' : 's', asc: false }, buttons = [];
+		var val = function (r) { return time ? r.v : r.s; };
 
-		COLS.forEach(function (c) {
+		(time ? TIME_COLS : COLS).forEach(function (c) {
 			var b = el('button', c.num ? 'num' : null, c.title);
 			b.type = 'button';
 			b.setAttribute('data-key', c.key);
@@ -516,9 +748,10 @@
 		function setCore(ci) {
 			core = ci;
 			rows = ci >= 0 ? m.cores[ci].rows : [];
-			var byS = rows.slice().sort(function (a, b) { return b.s - a.s || a.f - b.f; });
+			if (time) rows.forEach(function (r) { var t = timeOf(r, mode); r.v = t[0]; r.vi = t[1]; });
+			var byS = rows.slice().sort(function (a, b) { return val(b) - val(a) || a.f - b.f; });
 			for (var i = 0; i < byS.length; i++) byS[i].rank = i + 1;
-			max = byS.length && byS[0].s ? byS[0].s : 1;
+			max = byS.length && val(byS[0]) ? val(byS[0]) : 1;
 			/* a short table is not padded out to the full height */
 			body.style.height = Math.min(440, Math.max(rows.length, 3) * ROW + 2) + 'px';
 			apply();
@@ -526,7 +759,7 @@
 		function cmp(a, b) {
 			var k = sort.key, r;
 			if (k === 'n') r = a.n < b.n ? -1 : a.n > b.n ? 1 : 0;
-			else if (k === 'p') r = a.s - b.s;
+			else if (k === 'p') r = val(a) - val(b);
 			else r = a[k] - b[k];
 			if (!sort.asc) r = -r;
 			return r || a.rank - b.rank;	/* ties in rank order, either direction */
@@ -564,11 +797,15 @@
 				var fn = el('span', 'mono', funcName(r.f));	/* the core is in the selector */
 				if (m.listings[core + ':' + r.f]) fn.classList.add('has-listing');
 				var heat = el('span', 'heat'), hb = put(heat, el('span'));
-				hb.style.width = (100 * r.s / max).toFixed(1) + '%';
+				hb.style.width = (100 * val(r) / max).toFixed(1) + '%';
 				var nm = el('span', null, r.n);
 				nm.title = r.n;
-				add(row, el('span', 'num', r.rank), fn, nm, el('span', 'num', fmt(r.s)),
-					el('span', 'num', pct(r.s, m.total)), el('span', 'num', fmt(r.b)), heat);
+				add(row, el('span', 'num', r.rank), fn, nm);
+				if (time)
+					add(row, nsCell(r.v), nsCell(r.vi));
+				else
+					add(row, el('span', 'num', fmt(r.s)));
+				add(row, el('span', 'num', pct(val(r), total)), el('span', 'num', fmt(r.b)), heat);
 				(function (f) {
 					row.addEventListener('click', function () { state.pick(core, f); });
 				})(r.f);
@@ -585,8 +822,26 @@
 			showCore: function (ci) {
 				if (ci !== core && ci >= 0) { if (coreSel) coreSel.value = String(ci); setCore(ci); }
 				else paint();
+			},
+			/* the switch's state: 'on', 'off' or 'wall' */
+			setMode: function (k) {
+				if (!time) return;
+				mode = k;
+				total = modeTotal(m.oc, k);
+				buttons.forEach(function (b) {
+					if (b.getAttribute('data-key') === 'v') b.textContent = modeOf(k).col;
+					if (b.getAttribute('data-key') === 'p') b.textContent = modeOf(k).share;
+				});
+				setCore(core);
 			}
 		};
+	}
+
+	/* a time cell: milliseconds shown, the nanoseconds in data-ns */
+	function nsCell(v) {
+		var c = el('span', 'num', ms(v));
+		c.setAttribute('data-ns', String(Math.round(num(v))));
+		return c;
 	}
 
 	/* ---- annotated listing ---- */
@@ -950,12 +1205,19 @@
 			var ls = document.getElementById(pfx + 'listing');
 			if (ls && ls.scrollIntoView && state.scroll) ls.scrollIntoView({ block: 'start' });
 		};
+		var flame = null, setMode = null;
 		renderSummary(app, m);
+		/* off-CPU data: the switch re-draws the icicle and the table in its time */
+		if (m.oc) setMode = renderSwitch(app, m, function (k) {
+			if (flame) flame.set(m.oc.trees[k], modeOf(k), m.oc.leftOut[k]);
+			table.setMode(k);
+		});
 		if (m.diff) renderDiff(app, m, state.pick);
-		if (m.tree && m.tree.total > 0) renderFlame(app, m, state.pick);
+		if (m.tree && m.tree.total > 0) flame = renderFlame(app, m, state.pick);
 		else renderSelfChart(app, m, state.pick);
 		renderClassMix(app, m, state.pick);
 		table = renderTable(app, m, state);
+		if (setMode) setMode('on');
 		var ls = section(app, 'listing', 'Annotated listing');
 		listingBox = put(ls, el('div'));
 		listingBox.id = idp + 'listing-box';
