@@ -68,7 +68,7 @@ int attr_args__check(struct attr_args *a, struct ap_err *err)
 int attr_args__check_output(const struct attr_args *a, const char *out, struct ap_err *err)
 {
 	/* before anything is read: another user's file is never replaced */
-	if (strcmp(out, "-") && ap_outfile__check_owner(out, err))
+	if (strcmp(out, "-") && ap_outfile__check(out, err))
 		return -1;
 	for (uint32_t i = 0; i < (a->ninputs ? a->ninputs : 1); i++) {
 		struct ap_input in = { .name = a->ninputs ? a->inputs[i] : a->input };

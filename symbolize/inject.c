@@ -37,6 +37,9 @@ int symbolize__dir(const char *dir, const char *out, char *buf, size_t len, int 
 		   struct ap_err *err)
 {
 	*created = 0;
+	/* a recording for perf to read: never a device or FIFO (nor OUT.d beside one) */
+	if (out && ap_outfile__check_owner(out, err))
+		return -1;
 	if (dir) {
 		if ((size_t)snprintf(buf, len, "%s", dir) >= len)
 			return ap_errf(err, "%s: path too long", dir);

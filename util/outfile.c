@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,11 +15,23 @@ int ap_outfile__check_owner(const char *path, struct ap_err *err)
 		return 0;	/* nothing there yet (or nothing we could replace) */
 	if (S_ISDIR(st.st_mode))
 		return ap_errf(err, "%s: is a directory", path);
+	/* a rename would replace a device or FIFO node itself (root: /dev/null) */
+	if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+		return ap_errf(err, "%s: is not a regular file; refusing to replace it", path);
 	/* in a shared folder (/tmp) the name may belong to someone else */
 	if (st.st_uid != geteuid())
 		return ap_errf(err, "%s: belongs to another user (uid %u); refusing to replace it",
 			       path, (unsigned)st.st_uid);
 	return 0;
+}
+
+int ap_outfile__check(const char *path, struct ap_err *err)
+{
+	struct stat st;
+
+	if (!stat(path, &st) && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
+		return 0;	/* written in place (open_special) */
+	return ap_outfile__check_owner(path, err);
 }
 
 static mode_t default_mode(void)
@@ -38,6 +51,42 @@ mode_t outfile__mode_of(const char *input)
 	return st.st_mode & 0666;
 }
 
+/*
+ * A character device or a FIFO (/dev/null, /dev/stdout, a named pipe) is
+ * written in place: a rename would replace the node itself (as root,
+ * /dev/null with a regular file). A block device is refused. 1 when opened
+ * in place, 0 for a path to write by temporary name, -1 on error.
+ */
+static int open_special(struct outfile *o, const char *path, struct ap_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) || S_ISREG(st.st_mode))
+		return 0;
+	if (S_ISBLK(st.st_mode))
+		return ap_errf(err, "%s: is a block device; refusing to write to it", path);
+	if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
+		return 0;
+	o->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (o->fd < 0)
+		return ap_errf(err, "%s: cannot open: %s", path, strerror(errno));
+	o->f = fdopen(o->fd, "w");
+	if (!o->f) {
+		int e = errno;
+
+		close(o->fd);
+		o->fd = -1;
+		return ap_errf(err, "%s: %s", path, strerror(e));
+	}
+	o->path = strdup(path);
+	if (!o->path) {
+		outfile__abort(o);
+		return ap_errf(err, "%s: out of memory", path);
+	}
+	o->in_place = 1;
+	return 1;
+}
+
 int outfile__open(struct outfile *o, const char *path, struct ap_err *err)
 {
 	return outfile__open_mode(o, path, default_mode(), err);
@@ -54,6 +103,13 @@ int outfile__open_mode(struct outfile *o, const char *path, mode_t mode, struct 
 		o->f = stdout;
 		o->fd = STDOUT_FILENO;
 		return 0;
+	}
+	/* before the owner check: nothing is replaced, the kernel checks access */
+	switch (open_special(o, path, err)) {
+	case 1:
+		return 0;
+	case -1:
+		return -1;
 	}
 	if (ap_outfile__check_owner(path, err))
 		return -1;
@@ -108,7 +164,7 @@ int outfile__commit(struct outfile *o, struct ap_err *err)
 		bad = 1;
 	o->f = NULL;
 	o->fd = -1;
-	if (bad || rename(o->tmp, o->path) != 0) {
+	if (bad || (!o->in_place && rename(o->tmp, o->path) != 0)) {
 		int e = errno;
 
 		ap_errf(err, "%s: write failed: %s", o->path, strerror(e));

@@ -16,10 +16,12 @@ struct outfile {
 	char *tmp;   /* temporary name, same folder */
 	FILE *f;
 	int fd;
+	int in_place; /* a device or FIFO, written directly: no tmp, no rename */
 };
 
 /*
- * Open a temporary file next to path. "-" is stdout (written directly).
+ * Open a temporary file next to path. "-" is stdout, and an existing
+ * character device or FIFO (/dev/null) is written directly, never replaced.
  * A path that exists and belongs to another user, or is a folder, is
  * refused (ap_outfile__check_owner).
  */
@@ -40,9 +42,15 @@ void outfile__abort(struct outfile *o);
 
 /*
  * 0 when path may be replaced by a file of ours: it does not exist, or it
- * is no folder and this user owns it (a symlink counts as itself: rename
- * replaces the link, never its target). -1 with err otherwise.
+ * is a regular file or a symlink this user owns (a symlink counts as
+ * itself: rename replaces the link, never its target). -1 with err
+ * otherwise (a folder, a device, a FIFO, another user's file).
  */
 int ap_outfile__check_owner(const char *path, struct ap_err *err);
+/*
+ * 0 when outfile__open may write path: a character device or FIFO (written
+ * in place), else ap_outfile__check_owner. For checks before the work.
+ */
+int ap_outfile__check(const char *path, struct ap_err *err);
 
 #endif
