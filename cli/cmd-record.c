@@ -261,7 +261,7 @@ static int record_argv(struct rec_args *r, char ***out)
 
 	while (r->cmd[ncmd])
 		ncmd++;
-	v = calloc((size_t)(20 + r->nperf_args + ncmd), sizeof(*v));
+	v = calloc((size_t)(24 + r->nperf_args + ncmd), sizeof(*v));
 	if (!v)
 		return -1;
 	v[k++] = r->perf;
