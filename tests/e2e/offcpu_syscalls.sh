@@ -17,7 +17,9 @@
 #   ("loader: host_nap 2000 us: N calls, T ns"): a function's time in its
 #   system call lies inside its calls, so between 90% and 100.1% of T, and
 #   at least 98% of N x the wait asked for;
-# * the names: the number sc_sleep waits in is nanosleep, sc_poll's poll;
+# * the names: the number sc_sleep waits in is nanosleep, sc_poll's poll,
+#   and each one's time lies inside what perf trace -s (perf's own syscall
+#   table) gives that name's calls (90%..100.1%);
 # * each function's breakdown adds up to its off-CPU time, the overall
 #   table to the processes' off-CPU time;
 # * without syscall tracepoints (perf record by hand) nothing is added.
@@ -100,6 +102,15 @@ for w in host_nap:2000:sc_sleep:nanosleep host_poll:3000:sc_poll:poll; do
 	check_eq "$fn: its top system call" \
 		"$(jq -r --arg f "$fn" '.off_cpu.functions[] | select(.name == $f) | .syscalls[0].name' \
 		"$WORK/r.json")" "$sc"
+done
+# the names, independently: perf trace -s names system calls from perf's own
+# table (the kernel's syscall_64.tbl); off CPU in one lies inside its calls
+perf trace -i "$D" -s -o "$WORK/trace.txt" >/dev/null 2>&1
+for sc in nanosleep poll; do
+	ms=$(gawk -v s="$sc" '$1 == s && $2 ~ /^[0-9]+$/ { print $4; exit }' "$WORK/trace.txt")
+	ns=$(jq -r --arg s "$sc" '[.off_cpu.syscalls[] | select(.name == $s) | .ns] | add // 0' "$WORK/r.json")
+	check "$sc: off CPU $ns ns, 90%..100.1% of the ${ms:-?} ms perf trace -s gives its calls" \
+		gawk -v n="$ns" -v m="${ms:-0}" 'BEGIN { t = m * 1e6; exit !(t > 0 && n >= 0.9 * t && n <= 1.001 * t) }'
 done
 check_eq "each function's syscalls add up to its off-CPU time" \
 	"$(jq -r '[.off_cpu.functions[] | select(((.syscalls | map(.ns) | add) // 0) != .off_cpu_ns) |
