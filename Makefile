@@ -143,6 +143,7 @@ include tests/loader/loader.mk
 include tests/jitlib/jitlib.mk
 include render/render.mk
 include tests/fuzz/fuzz.mk
+include profile/syscalls.mk
 # make static, make dist: the static binary and the release tarballs
 include dist/static.mk
 

@@ -53,9 +53,11 @@ static const char record_usage[] =
 	"  -g                      record call graphs (perf record -g)\n"
 	"      --off-cpu           also where the run waits, for report's wall-clock\n"
 	"                          view: perf's --off-cpu where perf has BPF, else\n"
-	"                          sched:sched_switch with --switch-events (says\n"
-	"                          which; -F then goes to the event as a term, so\n"
-	"                          every switch keeps its stack); implies -g\n"
+	"                          sched:sched_switch with --switch-events and\n"
+	"                          raw_syscalls:sys_enter/sys_exit, for the split\n"
+	"                          by system call (says which; -F then goes to the\n"
+	"                          event as a term, so every switch keeps its\n"
+	"                          stack); implies -g\n"
 	"  -F, --freq HZ           sampling frequency (default 999, or max)\n"
 	"  -e, --event EVENT       event (default cycles where hardware cycles count,\n"
 	"                          else cpu-clock)\n"
@@ -261,7 +263,7 @@ static int record_argv(struct rec_args *r, char ***out)
 
 	while (r->cmd[ncmd])
 		ncmd++;
-	v = calloc((size_t)(20 + r->nperf_args + ncmd), sizeof(*v));
+	v = calloc((size_t)(24 + r->nperf_args + ncmd), sizeof(*v));
 	if (!v)
 		return -1;
 	v[k++] = r->perf;

@@ -147,7 +147,9 @@ static const char report_usage[] =
 	"                          and wall time per wasm function and per process;\n"
 	"                          on by itself when the recording has switches or\n"
 	"                          offcpu-time samples (=no: off); the samples counted\n"
-	"                          are then the first non-tracepoint event's\n"
+	"                          are then the first non-tracepoint event's; with\n"
+	"                          raw_syscalls:sys_enter/sys_exit recorded, also by\n"
+	"                          system call\n"
 	"\n"
 	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
 

@@ -57,13 +57,21 @@ const char *rec_offcpu__describe(enum rec_offcpu form)
 {
 	return form == REC_OFFCPU_BPF ?
 	       "perf record --off-cpu (BPF: offcpu-time samples, period = ns off CPU)" :
-	       "perf has no BPF --off-cpu here: sched:sched_switch -g with --switch-events";
+	       "perf has no BPF --off-cpu here: sched:sched_switch -g with --switch-events"
+	       " (and raw_syscalls:sys_enter/sys_exit)";
 }
 
 const char *const *rec_offcpu__args(enum rec_offcpu form)
 {
 	static const char *const bpf[] = { "--off-cpu", NULL };
-	static const char *const sw[] = { "-e", "sched:sched_switch", "--switch-events", NULL };
+	/*
+	 * The system call each thread is in, for the split by system call:
+	 * without call chains (-g asks for them on every event), a sample is
+	 * its header, ids, time and the tracepoint's raw payload.
+	 */
+	static const char *const sw[] = { "-e", "sched:sched_switch", "--switch-events",
+					  "-e", "raw_syscalls:sys_enter/call-graph=no/",
+					  "-e", "raw_syscalls:sys_exit/call-graph=no/", NULL };
 
 	return form == REC_OFFCPU_BPF ? bpf : sw;
 }

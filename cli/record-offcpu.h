@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 enum rec_offcpu {
-	REC_OFFCPU_SWITCH = 1,	/* -e sched:sched_switch -g --switch-events (any perf) */
+	REC_OFFCPU_SWITCH = 1,	/* -e sched:sched_switch -g --switch-events (any perf), raw_syscalls */
 	REC_OFFCPU_BPF,		/* --off-cpu: perf built with BPF skeletons */
 };
 
@@ -20,7 +20,7 @@ enum rec_offcpu {
 enum rec_offcpu rec_offcpu__pick(const char *perf);
 /* One line on what is recorded, for the user. */
 const char *rec_offcpu__describe(enum rec_offcpu form);
-/* perf record's arguments for the form, NULL-terminated (at most 4). */
+/* perf record's arguments for the form, NULL-terminated (at most 8). */
 const char *const *rec_offcpu__args(enum rec_offcpu form);
 /*
  * The switch form's on-CPU event with its frequency as a term,

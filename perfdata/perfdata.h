@@ -166,8 +166,10 @@ int perfdata__layout(const struct perfdata *pd, struct pd_layout *out);
 /*
  * A string feature section of a file-mode perf.data into out (cut to n):
  * PD_FEAT_CPUID "AuthenticAMD,26,17,0" or an aarch64 MIDR, PD_FEAT_CPUDESC
- * the model name. 0, or -1 when the file has none.
+ * the model name, PD_FEAT_ARCH the recording machine's uname -m. 0, or -1
+ * when the file has none.
  */
+#define PD_FEAT_ARCH	6
 #define PD_FEAT_CPUDESC	8
 #define PD_FEAT_CPUID	9
 int perfdata__feature_string(struct perfdata *pd, int bit, char *out, size_t n);

@@ -13,13 +13,19 @@ static int is_dummy(const struct perf_event_attr *a)
 
 /*
  * The events the off-CPU view reads (profile/offcpu*.c): sched_switch
- * tracepoint samples and BPF's offcpu-time. Their samples count switches,
- * not time on CPU: with another sampling event in the recording they are
- * its off-CPU part, not a table of their own.
+ * tracepoint samples and BPF's offcpu-time, and in a recording with switch
+ * records the system call tracepoints it splits off-CPU time by. Their
+ * samples count switches or system calls, not time on CPU: with another
+ * sampling event in the recording they are its off-CPU part, not a table
+ * of their own.
  */
-static int serves_offcpu(const char *name)
+static int serves_offcpu(const char *name, int switches)
 {
-	return !strcmp(name, "sched:sched_switch") || !strcmp(name, "offcpu-time");
+	return !strcmp(name, "sched:sched_switch") || !strcmp(name, "offcpu-time") ||
+	       (switches && (!strcmp(name, "raw_syscalls:sys_enter") ||
+			     !strcmp(name, "raw_syscalls:sys_exit") ||
+			     !strncmp(name, "syscalls:sys_enter_", 19) ||
+			     !strncmp(name, "syscalls:sys_exit_", 18)));
 }
 
 static int listed(const struct profile_events *ev, const char *name)
@@ -30,17 +36,17 @@ static int listed(const struct profile_events *ev, const char *name)
 	return 0;
 }
 
-static void drop_offcpu_events(struct profile_events *ev)
+static void drop_offcpu_events(struct profile_events *ev, int switches)
 {
 	uint32_t keep = 0;
 
 	for (uint32_t i = 0; i < ev->n; i++)
-		keep += !serves_offcpu(ev->names[i]);
+		keep += !serves_offcpu(ev->names[i], switches);
 	if (!keep || keep == ev->n)
 		return;
 	keep = 0;
 	for (uint32_t i = 0; i < ev->n; i++) {
-		if (serves_offcpu(ev->names[i]))
+		if (serves_offcpu(ev->names[i], switches))
 			free(ev->names[i]);
 		else
 			ev->names[keep++] = ev->names[i];
@@ -51,6 +57,7 @@ static void drop_offcpu_events(struct profile_events *ev)
 int profile_events__read(const char *perf_path, struct profile_events *ev, struct ap_err *err)
 {
 	struct perfdata *pd;
+	int switches = 0;
 	size_t n;
 
 	memset(ev, 0, sizeof(*ev));
@@ -67,6 +74,7 @@ int profile_events__read(const char *perf_path, struct profile_events *ev, struc
 	for (size_t i = 0; i < n; i++) {
 		const struct pd_evsel *e = perfdata__evsel(pd, i);
 
+		switches |= !!e->attr.context_switch;
 		if (is_dummy(&e->attr) || listed(ev, e->name ? e->name : "unknown"))
 			continue;	/* one name, one event: --event NAME picks its first */
 		ev->names[ev->n] = strdup(e->name ? e->name : "unknown");
@@ -77,7 +85,7 @@ int profile_events__read(const char *perf_path, struct profile_events *ev, struc
 		}
 	}
 	perfdata__close(pd);
-	drop_offcpu_events(ev);
+	drop_offcpu_events(ev, switches);
 	return 0;
 }
 

@@ -10,6 +10,9 @@ void offcpu__delete(struct profile_offcpu *oc)
 	for (uint32_t i = 0; i < oc->nnames; i++)
 		free(oc->names[i]);
 	free(oc->names);
+	for (uint32_t i = 0; i < oc->nfuncs; i++)
+		free(oc->funcs[i].syscalls);
+	free(oc->syscalls);
 	free(oc->funcs);
 	free(oc->procs);
 	free(oc->stacks);

@@ -25,6 +25,10 @@
  * On-CPU time is the selected event's samples times their period
  * (nanoseconds for cpu-clock and task-clock), attributed the same way: a
  * sample in a host import counts for the wasm function that called it.
+ *
+ * With raw_syscalls:sys_enter and sys_exit in a switch-form recording
+ * (record --off-cpu adds them), each interval is also tagged with the
+ * system call its thread was in when it switched out (docs/offcpu-syscalls.md).
  */
 #include <stdint.h>
 
@@ -35,6 +39,20 @@ enum offcpu_state { OFFCPU_S = 0, OFFCPU_D, OFFCPU_R, OFFCPU_OTHER, OFFCPU_NSTAT
 
 enum offcpu_source { OFFCPU_SWITCH = 1, OFFCPU_BPF };
 
+/* No system call in progress (offcpu_syscall's nr). */
+#define OFFCPU_NO_SYSCALL (-1)
+
+/*
+ * Off-CPU time in one system call (the raw_syscalls:sys_enter seen last,
+ * no sys_exit since, when the thread switched out), by number as the
+ * recording's architecture numbers them.
+ */
+struct offcpu_syscall {
+	int32_t nr;				/* OFFCPU_NO_SYSCALL: outside any */
+	const char *name;			/* "nanosleep", "syscall_N" unnamed, "none" */
+	uint64_t ns, intervals;
+};
+
 struct offcpu_func {
 	uint32_t core, func;
 	uint64_t on_ns;				/* samples x period: it the innermost wasm frame */
@@ -44,6 +62,8 @@ struct offcpu_func {
 	uint64_t off_incl_ns;			/* with it anywhere on the stack */
 	uint64_t intervals;			/* self intervals */
 	const char *via;			/* the host frame it waited in most; NULL: itself */
+	struct offcpu_syscall *syscalls;	/* its self time by system call, most first */
+	uint32_t nsyscalls;
 };
 
 struct offcpu_proc {
@@ -78,6 +98,10 @@ struct profile_offcpu {
 	char *on_event;				/* the on-CPU event's name */
 	char **names;				/* what the rows' via point at */
 	uint32_t nnames;
+	/* all intervals by system call, most first; NULL: no syscall tracepoints recorded */
+	struct offcpu_syscall *syscalls;
+	uint32_t nsyscalls;
+	const char *syscall_arch;		/* "x86_64", "aarch64", NULL: numbers unnamed */
 	struct offcpu_stack *stacks;		/* with a wasm frame and time, as found */
 	uint32_t nstacks;
 	uint64_t *frames;			/* the stacks' frames */

@@ -8,30 +8,46 @@
  * so a thread's switches arrive out of order across CPUs; sorting what is
  * held by time before pairing puts them back in order. Which time is final
  * (perf's FINISHED_ROUND rule) is the caller's to say.
+ *
+ * The thread's system call entries and exits (raw_syscalls:sys_enter and
+ * sys_exit) are held with them: a syscall entered on one CPU can block
+ * after a migration, and exit on a third, so only in time order do they
+ * say which system call a switch-out happened in.
  */
 #include <stddef.h>
 #include <stdint.h>
 
 #define OC_HELD_NO_KEY UINT32_MAX
 
+/* No system call in progress (the interval callback's sc). */
+#define OC_HELD_NO_SC (-1)
+
+enum oc_kind { OC_SWITCH_IN = 0, OC_SWITCH_OUT, OC_SC_ENTER, OC_SC_EXIT };
+
 struct oc_switch {
 	uint64_t time;
-	uint32_t key;		/* out: its stack; in: OC_HELD_NO_KEY */
+	uint32_t key;		/* out: its stack; enter: the syscall nr; else OC_HELD_NO_KEY */
 	uint32_t seq;		/* arrival order: keeps equal times as they came */
-	uint8_t out;
+	uint8_t kind;		/* enum oc_kind */
 };
 
 struct oc_held {
 	struct oc_switch *sw;
 	size_t n, cap;
 	uint32_t seq;
+	uint32_t sc;		/* the syscall in progress as paired so far: nr + 1, 0 none */
 };
 
-/* An interval of ns off CPU for the switch-out's key; 0, or -1 to stop. */
-typedef int (*oc_interval_fn)(void *ctx, uint32_t key, uint64_t ns);
+/*
+ * An interval of ns off CPU for the switch-out's key, in system call sc
+ * (OC_HELD_NO_SC: none seen entered); 0, or -1 to stop.
+ */
+typedef int (*oc_interval_fn)(void *ctx, uint32_t key, int64_t sc, uint64_t ns);
 
 /* Hold one switch (any order); 0, or -1 when out of memory. */
 int oc_held__add(struct oc_held *h, uint64_t time, uint32_t key, int out);
+/* Hold a system call's entry (nr) or exit (enter 0, nr unused); 0, or -1. */
+int oc_held__add_sc(struct oc_held *h, uint64_t time, uint32_t nr, int enter);
 /*
  * Pair the held switches up to time upto (UINT64_MAX: all of them); with
  * force, also the oldest half whatever their time. Switches that pair with

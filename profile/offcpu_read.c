@@ -14,13 +14,19 @@
  * when all threads together hold OC_HELD_MAX switches are the oldest half
  * paired anyway (as perf does when its queue is full), so memory stays
  * bounded on recordings without rounds.
+ *
+ * With raw_syscalls:sys_enter / sys_exit (or syscalls:sys_enter_NAME /
+ * sys_exit_NAME) recorded, their samples are held with the switches of
+ * their thread, so each interval knows the system call it began in.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hostmaps.h"
 #include "hostsyms.h"
 #include "offcpu_pair.h"
 #include "offcpu_read.h"
+#include "syscall_names.h"
 #include "u64map.h"
 #include "../perfdata/tracing.h"
 #include "../util/array.h"
@@ -30,7 +36,10 @@
 #define OC_NO_KEY	OC_HELD_NO_KEY
 #define OC_CACHE	64	/* recent pids and tids, direct-mapped: records repeat a few */
 
-enum { ROLE_ON = 0, ROLE_SWITCH_TP, ROLE_OFFCPU_TIME };
+enum { ROLE_ON = 0, ROLE_SWITCH_TP, ROLE_OFFCPU_TIME, ROLE_SC_ENTER, ROLE_SC_EXIT };
+
+#define OC_SC_MAX	0xfffe	/* syscall numbers kept; others count as OC_SC_BAD */
+#define OC_SC_BAD	0xffff
 
 /* A distinct stack (pid, state, innermost wasm function, via, wasm frames). */
 struct oc_stack {
@@ -53,6 +62,13 @@ struct oc_slot {
 	uint32_t key, ix;
 };
 
+/* off-CPU time per (innermost wasm function or -1, system call or -1) */
+struct oc_sc {
+	int32_t self;
+	int32_t nr;
+	uint64_t ns, intervals;
+};
+
 /* per (function, via) self time, to name each function's main host frame */
 struct oc_via {
 	uint32_t func, via;
@@ -65,6 +81,10 @@ struct offcpu_reader {
 	struct hostsyms *syms;
 	struct pd_tracing *tr;
 	const struct pd_tp_field *f_state, *f_prev_pid;
+	const struct pd_tp_field **f_sc_nr;	/* per event: a sys_enter's syscall number */
+	enum sc_arch sc_arch;
+	char sc_arch_name[32];
+	int has_sc;				/* sys_enter and sys_exit both recorded */
 	uint8_t *roles;
 	size_t nroles;
 	enum offcpu_source source;
@@ -89,6 +109,9 @@ struct offcpu_reader {
 	struct u64map name_ix;
 	struct oc_via *vias;
 	size_t nvias, cap_vias;
+	struct oc_sc *scs;
+	size_t nscs, cap_scs;
+	struct u64map sc_ix;		/* (self + 1) << 32 | (nr + 1) */
 	uint64_t intervals, unpaired, no_stack;
 	uint64_t newest, round_newest, final;	/* times: seen, at the last round, final */
 	size_t held;				/* switches all threads hold */
@@ -304,12 +327,32 @@ static int64_t stack_of(struct offcpu_reader *r, const struct pd_sample *s, uint
 
 /* --- intervals ------------------------------------------------------------ */
 
-static int add_interval(struct offcpu_reader *r, uint32_t key, uint64_t ns)
+/* The interval's time by system call, for its innermost wasm function and overall. */
+static int add_sc(struct offcpu_reader *r, int32_t self, int64_t nr, uint64_t ns)
+{
+	uint64_t key = (uint64_t)(uint32_t)(self + 1) << 32 | (uint32_t)(nr + 1);
+	struct oc_sc row = { self, (int32_t)nr, 0, 0 };
+	uint32_t i;
+
+	if (!u64map__get(&r->sc_ix, key, &i)) {
+		if (ap_push(&r->scs, &r->nscs, &r->cap_scs, &row, sizeof(row)) ||
+		    u64map__put(&r->sc_ix, key, (uint32_t)(r->nscs - 1)))
+			return -1;
+		i = (uint32_t)(r->nscs - 1);
+	}
+	r->scs[i].ns += ns;
+	r->scs[i].intervals++;
+	return 0;
+}
+
+static int add_interval(struct offcpu_reader *r, uint32_t key, int64_t sc, uint64_t ns)
 {
 	struct oc_stack *s = &r->stacks[key];
 	struct offcpu_proc *pr = proc_of(r, s->pid, 0);
 
 	if (!pr)
+		return -1;
+	if (r->has_sc && add_sc(r, s->self, sc, ns))
 		return -1;
 	pr->off_ns[s->state] += ns;
 	s->ns += ns;
@@ -321,9 +364,9 @@ static int add_interval(struct offcpu_reader *r, uint32_t key, uint64_t ns)
 	return 0;
 }
 
-static int on_interval(void *ctx, uint32_t key, uint64_t ns)
+static int on_interval(void *ctx, uint32_t key, int64_t sc, uint64_t ns)
 {
-	return add_interval(ctx, key, ns);
+	return add_interval(ctx, key, sc, ns);
 }
 
 /* Pair the thread's final switches (with force, also its oldest half). */
@@ -343,6 +386,21 @@ static void on_round(struct offcpu_reader *r)
 	r->round_newest = r->newest;
 	for (size_t t = 0; t < r->nthreads; t++) {
 		if (r->threads[t].held.n && drain(r, &r->threads[t], r->final, 0)) {
+			r->failed = 1;
+			return;
+		}
+	}
+}
+
+/* One more record held (at time t); at OC_HELD_MAX, pair each thread's oldest half. */
+static void held_one(struct offcpu_reader *r, uint64_t t)
+{
+	if (t > r->newest)
+		r->newest = t;
+	if (++r->held < OC_HELD_MAX)
+		return;
+	for (size_t i = 0; i < r->nthreads; i++) {
+		if (drain(r, &r->threads[i], r->final, 1)) {
 			r->failed = 1;
 			return;
 		}
@@ -378,20 +436,32 @@ static void on_switch(struct offcpu_reader *r, const struct pd_event *ev)
 			r->no_stack++;
 		}
 	}
-	if (ev->sid.time > r->newest)
-		r->newest = ev->sid.time;
 	if (oc_held__add(&th->held, ev->sid.time, key, out)) {
 		r->failed = 1;
 		return;
 	}
-	if (++r->held < OC_HELD_MAX)
+	held_one(r, ev->sid.time);
+}
+
+/* A sys_enter (its syscall number) or sys_exit sample: held with the thread's switches. */
+static void on_syscall(struct offcpu_reader *r, const struct pd_sample *s, int enter)
+{
+	const struct pd_tp_field *f = r->f_sc_nr[s->attr_idx];
+	struct oc_thread *th;
+	int64_t nr = OC_SC_BAD;
+
+	if (!r->has_sc || (s->sid.pid == 0 && s->sid.tid == 0))
 		return;
-	for (size_t t = 0; t < r->nthreads; t++) {
-		if (drain(r, &r->threads[t], r->final, 1)) {
-			r->failed = 1;
-			return;
-		}
+	if (enter && (!f || !s->raw ||
+		      pd_tp_field__read(r->tr, f, s->raw, s->raw_size, &nr) || nr < 0 ||
+		      nr > OC_SC_MAX))
+		nr = OC_SC_BAD;	/* entered, but which one is not known */
+	if (!(th = thread_of(r, s->sid.tid, s->sid.pid)) ||
+	    oc_held__add_sc(&th->held, s->sid.time, (uint32_t)nr, enter)) {
+		r->failed = 1;
+		return;
 	}
+	held_one(r, s->sid.time);
 }
 
 static uint8_t state_of(int64_t v)
@@ -457,10 +527,12 @@ void offcpu_reader__other(struct offcpu_reader *r, const struct pd_event *ev,
 	}
 	if (r->roles[s->attr_idx] == ROLE_SWITCH_TP && r->source == OFFCPU_SWITCH) {
 		on_switch_sample(r, s, lk);
+	} else if (r->roles[s->attr_idx] == ROLE_SC_ENTER || r->roles[s->attr_idx] == ROLE_SC_EXIT) {
+		on_syscall(r, s, r->roles[s->attr_idx] == ROLE_SC_ENTER);
 	} else if (r->roles[s->attr_idx] == ROLE_OFFCPU_TIME) {
 		/* perf's BPF off-CPU: the period is the time off CPU; no state recorded */
 		k = stack_of(r, s, OFFCPU_OTHER, lk);
-		if (k < 0 || add_interval(r, (uint32_t)k, s->period))
+		if (k < 0 || add_interval(r, (uint32_t)k, OC_HELD_NO_SC, s->period))
 			r->failed = 1;
 	}
 }
@@ -475,6 +547,10 @@ void offcpu_reader__sample(struct offcpu_reader *r, const struct pd_sample *s, i
 
 	if (r->failed)
 		return;
+	/* a system call tracepoint picked as the event (--event): still the split's */
+	if (r->has_sc && s->attr_idx >= 0 && (size_t)s->attr_idx < r->nroles &&
+	    (r->roles[s->attr_idx] == ROLE_SC_ENTER || r->roles[s->attr_idx] == ROLE_SC_EXIT))
+		on_syscall(r, s, r->roles[s->attr_idx] == ROLE_SC_ENTER);
 	if (!(pr = proc_of(r, s->sid.pid, s->sid.time))) {
 		r->failed = 1;
 		return;
@@ -508,11 +584,27 @@ static int is_name(const char *a, const char *b)
 	return a && !strcmp(a, b);
 }
 
+/*
+ * A system call tracepoint's role: raw_syscalls:sys_enter (the number in
+ * `id`), syscalls:sys_enter_NAME (in `__syscall_nr`), and their exits.
+ */
+static int sc_role(struct offcpu_reader *r, uint64_t id, const char *name, size_t i)
+{
+	if (!strcmp(name, "raw_syscalls:sys_enter") || !strncmp(name, "syscalls:sys_enter_", 19)) {
+		r->f_sc_nr[i] = pd_tracing__field(r->tr, id, name[0] == 'r' ? "id" :
+						  "__syscall_nr");
+		return ROLE_SC_ENTER;
+	}
+	if (!strcmp(name, "raw_syscalls:sys_exit") || !strncmp(name, "syscalls:sys_exit_", 18))
+		return ROLE_SC_EXIT;
+	return ROLE_ON;
+}
+
 /* The roles of the recording's events, its tracepoint formats; the source. */
 static int learn(struct offcpu_reader *r, const char *path, struct ap_err *err)
 {
 	struct perfdata *pd;
-	int has_switch = 0, has_tp = 0, has_bpf = 0;
+	int has_switch = 0, has_tp = 0, has_bpf = 0, has_enter = 0, has_exit = 0;
 	const char *on = NULL;
 	char name[128];
 
@@ -524,7 +616,8 @@ static int learn(struct offcpu_reader *r, const char *path, struct ap_err *err)
 	}
 	r->nroles = perfdata__nevsels(pd);
 	r->roles = calloc(r->nroles + 1, 1);
-	if (!r->roles) {
+	r->f_sc_nr = calloc(r->nroles + 1, sizeof(*r->f_sc_nr));
+	if (!r->roles || !r->f_sc_nr) {
 		perfdata__close(pd);
 		return ap_err_nomem(err);
 	}
@@ -539,6 +632,11 @@ static int learn(struct offcpu_reader *r, const char *path, struct ap_err *err)
 			r->f_state = pd_tracing__field(r->tr, e->attr.config, "prev_state");
 			r->f_prev_pid = pd_tracing__field(r->tr, e->attr.config, "prev_pid");
 			has_tp = 1;
+		} else if (e->attr.type == PERF_TYPE_TRACEPOINT && r->tr &&
+			   !pd_tracing__event_name(r->tr, e->attr.config, name, sizeof(name)) &&
+			   (r->roles[i] = (uint8_t)sc_role(r, e->attr.config, name, i))) {
+			has_enter |= r->roles[i] == ROLE_SC_ENTER;
+			has_exit |= r->roles[i] == ROLE_SC_EXIT;
 		} else if (is_name(e->name, "offcpu-time")) {
 			r->roles[i] = ROLE_OFFCPU_TIME;
 			has_bpf = 1;
@@ -548,6 +646,11 @@ static int learn(struct offcpu_reader *r, const char *path, struct ap_err *err)
 	}
 	r->source = has_bpf ? OFFCPU_BPF : has_switch ? OFFCPU_SWITCH : 0;
 	(void)has_tp;
+	/* entries and exits both, in switches: exits alone would say nothing */
+	r->has_sc = has_enter && has_exit && r->source == OFFCPU_SWITCH;
+	if (r->has_sc && !perfdata__feature_string(pd, PD_FEAT_ARCH, r->sc_arch_name,
+						  sizeof(r->sc_arch_name)))
+		r->sc_arch = sc_arch__from_uname(r->sc_arch_name);
 	r->on_event = on ? strdup(on) : NULL;
 	perfdata__close(pd);
 	if (on && !r->on_event)
@@ -565,6 +668,7 @@ int offcpu__probe(const char *path, char **on_event)
 	if (!strcmp(path, "-") || learn(&r, path, &err)) {
 		pd_tracing__delete(r.tr);
 		free(r.roles);
+		free(r.f_sc_nr);
 		return 0;	/* a pipe, or a file the read itself fails on */
 	}
 	yes = r.source != 0;
@@ -574,6 +678,7 @@ int offcpu__probe(const char *path, char **on_event)
 		free(r.on_event);
 	pd_tracing__delete(r.tr);
 	free(r.roles);
+	free(r.f_sc_nr);
 	return yes;
 }
 
@@ -605,7 +710,8 @@ void offcpu_reader__restart(struct offcpu_reader *r)
 		oc_held__exit(&r->threads[t].held);
 	r->held = 0;
 	r->nfuncs = r->nprocs = r->nthreads = r->nstacks = r->nframes = r->nnames = 0;
-	r->nvias = 0;
+	r->nvias = r->nscs = 0;
+	u64map__exit(&r->sc_ix);
 	u64map__exit(&r->func_ix);
 	u64map__exit(&r->proc_ix);
 	u64map__exit(&r->thread_ix);
@@ -630,7 +736,9 @@ void offcpu_reader__delete(struct offcpu_reader *r)
 	free(r->frames);
 	free(r->names);
 	free(r->vias);
+	free(r->scs);
 	free(r->roles);
+	free(r->f_sc_nr);
 	free(r->on_event);
 	pd_tracing__delete(r->tr);
 	free(r);
@@ -743,6 +851,79 @@ static int export_stacks(struct offcpu_reader *r, struct profile_offcpu *oc)
 	return 0;
 }
 
+static int by_sc_ns(const void *a, const void *b)
+{
+	const struct offcpu_syscall *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? 1 : -1;
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+/* A system call's name: the architecture's, else "syscall_N" (interned). */
+static const char *sc_name(struct offcpu_reader *r, int32_t nr)
+{
+	const char *n = nr == OFFCPU_NO_SYSCALL ? "none" : nr == OC_SC_BAD ? "unknown" :
+			sc_arch__name(r->sc_arch, nr);
+	char buf[32];
+	int64_t i;
+
+	if (n)
+		return n;
+	snprintf(buf, sizeof(buf), "syscall_%d", (int)nr);
+	return (i = name_ix(r, buf)) < 0 ? NULL : r->names[i];
+}
+
+/* Add row into *v (n of them), merging by nr. */
+static int sc_merge(struct offcpu_syscall **v, uint32_t *n, const struct oc_sc *row,
+		    const char *name)
+{
+	struct offcpu_syscall *m;
+	uint32_t k;
+
+	for (k = 0; k < *n && (*v)[k].nr != row->nr; k++)
+		;
+	if (k == *n) {
+		if (!(m = realloc(*v, (*n + 1) * sizeof(**v))))
+			return -1;
+		*v = m;
+		m[(*n)++] = (struct offcpu_syscall){ row->nr, name, 0, 0 };
+	}
+	(*v)[k].ns += row->ns;
+	(*v)[k].intervals += row->intervals;
+	return 0;
+}
+
+/* The time by system call, overall and per function (before funcs get sorted). */
+static int export_syscalls(struct offcpu_reader *r, struct profile_offcpu *oc)
+{
+	if (!r->has_sc)
+		return 0;
+	/* recorded, none off CPU: an empty table still says syscalls were looked at */
+	oc->syscalls = calloc(1, sizeof(*oc->syscalls));
+	if (!oc->syscalls)
+		return -1;
+	oc->syscall_arch = r->sc_arch != SC_ARCH_NONE ? (r->sc_arch == SC_ARCH_X86_64 ?
+							 "x86_64" : "aarch64") : NULL;
+	for (size_t i = 0; i < r->nscs; i++) {
+		const struct oc_sc *row = &r->scs[i];
+		const char *name = sc_name(r, row->nr);
+
+		if (!name || sc_merge(&oc->syscalls, &oc->nsyscalls, row, name))
+			return -1;
+		if (row->self >= 0 && sc_merge(&r->funcs[row->self].syscalls,
+					       &r->funcs[row->self].nsyscalls, row, name))
+			return -1;
+	}
+	if (oc->nsyscalls > 1)
+		qsort(oc->syscalls, oc->nsyscalls, sizeof(*oc->syscalls), by_sc_ns);
+	for (size_t f = 0; f < r->nfuncs; f++)
+		if (r->funcs[f].nsyscalls > 1)
+			qsort(r->funcs[f].syscalls, r->funcs[f].nsyscalls,
+			      sizeof(*r->funcs[f].syscalls), by_sc_ns);
+	return 0;
+}
+
 int offcpu_reader__end(struct offcpu_reader *r, struct ap_err *err)
 {
 	struct profile_offcpu *oc;
@@ -755,7 +936,12 @@ int offcpu_reader__end(struct offcpu_reader *r, struct ap_err *err)
 	oc = calloc(1, sizeof(*oc));
 	if (!oc)
 		return ap_err_nomem(err);
-	if (export_stacks(r, oc)) {
+	if (export_stacks(r, oc) || export_syscalls(r, oc)) {
+		for (size_t f = 0; f < r->nfuncs; f++) {
+			free(r->funcs[f].syscalls);
+			r->funcs[f].syscalls = NULL;
+			r->funcs[f].nsyscalls = 0;
+		}
 		offcpu__delete(oc);
 		return ap_err_nomem(err);
 	}

@@ -35,6 +35,28 @@ static const char *func_name(const struct profile *p, const struct offcpu_func *
 	return cwasm__local_name(f->func, buf, len);
 }
 
+/* The "by system call" table: every interval's time by the syscall it began in. */
+static void syscalls_text(FILE *out, const struct profile_offcpu *oc, const struct render_opts *o)
+{
+	uint64_t total = 0;
+	uint32_t shown;
+
+	if (!oc->syscalls)
+		return;
+	for (uint32_t i = 0; i < oc->nsyscalls; i++)
+		total += oc->syscalls[i].ns;
+	fprintf(out, "\n  by system call (raw_syscalls; numbers as %s names them; none: outside any)\n",
+		oc->syscall_arch ? oc->syscall_arch : "no known architecture");
+	fprintf(out, "  %-24s %12s %7s %10s\n", "system call", "off-CPU ms", "share", "intervals");
+	shown = render__shown(o, oc->nsyscalls);
+	for (uint32_t i = 0; i < shown; i++) {
+		const struct offcpu_syscall *sc = &oc->syscalls[i];
+
+		fprintf(out, "  %-24s %12.3f %6.1f%% %10" PRIu64 "\n", sc->name, ms(sc->ns),
+			total ? 100.0 * (double)sc->ns / (double)total : 0.0, sc->intervals);
+	}
+}
+
 void render__offcpu_text(FILE *out, const struct profile *p, const struct render_opts *o)
 {
 	const struct profile_offcpu *oc = p->offcpu;
@@ -57,8 +79,10 @@ void render__offcpu_text(FILE *out, const struct profile *p, const struct render
 			ms(pr->off_ns[OFFCPU_D]), ms(pr->off_ns[OFFCPU_R]),
 			ms(pr->off_ns[OFFCPU_OTHER]), ms(pr->off_wasm_ns));
 	}
-	if (!oc->nfuncs)
+	if (!oc->nfuncs) {
+		syscalls_text(out, oc, o);
 		return;
+	}
 	fprintf(out, "\n  %-24s %10s %10s %10s %8s %8s %8s %10s  %s\n", "function (ms)", "on-CPU",
 		"off self", "off incl", "S", "D", "R", "wall", "waits in");
 	shown = render__shown(o, oc->nfuncs);
@@ -73,6 +97,22 @@ void render__offcpu_text(FILE *out, const struct profile *p, const struct render
 			ms(f->off_ns[OFFCPU_R]), ms(f->on_ns + f->off_self_ns),
 			f->via ? f->via : "-");
 	}
+	syscalls_text(out, oc, o);
+}
+
+/* [{name, nr, ns, intervals}], most time first; nr -1: outside any system call */
+static void json_syscalls(struct json_out *j, const struct offcpu_syscall *v, uint32_t n)
+{
+	json_begin_arr(j);
+	for (uint32_t i = 0; i < n; i++) {
+		json_begin_obj(j);
+		json_key(j, "name"); json_str(j, v[i].name);
+		json_key(j, "nr"); json_i64(j, v[i].nr);
+		json_key(j, "ns"); json_u64(j, v[i].ns);
+		json_key(j, "intervals"); json_u64(j, v[i].intervals);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
 }
 
 static void json_states(struct json_out *j, const uint64_t *v)
@@ -133,9 +173,18 @@ void render__offcpu_json(struct json_out *j, const struct profile *p, const stru
 		json_key(j, "off_cpu_by_state"); json_states(j, f->off_ns);
 		json_key(j, "off_cpu_intervals"); json_u64(j, f->intervals);
 		json_key(j, "waits_in"); json_str(j, f->via);
+		if (oc->syscalls) {
+			json_key(j, "syscalls");
+			json_syscalls(j, f->syscalls, f->nsyscalls);
+		}
 		json_end_obj(j);
 	}
 	json_end_arr(j);
+	if (oc->syscalls) {
+		json_key(j, "syscall_arch"); json_str(j, oc->syscall_arch);
+		json_key(j, "syscalls");
+		json_syscalls(j, oc->syscalls, oc->nsyscalls);
+	}
 	json_end_obj(j);
 }
 

@@ -17,7 +17,8 @@
 static volatile uint64_t sink;	/* sums wrap: unsigned */
 
 static const char *const fields[] = {
-	"prev_state", "prev_pid", "next_pid", "id", "common_type", "prev_comm", "args",
+	"prev_state", "prev_pid", "next_pid", "id", "__syscall_nr", "common_type", "prev_comm",
+	"args",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -43,13 +43,15 @@
  *           function EXPORT in vmctx field 24, the import slot a core calls
  *           another core through (tests/fixtures/xcore.S)
  *
- * Host imports, always in vmctx fields 32 and 40 (tests/fixtures/offcpu.S):
- * host_nap(us) sleeps that long in nanosleep, host_burn(us) spins on the
- * clock that long without leaving the CPU. Both keep a frame pointer and
- * make their system calls themselves, so a frame-pointer call chain taken
- * inside runs host import -> wasm caller. At the end the loader prints, per
- * nap length, the calls and the nanoseconds they took ("loader: host_nap
- * 2000 us: N calls, T ns"), measured around the system call.
+ * Host imports, always in vmctx fields 32, 40 and 48 (tests/fixtures/offcpu.S,
+ * offcpu_sc.S): host_nap(us) sleeps that long in nanosleep, host_burn(us)
+ * spins on the clock that long without leaving the CPU, host_poll(us)
+ * waits that long (whole ms) in poll on no file descriptors. All keep a
+ * frame pointer and make their system calls themselves, so a frame-pointer
+ * call chain taken inside runs host import -> wasm caller. At the end the
+ * loader prints, per import and length, the calls and the nanoseconds they
+ * took ("loader: host_nap 2000 us: N calls, T ns"), measured around the
+ * system call.
  *
  * Prints "loader: pid P core PATH mapped at 0xADDR len N" per mapping, N
  * being the page-rounded length perf records. Exit 0, or 2 on any error.
@@ -62,6 +64,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -84,9 +87,9 @@
  * keep the weighted mix fine-grained. */
 #define CALL_NS 200000.0
 
-/* host_nap's calls and time per requested length (a few lengths at most). */
+/* host_nap's and host_poll's calls and time per requested length (a few at most). */
 #define NAP_KINDS 8
-static struct { uint64_t us, calls, ns; } naps[NAP_KINDS];
+static struct { const char *import; uint64_t us, calls, ns; } naps[NAP_KINDS];
 
 static uint64_t mono_ns(void)
 {
@@ -94,6 +97,19 @@ static uint64_t mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void count_nap(const char *import, uint64_t us, uint64_t dt)
+{
+	for (int i = 0; i < NAP_KINDS; i++) {
+		if (naps[i].us && (naps[i].us != us || strcmp(naps[i].import, import)))
+			continue;
+		naps[i].import = import;
+		naps[i].us = us;
+		naps[i].calls++;
+		naps[i].ns += dt;
+		break;
+	}
 }
 
 /* The nanosleep system call made here, not in libc (whose wrapper keeps no frame). */
@@ -112,14 +128,25 @@ static void host_nap(uint64_t us)
 #endif
 	(void)ret;
 	dt = mono_ns() - t0;
-	for (int i = 0; i < NAP_KINDS; i++) {
-		if (naps[i].us && naps[i].us != us)
-			continue;
-		naps[i].us = us;
-		naps[i].calls++;
-		naps[i].ns += dt;
-		break;
-	}
+	count_nap("host_nap", us, dt);
+}
+
+/* The poll system call made here, on no descriptors: a wait of us / 1000 ms. */
+__attribute__((noinline, optimize("no-omit-frame-pointer")))
+static void host_poll(uint64_t us)
+{
+	uint64_t t0 = mono_ns(), dt;
+	long ret;
+
+#if defined(__x86_64__)
+	__asm__ volatile("syscall" : "=a"(ret) : "0"(7L /* SYS_poll */), "D"(0L), "S"(0L),
+			 "d"((long)(us / 1000)) : "rcx", "r11", "memory");
+#else
+	ret = poll(NULL, 0, (int)(us / 1000));
+#endif
+	(void)ret;
+	dt = mono_ns() - t0;
+	count_nap("host_poll", us, dt);
 }
 
 __attribute__((noinline, optimize("no-omit-frame-pointer")))
@@ -135,8 +162,8 @@ static void host_burn(uint64_t us)
 static void print_naps(void)
 {
 	for (int i = 0; i < NAP_KINDS && naps[i].us; i++)
-		fprintf(stderr, "loader: host_nap %" PRIu64 " us: %" PRIu64 " calls, %" PRIu64 " ns\n",
-			naps[i].us, naps[i].calls, naps[i].ns);
+		fprintf(stderr, "loader: %s %" PRIu64 " us: %" PRIu64 " calls, %" PRIu64 " ns\n",
+			naps[i].import, naps[i].us, naps[i].calls, naps[i].ns);
 }
 
 /* What the kernels read through rbx; must match kernels.S. */
@@ -576,6 +603,7 @@ static void setup_memory(struct run *r)
 	r->vm.mem_size = MEM_SIZE;
 	r->vm.reserved[1] = (uint64_t)(uintptr_t)host_nap;
 	r->vm.reserved[2] = (uint64_t)(uintptr_t)host_burn;
+	r->vm.reserved[3] = (uint64_t)(uintptr_t)host_poll;
 	memset(r->dvm, 0, sizeof(r->dvm));
 	memset(r->globals, 0, sizeof(r->globals));
 	for (size_t i = 0; i < sizeof(r->globals) / sizeof(r->globals[0]); i++)

@@ -4,7 +4,8 @@
  * when it is woken up rarely (one CPU's buffer for the whole run, then the
  * other's, one FINISHED_ROUND at the end) pair into the true intervals,
  * computed here from the synthetic timeline itself; none is paired before
- * the caller says its switch-in is final; forcing pairs only the oldest.
+ * the caller says its switch-in is final; forcing pairs only the oldest;
+ * system call entries and exits held with them tag each interval.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,9 +22,10 @@ struct ev {
 
 static uint64_t got[3], npairs;
 
-static int add(void *ctx, uint32_t key, uint64_t ns)
+static int add(void *ctx, uint32_t key, int64_t sc, uint64_t ns)
 {
 	(void)ctx;
+	(void)sc;
 	got[key] += ns;
 	npairs++;
 	return 0;
@@ -144,8 +146,74 @@ static void test_unpaired(void)
 	oc_held__exit(&h);
 }
 
+/* per system call (10, 11, 12; 13: none) from the callback */
+static uint64_t got_sc[4];
+
+static int add_sc(void *ctx, uint32_t key, int64_t sc, uint64_t ns)
+{
+	(void)ctx;
+	(void)key;
+	got_sc[sc == OC_HELD_NO_SC ? 3 : sc - 10] += ns;
+	return 0;
+}
+
+/*
+ * System calls held with the switches: entered on one CPU, blocking there,
+ * back in and exiting on the other after a migration. Fed one CPU's buffer
+ * after the other's, each switch-out still gets the syscall it blocked in;
+ * every fourth interval is a preemption outside any.
+ */
+static void test_syscalls(void)
+{
+	struct sev { uint64_t time; int cpu, kind; uint32_t nr; } e[4 * NOFF];
+	uint64_t want[4] = { 0 }, t = 1000000, unpaired = 0;
+	struct oc_held h = { 0 };
+	size_t n = 0;
+	int cpu = 0;
+
+	for (uint32_t k = 0; k < NOFF; k++) {
+		uint64_t off = 100000 + (k * 104729) % 5000000;
+		uint32_t nr = 10 + k % 3;
+		int in_sc = k % 4 != 3;
+
+		t += 50000 + (k * 7919) % 300000;
+		if (in_sc)
+			e[n++] = (struct sev){ t, cpu, OC_SC_ENTER, nr };
+		t += 1000;
+		e[n++] = (struct sev){ t, cpu, OC_SWITCH_OUT, 0 };
+		if (k % 2)
+			cpu = !cpu;
+		t += off;
+		e[n++] = (struct sev){ t, cpu, OC_SWITCH_IN, 0 };
+		t += 1000;
+		if (in_sc)
+			e[n++] = (struct sev){ t, cpu, OC_SC_EXIT, 0 };
+		want[in_sc ? nr - 10 : 3] += off;
+	}
+	for (int c = 0; c < 2; c++)
+		for (size_t i = 0; i < n; i++) {
+			if (e[i].cpu != c)
+				continue;
+			if (e[i].kind == OC_SC_ENTER || e[i].kind == OC_SC_EXIT)
+				CHECK_EQ_U64(oc_held__add_sc(&h, e[i].time, e[i].nr,
+							     e[i].kind == OC_SC_ENTER), 0);
+			else
+				CHECK_EQ_U64(oc_held__add(&h, e[i].time, 0,
+							  e[i].kind == OC_SWITCH_OUT), 0);
+		}
+	/* half final first: the syscall in progress carries over to the rest */
+	CHECK_EQ_U64(oc_held__drain(&h, e[n / 2].time, 0, add_sc, NULL, &unpaired), 0);
+	CHECK_EQ_U64(oc_held__drain(&h, UINT64_MAX, 0, add_sc, NULL, &unpaired), 0);
+	CHECK_EQ_U64(unpaired, 0);
+	CHECK_EQ_U64(h.n, 0);
+	for (int k = 0; k < 4; k++)
+		CHECK_EQ_U64(got_sc[k], want[k]);
+	oc_held__exit(&h);
+}
+
 int main(void)
 {
+	test_syscalls();
 	test_two_buffers();
 	test_force_sorted();
 	test_unpaired();
