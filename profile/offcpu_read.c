@@ -317,6 +317,7 @@ static int add_interval(struct offcpu_reader *r, uint32_t key, uint64_t ns)
 	if (s->self >= 0) {
 		pr->off_wasm_ns += ns;
 		r->funcs[s->self].intervals++;
+		r->funcs[s->self].off_self_sq += (double)ns * (double)ns;
 	}
 	return 0;
 }
