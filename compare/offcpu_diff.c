@@ -42,8 +42,17 @@ const char *cmp_offcpu__one_sided(const struct cmp_oc_side *b, const struct cmp_
 {
 	const struct cmp_oc_side *other = b->has ? a : b;
 
-	if (b->has == a->has)
+	if (b->has && a->has)
 		return NULL;
+	if (!b->has && !a->has) {
+		if (!b->nwith && !a->nwith)
+			return NULL;
+		/* some recordings of each side have it: still not comparable */
+		snprintf(buf, len, "off-CPU: only %u of %u before and %u of %u after recordings have"
+			 " off-CPU data: on-CPU samples compared only", b->nwith, b->ncaptures,
+			 a->nwith, a->ncaptures);
+		return buf;
+	}
 	snprintf(buf, len, "off-CPU: only the %s recordings have off-CPU data (%u of %u %s ones"
 		 " do): on-CPU samples compared only", b->has ? "before" : "after", other->nwith,
 		 other->ncaptures, b->has ? "after" : "before");

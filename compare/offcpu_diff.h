@@ -91,7 +91,11 @@ int cmp_offcpu__new(const struct cmp_diff *d, const struct cmp_oc_side *b,
 void cmp_offcpu__delete(struct cmp_offcpu *oc);
 /* The row of d->funcs[func], or NULL. */
 const struct cmp_oc_func *cmp_offcpu__of(const struct cmp_offcpu *oc, uint32_t func);
-/* "only the before recordings have off-CPU data (...)": NULL when both or neither. */
+/*
+ * "off-CPU: only the before recordings have off-CPU data (...)": the line
+ * saying why off-CPU time is not compared; NULL when both sides have it or
+ * no recording does.
+ */
 const char *cmp_offcpu__one_sided(const struct cmp_oc_side *b, const struct cmp_oc_side *a,
 				  char *buf, size_t len);
 

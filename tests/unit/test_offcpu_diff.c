@@ -200,6 +200,12 @@ out:
 		CHECK(cmp_offcpu__one_sided(&ob, &oa, buf, sizeof(buf)) == NULL);
 		CHECK(cmp_offcpu__one_sided(&ob, &none, buf, sizeof(buf)) != NULL);
 		CHECK_STR_CONTAINS(buf, "only the before recordings have off-CPU data (0 of 2");
+		/* some of each side's recordings: still one line */
+		none.nwith = 1;
+		CHECK(cmp_offcpu__one_sided(&none, &none, buf, sizeof(buf)) != NULL);
+		CHECK_STR_CONTAINS(buf, "only 1 of 2 before and 1 of 2 after recordings");
+		none.nwith = 0;
+		CHECK(cmp_offcpu__one_sided(&none, &none, buf, sizeof(buf)) == NULL);
 	}
 	cmp_offcpu__delete(oc);
 	cmp_oc_side__exit(&ob);
