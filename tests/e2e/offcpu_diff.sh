@@ -27,7 +27,8 @@
 #   is significant at 95%;
 # * each side's wall summary: on-CPU = perf script's cpu-clock periods,
 #   wall = on-CPU + off-CPU;
-# * text, Markdown and HTML show the part; with only one side recorded with
+# * text, Markdown and HTML show the part (the page as headless chromium
+#   renders it, where installed); with only one side recorded with
 #   switches the diff says so in one line and compares on-CPU only.
 #
 #   tests/e2e/offcpu_diff.sh BUILD_DIR
@@ -194,8 +195,19 @@ check "text: each side's wall line" grep -q '^  before  on-CPU .* = wall .* ms' 
 check "text: at most 80 columns" gawk 'length > 80 { exit 1 }' "$WORK/d.txt"
 check "Markdown: the off-CPU table, oc_nap_short's change" \
 	grep -q "^| *0 | \`oc_nap_short\` |.*| *$chms |" "$WORK/d.md"
-check "HTML: the data has diff.off_cpu and the page its table" \
-	grep -q '"wait_after_ns"' "$WORK/d.html"
+check "HTML: the data has diff.off_cpu" grep -q '"wait_after_ns"' "$WORK/d.html"
+if command -v chromium >/dev/null; then
+	# the page as the browser builds it: oc_nap_short's row, before and after in ms
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$WORK/d.html" \
+		>"$WORK/dom.html" 2>/dev/null
+	row=$(printf '<td class="name mono">oc_nap_short</td><td class="num">%s</td><td class="num">%s</td>' \
+		"$(ofield oc_nap_short .before.off_cpu_ns | gawk '{ printf "%.2f", $1 / 1e6 }')" \
+		"$(ofield oc_nap_short .after.off_cpu_ns | gawk '{ printf "%.2f", $1 / 1e6 }')")
+	check "HTML page (headless chromium): the off-CPU table's oc_nap_short row" \
+		grep -qF "$row" "$WORK/dom.html"
+else
+	echo "skip: HTML page rendering: no chromium"
+fi
 
 # only one side with off-CPU data: one line, on-CPU only
 P=$WORK/plain.data
