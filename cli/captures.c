@@ -74,6 +74,8 @@ static int copy_incl(struct captures *c, uint32_t k, const struct profile *p, st
 static int copy_offcpu(struct captures *c, const struct profile *p, struct ap_err *err)
 {
 	const struct profile_offcpu *oc = p->offcpu;
+	struct cmp_oc_row *rows;
+	int ret;
 
 	c->oc.ncaptures++;
 	if (!oc)
@@ -85,18 +87,21 @@ static int copy_offcpu(struct captures *c, const struct profile *p, struct ap_er
 		for (int s = 0; s < OFFCPU_NSTATES; s++)
 			c->oc.off_ns += oc->procs[i].off_ns[s];
 	}
+	rows = calloc(oc->nfuncs ? oc->nfuncs : 1, sizeof(*rows));
+	if (!rows)
+		return ap_err_nomem(err);
 	for (uint32_t i = 0; i < oc->nfuncs; i++) {
 		const struct offcpu_func *f = &oc->funcs[i];
-		struct cmp_oc_row r = {
+
+		rows[i] = (struct cmp_oc_row){
 			.core = f->core, .func = f->func, .on_ns = f->on_ns, .on_incl_ns = f->on_incl_ns,
 			.off_ns = f->off_self_ns, .off_incl_ns = f->off_incl_ns,
 			.intervals = f->intervals, .off_sq = f->off_self_sq,
 		};
-
-		if (cmp_oc_side__add(&c->oc, &r))
-			return ap_err_nomem(err);
 	}
-	return 0;
+	ret = cmp_oc_side__add(&c->oc, rows, oc->nfuncs);
+	free(rows);
+	return ret ? ap_err_nomem(err) : 0;
 }
 
 static void add_table(struct cls_table *sum, const struct cls_table *t, int first)

@@ -8,25 +8,43 @@
 #include "offcpu_diff.h"
 #include "stats.h"
 
-int cmp_oc_side__add(struct cmp_oc_side *s, const struct cmp_oc_row *r)
+static int by_row(const void *x, const void *y)
 {
-	struct cmp_oc_row *x;
+	const struct cmp_oc_row *a = x, *b = y;
 
-	for (size_t i = 0; i < s->nrows; i++) {
-		x = &s->rows[i];
-		if (x->core != r->core || x->func != r->func)
-			continue;
-		x->on_ns += r->on_ns;
-		x->on_incl_ns += r->on_incl_ns;
-		x->off_ns += r->off_ns;
-		x->off_incl_ns += r->off_incl_ns;
-		x->intervals += r->intervals;
-		x->off_sq += r->off_sq;
+	if (a->core != b->core)
+		return a->core < b->core ? -1 : 1;
+	return a->func < b->func ? -1 : a->func > b->func;
+}
+
+int cmp_oc_side__add(struct cmp_oc_side *s, const struct cmp_oc_row *rows, size_t n)
+{
+	size_t k = 0;
+
+	if (!n)
 		return 0;
-	}
-	if (cmp__grow((void **)&s->rows, &s->cap, s->nrows + 1, sizeof(*s->rows)))
+	if (cmp__grow((void **)&s->rows, &s->cap, s->nrows + n, sizeof(*s->rows)))
 		return -1;
-	s->rows[s->nrows++] = *r;
+	memcpy(s->rows + s->nrows, rows, n * sizeof(*rows));
+	s->nrows += n;
+	qsort(s->rows, s->nrows, sizeof(*s->rows), by_row);
+	/* one row per (core, func): the recordings' rows summed */
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct cmp_oc_row *r = &s->rows[i];
+		struct cmp_oc_row *x = k ? &s->rows[k - 1] : NULL;
+
+		if (x && !by_row(x, r)) {
+			x->on_ns += r->on_ns;
+			x->on_incl_ns += r->on_incl_ns;
+			x->off_ns += r->off_ns;
+			x->off_incl_ns += r->off_incl_ns;
+			x->intervals += r->intervals;
+			x->off_sq += r->off_sq;
+		} else {
+			s->rows[k++] = *r;
+		}
+	}
+	s->nrows = k;
 	return 0;
 }
 

@@ -40,8 +40,11 @@ struct cmp_oc_side {
 	size_t nrows, cap;
 };
 
-/* Add one recording's row (summed into the side's row of (core, func)); 0 or -1 (memory). */
-int cmp_oc_side__add(struct cmp_oc_side *s, const struct cmp_oc_row *r);
+/*
+ * Add one recording's rows (n of them), each summed into the side's row of
+ * its (core, func); the side's rows stay sorted by it. 0 or -1 (memory).
+ */
+int cmp_oc_side__add(struct cmp_oc_side *s, const struct cmp_oc_row *rows, size_t n);
 void cmp_oc_side__exit(struct cmp_oc_side *s);
 
 /* One side of a function: means per recording (ns). */

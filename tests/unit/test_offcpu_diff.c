@@ -125,21 +125,21 @@ static void test_offcpu(void)
 	if (!d)
 		return;
 	x = row(0, 500000, nap_b, 4, 0);
-	CHECK(cmp_oc_side__add(&ob, &x) == 0);
+	CHECK(cmp_oc_side__add(&ob, &x, 1) == 0);
 	x = row(1, 0, wait_b, 1, 0);
-	CHECK(cmp_oc_side__add(&ob, &x) == 0);
+	CHECK(cmp_oc_side__add(&ob, &x, 1) == 0);
 	x = row(2, 50000000, NULL, 0, 11000000);
-	CHECK(cmp_oc_side__add(&ob, &x) == 0);
+	CHECK(cmp_oc_side__add(&ob, &x, 1) == 0);
 	/* after: two recordings, the nap's intervals split over them */
 	x = row(1, 400000, nap_a, 2, 0);
-	CHECK(cmp_oc_side__add(&oa, &x) == 0);
+	CHECK(cmp_oc_side__add(&oa, &x, 1) == 0);
 	x = row(1, 400000, nap_a + 2, 2, 0);
-	CHECK(cmp_oc_side__add(&oa, &x) == 0);
+	CHECK(cmp_oc_side__add(&oa, &x, 1) == 0);
 	CHECK_EQ_U64(oa.nrows, 1);
 	x = row(2, 0, wait_a, 2, 0);
-	CHECK(cmp_oc_side__add(&oa, &x) == 0);
+	CHECK(cmp_oc_side__add(&oa, &x, 1) == 0);
 	x = row(3, 120000000, NULL, 0, 60000000);
-	CHECK(cmp_oc_side__add(&oa, &x) == 0);
+	CHECK(cmp_oc_side__add(&oa, &x, 1) == 0);
 
 	CHECK(cmp_offcpu__new(d, &ob, &oa, &oc, &err) == 0);
 	if (!oc)
