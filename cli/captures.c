@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "captures.h"
+#include "../profile/offcpu.h"
 #include "../profile/stacks.h"
 
 static uint64_t funcs_total(const struct core_set *cs)
@@ -69,6 +70,40 @@ static int copy_incl(struct captures *c, uint32_t k, const struct profile *p, st
 	return 0;
 }
 
+/* The recording's off-CPU rows, summed into the side's (compare/offcpu_diff.h). */
+static int copy_offcpu(struct captures *c, const struct profile *p, struct ap_err *err)
+{
+	const struct profile_offcpu *oc = p->offcpu;
+	struct cmp_oc_row *rows;
+	int ret;
+
+	c->oc.ncaptures++;
+	if (!oc)
+		return 0;
+	c->oc.nwith++;
+	c->oc.intervals += oc->intervals;
+	for (uint32_t i = 0; i < oc->nprocs; i++) {
+		c->oc.on_ns += oc->procs[i].on_ns;
+		for (int s = 0; s < OFFCPU_NSTATES; s++)
+			c->oc.off_ns += oc->procs[i].off_ns[s];
+	}
+	rows = calloc(oc->nfuncs ? oc->nfuncs : 1, sizeof(*rows));
+	if (!rows)
+		return ap_err_nomem(err);
+	for (uint32_t i = 0; i < oc->nfuncs; i++) {
+		const struct offcpu_func *f = &oc->funcs[i];
+
+		rows[i] = (struct cmp_oc_row){
+			.core = f->core, .func = f->func, .on_ns = f->on_ns, .on_incl_ns = f->on_incl_ns,
+			.off_ns = f->off_self_ns, .off_incl_ns = f->off_incl_ns,
+			.intervals = f->intervals, .off_sq = f->off_self_sq,
+		};
+	}
+	ret = cmp_oc_side__add(&c->oc, rows, oc->nfuncs);
+	free(rows);
+	return ret ? ap_err_nomem(err) : 0;
+}
+
 static void add_table(struct cls_table *sum, const struct cls_table *t, int first)
 {
 	for (int k = 0; k < CLS__COUNT; k++) {
@@ -99,7 +134,7 @@ static int take(struct captures *c, uint32_t k, struct attr_args *a, const char 
 	for (uint32_t m = 0; m < a->cs.n; m++)
 		memcpy((uint64_t *)c->self[k * a->cs.n + m], p->attr.cores[m].func_samples,
 		       a->cs.mods[m]->nfuncs * sizeof(uint64_t));
-	if (copy_incl(c, k, p, err))
+	if (copy_incl(c, k, p, err) || copy_offcpu(c, p, err))
 		return -1;
 	if (attr_hist__merge(&c->hist, &p->hist))
 		return ap_err_nomem(err);
@@ -172,6 +207,7 @@ int captures__read(struct captures *c, struct attr_args *a, const char *label,
 		profile__delete(a->p);
 		a->p = NULL;
 	}
+	c->oc.has = c->oc.nwith == c->n;
 	c->side = (struct cmp_side){
 		.label = label, .ncores = a->cs.n,
 		.mods = (const struct cwasm_module *const *)a->cs.mods,
@@ -191,6 +227,7 @@ void captures__exit(struct captures *c)
 	free(c->incl);
 	free(c->incl_store);
 	attr_hist__exit(&c->hist);
+	cmp_oc_side__exit(&c->oc);
 	c->self = c->incl = NULL;
 	c->store = c->incl_store = NULL;
 }

@@ -15,6 +15,7 @@
  */
 #include "attr-args.h"
 #include "../compare/diff.h"
+#include "../compare/offcpu_diff.h"
 
 /* A function to classify in every recording. */
 struct capture_func {
@@ -44,6 +45,7 @@ struct captures {
 	char event_name[128];		/* --event, else the one event perf recorded */
 	struct cmp_side side;		/* what compare/ reads: cores and captures */
 	struct attr_hist hist;		/* samples per (core, text offset), summed: listings */
+	struct cmp_oc_side oc;		/* off-CPU rows summed, when a->opts.offcpu asks */
 };
 
 /*

@@ -4,7 +4,9 @@
  * each side one or several recordings with its own cores. Functions are
  * matched by wasm index (compare/); the change of every function's share
  * is tested, the class tables of --func functions set side by side, and
- * --fail-if-slower gates CI.
+ * --fail-if-slower gates CI. Where both sides' recordings carry off-CPU
+ * data, each function's off-CPU time is set side by side too
+ * (compare/offcpu_diff.h).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -62,20 +64,25 @@ static const char diff_usage[] =
 	"in points and relative, and its test (two-proportion z-test with one\n"
 	"recording a side, Welch's t-test on the per-recording shares with several;\n"
 	"p-values Holm-adjusted over the functions); sorted by the size of the change.\n"
+	"Recordings with off-CPU data on both sides (aotperf record --off-cpu): also\n"
+	"each function's off-CPU time before and after, self and inclusive, its wall\n"
+	"time (on-CPU samples x period + off-CPU) and each side's; the mean wait is\n"
+	"tested (Welch's t-test over the intervals). One side only: on-CPU only.\n"
 	"\n"
 	"Each side:\n"
 	"  -i, --input FILE        a recording of this build; repeatable (captures)\n"
 	"      --cwasm FILE        a core (.cwasm) of this build; repeat for several\n"
 	"      --manifest FILE     a component manifest (.cwasm.json): all its cores\n"
 	"      --base HEX          the i-th --base pins the i-th core of this side\n"
-	"      --pid PID[,PID..]   only these processes' samples in this side's recordings\n"
+	"      --pid PID[,PID..]   only these processes' samples (this side's recordings)\n"
 	"      --tid TID[,TID..]   only these threads' samples in this side's recordings\n"
 	"Both sides (anywhere):\n"
 	"      --event NAME        only this event's samples (e.g. cpu-clock)\n"
 	"  -c, --comm NAME[,..]    only samples of threads with this command (perf's)\n"
 	"  -C, --cpu LIST          only samples taken on these CPUs: 0-2,5\n"
 	"      --time START,END    only samples in this window (perf report --time's\n"
-	"                          forms: seconds, or slices like 10%/2, of each recording)\n"
+	"                          forms: seconds, or slices like 10%/2, of each\n"
+	"                          recording)\n"
 	"      --require-size-match  exit 1 instead of guessing a core's mapping\n"
 	"      --top N             functions to list (default 20, 0 = all)\n"
 	"      --func F            the class table of F before and after, and its\n"
@@ -484,6 +491,8 @@ int cmd_diff(int argc, char **argv)
 	struct render_diff r = { .tool = "aotperf diff" };
 	struct cmp_gate g = { 0 };
 	struct cmp_diff *d = NULL;
+	struct cmp_offcpu *oc = NULL;
+	char oc_note[256];
 	struct ap_err err = { 0 }, gate_err = { 0 };
 	int ret, gate_rc = 0;
 
@@ -492,6 +501,8 @@ int cmd_diff(int argc, char **argv)
 	memset(ls, 0, sizeof(ls));
 	attr_args__init(&o.side[0].a, "diff");
 	attr_args__init(&o.side[1].a, "diff");
+	/* off-CPU data where there is some: the samples counted are then cpu-clock's */
+	o.side[0].a.opts.offcpu = o.side[1].a.opts.offcpu = PROFILE_OFFCPU_AUTO;
 	if (parse_args(argc, argv, &o, &err)) {
 		ret = cli_fail("diff", &err);
 		goto out;
@@ -508,7 +519,9 @@ int cmd_diff(int argc, char **argv)
 			goto out;
 	}
 	if (cmp_diff__new(&o.side[0].caps.side, &o.side[1].caps.side, &o.co, &d, &err) ||
-	    class_diffs(&o, d, where, rf, &err) || diff_loops(&o, ls, pairs, rf, &err)) {
+	    class_diffs(&o, d, where, rf, &err) || diff_loops(&o, ls, pairs, rf, &err) ||
+	    (o.side[0].caps.oc.has && o.side[1].caps.oc.has &&
+	     cmp_offcpu__new(d, &o.side[0].caps.oc, &o.side[1].caps.oc, &oc, &err))) {
 		ret = cli_fail("diff", &err);
 		goto out;
 	}
@@ -522,6 +535,9 @@ int cmd_diff(int argc, char **argv)
 	r.hist_after = &o.side[1].caps.hist;
 	r.roles = o.roles;
 	r.columns = ap_term__columns(stdout, 0);
+	r.oc = oc;
+	r.oc_note = cmp_offcpu__one_sided(&o.side[0].caps.oc, &o.side[1].caps.oc, oc_note,
+					  sizeof(oc_note));
 	if (o.gate) {
 		gate_rc = run_gate(&o, d, where, &g, &r, &gate_err);
 		if (gate_rc && gate_err.kind != AP_ERR_GATE) {
@@ -543,6 +559,7 @@ out:
 		for (int k = 0; k < 2; k++)
 			loops_side__exit(&ls[i][k]);
 	cmp_gate__exit(&g);
+	cmp_offcpu__delete(oc);
 	cmp_diff__delete(d);
 	for (int k = 0; k < 2; k++) {
 		captures__exit(&o.side[k].caps);

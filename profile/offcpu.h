@@ -61,6 +61,7 @@ struct offcpu_func {
 	uint64_t off_self_ns;			/* the sum of off_ns */
 	uint64_t off_incl_ns;			/* with it anywhere on the stack */
 	uint64_t intervals;			/* self intervals */
+	double off_self_sq;			/* their squared ns, summed (diff's test) */
 	const char *via;			/* the host frame it waited in most; NULL: itself */
 	struct offcpu_syscall *syscalls;	/* its self time by system call, most first */
 	uint32_t nsyscalls;

@@ -360,6 +360,7 @@ static int add_interval(struct offcpu_reader *r, uint32_t key, int64_t sc, uint6
 	if (s->self >= 0) {
 		pr->off_wasm_ns += ns;
 		r->funcs[s->self].intervals++;
+		r->funcs[s->self].off_self_sq += (double)ns * (double)ns;
 	}
 	return 0;
 }

@@ -152,6 +152,7 @@ static void diff_block(struct json_out *j, const struct render_diff *r)
 		json_end_obj(j);
 	}
 	json_end_arr(j);
+	render__diff_offcpu_html(j, r);
 	json_end_obj(j);
 }
 

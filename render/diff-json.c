@@ -142,7 +142,8 @@ static void core_of(struct json_out *j, const struct render_diff *r, uint32_t pa
 	json_str(j, render__diff_pair_label(r, pair, buf, sizeof(buf)));
 }
 
-static void func(struct json_out *j, const struct render_diff *r, const struct cmp_func *f)
+static void func(struct json_out *j, const struct render_diff *r, const struct cmp_func *f,
+		 uint32_t i)
 {
 	json_begin_obj(j);
 	core_of(j, r, f->pair);
@@ -154,6 +155,7 @@ static void func(struct json_out *j, const struct render_diff *r, const struct c
 	func_side(j, "after_func", f->local_after, f->name_after, f->size_after);
 	metric(j, "self", &f->self);
 	metric(j, "inclusive", &f->incl);
+	render__diff_offcpu_func_json(j, r, i);
 	json_end_obj(j);
 }
 
@@ -318,7 +320,7 @@ static void body(struct json_out *j, const struct render_diff *r)
 	json_key(j, "functions");
 	json_begin_arr(j);
 	for (uint32_t i = 0; i < d->nfuncs; i++)
-		func(j, r, &d->funcs[i]);
+		func(j, r, &d->funcs[i], i);
 	json_end_arr(j);
 	index_list(j, "renamed", r, d->renamed, d->nrenamed);
 	index_list(j, "added", r, d->added, d->nadded);
@@ -342,6 +344,7 @@ static void body(struct json_out *j, const struct render_diff *r)
 	for (uint32_t i = 0; i < r->nfuncs; i++)
 		class_diff(j, r, &r->funcs[i]);
 	json_end_arr(j);
+	render__diff_offcpu_json(j, r);
 	gate(j, r);
 	json_key(j, "warnings");
 	json_begin_arr(j);

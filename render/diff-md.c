@@ -299,6 +299,8 @@ static int body(FILE *f, const char *path, const struct render_diff *r, struct a
 		return -1;
 	if (d->before->has_incl && d->after->has_incl && func_rows(f, path, r, 1, err))
 		return -1;
+	if (render__diff_offcpu_markdown(f, path, r, err))
+		return -1;
 	if (status_rows(f, path, r, "Renamed (same wasm index, another name)", d->renamed,
 			d->nrenamed, err) ||
 	    status_rows(f, path, r, "Removed (only in the before build)", d->removed, d->nremoved,

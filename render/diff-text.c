@@ -200,6 +200,7 @@ void render__diff_text(FILE *out, const struct render_diff *r)
 	func_table(out, r, 0);
 	if (d->before->has_incl && d->after->has_incl)
 		func_table(out, r, 1);
+	render__diff_offcpu_text(out, r);
 	if (!d->nrenamed && !d->nremoved && !d->nadded)
 		fprintf(out, "\nNo function renamed, removed or added.\n");
 	status_list(out, r, "Renamed (same wasm index, another name)", d->renamed, d->nrenamed);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include "../attr/hist.h"
 #include "../compare/diff.h"
+#include "../compare/offcpu_diff.h"
 #include "../util/err.h"
 
 struct render_loop_pair;
@@ -44,6 +45,8 @@ struct render_diff {
 	const struct attr_hist *hist_after;	/* NULL: listings without samples */
 	const char *roles;
 	unsigned columns;		/* text width (util/term.h); 0: 80 */
+	const struct cmp_offcpu *oc;	/* both sides' off-CPU time; NULL: not both */
+	const char *oc_note;		/* one side only has it: the line saying so; or NULL */
 };
 
 void render__diff_text(FILE *out, const struct render_diff *r);
@@ -52,6 +55,18 @@ int render__diff_markdown_file(const char *path, const struct render_diff *r,
 			       struct ap_err *err);
 /* The HTML report's data document (docs/html-data.md "diff") and its page. */
 int render__diff_html_file(const char *path, const struct render_diff *r, struct ap_err *err);
+
+/* ---- the off-CPU part (diff-offcpu.c): nothing when r->oc and r->oc_note are NULL ---- */
+
+struct json_out;
+void render__diff_offcpu_text(FILE *out, const struct render_diff *r);
+int render__diff_offcpu_markdown(FILE *f, const char *path, const struct render_diff *r,
+				 struct ap_err *err);
+/* The top-level "off_cpu" member (README "diff"), and a function row's. */
+void render__diff_offcpu_json(struct json_out *j, const struct render_diff *r);
+void render__diff_offcpu_func_json(struct json_out *j, const struct render_diff *r, uint32_t func);
+/* The HTML data document's diff.off_cpu (docs/html-data.md). */
+void render__diff_offcpu_html(struct json_out *j, const struct render_diff *r);
 
 /* ---- shared by the diff renderers ---- */
 

@@ -1078,6 +1078,7 @@
 			add(s, el('p', 'note', '* significant at ' + (100 * num(d.level || 0.95)).toFixed(0) + '%: p-value ' +
 				(d.adjust || 'Holm') + '-adjusted over ' + fmt(num(d.tested_functions)) + ' tested functions (as aotperf diff prints).'));
 		if (fs.length > 100) add(s, el('p', 'note', 'The 100 largest changes of ' + fmt(fs.length) + ' functions.'));
+		renderDiffOffCpu(s, d.off_cpu);
 		if (Array.isArray(d.classes) && d.classes.length) {
 			add(s, el('h3', null, 'Class mix, before and after'));
 			var grid = put(s, el('div', 'bars mixbars'));
@@ -1098,6 +1099,41 @@
 			s.appendChild(legend(present));
 		}
 		renderLoopPairs(s, m, d);
+	}
+
+	/* aotperf diff with off-CPU data on both sides: off-CPU and wall time per function, in ms */
+	function renderDiffOffCpu(s, oc) {
+		if (!oc) return;
+		add(s, el('h3', null, 'Off-CPU time, before and after'));
+		if (!Array.isArray(oc.functions)) {
+			add(s, el('p', 'note', oc.note || ''));
+			return;
+		}
+		var ms = function (ns) { return (num(ns) / 1e6).toFixed(2); };
+		var run = function (w, x) {
+			x = x || {};
+			return w + ': on-CPU ' + ms(x.on_cpu_ns) + ' ms + off-CPU ' + ms(x.off_cpu_ns) + ' ms = wall ' + ms(x.wall_ns) + ' ms';
+		};
+		add(s, el('p', 'note', run('before', oc.before) + ' \u00b7 ' + run('after', oc.after) + ' (per recording).'));
+		var t = put(s, el('table', 'dtable'));
+		t.id = idp + 'diff-offcpu-table';
+		var hr = put(put(t, el('thead')), el('tr'));
+		['function', 'off-CPU before', 'after', '\u0394 ms', 'incl. before', 'incl. after', 'wall before', 'wall after', 'mean wait', 'p (adj.)'].forEach(function (h, k) {
+			add(hr, el('th', k ? 'num' : null, h));
+		});
+		var tb = put(t, el('tbody'));
+		oc.functions.slice(0, 100).forEach(function (x) {
+			var tr = put(tb, el('tr')), dn = num(x.after_ns) - num(x.before_ns);
+			if (x.significant) tr.classList.add('sig');
+			add(tr, el('td', 'name mono', x.name || ''), el('td', 'num', ms(x.before_ns)), el('td', 'num', ms(x.after_ns)),
+				el('td', 'num ' + (dn > 0 ? 'worse' : dn < 0 ? 'better' : ''), (dn > 0 ? '+' : '') + ms(dn)),
+				el('td', 'num', ms(x.incl_before_ns)), el('td', 'num', ms(x.incl_after_ns)),
+				el('td', 'num', ms(x.wall_before_ns)), el('td', 'num', ms(x.wall_after_ns)),
+				el('td', 'num', ms(x.wait_before_ns) + ' \u2192 ' + ms(x.wait_after_ns)),
+				el('td', 'num pval', x.p_adjusted === null || x.p_adjusted === undefined ? '-' : pval(Number(x.p_adjusted)) + (x.significant ? ' *' : '')));
+		});
+		add(s, el('p', 'note', 'ms per recording; wall = on-CPU samples \u00d7 period + off-CPU (self). p: Welch\u2019s t-test of the mean wait ' +
+			'(one off-CPU interval), adjusted over ' + fmt(num(oc.tested_functions)) + ' tested functions; the totals\u2019 change is not tested.'));
 	}
 
 	/* diff / compare: each function's hottest loop on both sides, modelled by llvm-mca */

@@ -12,7 +12,8 @@
 # user frame at its ip, the others at return address - 1, inside the call),
 # looked up in the .syms file ("local offset size name"). The thread's next
 # PERF_RECORD_SWITCH OUT starts the interval, its next IN ends it.
-# Prints "OFF name state ns" per function and state, sorted by the caller.
+# Prints "OFF name state ns" per function and state, sorted by the caller;
+# with -v counts=1 also "CNT name state intervals".
 BEGIN {
 	base = strtonum(base)
 	while ((getline line < syms) > 0) {
@@ -48,8 +49,10 @@ function func_at(a,    i) {
 		if (tid in state) { out[tid] = ns; ofn[tid] = fn[tid]; ost[tid] = state[tid] }
 		delete state[tid]
 	} else if ($0 ~ /PERF_RECORD_SWITCH IN/) {
-		if ((tid in out) && ofn[tid] != "")
+		if ((tid in out) && ofn[tid] != "") {
 			total[ofn[tid] " " ost[tid]] += ns - out[tid]
+			cnt[ofn[tid] " " ost[tid]]++
+		}
 		delete out[tid]
 	}
 	next
@@ -66,4 +69,7 @@ insample && /^[ \t]+[0-9a-f]+$/ {
 END {
 	for (k in total)
 		print "OFF", k, total[k]
+	if (counts)
+		for (k in cnt)
+			print "CNT", k, cnt[k]
 }

@@ -6,7 +6,7 @@
  *   loader [--ms MILLIS] [--wall] [--twice] [--remap] [--adjacent]
  *          [--mix NAME:W,NAME:W,...] [--call-abi sysv|win64]
  *          [--jitdump] [--fork] [--threads N]
- *          [--import CORE:EXPORT]
+ *          [--import CORE:EXPORT] [--nap FROM:TO]
  *          [--manifest M.json | FILE.cwasm ...]
  *
  * --ms      run the mix for about MILLIS ms of this thread's CPU time
@@ -39,6 +39,9 @@
  *           trap slots (a trap ends the loader with status 3). For the real
  *           compiler's output and the idiom fixtures, which have no
  *           entry_<NAME> trampolines.
+ * --nap FROM:TO  host_nap sleeps TO us when asked for FROM us (one
+ *           function's waits made longer or shorter without another
+ *           fixture: tests/e2e/offcpu_diff.sh)
  * --import CORE:EXPORT  put the address of core CORE's (0-based) exported
  *           function EXPORT in vmctx field 24, the import slot a core calls
  *           another core through (tests/fixtures/xcore.S)
@@ -90,6 +93,8 @@
 /* host_nap's and host_poll's calls and time per requested length (a few at most). */
 #define NAP_KINDS 8
 static struct { const char *import; uint64_t us, calls, ns; } naps[NAP_KINDS];
+/* --nap FROM:TO */
+static uint64_t nap_from, nap_to;
 
 static uint64_t mono_ns(void)
 {
@@ -116,9 +121,14 @@ static void count_nap(const char *import, uint64_t us, uint64_t dt)
 __attribute__((noinline, optimize("no-omit-frame-pointer")))
 static void host_nap(uint64_t us)
 {
-	struct timespec ts = { (time_t)(us / 1000000), (long)(us % 1000000) * 1000 };
-	uint64_t t0 = mono_ns(), dt;
+	struct timespec ts;
+	uint64_t t0, dt;
 	long ret;
+
+	if (nap_from && us == nap_from)
+		us = nap_to;
+	ts = (struct timespec){ (time_t)(us / 1000000), (long)(us % 1000000) * 1000 };
+	t0 = mono_ns();
 
 #if defined(__x86_64__)
 	__asm__ volatile("syscall" : "=a"(ret) : "0"(35L /* SYS_nanosleep */), "D"(&ts), "S"(0L)
@@ -248,7 +258,7 @@ static void usage(void)
 {
 	fail("usage: loader [--ms MILLIS] [--wall] [--twice] [--remap] [--adjacent] "
 	     "[--mix NAME:W,...] [--call-abi sysv|win64] [--jitdump] [--fork] [--threads N] "
-	     "[--import CORE:EXPORT] "
+	     "[--import CORE:EXPORT] [--nap FROM:TO] "
 	     "[--manifest M.json | FILE.cwasm ...]");
 }
 
@@ -815,6 +825,13 @@ int main(int argc, char **argv)
 				r.abi = CALL_WIN64;
 			else
 				fail("--call-abi: '%s' is not sysv or win64", argv[i]);
+		} else if (!strcmp(a, "--nap") && i + 1 < argc) {
+			char *end;
+
+			nap_from = strtoull(argv[++i], &end, 10);
+			nap_to = *end == ':' ? strtoull(end + 1, &end, 10) : 0;
+			if (*end || !nap_from || !nap_to || nap_to > 10000000)
+				fail("--nap: bad value '%s' (FROM:TO, microseconds)", argv[i]);
 		} else if (!strcmp(a, "--import") && i + 1 < argc) {
 			r.import = argv[++i];
 		} else if (!strcmp(a, "--mix") && i + 1 < argc) {
