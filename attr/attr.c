@@ -116,6 +116,8 @@ struct run {
 	struct attr_result *res;
 	struct maptable mt;
 	int event_attr;    /* EVENT_ALL, EVENT_PENDING or the attr index kept */
+	const char *event; /* the event to keep: opts->event, or on_begin's */
+	int begun;         /* a pipe's on_begin was called */
 	struct perfdata *pd;
 	struct ap_err event_err;
 	int use_time;
@@ -453,6 +455,37 @@ static int pass_mappings(struct run *r, struct perfdata *pd, struct ap_err *err)
 	return 0;
 }
 
+/*
+ * A record of perf's ring buffers, or the end of a round of them: perf
+ * writes the records it synthesizes (attrs, features, tracing data, event
+ * names, the maps of running processes) before the first.
+ */
+static int from_ring(uint32_t type)
+{
+	return type == PERF_RECORD_SAMPLE || type == PERF_RECORD_SWITCH ||
+	       type == PERF_RECORD_SWITCH_CPU_WIDE || type == PERF_RECORD_FINISHED_ROUND;
+}
+
+/*
+ * The attrs, names and tracing data are known: a file's at open, a pipe's
+ * at its first sample, switch or round. on_begin may pick the event.
+ */
+static int begin(struct run *r, struct perfdata *pd, struct ap_err *err)
+{
+	const char *event = NULL;
+
+	r->begun = 1;
+	if (!r->opts->on_begin)
+		return 0;
+	if (r->opts->on_begin(r->opts->ctx, pd, &event, err))
+		return -1;
+	if (!r->event && event) {
+		r->event = event;
+		r->event_attr = EVENT_PENDING;
+	}
+	return 0;
+}
+
 /* Pass 2, or the only pass of a pipe: samples (and, for a pipe, mappings). */
 static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 {
@@ -465,6 +498,8 @@ static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 		       "reading perf.data: samples");
 	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
 		progress_tick(r, pd, ++nrec);
+		if (!r->begun && r->single_pass && from_ring(ev.hdr->type) && begin(r, pd, err))
+			return -1;
 		if (ev.hdr->type == PERF_RECORD_SAMPLE) {
 			count_sample(r, &ev);
 			if (r->fallback)
@@ -497,7 +532,10 @@ static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 		if (maptable__add(&r->mt, &me, r->res))
 			return ap_err_nomem(err);
 	}
-	return ret < 0 ? -1 : 0;
+	if (ret < 0)
+		return -1;
+	/* a stream of header records only (or cut short in them) */
+	return !r->begun && r->single_pass ? begin(r, pd, err) : 0;
 }
 
 static int resolve_event(struct run *r, struct perfdata *pd, struct ap_err *err)
@@ -506,12 +544,12 @@ static int resolve_event(struct run *r, struct perfdata *pd, struct ap_err *err)
 	size_t n = perfdata__nevsels(pd);
 
 	r->event_attr = EVENT_ALL;
-	if (!r->opts->event)
+	if (!r->event)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct pd_evsel *a = perfdata__evsel(pd, i);
 
-		if (a->name && strcmp(a->name, r->opts->event) == 0) {
+		if (a->name && strcmp(a->name, r->event) == 0) {
 			r->event_attr = (int)i;
 			return 0;
 		}
@@ -521,7 +559,7 @@ static int resolve_event(struct run *r, struct perfdata *pd, struct ap_err *err)
 		}
 	}
 	return ap_errf(err, "%s: no event '%s' in this recording (it has: %s)", r->path,
-		       r->opts->event, names[0] ? names : "none");
+		       r->event, names[0] ? names : "none");
 }
 
 /* Forget what the one pass counted, for the two-pass read. */
@@ -668,7 +706,7 @@ static int summarize(struct run *r, struct ap_err *err)
 		}
 	}
 	/* one --pid alone keeps its words ("of the selected pid") */
-	if (res->total_samples == 0 && !r->opts->event && sample_filter__active(r->opts->filter) &&
+	if (res->total_samples == 0 && !r->event && sample_filter__active(r->opts->filter) &&
 	    (r->opts->pid < 0 || sample_filter__beyond_pids(r->opts->filter))) {
 		char what[512];
 
@@ -677,9 +715,9 @@ static int summarize(struct run *r, struct ap_err *err)
 	}
 	if (res->total_samples == 0) {
 		ap_errf(err, "%s: no samples%s%s", r->path,
-			r->opts->event || r->opts->pid >= 0 ? " of the selected " : "",
-			r->opts->event ? "event" : r->opts->pid >= 0 ? "pid" : "");
-		return ap_err_hint(err, !r->opts->event && r->opts->pid >= 0 ?
+			r->event || r->opts->pid >= 0 ? " of the selected " : "",
+			r->event ? "event" : r->opts->pid >= 0 ? "pid" : "");
+		return ap_err_hint(err, !r->event && r->opts->pid >= 0 ?
 				   AP_HINT_PID_SAMPLES : AP_HINT_NONE);
 	}
 	if (res->injected && !res->attributed_samples) {
@@ -722,7 +760,7 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 	      const struct attr_opts *opts, struct attr_result *res, struct ap_err *err)
 {
 	struct run r = { .path = perf_path, .cores = cores, .ncores = ncores, .opts = opts,
-			 .res = res };
+			 .res = res, .event = opts->event };
 	struct perfdata *pd = NULL;
 	int ret = -1;
 
@@ -749,7 +787,7 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 		r.pd = pd;
 	} else {
 		r.use_time = times_usable(pd);
-		if (resolve_event(&r, pd, err))
+		if (begin(&r, pd, err) || resolve_event(&r, pd, err))
 			goto out;
 		r.one_pass = !opts->two_pass;
 		/* a hooked one pass: what the hooks were told must stay true */
