@@ -117,7 +117,7 @@ struct run {
 	struct maptable mt;
 	int event_attr;    /* EVENT_ALL, EVENT_PENDING or the attr index kept */
 	const char *event; /* the event to keep: opts->event, or on_begin's */
-	int begun;         /* a pipe's on_begin was called */
+	int begun;         /* on_begin was called */
 	struct perfdata *pd;
 	struct ap_err event_err;
 	int use_time;

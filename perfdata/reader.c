@@ -126,7 +126,7 @@ static ssize_t win_fill(struct perfdata *pd, size_t need, struct ap_err *err)
 	return (ssize_t)(w->len - w->pos);
 }
 
-/* Drop the payload perf appends after AUXTRACE / TRACING_DATA records (keep a pipe's tracing data). */
+/* Drop the payload after AUXTRACE / TRACING_DATA records (a pipe's tracing data is kept). */
 static int win_skip(struct perfdata *pd, struct ap_err *err)
 {
 	struct pd_window *w = &pd->win;
@@ -592,9 +592,9 @@ void perfdata__close(struct perfdata *pd)
 /* --- records ------------------------------------------------------------ */
 
 /*
- * A pipe's tracing data: its payload follows the record (perf's
- * perf_event__synthesize_tracing_data), collected as win_skip() passes
- * it. A size past what a file's section may hold is not kept:
+ * A pipe's tracing data: perf writes the section's bytes right after the
+ * record, padded to 8 (its size counts them); collected as win_skip()
+ * passes them. A size past what a file's section may hold is not kept:
  * perfdata__tracing() says so.
  */
 static int keep_tracing(struct perfdata *pd, uint64_t size)
