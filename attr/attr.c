@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "maptable.h"
+#include "reorder.h"
 #include "../util/array.h"
 #include "../util/progress.h"
 
@@ -118,6 +119,8 @@ struct run {
 	int event_attr;    /* EVENT_ALL, EVENT_PENDING or the attr index kept */
 	const char *event; /* the event to keep: opts->event, or on_begin's */
 	int begun;         /* on_begin was called */
+	int ordered;       /* a pipe with times: records put in time order (reorder.h) */
+	struct reorder rq;
 	struct perfdata *pd;
 	struct ap_err event_err;
 	int use_time;
@@ -145,6 +148,7 @@ struct pending {
 #define PENDING_MAX (1u << 20) /* 24 MiB; past that, two passes are cheaper */
 
 static int resolve_event(struct run *r, struct perfdata *pd, struct ap_err *err);
+static int times_usable(struct perfdata *pd);
 
 static int sample_selected(struct run *r, const struct pd_sample *s)
 {
@@ -486,54 +490,90 @@ static int begin(struct run *r, struct perfdata *pd, struct ap_err *err)
 	return 0;
 }
 
+/* One record of pass 2 or of a pipe: 0, 1 to stop (the one pass falls back), -1 out of memory. */
+static int take_record(struct run *r, const struct pd_event *ev)
+{
+	struct mt_event me;
+
+	if (ev->hdr->type == PERF_RECORD_SAMPLE) {
+		count_sample(r, ev);
+		return r->fallback;
+	}
+	if (((ev->hdr->type == PERF_RECORD_SWITCH || ev->hdr->type == PERF_RECORD_SWITCH_CPU_WIDE) &&
+	     ev->has_sid) || ev->hdr->type == PERF_RECORD_FINISHED_ROUND) {
+		other_record(r, ev, &ev->sid);
+		return r->fallback;
+	}
+	if (note_comm(r, ev) || sample_filter__note(r->opts->filter, ev))
+		return -1;
+	if ((!r->single_pass && !r->one_pass) || !to_mt_event(ev, r->use_time, &me))
+		return 0;
+	if (!no_core_pid(&me) && (r->opts->pid < 0 || me.pid == (uint32_t)r->opts->pid)) {
+		if (r->one_pass && maptable__late(&r->mt, &me))
+			r->fallback = 1;
+		if (r->fallback)
+			return 1;
+	}
+	/* read once: the hook sees the records as they come (else pass 1 did) */
+	if (note_map(r, ev, &me))
+		return -1;
+	if (no_core_pid(&me) || (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid))
+		return 0;
+	r->res->injected |= me.injected;
+	return maptable__add(&r->mt, &me, r->res) ? -1 : 0;
+}
+
+static int take_queued(void *ctx, const struct pd_event *ev)
+{
+	return take_record(ctx, ev) < 0 ? -1 : 0;
+}
+
+/*
+ * A pipe's record in time order (reorder.h): records with a time wait for
+ * the round that makes them final; a FINISHED_ROUND goes after them.
+ */
+static int take_ordered(struct run *r, const struct pd_event *ev)
+{
+	int has_time = ev->hdr->type == PERF_RECORD_SAMPLE ? ev->sample.sid.has_time :
+		       ev->has_sid && ev->sid.has_time;
+
+	if (ev->hdr->type == PERF_RECORD_FINISHED_ROUND)
+		return reorder__round(&r->rq, take_queued, r) ? -1 : take_record(r, ev);
+	if (ev->hdr->type >= PERF_RECORD_USER_TYPE_START || !has_time)
+		return take_record(r, ev);
+	if (reorder__push(&r->rq, ev, ev->hdr->type == PERF_RECORD_SAMPLE ? ev->sample.sid.time :
+			  ev->sid.time))
+		return -1;
+	return reorder__trim(&r->rq, take_queued, r) ? -1 : 0;
+}
+
 /* Pass 2, or the only pass of a pipe: samples (and, for a pipe, mappings). */
 static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 {
 	struct pd_event ev;
-	struct mt_event me;
 	uint64_t nrec = 0;
-	int ret;
+	int ret, t;
 
 	progress_phase(r, pd, r->one_pass || r->single_pass ? "reading perf.data" :
 		       "reading perf.data: samples");
 	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
 		progress_tick(r, pd, ++nrec);
-		if (!r->begun && r->single_pass && from_ring(ev.hdr->type) && begin(r, pd, err))
-			return -1;
-		if (ev.hdr->type == PERF_RECORD_SAMPLE) {
-			count_sample(r, &ev);
-			if (r->fallback)
-				return 0;
-			continue;
+		if (!r->begun && r->single_pass && from_ring(ev.hdr->type)) {
+			if (begin(r, pd, err))
+				return -1;
+			/* from here on a pipe with times is read in time order */
+			r->ordered = r->use_time = times_usable(pd);
 		}
-		if (((ev.hdr->type == PERF_RECORD_SWITCH || ev.hdr->type == PERF_RECORD_SWITCH_CPU_WIDE) &&
-		     ev.has_sid) || ev.hdr->type == PERF_RECORD_FINISHED_ROUND) {
-			other_record(r, &ev, &ev.sid);
-			if (r->fallback)
-				return 0;
-			continue;
-		}
-		if (note_comm(r, &ev) || sample_filter__note(r->opts->filter, &ev))
+		t = r->ordered ? take_ordered(r, &ev) : take_record(r, &ev);
+		if (t < 0)
 			return ap_err_nomem(err);
-		if ((!r->single_pass && !r->one_pass) || !to_mt_event(&ev, r->use_time, &me))
-			continue;
-		if (!no_core_pid(&me) && (r->opts->pid < 0 || me.pid == (uint32_t)r->opts->pid)) {
-			if (r->one_pass && maptable__late(&r->mt, &me))
-				r->fallback = 1;
-			if (r->fallback)
-				return 0;
-		}
-		/* read once: the hook sees the records as they come (else pass 1 did) */
-		if (note_map(r, &ev, &me))
-			return ap_err_nomem(err);
-		if (no_core_pid(&me) || (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid))
-			continue;
-		r->res->injected |= me.injected;
-		if (maptable__add(&r->mt, &me, r->res))
-			return ap_err_nomem(err);
+		if (t)
+			return 0;
 	}
 	if (ret < 0)
 		return -1;
+	if (r->ordered && reorder__drain(&r->rq, take_queued, r))
+		return ap_err_nomem(err);
 	/* a stream of header records only (or cut short in them) */
 	return !r->begun && r->single_pass ? begin(r, pd, err) : 0;
 }
@@ -836,6 +876,7 @@ out:
 		progress__clear(opts->progress);
 	perfdata__close(pd);
 	maptable__exit(&r.mt);
+	reorder__exit(&r.rq);
 	free(r.pend);
 	return ret;
 }
