@@ -7,7 +7,8 @@
  * makes the driver start over with two passes: pass 1 collects the records
  * that shape the address space (MMAP/MMAP2, exec, fork) and orders them by
  * time, pass 2 streams the samples. A stream that cannot be rewound (a
- * pipe) is read once, in stream order, and the report says so.
+ * pipe) is read once, and the report says so: in time order round by
+ * round when its records carry times (reorder.h), else in stream order.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -124,7 +125,7 @@ struct run {
 	struct perfdata *pd;
 	struct ap_err event_err;
 	int use_time;
-	int single_pass;   /* a pipe: mappings in stream order */
+	int single_pass;   /* a pipe: mappings as they come (in time order when ordered) */
 	int one_pass;      /* a file read once; falls back to two passes when unsure */
 	int fallback;      /* the one pass met records it cannot order: start over */
 	struct pending *pend;
@@ -837,7 +838,7 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 			goto out;
 	}
 	if (r.single_pass && ap_warnings__add(&res->warnings, AP_HINT_NONE,
-					      "%s: not seekable, read once in stream order", perf_path))
+					      "%s: not seekable, read once", perf_path))
 		goto oom;
 	if (pass_samples(&r, pd, err))
 		goto out;
