@@ -7,13 +7,15 @@
  * makes the driver start over with two passes: pass 1 collects the records
  * that shape the address space (MMAP/MMAP2, exec, fork) and orders them by
  * time, pass 2 streams the samples. A stream that cannot be rewound (a
- * pipe) is read once, in stream order, and the report says so.
+ * pipe) is read once, and the report says so: in time order round by
+ * round when its records carry times (reorder.h), else in stream order.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include "maptable.h"
+#include "reorder.h"
 #include "../util/array.h"
 #include "../util/progress.h"
 
@@ -116,10 +118,14 @@ struct run {
 	struct attr_result *res;
 	struct maptable mt;
 	int event_attr;    /* EVENT_ALL, EVENT_PENDING or the attr index kept */
+	const char *event; /* the event to keep: opts->event, or on_begin's */
+	int begun;         /* on_begin was called */
+	int ordered;       /* a pipe with times: records put in time order (reorder.h) */
+	struct reorder rq;
 	struct perfdata *pd;
 	struct ap_err event_err;
 	int use_time;
-	int single_pass;   /* a pipe: mappings in stream order */
+	int single_pass;   /* a pipe: mappings as they come (in time order when ordered) */
 	int one_pass;      /* a file read once; falls back to two passes when unsure */
 	int fallback;      /* the one pass met records it cannot order: start over */
 	struct pending *pend;
@@ -143,6 +149,7 @@ struct pending {
 #define PENDING_MAX (1u << 20) /* 24 MiB; past that, two passes are cheaper */
 
 static int resolve_event(struct run *r, struct perfdata *pd, struct ap_err *err);
+static int times_usable(struct perfdata *pd);
 
 static int sample_selected(struct run *r, const struct pd_sample *s)
 {
@@ -453,51 +460,123 @@ static int pass_mappings(struct run *r, struct perfdata *pd, struct ap_err *err)
 	return 0;
 }
 
+/*
+ * A record of perf's ring buffers, or the end of a round of them: perf
+ * writes the records it synthesizes (attrs, features, tracing data, event
+ * names, the maps of running processes) before the first.
+ */
+static int from_ring(uint32_t type)
+{
+	return type == PERF_RECORD_SAMPLE || type == PERF_RECORD_SWITCH ||
+	       type == PERF_RECORD_SWITCH_CPU_WIDE || type == PERF_RECORD_FINISHED_ROUND;
+}
+
+/*
+ * The attrs, names and tracing data are known: a file's at open, a pipe's
+ * at its first sample, switch or round. on_begin may pick the event.
+ */
+static int begin(struct run *r, struct perfdata *pd, struct ap_err *err)
+{
+	const char *event = NULL;
+
+	r->begun = 1;
+	if (!r->opts->on_begin)
+		return 0;
+	if (r->opts->on_begin(r->opts->ctx, pd, &event, err))
+		return -1;
+	if (!r->event && event) {
+		r->event = event;
+		r->event_attr = EVENT_PENDING;
+	}
+	return 0;
+}
+
+/* One record of pass 2 or of a pipe: 0, 1 to stop (the one pass falls back), -1 out of memory. */
+static int take_record(struct run *r, const struct pd_event *ev)
+{
+	struct mt_event me;
+
+	if (ev->hdr->type == PERF_RECORD_SAMPLE) {
+		count_sample(r, ev);
+		return r->fallback;
+	}
+	if (((ev->hdr->type == PERF_RECORD_SWITCH || ev->hdr->type == PERF_RECORD_SWITCH_CPU_WIDE) &&
+	     ev->has_sid) || ev->hdr->type == PERF_RECORD_FINISHED_ROUND) {
+		other_record(r, ev, &ev->sid);
+		return r->fallback;
+	}
+	if (note_comm(r, ev) || sample_filter__note(r->opts->filter, ev))
+		return -1;
+	if ((!r->single_pass && !r->one_pass) || !to_mt_event(ev, r->use_time, &me))
+		return 0;
+	if (!no_core_pid(&me) && (r->opts->pid < 0 || me.pid == (uint32_t)r->opts->pid)) {
+		if (r->one_pass && maptable__late(&r->mt, &me))
+			r->fallback = 1;
+		if (r->fallback)
+			return 1;
+	}
+	/* read once: the hook sees the records as they come (else pass 1 did) */
+	if (note_map(r, ev, &me))
+		return -1;
+	if (no_core_pid(&me) || (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid))
+		return 0;
+	r->res->injected |= me.injected;
+	return maptable__add(&r->mt, &me, r->res) ? -1 : 0;
+}
+
+static int take_queued(void *ctx, const struct pd_event *ev)
+{
+	return take_record(ctx, ev) < 0 ? -1 : 0;
+}
+
+/*
+ * A pipe's record in time order (reorder.h): records with a time wait for
+ * the round that makes them final; a FINISHED_ROUND goes after them.
+ */
+static int take_ordered(struct run *r, const struct pd_event *ev)
+{
+	int has_time = ev->hdr->type == PERF_RECORD_SAMPLE ? ev->sample.sid.has_time :
+		       ev->has_sid && ev->sid.has_time;
+
+	if (ev->hdr->type == PERF_RECORD_FINISHED_ROUND)
+		return reorder__round(&r->rq, take_queued, r) ? -1 : take_record(r, ev);
+	if (ev->hdr->type >= PERF_RECORD_USER_TYPE_START || !has_time)
+		return take_record(r, ev);
+	if (reorder__push(&r->rq, ev, ev->hdr->type == PERF_RECORD_SAMPLE ? ev->sample.sid.time :
+			  ev->sid.time))
+		return -1;
+	return reorder__trim(&r->rq, take_queued, r) ? -1 : 0;
+}
+
 /* Pass 2, or the only pass of a pipe: samples (and, for a pipe, mappings). */
 static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
 {
 	struct pd_event ev;
-	struct mt_event me;
 	uint64_t nrec = 0;
-	int ret;
+	int ret, t;
 
 	progress_phase(r, pd, r->one_pass || r->single_pass ? "reading perf.data" :
 		       "reading perf.data: samples");
 	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
 		progress_tick(r, pd, ++nrec);
-		if (ev.hdr->type == PERF_RECORD_SAMPLE) {
-			count_sample(r, &ev);
-			if (r->fallback)
-				return 0;
-			continue;
+		if (!r->begun && r->single_pass && from_ring(ev.hdr->type)) {
+			if (begin(r, pd, err))
+				return -1;
+			/* from here on a pipe with times is read in time order */
+			r->ordered = r->use_time = times_usable(pd);
 		}
-		if (((ev.hdr->type == PERF_RECORD_SWITCH || ev.hdr->type == PERF_RECORD_SWITCH_CPU_WIDE) &&
-		     ev.has_sid) || ev.hdr->type == PERF_RECORD_FINISHED_ROUND) {
-			other_record(r, &ev, &ev.sid);
-			if (r->fallback)
-				return 0;
-			continue;
-		}
-		if (note_comm(r, &ev) || sample_filter__note(r->opts->filter, &ev))
+		t = r->ordered ? take_ordered(r, &ev) : take_record(r, &ev);
+		if (t < 0)
 			return ap_err_nomem(err);
-		if ((!r->single_pass && !r->one_pass) || !to_mt_event(&ev, r->use_time, &me))
-			continue;
-		if (!no_core_pid(&me) && (r->opts->pid < 0 || me.pid == (uint32_t)r->opts->pid)) {
-			if (r->one_pass && maptable__late(&r->mt, &me))
-				r->fallback = 1;
-			if (r->fallback)
-				return 0;
-		}
-		/* read once: the hook sees the records as they come (else pass 1 did) */
-		if (note_map(r, &ev, &me))
-			return ap_err_nomem(err);
-		if (no_core_pid(&me) || (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid))
-			continue;
-		r->res->injected |= me.injected;
-		if (maptable__add(&r->mt, &me, r->res))
-			return ap_err_nomem(err);
+		if (t)
+			return 0;
 	}
-	return ret < 0 ? -1 : 0;
+	if (ret < 0)
+		return -1;
+	if (r->ordered && reorder__drain(&r->rq, take_queued, r))
+		return ap_err_nomem(err);
+	/* a stream of header records only (or cut short in them) */
+	return !r->begun && r->single_pass ? begin(r, pd, err) : 0;
 }
 
 static int resolve_event(struct run *r, struct perfdata *pd, struct ap_err *err)
@@ -506,12 +585,12 @@ static int resolve_event(struct run *r, struct perfdata *pd, struct ap_err *err)
 	size_t n = perfdata__nevsels(pd);
 
 	r->event_attr = EVENT_ALL;
-	if (!r->opts->event)
+	if (!r->event)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct pd_evsel *a = perfdata__evsel(pd, i);
 
-		if (a->name && strcmp(a->name, r->opts->event) == 0) {
+		if (a->name && strcmp(a->name, r->event) == 0) {
 			r->event_attr = (int)i;
 			return 0;
 		}
@@ -521,7 +600,7 @@ static int resolve_event(struct run *r, struct perfdata *pd, struct ap_err *err)
 		}
 	}
 	return ap_errf(err, "%s: no event '%s' in this recording (it has: %s)", r->path,
-		       r->opts->event, names[0] ? names : "none");
+		       r->event, names[0] ? names : "none");
 }
 
 /* Forget what the one pass counted, for the two-pass read. */
@@ -668,7 +747,7 @@ static int summarize(struct run *r, struct ap_err *err)
 		}
 	}
 	/* one --pid alone keeps its words ("of the selected pid") */
-	if (res->total_samples == 0 && !r->opts->event && sample_filter__active(r->opts->filter) &&
+	if (res->total_samples == 0 && !r->event && sample_filter__active(r->opts->filter) &&
 	    (r->opts->pid < 0 || sample_filter__beyond_pids(r->opts->filter))) {
 		char what[512];
 
@@ -677,9 +756,9 @@ static int summarize(struct run *r, struct ap_err *err)
 	}
 	if (res->total_samples == 0) {
 		ap_errf(err, "%s: no samples%s%s", r->path,
-			r->opts->event || r->opts->pid >= 0 ? " of the selected " : "",
-			r->opts->event ? "event" : r->opts->pid >= 0 ? "pid" : "");
-		return ap_err_hint(err, !r->opts->event && r->opts->pid >= 0 ?
+			r->event || r->opts->pid >= 0 ? " of the selected " : "",
+			r->event ? "event" : r->opts->pid >= 0 ? "pid" : "");
+		return ap_err_hint(err, !r->event && r->opts->pid >= 0 ?
 				   AP_HINT_PID_SAMPLES : AP_HINT_NONE);
 	}
 	if (res->injected && !res->attributed_samples) {
@@ -722,7 +801,7 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 	      const struct attr_opts *opts, struct attr_result *res, struct ap_err *err)
 {
 	struct run r = { .path = perf_path, .cores = cores, .ncores = ncores, .opts = opts,
-			 .res = res };
+			 .res = res, .event = opts->event };
 	struct perfdata *pd = NULL;
 	int ret = -1;
 
@@ -749,7 +828,7 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 		r.pd = pd;
 	} else {
 		r.use_time = times_usable(pd);
-		if (resolve_event(&r, pd, err))
+		if (begin(&r, pd, err) || resolve_event(&r, pd, err))
 			goto out;
 		r.one_pass = !opts->two_pass;
 		/* a hooked one pass: what the hooks were told must stay true */
@@ -759,7 +838,7 @@ int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
 			goto out;
 	}
 	if (r.single_pass && ap_warnings__add(&res->warnings, AP_HINT_NONE,
-					      "%s: not seekable, read once in stream order", perf_path))
+					      "%s: not seekable, read once", perf_path))
 		goto oom;
 	if (pass_samples(&r, pd, err))
 		goto out;
@@ -798,6 +877,7 @@ out:
 		progress__clear(opts->progress);
 	perfdata__close(pd);
 	maptable__exit(&r.mt);
+	reorder__exit(&r.rq);
 	free(r.pend);
 	return ret;
 }

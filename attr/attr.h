@@ -91,7 +91,16 @@ struct attr_span {
  *   on_other    the records attribution does not count: samples of the
  *               events not selected, context switches (SWITCH,
  *               SWITCH_CPU_WIDE) and FINISHED_ROUND, for the off-CPU view
- *               (profile/offcpu.h).
+ *               (profile/offcpu.h);
+ *   on_begin    the recording's attrs, event names and tracing data are
+ *               known (perfdata__tracing): called once, for a file right
+ *               after open, for a stream read once (a pipe) before its
+ *               first sample, switch or FINISHED_ROUND (perf writes them
+ *               all before those; on_sample and on_other get none
+ *               earlier), or at the end of a stream without one. It may
+ *               set *event, the event to select when attr_opts.event is
+ *               NULL (it must outlive the read); 0, or -1 with err: the
+ *               read fails.
  *
  * A hook cannot take back what it was given, so when the one-pass read
  * meets a record it cannot order it starts over (on_restart) and reads
@@ -137,6 +146,8 @@ typedef int (*attr_map_fn)(void *ctx, const struct attr_map_event *m);
 typedef void (*attr_restart_fn)(void *ctx);
 /* A record on_other takes; lk resolves addresses in its process at its time. */
 typedef void (*attr_other_fn)(void *ctx, const struct pd_event *ev, struct attr_lookup *lk);
+typedef int (*attr_begin_fn)(void *ctx, struct perfdata *pd, const char **event,
+			     struct ap_err *err);
 
 struct progress;
 
@@ -155,6 +166,7 @@ struct attr_opts {
 	attr_map_fn on_map;
 	attr_restart_fn on_restart;
 	attr_other_fn on_other;
+	attr_begin_fn on_begin;
 	void *ctx;
 	struct progress *progress; /* bytes read, a phase per pass (util/progress.h); NULL: none */
 };

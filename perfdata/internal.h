@@ -136,6 +136,20 @@ struct perfdata {
 
 	int has_comp;
 	uint32_t comp_type, comp_level, comp_mmap_len;
+
+	/*
+	 * Pipe mode: the payload after the first HEADER_TRACING_DATA record
+	 * (the file header section's bytes, tracing.h), collected as the
+	 * window skips it; tracing.c parses it on request.
+	 */
+	char *tracing;
+	uint64_t tracing_size;	/* the record's size field */
+	uint64_t tracing_got;	/* bytes of it read so far */
+	int has_tracing;	/* such a record was seen */
+	int collecting;		/* the skipped bytes go to tracing */
+	/* pipe mode: the HEADER_FEATURE record of the machine (uname -m) */
+	char *arch;
+	size_t arch_len;
 };
 
 /* reader.c: feature `bit`'s section of a file (malloc'ed), NULL if absent or bad */

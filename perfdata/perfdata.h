@@ -167,7 +167,8 @@ int perfdata__layout(const struct perfdata *pd, struct pd_layout *out);
  * A string feature section of a file-mode perf.data into out (cut to n):
  * PD_FEAT_CPUID "AuthenticAMD,26,17,0" or an aarch64 MIDR, PD_FEAT_CPUDESC
  * the model name, PD_FEAT_ARCH the recording machine's uname -m. 0, or -1
- * when the file has none.
+ * when the file has none. A pipe-mode stream: PD_FEAT_ARCH only, from its
+ * HEADER_FEATURE record once read.
  */
 #define PD_FEAT_ARCH	6
 #define PD_FEAT_CPUDESC	8

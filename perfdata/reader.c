@@ -126,7 +126,7 @@ static ssize_t win_fill(struct perfdata *pd, size_t need, struct ap_err *err)
 	return (ssize_t)(w->len - w->pos);
 }
 
-/* Drop the payload perf appends after AUXTRACE / TRACING_DATA records. */
+/* Drop the payload after AUXTRACE / TRACING_DATA records (a pipe's tracing data is kept). */
 static int win_skip(struct perfdata *pd, struct ap_err *err)
 {
 	struct pd_window *w = &pd->win;
@@ -140,10 +140,16 @@ static int win_skip(struct perfdata *pd, struct ap_err *err)
 		if (!avail)
 			break;
 		n = (size_t)pd__min(pd->skip, (uint64_t)avail);
+		if (pd->collecting) {
+			memcpy(pd->tracing + pd->tracing_got, w->buf + w->pos, n);
+			pd->tracing_got += n;
+		}
 		w->pos += n;
 		pd->skip -= n;
 		pd->consumed += n;
 	}
+	if (!pd->skip)
+		pd->collecting = 0;
 	return 0;
 }
 
@@ -297,6 +303,14 @@ static char *read_feature(struct perfdata *pd, int bit, size_t *len)
 	char *buf;
 	int b;
 
+	if (pd->pipe) {
+		/* of a pipe, only the machine is kept (HEADER_FEATURE records) */
+		if (bit != PD_FEAT_ARCH || !pd->arch || !(buf = malloc(pd->arch_len)))
+			return NULL;
+		memcpy(buf, pd->arch, pd->arch_len);
+		*len = pd->arch_len;
+		return buf;
+	}
 	if (!(f[bit / 64] & (1ULL << (bit % 64))))
 		return NULL;
 	/* One table entry per set bit, in bit order. */
@@ -484,6 +498,7 @@ static int stream_start(struct perfdata *pd, struct ap_err *err)
 	win_reset(&pd->win, pd->start, limit);
 	pd__decomp_reset(&pd->dec);
 	pd->seq = pd->consumed = pd->skip = pd->partial = pd->malformed = 0;
+	pd->collecting = 0;
 	pd->nrec = 0;
 	pd->stopped = pd->ended = 0;
 	return 0;
@@ -568,11 +583,42 @@ void perfdata__close(struct perfdata *pd)
 	pd_decomp__exit(&pd->dec);
 	free(pd->win.buf);
 	free(pd->scratch);
+	free(pd->tracing);
+	free(pd->arch);
 	free(pd->path);
 	free(pd);
 }
 
 /* --- records ------------------------------------------------------------ */
+
+/*
+ * A pipe's tracing data: perf writes the section's bytes right after the
+ * record, padded to 8 (its size counts them); collected as win_skip()
+ * passes them. A size past what a file's section may hold is not kept:
+ * perfdata__tracing() says so.
+ */
+static int keep_tracing(struct perfdata *pd, uint64_t size)
+{
+	pd->has_tracing = 1;
+	pd->tracing_size = size;
+	if (size > PD_MAX_FEATURE)
+		return 0;
+	pd->tracing = malloc(size ? size : 1);
+	if (!pd->tracing)
+		return -1;
+	pd->collecting = size != 0;
+	return 0;
+}
+
+static int keep_arch(struct perfdata *pd, const char *data, size_t len)
+{
+	pd->arch = malloc(len ? len : 1);
+	if (!pd->arch)
+		return -1;
+	memcpy(pd->arch, data, len);
+	pd->arch_len = len;
+	return 0;
+}
 
 /* Records perf synthesizes that carry attrs, names or trailing payload. */
 static int user_record(struct perfdata *pd, const union perf_event *e,
@@ -605,14 +651,19 @@ static int user_record(struct perfdata *pd, const union perf_event *e,
 			r = pd__event_desc(pd, e->feat.data, h->size - sizeof(e->feat));
 		else if (e->feat.feat_id == PD_FEAT_COMPRESSED)
 			parse_comp(pd, e->feat.data, h->size - sizeof(e->feat));
+		else if (e->feat.feat_id == PD_FEAT_ARCH && pd->pipe && !pd->arch)
+			r = keep_arch(pd, e->feat.data, h->size - sizeof(e->feat));
 		break;
 	case PERF_RECORD_AUXTRACE:
 		if (!in_compressed)
 			pd->skip = e->auxtrace.size;
 		break;
 	case PERF_RECORD_HEADER_TRACING_DATA:
-		if (!in_compressed)
-			pd->skip = e->tracing_data.size;
+		if (in_compressed)
+			break;
+		pd->skip = e->tracing_data.size;
+		if (pd->pipe && learn && !pd->has_tracing)
+			r = keep_tracing(pd, e->tracing_data.size);
 		break;
 	default:
 		break;

@@ -194,13 +194,32 @@ void pd_tracing__delete(struct pd_tracing *t)
 	free(t);
 }
 
+/* A pipe's HEADER_TRACING_DATA record and the bytes after it (reader.c kept them). */
+static int pipe_tracing(struct perfdata *pd, struct pd_tracing **out, struct ap_err *err)
+{
+	if (!pd->has_tracing)
+		return 0;
+	if (!pd->tracing)
+		return ap_errf(err, "%s: tracing data record of %llu bytes, over the"
+			       " %u MiB limit", pd->path, (unsigned long long)pd->tracing_size,
+			       PD_MAX_FEATURE >> 20);
+	if (pd->tracing_got < pd->tracing_size)
+		return ap_errf(err, "%s: tracing data cut short: %llu of %llu bytes",
+			       pd->path, (unsigned long long)pd->tracing_got,
+			       (unsigned long long)pd->tracing_size);
+	return pd_tracing__parse(pd->tracing, (size_t)pd->tracing_size, pd->path, out, err);
+}
+
 int perfdata__tracing(struct perfdata *pd, struct pd_tracing **out, struct ap_err *err)
 {
 	size_t len = 0;
-	char *buf = pd__feature(pd, PD_FEAT_TRACING_DATA, &len);
+	char *buf;
 	int r;
 
 	*out = NULL;
+	if (pd->pipe)
+		return pipe_tracing(pd, out, err);
+	buf = pd__feature(pd, PD_FEAT_TRACING_DATA, &len);
 	if (!buf)
 		return 0;
 	r = pd_tracing__parse(buf, len, pd->path, out, err);

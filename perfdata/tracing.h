@@ -35,8 +35,12 @@ int pd_tracing__parse(const void *buf, size_t len, const char *name, struct pd_t
 void pd_tracing__delete(struct pd_tracing *t);
 
 /*
- * The recording's tracing data: 0 and *out (NULL when the file has none,
- * or is a pipe-mode stream, whose tracing data is not kept), or -1 with err.
+ * The recording's tracing data: 0 and *out (NULL when it has none), or -1
+ * with err. A file's comes from its header section; a pipe-mode stream's
+ * from its HEADER_TRACING_DATA record, once perfdata__next() has passed
+ * it (perf writes it before the first kernel record; a pipe-mode file has
+ * it at open): -1 too when that record's bytes were cut short or are more
+ * than a section may hold.
  */
 int perfdata__tracing(struct perfdata *pd, struct pd_tracing **out, struct ap_err *err);
 

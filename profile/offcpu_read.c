@@ -601,27 +601,24 @@ static int sc_role(struct offcpu_reader *r, uint64_t id, const char *name, size_
 	return ROLE_ON;
 }
 
-/* The roles of the recording's events, its tracepoint formats; the source. */
-static int learn(struct offcpu_reader *r, const char *path, struct ap_err *err)
+/*
+ * The roles of the recording's events, its tracepoint formats; the source.
+ * Damaged tracing data fails only a recording the view is for.
+ */
+static int learn(struct offcpu_reader *r, struct perfdata *pd, struct ap_err *err)
 {
-	struct perfdata *pd;
 	int has_switch = 0, has_tp = 0, has_bpf = 0, has_enter = 0, has_exit = 0;
 	const char *on = NULL;
+	struct ap_err terr = { 0 };
+	int bad_tracing;
 	char name[128];
 
-	if (perfdata__open(path, 0, &pd, err))
-		return -1;
-	if (perfdata__tracing(pd, &r->tr, err)) {
-		perfdata__close(pd);
-		return -1;
-	}
+	bad_tracing = perfdata__tracing(pd, &r->tr, &terr);
 	r->nroles = perfdata__nevsels(pd);
 	r->roles = calloc(r->nroles + 1, 1);
 	r->f_sc_nr = calloc(r->nroles + 1, sizeof(*r->f_sc_nr));
-	if (!r->roles || !r->f_sc_nr) {
-		perfdata__close(pd);
+	if (!r->roles || !r->f_sc_nr)
 		return ap_err_nomem(err);
-	}
 	for (size_t i = 0; i < r->nroles; i++) {
 		const struct pd_evsel *e = perfdata__evsel(pd, i);
 
@@ -647,30 +644,40 @@ static int learn(struct offcpu_reader *r, const char *path, struct ap_err *err)
 	}
 	r->source = has_bpf ? OFFCPU_BPF : has_switch ? OFFCPU_SWITCH : 0;
 	(void)has_tp;
+	if (bad_tracing && r->source) {
+		*err = terr;
+		return -1;
+	}
 	/* entries and exits both, in switches: exits alone would say nothing */
 	r->has_sc = has_enter && has_exit && r->source == OFFCPU_SWITCH;
 	if (r->has_sc && !perfdata__feature_string(pd, PD_FEAT_ARCH, r->sc_arch_name,
 						  sizeof(r->sc_arch_name)))
 		r->sc_arch = sc_arch__from_uname(r->sc_arch_name);
 	r->on_event = on ? strdup(on) : NULL;
-	perfdata__close(pd);
 	if (on && !r->on_event)
 		return ap_err_nomem(err);
 	return 0;
 }
 
-int offcpu__probe(const char *path, char **on_event)
+int offcpu__probe(const char *path, char **on_event, struct ap_err *err)
 {
 	struct offcpu_reader r = { 0 };
-	struct ap_err err;
+	struct perfdata *pd;
+	struct ap_err oerr;
 	int yes;
 
 	*on_event = NULL;
-	if (!strcmp(path, "-") || learn(&r, path, &err)) {
+	/* a pipe, or a file the read itself fails on */
+	if (!strcmp(path, "-") || perfdata__open(path, 0, &pd, &oerr))
+		return 0;
+	yes = learn(&r, pd, err);
+	perfdata__close(pd);
+	if (yes < 0) {
 		pd_tracing__delete(r.tr);
 		free(r.roles);
 		free(r.f_sc_nr);
-		return 0;	/* a pipe, or a file the read itself fails on */
+		free(r.on_event);
+		return -1;
 	}
 	yes = r.source != 0;
 	if (yes)
@@ -688,6 +695,7 @@ struct offcpu_reader *offcpu_reader__new(struct profile *p, const char *path,
 					 struct ap_err *err)
 {
 	struct offcpu_reader *r = calloc(1, sizeof(*r));
+	struct perfdata *pd = NULL;
 
 	if (!r) {
 		ap_err_nomem(err);
@@ -696,11 +704,38 @@ struct offcpu_reader *offcpu_reader__new(struct profile *p, const char *path,
 	r->p = p;
 	r->maps = maps;
 	r->syms = syms;
-	if (learn(r, path, err)) {
+	if (perfdata__open(path, 0, &pd, err) || learn(r, pd, err)) {
+		perfdata__close(pd);
 		offcpu_reader__delete(r);
 		return NULL;
 	}
+	perfdata__close(pd);
 	return r;
+}
+
+int offcpu_reader__begin(struct profile *p, struct perfdata *pd, struct hostmaps *maps,
+			 struct hostsyms *syms, struct offcpu_reader **out, struct ap_err *err)
+{
+	struct offcpu_reader *r = calloc(1, sizeof(*r));
+	int ret;
+
+	*out = NULL;
+	if (!r)
+		return ap_err_nomem(err);
+	r->p = p;
+	r->maps = maps;
+	r->syms = syms;
+	if ((ret = learn(r, pd, err)) || !r->source) {
+		offcpu_reader__delete(r);
+		return ret;
+	}
+	*out = r;
+	return 1;
+}
+
+const char *offcpu_reader__on_event(const struct offcpu_reader *r)
+{
+	return r->on_event;
 }
 
 void offcpu_reader__restart(struct offcpu_reader *r)

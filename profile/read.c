@@ -22,6 +22,7 @@ struct reader {
 	struct stacks_reader *sr;	/* NULL: no stacks */
 	struct offcpu_reader *oc;	/* NULL: no off-CPU view */
 	char *on_event;			/* the off-CPU view's on-CPU event */
+	int offcpu_opt;			/* enum profile_offcpu_opt, for a pipe's on_begin */
 	struct sample_filter *filter;	/* the threads' commands, for p->sorted */
 	int failed;			/* out of memory in a hook */
 };
@@ -95,7 +96,33 @@ static void on_other(void *ctx, const struct pd_event *ev, struct attr_lookup *l
 {
 	struct reader *r = ctx;
 
-	offcpu_reader__other(r->oc, ev, lk);
+	if (r->oc)	/* a pipe without off-CPU data has none */
+		offcpu_reader__other(r->oc, ev, lk);
+}
+
+static int no_offcpu(const char *path, struct ap_err *err)
+{
+	return ap_errf(err, "%s: --off-cpu: no context switches or offcpu-time samples in"
+		       " it (record with 'aotperf record --off-cpu')", path);
+}
+
+/*
+ * Standard input's attrs and tracing data are known (a pipe's header
+ * records are read): the off-CPU view when it has the data, its on-CPU
+ * event the one selected (as offcpu__probe does for a named file).
+ */
+static int on_begin(void *ctx, struct perfdata *pd, const char **event, struct ap_err *err)
+{
+	struct reader *r = ctx;
+	int yes = offcpu_reader__begin(r->p, pd, r->maps, r->syms, &r->oc, err);
+
+	if (yes < 0)
+		return -1;
+	if (!yes && r->offcpu_opt == PROFILE_OFFCPU_YES)
+		return no_offcpu(r->p->input, err);
+	if (yes)
+		*event = offcpu_reader__on_event(r->oc);
+	return 0;
 }
 
 /*
@@ -133,17 +160,21 @@ static int reader_init(struct reader *r, struct profile *p, const char *perf_pat
 {
 	int stacks = o->stacks == PROFILE_STACKS_YES ||
 		     (o->stacks == PROFILE_STACKS_RECORDED && records_stacks(perf_path));
-	int offcpu;
+	/* stdin is read once (a pipe, or a file): the read's on_begin decides */
+	int in_stream = o->offcpu != PROFILE_OFFCPU_NO && !strcmp(perf_path, "-");
+	int offcpu = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->p = p;
-	offcpu = o->offcpu != PROFILE_OFFCPU_NO && offcpu__probe(perf_path, &r->on_event);
-	if (o->offcpu == PROFILE_OFFCPU_YES && !offcpu)
-		return ap_errf(err, "%s: --off-cpu: no context switches or offcpu-time samples in"
-			       " it (record with 'aotperf record --off-cpu')", perf_path);
+	r->offcpu_opt = o->offcpu;
+	if (o->offcpu != PROFILE_OFFCPU_NO && !in_stream &&
+	    (offcpu = offcpu__probe(perf_path, &r->on_event, err)) < 0)
+		return -1;
+	if (o->offcpu == PROFILE_OFFCPU_YES && !offcpu && !in_stream)
+		return no_offcpu(perf_path, err);
 	if (offcpu && !o->event && r->on_event)
 		ao->event = r->on_event;
-	if (!stacks && !o->host && !offcpu && !o->sorted)
+	if (!stacks && !o->host && !offcpu && !in_stream && !o->sorted)
 		return 0;
 	r->filter = o->filter;
 	if (o->sorted && !(p->sorted = calloc(1, sizeof(*p->sorted))))
@@ -156,11 +187,12 @@ static int reader_init(struct reader *r, struct profile *p, const char *perf_pat
 		return ap_err_nomem(err);
 	if (stacks && !(r->sr = stacks_reader__new(p, r->maps, r->syms, o->host, err)))
 		return -1;
-	if (offcpu) {
-		if (!(r->oc = offcpu_reader__new(p, perf_path, r->maps, r->syms, err)))
-			return -1;
+	if (offcpu && !(r->oc = offcpu_reader__new(p, perf_path, r->maps, r->syms, err)))
+		return -1;
+	if (offcpu || in_stream)
 		ao->on_other = on_other;
-	}
+	if (in_stream)
+		ao->on_begin = on_begin;
 	ao->on_sample = on_sample;
 	ao->on_map = on_map;
 	ao->on_restart = on_restart;

@@ -10,10 +10,13 @@
  * Every record handed out is checked against what perfdata/perfdata.h
  * promises (sizes, NUL-terminated names, the sample_id trailer and the
  * sample's pointers inside the record, aligned), and its bytes are read.
+ * After each walk the tracing data (a file's section, a pipe's
+ * HEADER_TRACING_DATA record) is parsed as the off-CPU view asks for it.
  *
  * fuzz-rec/ holds short real recordings of the test loader that
  * tests/fuzz/run.sh makes with perf (file, pipe, -z, -g, dwarf, two
- * events); fuzz_write_seeds() adds small hand-made streams.
+ * events, a pipe with sched_switch); fuzz_write_seeds() adds small
+ * hand-made streams.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "perfdata/perfdata.h"
+#include "perfdata/tracing.h"
 #include "fuzz.h"
 
 static volatile uint64_t sink;
@@ -120,6 +124,23 @@ static void check_evsels(const struct perfdata *pd)
 	}
 }
 
+/* The tracing data, as offcpu_read.c's learn() asks: a handle, none, or a message. */
+static void check_tracing(struct perfdata *pd)
+{
+	struct ap_err err = { 0 };
+	struct pd_tracing *t = NULL;
+	char name[128];
+
+	if (perfdata__tracing(pd, &t, &err)) {
+		FUZZ_ASSERT(!t && err.msg[0]);
+		return;
+	}
+	for (size_t i = 0; t && i < pd_tracing__nevents(t); i++)
+		if (!pd_tracing__event_name(t, pd_tracing__event_id(t, i), name, sizeof(name)))
+			sink += strlen(name);
+	pd_tracing__delete(t);
+}
+
 static void walk(struct perfdata *pd)
 {
 	struct ap_err err = { 0 };
@@ -134,6 +155,7 @@ static void walk(struct perfdata *pd)
 	if (r < 0)
 		FUZZ_ASSERT(err.msg[0]);
 	check_evsels(pd);
+	check_tracing(pd);
 	(void)perfdata__truncated(pd, &rd, &exp);
 	(void)perfdata__malformed(pd);
 	(void)perfdata__layout(pd, &l);
@@ -261,6 +283,59 @@ static void rec(struct sbuf *s, uint32_t type, uint16_t misc, const void *body, 
 	put(s, body, n);
 }
 
+/*
+ * A pipe-mode stream as perf 6.1 writes one with sched_switch: its attr,
+ * the HEADER_TRACING_DATA record and the section (the tracing target's
+ * real seed) padded to 8, a switch record; and the same cut inside the
+ * section.
+ */
+static int write_tracing_seeds(const char *dir)
+{
+	static uint8_t sec[16384], out[20000];
+	struct perf_event_attr a = { 0 };
+	struct perf_event_header h;
+	size_t n = 0, len;
+	uint64_t v[2] = { 0x32454c4946524550ULL, 16 }, id = 5;
+	uint32_t size[2];
+	FILE *f = fopen(FUZZ_SRCDIR "/seeds/tracing/sched-syscalls-x86_64", "rb");
+
+	if (!f)
+		return -1;
+	len = fread(sec, 1, sizeof(sec), f);
+	fclose(f);
+	memcpy(out, v, 16);
+	n = 16;
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.config = 372;	/* sched_switch in that section */
+	a.sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a.sample_id_all = 1;
+	a.context_switch = 1;
+	h = (struct perf_event_header){ PERF_RECORD_HEADER_ATTR, 0, sizeof(h) + sizeof(a) + 8 };
+	memcpy(out + n, &h, 8);
+	memcpy(out + n + 8, &a, sizeof(a));
+	memcpy(out + n + 8 + sizeof(a), &id, 8);
+	n += h.size;
+	size[0] = (uint32_t)((len + 7) & ~(size_t)7);
+	size[1] = 0;
+	h = (struct perf_event_header){ PERF_RECORD_HEADER_TRACING_DATA, 0, 16 };
+	memcpy(out + n, &h, 8);
+	memcpy(out + n + 8, size, 8);
+	n += 16;
+	memcpy(out + n, sec, len);
+	memset(out + n + len, 0, size[0] - len);
+	n += size[0];
+	h = (struct perf_event_header){ PERF_RECORD_SWITCH, PERF_RECORD_MISC_SWITCH_OUT, 24 };
+	memcpy(out + n, &h, 8);
+	v[0] = 7 | (7ULL << 32);	/* pid, tid; time */
+	v[1] = 100;
+	memcpy(out + n + 8, v, 16);
+	n += 24;
+	fuzz_write(dir, "pipe-tracing.data", out, n);
+	fuzz_write(dir, "pipe-tracing-cut.data", out, n - 24 - size[0] / 2);
+	return 0;
+}
+
 /* A pipe-mode stream: one attr with every sample field we parse. */
 int fuzz_write_seeds(const char *dir)
 {
@@ -365,5 +440,5 @@ int fuzz_write_seeds(const char *dir)
 		snprintf(name, sizeof(name), "pipe-cut-%zu.data", i);
 		fuzz_write(dir, name, s.b, s.n - i * 13);
 	}
-	return 0;
+	return write_tracing_seeds(dir);
 }

@@ -50,6 +50,8 @@ make_recordings() {
 	perf record -q -e cpu-clock,task-clock -k mono -F 500 -o "$tmp/two.data" -- "$L" --ms 40 "$S"
 	$R -o - -- "$L" --ms 60 "$S" >"$tmp/pipe.data"
 	$R -g -o - -- "$L" --ms 40 --fork "$S" >"$tmp/pipe-fp.data"
+	perf record -q -N -k mono -F 1000 -e cpu-clock -e sched:sched_switch -g --switch-events \
+		-o - -- "$L" --wall --ms 40 "$S" >"$tmp/pipe-offcpu.data"
 	if perf version --build-options 2>/dev/null | grep -Eq 'zstd: *\[ on'; then
 		$R -z -o "$tmp/z.data" -- "$L" --ms 60 "$S"
 		$R -z -o - -- "$L" --ms 60 "$S" >"$tmp/pipe-z.data"

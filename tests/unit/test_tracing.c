@@ -4,11 +4,18 @@
  * endianness) holding the sched_switch format as the kernel prints it,
  * parsed with libtraceevent; fields read by name from a payload whose
  * bytes are placed at the format's offsets; sections cut or damaged are
- * refused with a message.
+ * refused with a message. The same section in a pipe-mode stream's
+ * HEADER_TRACING_DATA record, from a file and through a pipe.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <linux/perf_event.h>
+#include <perf/event.h>
 #include "check.h"
+#include "perfdata/perfdata.h"
 #include "perfdata/tracing.h"
 
 static const char sched_switch_fmt[] =
@@ -130,10 +137,176 @@ static void check_bad(void)
 	CHECK_STR_CONTAINS(err.msg, "bad long size");
 }
 
+/* A record header, then its body (n bytes). */
+static void put_rec(struct buf *b, uint32_t type, const void *body, size_t n)
+{
+	struct perf_event_header h = { type, 0, (uint16_t)(sizeof(h) + n) };
+
+	put(b, &h, sizeof(h));
+	put(b, body, n);
+}
+
+/*
+ * A pipe-mode stream as perf 6.1 writes it: the sched_switch attr, the
+ * machine (a HEADER_FEATURE), the tracing data record and its section
+ * padded to 8 bytes (size says: size), a round. Into out (8 KiB).
+ */
+static size_t pipe_stream(unsigned char *out, uint32_t size)
+{
+	struct buf sec, *b = malloc(sizeof(*b) * 2);
+	struct perf_event_attr a = { 0 };
+	uint64_t magic = 0x32454c4946524550ULL, hsize = 16, id = 7;
+	unsigned char body[sizeof(a) + 8];
+	size_t n;
+
+	if (!b)
+		abort();
+	memset(b, 0, sizeof(*b) * 2);
+	section(&sec, 0);
+	put(b, &magic, 8);
+	put(b, &hsize, 8);
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.config = 372;
+	a.sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a.context_switch = 1;
+	memcpy(body, &a, sizeof(a));
+	memcpy(body + sizeof(a), &id, 8);
+	put_rec(b, PERF_RECORD_HEADER_ATTR, body, sizeof(body));
+	/* feat_id, then perf's string: u32 length with padding, the name */
+	memset(body, 0, 24);
+	body[0] = 6;
+	body[8] = 8;
+	memcpy(body + 12, "x86_64", 6);
+	put_rec(b, PERF_RECORD_HEADER_FEATURE, body, 24);
+	memset(body, 0, 8);
+	memcpy(body, &size, 4);
+	put_rec(b, PERF_RECORD_HEADER_TRACING_DATA, body, 8);
+	put(b, sec.b, sec.n);
+	b->n = (b->n + 7) & ~(size_t)7;
+	put_rec(b, PERF_RECORD_FINISHED_ROUND, NULL, 0);
+	n = b->n;
+	memcpy(out, b->b, n);
+	free(b);
+	return n;
+}
+
+/* 0 with the sched_switch tracepoint known, or -1 and the message in err. */
+static int tracing_of(struct perfdata *pd, struct ap_err *err)
+{
+	struct pd_tracing *t = NULL;
+	char name[64] = "";
+	int r = perfdata__tracing(pd, &t, err);
+
+	if (r)
+		return -1;
+	r = t && !pd_tracing__event_name(t, 372, name, sizeof(name)) &&
+	    !strcmp(name, "sched:sched_switch") ? 0 : -2;
+	pd_tracing__delete(t);
+	return r;
+}
+
+static const char *write_tmp(const char *name, const void *p, size_t n)
+{
+	static char path[4][512];
+	static int k;
+	const char *dir = getenv("TMPDIR");
+	char *out = path[k++ % 4];
+	FILE *f;
+
+	snprintf(out, sizeof(path[0]), "%s/test_tracing.%d.%s", dir && *dir ? dir : "/tmp",
+		 (int)getpid(), name);
+	f = fopen(out, "wb");
+	if (!f || fwrite(p, 1, n, f) != n || fclose(f))
+		abort();
+	return out;
+}
+
+static void check_pipe(void)
+{
+	static unsigned char s[8192];
+	struct buf sec;
+	struct ap_err err = { 0 };
+	struct perfdata *pd;
+	struct pd_event ev;
+	char arch[16] = "";
+	uint32_t size;
+	size_t n;
+	const char *p;
+	int fds[2], saved, status = 0;
+	pid_t pid;
+
+	section(&sec, 0);
+	size = (uint32_t)((sec.n + 7) & ~(size_t)7);
+	n = pipe_stream(s, size);
+	/* a pipe-mode file: known at open, and again after a rewind */
+	p = write_tmp("pipe.data", s, n);
+	CHECK(perfdata__open(p, 0, &pd, &err) == 0);
+	CHECK(tracing_of(pd, &err) == 0);
+	CHECK(perfdata__feature_string(pd, PD_FEAT_ARCH, arch, sizeof(arch)) == 0 &&
+	      !strcmp(arch, "x86_64"));
+	while (perfdata__next(pd, &ev, &err) > 0)
+		;
+	CHECK(perfdata__rewind(pd, &err) == 0 && tracing_of(pd, &err) == 0);
+	CHECK(!perfdata__truncated(pd, NULL, NULL));
+	perfdata__close(pd);
+	unlink(p);
+
+	/* through a pipe: once the record's bytes went by */
+	saved = dup(0);
+	CHECK(pipe(fds) == 0);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		_exit(write(fds[1], s, n) == (ssize_t)n ? 0 : 1);
+	}
+	close(fds[1]);
+	dup2(fds[0], 0);
+	close(fds[0]);
+	CHECK(perfdata__open("-", 0, &pd, &err) == 0);
+	CHECK(tracing_of(pd, &err) == -2);	/* none yet */
+	while (perfdata__next(pd, &ev, &err) > 0 && ev.hdr->type != PERF_RECORD_FINISHED_ROUND)
+		;
+	CHECK(tracing_of(pd, &err) == 0);
+	CHECK(perfdata__feature_string(pd, PD_FEAT_ARCH, arch, sizeof(arch)) == 0);
+	perfdata__close(pd);
+	waitpid(pid, &status, 0);
+	dup2(saved, 0);
+	close(saved);
+
+	/* cut inside the tracing data */
+	p = write_tmp("cut.data", s, n - 200);
+	CHECK(perfdata__open(p, 0, &pd, &err) == 0);
+	CHECK(tracing_of(pd, &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "cut.data: tracing data cut short: 640 of 832 bytes");
+	perfdata__close(pd);
+	unlink(p);
+
+	/* a size past what a section may hold */
+	n = pipe_stream(s, 0xfffffff8u);
+	p = write_tmp("huge.data", s, n);
+	CHECK(perfdata__open(p, 0, &pd, &err) == 0);
+	CHECK(tracing_of(pd, &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "tracing data record of 4294967288 bytes, over the 64 MiB limit");
+	perfdata__close(pd);
+	unlink(p);
+
+	/* a damaged section: the parser's message */
+	n = pipe_stream(s, size);
+	s[n - 8 - size] ^= 0xff;
+	p = write_tmp("magic.data", s, n);
+	CHECK(perfdata__open(p, 0, &pd, &err) == 0);
+	CHECK(tracing_of(pd, &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "magic.data: tracing data: bad magic");
+	perfdata__close(pd);
+	unlink(p);
+}
+
 int main(void)
 {
 	check_endian(0);
 	check_endian(1);
 	check_bad();
+	check_pipe();
 	CHECK_DONE();
 }
