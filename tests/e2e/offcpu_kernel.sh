@@ -15,7 +15,9 @@
 #   same per "[sys] NAME" location;
 # * a recording with the raw_syscalls tracepoints (aotperf record
 #   --off-cpu): the tracepoints' split (what report uses) and the kernel
-#   frames' split (kernel_frame_syscalls) agree, and agree with perf script;
+#   frames' split (kernel_frame_syscalls) agree, and agree with perf script
+#   (the workload's execve, entered before perf enabled the events, is
+#   "none" to the tracepoints);
 # * a copy of the recording whose kernel build id is doctored, and one
 #   made with perf record -B (no build ids): no names, no split, and one
 #   warning line saying why; with tracepoints their split stays.
@@ -199,13 +201,22 @@ jq -r '.off_cpu.syscalls[] | "\(.name) \(.ns)"' "$WORK/t.json" | sort >"$WORK/t.
 jq -r '.off_cpu.kernel_frame_syscalls[] | "\(.name) \(.ns)"' "$WORK/t.json" | sort >"$WORK/t.kf"
 check "tracepoints: both system calls waited in" \
 	bash -c "grep -q '^nanosleep ' '$WORK/t.tp' && grep -q '^poll ' '$WORK/t.tp'"
-check_eq "tracepoints' split = the kernel frames' split (0.5% or 20 us)" \
-	"$(near "$WORK/t.kf" "$WORK/t.tp")" ""
+# perf enables the events at the workload's exec: that execve's sys_enter is
+# not recorded, so the tracepoints count a wait inside it as "none" (its
+# entry unseen, docs/offcpu-syscalls.md) where the kernel frames say execve
+as_tp() {
+	gawk '$1 == "execve" { $1 = "none" } { t[$1] += $2 } END { for (k in t) print k, t[k] }' "$1" |
+		sort
+}
+check_eq "tracepoints' split = the kernel frames' split (0.5% or 20 us; execve as none)" \
+	"$(near <(as_tp "$WORK/t.kf") "$WORK/t.tp")" ""
 perf script -i "$T" --ns -F tid,time,event,trace,ip,sym --show-switch-events 2>/dev/null |
 	gawk -v base="$tbase" -v syms="$SC.syms" -f "$E2E/offcpu_kernel_perf.awk" |
 	gawk '$1 == "SC" { print $2, $3 }' | sort >"$WORK/t.perf"
-check_eq "tracepoints' split = perf script's kernel frames (0.5% or 20 us)" \
-	"$(near "$WORK/t.tp" "$WORK/t.perf")" ""
+check_eq "tracepoints' split = perf script's kernel frames (0.5% or 20 us; execve as none)" \
+	"$(near "$WORK/t.tp" <(as_tp "$WORK/t.perf"))" ""
+check_eq "kernel frames' split = perf script's kernel frames (0.5% or 20 us)" \
+	"$(near "$WORK/t.kf" "$WORK/t.perf")" ""
 printf '%s\n' "measured (ms): tracepoints $(gawk '{ printf "%s %.3f ", $1, $2 / 1e6 }' "$WORK/t.tp")" \
 	"              kernel frames $(gawk '{ printf "%s %.3f ", $1, $2 / 1e6 }' "$WORK/t.kf")"
 TX=$WORK/t-other.data
