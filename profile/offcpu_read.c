@@ -46,6 +46,7 @@ enum { ROLE_ON = 0, ROLE_SWITCH_TP, ROLE_OFFCPU_TIME, ROLE_SC_ENTER, ROLE_SC_EXI
 #define OC_SC_MAX	0xfffe	/* syscall numbers kept; others count as OC_SC_BAD */
 #define OC_SC_BAD	0xffff
 #define OC_SC_KBASE	0x10000	/* + a name index: a system call named by a kernel frame */
+#define OC_KCACHE	1024	/* kernel addresses looked up: the same few switch paths recur */
 
 /* A distinct stack (pid, state, innermost wasm function, via, wasm frames). */
 struct oc_stack {
@@ -62,6 +63,12 @@ struct oc_thread {
 	uint32_t tid, pid;
 	uint32_t pending;	/* the sched_switch sample's stack, waiting for its switch-out */
 	struct oc_held held;
+};
+
+/* a kernel address looked up: ip + 1 (0: empty), the system call it enters (-1: none) */
+struct oc_kslot {
+	uint64_t key;
+	int32_t ksc;
 };
 
 /* a cache slot: id + 1 (0: empty) and its index in procs or threads */
@@ -129,6 +136,8 @@ struct offcpu_reader {
 	int kname;			/* kernel frames named: the recording's kernel runs */
 	int ksc;			/* the split from kernel frames (no tracepoints) */
 	char kwhy[160];			/* why kernel frames are not named */
+	struct oc_kslot kcache[OC_KCACHE];
+	uint64_t kgen;			/* the mappings' generation the cache holds */
 	uint64_t intervals, unpaired, no_stack;
 	uint64_t newest, round_newest, final;	/* times: seen, at the last round, final */
 	size_t held;				/* switches all threads hold */
@@ -275,6 +284,35 @@ static const char *const sys_prefixes[] = {
 	"__ia32_compat_sys_", "__x64_compat_sys_", "__arm64_compat_sys_",
 };
 
+/*
+ * What calls a system call's entry point: below one without an entry
+ * frame, the call was a tail call (__x64_sys_read jumps to ksys_read) and
+ * is not known.
+ */
+static const char *const sys_dispatchers[] = {
+	"do_syscall_64", "do_syscall_x64", "do_int80_syscall_32", "do_fast_syscall_32",
+	"__do_fast_syscall_32", "do_syscall_32_irqs_on", "invoke_syscall", "el0_svc_common",
+	"do_el0_svc", "el0_svc",
+};
+
+/* The way back to user mode: above a dispatcher, the call has returned (sys_exit is past). */
+static const char *const user_returns[] = {
+	"exit_to_user_mode_loop", "exit_to_user_mode_prepare", "syscall_exit_to_user_mode",
+	"syscall_exit_work", "irqentry_exit_to_user_mode", "exit_to_user_mode",
+	"do_notify_resume",
+};
+
+/* A kernel frame's part in finding the system call (or OC_SC_KBASE + its name). */
+enum { OC_K_OTHER = -1, OC_K_RETURN = -2, OC_K_DISPATCH = -3 };
+
+static int is_one_of(const char *sym, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(sym, v[i]))
+			return 1;
+	return 0;
+}
+
 /* The system call a kernel frame enters (its name after the prefix), or NULL. */
 static const char *sys_entry(const char *sym)
 {
@@ -287,42 +325,86 @@ static const char *sys_entry(const char *sym)
 	return NULL;
 }
 
-/*
- * A kernel frame (the k-th of its chain) named: when it is a system call's
- * entry, *ksc becomes OC_SC_KBASE + the call's name. 0, or -1 when out of
- * memory.
- */
-static int kernel_frame(struct offcpu_reader *r, uint64_t ip, uint32_t k, uint64_t t,
-			int32_t *ksc)
+/* Name sym's part: OC_SC_KBASE + a system call entry's name, or an OC_K_*. */
+static int64_t kernel_part(struct offcpu_reader *r, const char *sym)
 {
-	uint64_t at = k ? ip - 1 : ip;	/* a return address: inside the call */
-	const struct hostmap *m = hostmaps__find(r->maps, 0, 1, at, t);
-	const char *sym = NULL, *call;
+	const char *call;
 	int64_t v;
 
-	if (m && hostsyms__find(r->syms, m, at, &sym))
-		return -1;
-	if (!sym || !(call = sys_entry(sym)))
-		return 0;
-	if ((v = name_ix(r, call)) < 0)
-		return -1;
-	*ksc = (int32_t)(OC_SC_KBASE + v);
+	if (!sym)
+		return OC_K_OTHER;
+	if ((call = sys_entry(sym)))
+		return (v = name_ix(r, call)) < 0 ? INT64_MIN : OC_SC_KBASE + v;
+	if (is_one_of(sym, sys_dispatchers, sizeof(sys_dispatchers) / sizeof(sys_dispatchers[0])))
+		return OC_K_DISPATCH;
+	if (is_one_of(sym, user_returns, sizeof(user_returns) / sizeof(user_returns[0])))
+		return OC_K_RETURN;
+	return OC_K_OTHER;
+}
+
+/*
+ * A kernel frame (the k-th of its chain) named, its part into *part
+ * (kernel_part). 0, or -1 when out of memory.
+ */
+static int kernel_frame(struct offcpu_reader *r, uint64_t ip, uint32_t k, uint64_t t,
+			int32_t *part)
+{
+	uint64_t at = k ? ip - 1 : ip;	/* a return address: inside the call */
+	struct oc_kslot *c = &r->kcache[(at ^ at >> 12) % OC_KCACHE];
+	const struct hostmap *m;
+	const char *sym = NULL;
+	int64_t v;
+
+	if (hostmaps__generation(r->maps) != r->kgen) {
+		memset(r->kcache, 0, sizeof(r->kcache));
+		r->kgen = hostmaps__generation(r->maps);
+	}
+	if (c->key != at + 1) {
+		m = hostmaps__find(r->maps, 0, 1, at, t);
+		if ((m && hostsyms__find(r->syms, m, at, &sym)) ||
+		    (v = kernel_part(r, sym)) == INT64_MIN)
+			return -1;
+		c->key = at + 1;
+		c->ksc = (int32_t)v;
+	}
+	*part = c->ksc;
 	return 0;
+}
+
+/*
+ * The system call of kernel frames walked leaf first (kernel_part of each
+ * until an entry or a dispatcher): the entry's; none on the way back to
+ * user mode or outside any call; unknown below a dispatcher without an
+ * entry frame (a tail call), or without kernel frames.
+ */
+struct oc_kwalk {
+	uint32_t n;		/* kernel frames */
+	int32_t entry;		/* OC_SC_KBASE + name, or -1 */
+	int ret, dispatch;
+};
+
+static int32_t kwalk__syscall(const struct oc_kwalk *w)
+{
+	if (!w->n)
+		return OC_SC_BAD;
+	if (w->entry >= 0)
+		return w->entry;
+	return w->dispatch && !w->ret ? OC_SC_BAD : OFFCPU_NO_SYSCALL;
 }
 
 /*
  * A sample's callchain, leaf first: the wasm functions on it into
  * r->scratch (innermost first, each once; *n of them), *self the innermost
  * (-1: none) and, when via is not NULL, the host frame it called and in
- * *ksc the system call its kernel frames enter (the innermost entry frame;
- * OFFCPU_NO_SYSCALL: none, OC_SC_BAD: no kernel frame or not named). 0, or
- * -1 when out of memory.
+ * *ksc the system call its kernel frames enter (kwalk__syscall; OC_SC_BAD
+ * too when they are not named). 0, or -1 when out of memory.
  */
 static int walk_chain(struct offcpu_reader *r, const struct pd_sample *s, struct attr_lookup *lk,
 		      int32_t *self, uint32_t *via, int32_t *ksc, uint32_t *n)
 {
 	uint64_t ctx = 0, via_ip = 0;
-	uint32_t nuser = 0, nkernel = 0;
+	uint32_t nuser = 0;
+	struct oc_kwalk kw = { 0, -1, 0, 0 };
 	const char *name;
 	int64_t v;
 
@@ -342,12 +424,16 @@ static int walk_chain(struct offcpu_reader *r, const struct pd_sample *s, struct
 			continue;
 		}
 		if (ctx == PERF_CONTEXT_KERNEL && ksc && r->kname) {
-			if (!nkernel)
-				*ksc = OFFCPU_NO_SYSCALL;	/* kernel frames: none until an entry */
-			if (*ksc < OC_SC_KBASE &&
-			    kernel_frame(r, ip, nkernel, attr_lookup__time(lk), ksc))
-				return -1;
-			nkernel++;
+			int32_t part;
+
+			if (kw.entry < 0 && !kw.dispatch) {
+				if (kernel_frame(r, ip, kw.n, attr_lookup__time(lk), &part))
+					return -1;
+				kw.entry = part >= OC_SC_KBASE ? part : -1;
+				kw.ret |= part == OC_K_RETURN;
+				kw.dispatch = part == OC_K_DISPATCH;
+			}
+			kw.n++;
 		}
 		if (ctx != PERF_CONTEXT_USER)
 			continue;
@@ -375,6 +461,8 @@ static int walk_chain(struct offcpu_reader *r, const struct pd_sample *s, struct
 			via_ip = at;	/* the last host frame before the first wasm one */
 		}
 	}
+	if (ksc && r->kname)
+		*ksc = kwalk__syscall(&kw);
 	/* named only when a wasm function called it: the import it waits in */
 	if (via && *self >= 0 && via_ip) {
 		if (!(name = host_name(r, s->sid.pid, via_ip, attr_lookup__time(lk))) ||
@@ -826,6 +914,7 @@ void offcpu_reader__restart(struct offcpu_reader *r)
 	u64map__exit(&r->name_ix);
 	memset(r->pcache, 0, sizeof(r->pcache));
 	memset(r->tcache, 0, sizeof(r->tcache));
+	memset(r->kcache, 0, sizeof(r->kcache));
 	r->intervals = r->unpaired = r->no_stack = 0;
 	r->newest = r->round_newest = r->final = 0;
 	r->failed = 0;

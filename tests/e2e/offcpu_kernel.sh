@@ -17,7 +17,9 @@
 #   --off-cpu): the tracepoints' split (what report uses) and the kernel
 #   frames' split (kernel_frame_syscalls) agree, and agree with perf script
 #   (the workload's execve, entered before perf enabled the events, is
-#   "none" to the tracepoints);
+#   "none" to the tracepoints); on perf bench sched pipe, whose read
+#   tail-calls ksys_read (no entry frame), the kernel frames say "unknown"
+#   and never give a name more time than the tracepoints give it;
 # * a copy of the recording whose kernel build id is doctored, and one
 #   made with perf record -B (no build ids): no names, no split, and one
 #   warning line saying why; with tracepoints their split stays.
@@ -219,6 +221,35 @@ check_eq "kernel frames' split = perf script's kernel frames (0.5% or 20 us)" \
 	"$(near "$WORK/t.kf" "$WORK/t.perf")" ""
 printf '%s\n' "measured (ms): tracepoints $(gawk '{ printf "%s %.3f ", $1, $2 / 1e6 }' "$WORK/t.tp")" \
 	"              kernel frames $(gawk '{ printf "%s %.3f ", $1, $2 / 1e6 }' "$WORK/t.kf")"
+
+# never confidently wrong: perf bench sched pipe waits in read, whose entry
+# __x64_sys_read tail-calls ksys_read (no entry frame on the stack): the
+# kernel frames leave it unknown, never another name or none
+Q=$WORK/pipe.data
+perf record -q -N -k mono -e cpu-clock/freq=2000,name=cpu-clock/ -e sched:sched_switch -g \
+	--switch-events -e raw_syscalls:sys_enter/call-graph=no/ \
+	-e raw_syscalls:sys_exit/call-graph=no/ -o "$Q" -- bash -c "'$LOADER' --wall --ms 400 \
+	--mix offcpu:1 '$C' >'$Q.log' 2>&1 & perf bench sched pipe -l 20000 >/dev/null; wait"
+check_eq "perf record: perf bench sched pipe + the loader, with raw_syscalls" "$?" 0
+qbase=$(sed -n 's/.* mapped at \(0x[0-9a-f]*\) .*/\1/p' "$Q.log" | head -n1)
+"$AOTPERF" report -q -i "$Q" --cwasm "$C" --json "$WORK/q.json" >/dev/null 2>&1
+jq -r '.off_cpu.syscalls[] | "\(.name) \(.ns)"' "$WORK/q.json" | sort >"$WORK/q.tp"
+jq -r '.off_cpu.kernel_frame_syscalls[] | "\(.name) \(.ns)"' "$WORK/q.json" | sort >"$WORK/q.kf"
+perf script -i "$Q" --ns -F tid,time,event,trace,ip,sym --show-switch-events 2>/dev/null |
+	gawk -v base="$qbase" -v syms="$C.syms" -f "$E2E/offcpu_kernel_perf.awk" |
+	gawk '$1 == "SC" { print $2, $3 }' | sort >"$WORK/q.perf"
+check_eq "pipe: kernel frames' split = perf script's kernel frames (0.5% or 20 us)" \
+	"$(near "$WORK/q.kf" "$WORK/q.perf")" ""
+check "pipe: the tracepoints see the waits in read" grep -q '^read ' "$WORK/q.tp"
+check "pipe: the kernel frames leave some unknown" grep -q '^unknown ' "$WORK/q.kf"
+# every name the kernel frames give (none too) holds no more than the tracepoints give it
+check_eq "pipe: no kernel-frame name exceeds the tracepoints' time for it (0.5% or 20 us)" \
+	"$(gawk 'FNR == NR { tp[$1] = $2; next } $1 != "unknown" {
+		y = tp[$1] + 0; if ($2 > y + 20000 && $2 > y * 1.005) printf "%s: %d > %d; ", $1, $2, y
+	}' "$WORK/q.tp" <(as_tp "$WORK/q.kf"))" ""
+printf '%s\n' "pipe (ms): tracepoints $(gawk '{ printf "%s %.3f ", $1, $2 / 1e6 }' "$WORK/q.tp")" \
+	"           kernel frames $(gawk '{ printf "%s %.3f ", $1, $2 / 1e6 }' "$WORK/q.kf")"
+
 TX=$WORK/t-other.data
 cp "$T" "$TX"
 t_id=$(perf buildid-list -i "$T" 2>/dev/null | gawk '$2 == "[kernel.kallsyms]" { print $1 }')

@@ -10,8 +10,11 @@
 # Records are paired as offcpu_perf.awk pairs them (a thread's sched_switch
 # sample, its next SWITCH OUT, its next SWITCH IN). A sample's system call
 # is the innermost kernel frame perf names __x64_sys_NAME (or __ia32_sys_,
-# __arm64_sys_, __do_sys_, __se_sys_): NAME; "none" when its kernel frames
-# hold no such frame. Its function is the innermost frame inside the
+# __arm64_sys_, __do_sys_, __se_sys_): NAME. Without one: "unknown" when
+# the frames reach the system call dispatcher (do_syscall_64, ...: the
+# entry was a tail call) with no frame of the way back to user mode
+# (exit_to_user_mode_loop, ...) before it, else "none"; "unknown" too for
+# a sample without kernel frames. Its function is the innermost frame inside the
 # core's mapping, looked up in the .syms file ("local offset size name").
 # Prints "FSC name syscall ns" per function with off-CPU time and "SC
 # syscall ns" per system call over every interval (with or without wasm).
@@ -40,7 +43,8 @@ function func_at(a,    i) {
 	if ($0 ~ /sched:sched_switch:/) {
 		match($0, /prev_pid=([0-9]+)/, m)
 		cur = m[1]
-		pending[cur] = 1; fn[cur] = ""; sc[cur] = "none"; found[cur] = 0; user = 0
+		pending[cur] = 1; fn[cur] = ""; sc[cur] = "unknown"; found[cur] = 0; user = 0
+		nk = 0; disp = 0; ret = 0
 		insample = 1
 	} else if ($0 ~ /PERF_RECORD_SWITCH OUT/) {
 		if (tid in pending) { out[tid] = ns; ofn[tid] = fn[tid]; osc[tid] = sc[tid] }
@@ -59,9 +63,19 @@ insample && /^[ \t]+[0-9a-f]+ / {
 	a = strtonum("0x" $1)
 	if (a >= 0xffff800000000000) {
 		s = $2
-		if (!found[cur] && s ~ /^__(x64|ia32|arm64|do|se)_sys_./) {
+		if (!nk++)
+			sc[cur] = "none"
+		if (found[cur] || disp)
+			next
+		if (s ~ /^__(x64|ia32|arm64|do|se)_sys_./) {
 			sub(/^__(x64|ia32|arm64|do|se)_sys_/, "", s)
 			sc[cur] = s; found[cur] = 1
+		} else if (s ~ /^(do_syscall_(64|x64|32_irqs_on)|do_int80_syscall_32|_?_?do_fast_syscall_32|invoke_syscall|el0_svc_common|do_el0_svc|el0_svc)$/) {
+			disp = 1
+			if (!ret)
+				sc[cur] = "unknown"
+		} else if (s ~ /^(exit_to_user_mode_loop|exit_to_user_mode_prepare|syscall_exit_to_user_mode|syscall_exit_work|irqentry_exit_to_user_mode|exit_to_user_mode|do_notify_resume)$/) {
+			ret = 1
 		}
 		next
 	}
