@@ -135,6 +135,7 @@ struct offcpu_reader {
 	struct oc_sctab by_stack;	/* by stack and system call: the collapsed stacks */
 	int kname;			/* kernel frames named: the recording's kernel runs */
 	int ksc;			/* the split from kernel frames (no tracepoints) */
+	int kframes;			/* some stack held kernel frames */
 	char kwhy[160];			/* why kernel frames are not named */
 	struct oc_kslot kcache[OC_KCACHE];
 	uint64_t kgen;			/* the mappings' generation the cache holds */
@@ -461,8 +462,10 @@ static int walk_chain(struct offcpu_reader *r, const struct pd_sample *s, struct
 			via_ip = at;	/* the last host frame before the first wasm one */
 		}
 	}
-	if (ksc && r->kname)
+	if (ksc && r->kname) {
 		*ksc = kwalk__syscall(&kw);
+		r->kframes |= kw.n > 0;
+	}
 	/* named only when a wasm function called it: the import it waits in */
 	if (via && *self >= 0 && via_ip) {
 		if (!(name = host_name(r, s->sid.pid, via_ip, attr_lookup__time(lk))) ||
@@ -916,6 +919,7 @@ void offcpu_reader__restart(struct offcpu_reader *r)
 	memset(r->tcache, 0, sizeof(r->tcache));
 	memset(r->kcache, 0, sizeof(r->kcache));
 	r->intervals = r->unpaired = r->no_stack = 0;
+	r->kframes = 0;
 	r->newest = r->round_newest = r->final = 0;
 	r->failed = 0;
 }
@@ -1184,6 +1188,14 @@ int offcpu_reader__end(struct offcpu_reader *r, struct ap_err *err)
 	oc = calloc(1, sizeof(*oc));
 	if (!oc)
 		return ap_err_nomem(err);
+	/*
+	 * No stack with kernel frames (perf 6.12's BPF off-CPU records user
+	 * stacks only): a split all "unknown" says nothing, so none.
+	 */
+	if (r->ksc && !r->kframes) {
+		r->ksc = r->kname = 0;
+		snprintf(r->kwhy, sizeof(r->kwhy), "the stacks hold no kernel frames");
+	}
 	oc->kernel_named = r->kname;
 	if (!r->kname && !(oc->kernel_why = strdup(r->kwhy[0] ? r->kwhy : "not looked at"))) {
 		free(oc);
@@ -1191,8 +1203,8 @@ int offcpu_reader__end(struct offcpu_reader *r, struct ap_err *err)
 	}
 	/* the split the kernel frames would have given: said once, why not */
 	if (!r->kname && !r->has_sc &&
-	    ap_warnings__add(&r->p->attr.warnings, AP_HINT_NONE, "off-CPU: kernel frames not"
-			     " named, so no split by system call: %s", r->kwhy)) {
+	    ap_warnings__add(&r->p->attr.warnings, AP_HINT_NONE, "off-CPU: no split by system"
+			     " call from the kernel frames: %s", r->kwhy)) {
 		offcpu__delete(oc);
 		return ap_err_nomem(err);
 	}

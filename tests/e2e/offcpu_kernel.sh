@@ -170,7 +170,7 @@ check_eq "another kernel: kernel_frames_named" \
 check_eq "another kernel: no split by system call" \
 	"$(jq -r '.off_cpu | has("syscalls") or has("syscall_source")' "$WORK/x.json")" false
 check_eq "another kernel: one warning line, why" \
-	"$(grep -c "kernel frames not named.*another kernel (build id $x_id, running $rec_id)" \
+	"$(grep -c "no split by system call from the kernel frames.*another kernel (build id $x_id, running $rec_id)" \
 		"$WORK/x.err")/$(grep -c 'kernel frames' "$WORK/x.err")" 1/1
 check_eq "another kernel: no [sys] frame in the folded stacks" \
 	"$(grep -c '\[sys\]' "$WORK/x.folded")" 0
@@ -184,7 +184,7 @@ perf record -q -N -B -k mono -e cpu-clock/freq=2000,name=cpu-clock/ -e sched:sch
 	--switch-events -o "$N" -- "$LOADER" --wall --ms 300 --mix offcpu:1 "$C" >"$N.log" 2>&1
 "$AOTPERF" report -i "$N" --cwasm "$C" --json "$WORK/n.json" >/dev/null 2>"$WORK/n.err"
 check_eq "perf record -B: no kernel build id, one warning line" \
-	"$(grep -c 'kernel frames not named.*no kernel build id' "$WORK/n.err")" 1
+	"$(grep -c 'no split by system call from the kernel frames.*no kernel build id' "$WORK/n.err")" 1
 check_eq "perf record -B: no split by system call" \
 	"$(jq -r '.off_cpu | has("syscalls")' "$WORK/n.json")" false
 
