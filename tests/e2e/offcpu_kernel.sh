@@ -226,7 +226,7 @@ printf '%s\n' "measured (ms): tracepoints $(gawk '{ printf "%s %.3f ", $1, $2 / 
 # __x64_sys_read tail-calls ksys_read (no entry frame on the stack): the
 # kernel frames leave it unknown, never another name or none
 Q=$WORK/pipe.data
-perf record -q -N -k mono -e cpu-clock/freq=2000,name=cpu-clock/ -e sched:sched_switch -g \
+perf record -q -N -m 8M -k mono -e cpu-clock/freq=2000,name=cpu-clock/ -e sched:sched_switch -g \
 	--switch-events -e raw_syscalls:sys_enter/call-graph=no/ \
 	-e raw_syscalls:sys_exit/call-graph=no/ -o "$Q" -- bash -c "'$LOADER' --wall --ms 400 \
 	--mix offcpu:1 '$C' >'$Q.log' 2>&1 & perf bench sched pipe -l 20000 >/dev/null; wait"
@@ -238,15 +238,21 @@ jq -r '.off_cpu.kernel_frame_syscalls[] | "\(.name) \(.ns)"' "$WORK/q.json" | so
 perf script -i "$Q" --ns -F tid,time,event,trace,ip,sym --show-switch-events 2>/dev/null |
 	gawk -v base="$qbase" -v syms="$C.syms" -f "$E2E/offcpu_kernel_perf.awk" |
 	gawk '$1 == "SC" { print $2, $3 }' | sort >"$WORK/q.perf"
-check_eq "pipe: kernel frames' split = perf script's kernel frames (0.5% or 20 us)" \
-	"$(near "$WORK/q.kf" "$WORK/q.perf")" ""
+# an interval whose sched_switch sample was lost (a loaded machine) is
+# "unknown" to aotperf (no stack) and not counted by the awk: unknown at least
+check_eq "pipe: kernel frames' split = perf script's kernel frames (0.5% or 20 us; unknown >=)" \
+	"$(near <(grep -v '^unknown ' "$WORK/q.kf") <(grep -v '^unknown ' "$WORK/q.perf"))$(
+	   gawk 'FNR == NR { a[$1] = $2; next } $1 == "unknown" && a["unknown"] + 20000 < $2 * 0.995 {
+		printf "unknown: aotperf %d < perf script %d", a["unknown"], $2 }' "$WORK/q.kf" "$WORK/q.perf")" ""
 check "pipe: the tracepoints see the waits in read" grep -q '^read ' "$WORK/q.tp"
 check "pipe: the kernel frames leave some unknown" grep -q '^unknown ' "$WORK/q.kf"
-# every name the kernel frames give (none too) holds no more than the tracepoints give it
+# every name the kernel frames give (none too) holds no more than the
+# tracepoints give it (execve: or none, when its entry went unrecorded)
 check_eq "pipe: no kernel-frame name exceeds the tracepoints' time for it (0.5% or 20 us)" \
 	"$(gawk 'FNR == NR { tp[$1] = $2; next } $1 != "unknown" {
-		y = tp[$1] + 0; if ($2 > y + 20000 && $2 > y * 1.005) printf "%s: %d > %d; ", $1, $2, y
-	}' "$WORK/q.tp" <(as_tp "$WORK/q.kf"))" ""
+		y = tp[$1] + ($1 == "execve" ? tp["none"] : 0)
+		if ($2 > y + 20000 && $2 > y * 1.005) printf "%s: %d > %d; ", $1, $2, y
+	}' "$WORK/q.tp" "$WORK/q.kf")" ""
 printf '%s\n' "pipe (ms): tracepoints $(gawk '{ printf "%s %.3f ", $1, $2 / 1e6 }' "$WORK/q.tp")" \
 	"           kernel frames $(gawk '{ printf "%s %.3f ", $1, $2 / 1e6 }' "$WORK/q.kf")"
 
