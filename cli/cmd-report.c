@@ -124,7 +124,8 @@ static const char report_usage[] =
 	"                          of one event: several need --event\n"
 	"      --cpu-state on|off|both  what these count: on-CPU samples (on, the\n"
 	"                          default), off-CPU time (off: ms per wasm function;\n"
-	"                          --folded: ns per stack, the state as a leaf frame)\n"
+	"                          --folded: ns per stack, the state as a leaf frame,\n"
+	"                          the system call above it as \"[sys] NAME\")\n"
 	"                          or both (wall: on + off; callers/callees: both tables)\n"
 	"\nExports (one -i; the hottest functions' listings unless --func/--hot):\n"
 	"      --html FILE         also write a self-contained HTML report (- : stdout);\n"
@@ -147,9 +148,10 @@ static const char report_usage[] =
 	"                          and wall time per wasm function and per process;\n"
 	"                          on by itself when the recording has switches or\n"
 	"                          offcpu-time samples (=no: off); the samples counted\n"
-	"                          are then the first non-tracepoint event's; with\n"
-	"                          raw_syscalls:sys_enter/sys_exit recorded, also by\n"
-	"                          system call\n"
+	"                          are then the first non-tracepoint event's; also by\n"
+	"                          system call: from raw_syscalls:sys_enter/sys_exit\n"
+	"                          when recorded, else from the stacks' kernel frames\n"
+	"                          (named only on the kernel that was recorded)\n"
 	"\n"
 	"Exit status: 0 ok, 1 a gate failed, 2 bad usage or input.\n";
 

@@ -180,6 +180,15 @@ int perfdata__feature_string(struct perfdata *pd, int bit, char *out, size_t n);
  */
 int perfdata__sample_time(struct perfdata *pd, uint64_t *first, uint64_t *last);
 
+/*
+ * The recorded kernel's build id (HEADER_BUILD_ID, the "[kernel.kallsyms]"
+ * entry; perfdata/buildid.c) into id: its length, 0 when the file has none
+ * (perf record -B, a pipe) or it is longer than cap.
+ */
+size_t perfdata__kernel_build_id(struct perfdata *pd, uint8_t *id, size_t cap);
+/* The same from a HEADER_BUILD_ID section's bytes (buf, len). */
+size_t pd_build_id__kernel(const void *buf, size_t len, uint8_t *id, size_t cap);
+
 /* "mmap", "mmap2", "sample", ... for diagnostics. */
 const char *perfdata__record_name(uint32_t type);
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The off-CPU view's accessors (offcpu.h); offcpu_read.c fills it. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "offcpu.h"
 
 void offcpu__delete(struct profile_offcpu *oc)
@@ -13,12 +15,22 @@ void offcpu__delete(struct profile_offcpu *oc)
 	for (uint32_t i = 0; i < oc->nfuncs; i++)
 		free(oc->funcs[i].syscalls);
 	free(oc->syscalls);
+	free(oc->kernel_syscalls);
+	free(oc->kernel_why);
 	free(oc->funcs);
 	free(oc->procs);
 	free(oc->stacks);
 	free(oc->frames);
 	free(oc->on_event);
 	free(oc);
+}
+
+const char *offcpu_stack__sys_frame(const struct offcpu_stack *s, char *buf, size_t len)
+{
+	if (!s->syscall || !strcmp(s->syscall, "none"))
+		return NULL;
+	snprintf(buf, len, "[sys] %s", s->syscall);
+	return buf;
 }
 
 const char *offcpu_state__name(enum offcpu_state s)

@@ -29,7 +29,12 @@
  * With raw_syscalls:sys_enter and sys_exit in a switch-form recording
  * (record --off-cpu adds them), each interval is also tagged with the
  * system call its thread was in when it switched out (docs/offcpu-syscalls.md).
+ * Without them, when the recording was made on the running kernel
+ * (kernel_id.h), the system call is the one whose entry frame
+ * (__x64_sys_NAME, ...) is on the stack's kernel part, named through
+ * /proc/kallsyms; any form.
  */
+#include <stddef.h>
 #include <stdint.h>
 
 /* wasm frames kept per off-CPU stack */
@@ -41,6 +46,10 @@ enum offcpu_source { OFFCPU_SWITCH = 1, OFFCPU_BPF };
 
 /* No system call in progress (offcpu_syscall's nr). */
 #define OFFCPU_NO_SYSCALL (-1)
+/* Named from a kernel frame, its number not in the architecture's table. */
+#define OFFCPU_SYSCALL_NO_NR (-2)
+
+enum offcpu_sc_source { OFFCPU_SC_NONE = 0, OFFCPU_SC_TRACEPOINTS, OFFCPU_SC_KERNEL };
 
 /*
  * Off-CPU time in one system call (the raw_syscalls:sys_enter seen last,
@@ -85,6 +94,7 @@ struct offcpu_stack {
 	uint32_t off, n;
 	uint8_t state;
 	const char *via;
+	const char *syscall;			/* its system call; NULL: no split recorded */
 };
 
 struct profile_offcpu {
@@ -103,6 +113,12 @@ struct profile_offcpu {
 	struct offcpu_syscall *syscalls;
 	uint32_t nsyscalls;
 	const char *syscall_arch;		/* "x86_64", "aarch64", NULL: numbers unnamed */
+	enum offcpu_sc_source syscall_source;	/* where syscalls[] comes from */
+	/* with tracepoints: the same split from the kernel frames (a check); NULL: not named */
+	struct offcpu_syscall *kernel_syscalls;
+	uint32_t nkernel_syscalls;
+	int kernel_named;			/* kernel frames named (the running kernel) */
+	char *kernel_why;			/* else why not, one line; NULL when named */
 	struct offcpu_stack *stacks;		/* with a wasm frame and time, as found */
 	uint32_t nstacks;
 	uint64_t *frames;			/* the stacks' frames */
@@ -111,6 +127,12 @@ struct profile_offcpu {
 void offcpu__delete(struct profile_offcpu *oc);
 /* A state letter: "S", "D", "R", "other". */
 const char *offcpu_state__name(enum offcpu_state s);
+/*
+ * The frame a stack's system call adds between the host import and the
+ * state leaf of collapsed stacks and pprof: "[sys] NAME" into buf, or NULL
+ * when it has none (no split recorded, or "none": outside any call).
+ */
+const char *offcpu_stack__sys_frame(const struct offcpu_stack *s, char *buf, size_t len);
 /* wall = last - first of the process; 0 when it has one record. */
 uint64_t offcpu_proc__wall(const struct offcpu_proc *p);
 /* The row of wasm function (core, func), or NULL. */

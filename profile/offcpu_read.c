@@ -18,12 +18,17 @@
  * With raw_syscalls:sys_enter / sys_exit (or syscalls:sys_enter_NAME /
  * sys_exit_NAME) recorded, their samples are held with the switches of
  * their thread, so each interval knows the system call it began in.
+ * Without them the kernel part of an interval's stack says it: its system
+ * call entry frame, named through /proc/kallsyms (hostsyms.h) only when
+ * the recording's kernel is the running one (kernel_id.h). With both, the
+ * tracepoints count and the kernel frames' split is kept beside as a check.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hostmaps.h"
 #include "hostsyms.h"
+#include "kernel_id.h"
 #include "offcpu_pair.h"
 #include "offcpu_read.h"
 #include "syscall_names.h"
@@ -40,6 +45,8 @@ enum { ROLE_ON = 0, ROLE_SWITCH_TP, ROLE_OFFCPU_TIME, ROLE_SC_ENTER, ROLE_SC_EXI
 
 #define OC_SC_MAX	0xfffe	/* syscall numbers kept; others count as OC_SC_BAD */
 #define OC_SC_BAD	0xffff
+#define OC_SC_KBASE	0x10000	/* + a name index: a system call named by a kernel frame */
+#define OC_KCACHE	1024	/* kernel addresses looked up: the same few switch paths recur */
 
 /* A distinct stack (pid, state, innermost wasm function, via, wasm frames). */
 struct oc_stack {
@@ -48,6 +55,7 @@ struct oc_stack {
 	int32_t self;		/* index into funcs, -1: no wasm frame */
 	uint32_t via;		/* index into names, UINT32_MAX: none */
 	uint32_t off, n;	/* its wasm frames in frames[], innermost first */
+	int32_t ksc;		/* its kernel frames' system call (OC_SC_KBASE + name), -1 none */
 	uint64_t ns;
 };
 
@@ -55,6 +63,12 @@ struct oc_thread {
 	uint32_t tid, pid;
 	uint32_t pending;	/* the sched_switch sample's stack, waiting for its switch-out */
 	struct oc_held held;
+};
+
+/* a kernel address looked up: ip + 1 (0: empty), the system call it enters (-1: none) */
+struct oc_kslot {
+	uint64_t key;
+	int32_t ksc;
 };
 
 /* a cache slot: id + 1 (0: empty) and its index in procs or threads */
@@ -67,6 +81,13 @@ struct oc_sc {
 	int32_t self;
 	int32_t nr;
 	uint64_t ns, intervals;
+};
+
+/* a table of them, by (self + 1) << 32 | (nr + 1); self is a stack's index in by_stack */
+struct oc_sctab {
+	struct oc_sc *v;
+	size_t n, cap;
+	struct u64map ix;
 };
 
 /* per (function, via) self time, to name each function's main host frame */
@@ -109,9 +130,15 @@ struct offcpu_reader {
 	struct u64map name_ix;
 	struct oc_via *vias;
 	size_t nvias, cap_vias;
-	struct oc_sc *scs;
-	size_t nscs, cap_scs;
-	struct u64map sc_ix;		/* (self + 1) << 32 | (nr + 1) */
+	struct oc_sctab scs;		/* by function and system call */
+	struct oc_sctab kscs;		/* with tracepoints: by the kernel frames' call (self -1) */
+	struct oc_sctab by_stack;	/* by stack and system call: the collapsed stacks */
+	int kname;			/* kernel frames named: the recording's kernel runs */
+	int ksc;			/* the split from kernel frames (no tracepoints) */
+	int kframes;			/* some stack held kernel frames */
+	char kwhy[160];			/* why kernel frames are not named */
+	struct oc_kslot kcache[OC_KCACHE];
+	uint64_t kgen;			/* the mappings' generation the cache holds */
 	uint64_t intervals, unpaired, no_stack;
 	uint64_t newest, round_newest, final;	/* times: seen, at the last round, final */
 	size_t held;				/* switches all threads hold */
@@ -209,13 +236,14 @@ static int64_t name_ix(struct offcpu_reader *r, const char *name)
 
 /* The stack's index, interned by a hash of all it holds. */
 static int64_t stack_ix(struct offcpu_reader *r, uint32_t pid, uint8_t state, int32_t self,
-			uint32_t via, const uint32_t *fr, uint32_t n)
+			uint32_t via, int32_t ksc, const uint32_t *fr, uint32_t n)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
-	struct oc_stack s = { pid, state, self, via, 0, n, 0 };
+	struct oc_stack s = { pid, state, self, via, 0, n, ksc, 0 };
 	uint32_t i;
 
 	h = (h ^ pid) * 0x100000001b3ULL;
+	h = (h ^ (uint32_t)ksc) * 0x100000001b3ULL;
 	h = (h ^ state) * 0x100000001b3ULL;
 	h = (h ^ (uint32_t)self) * 0x100000001b3ULL;
 	h = (h ^ via) * 0x100000001b3ULL;
@@ -251,17 +279,133 @@ static const char *host_name(struct offcpu_reader *r, uint32_t pid, uint64_t ip,
 	return base && base[1] ? base + 1 : dso ? dso : "[unknown]";
 }
 
+/* A system call's entry point in the kernel, as each architecture names it. */
+static const char *const sys_prefixes[] = {
+	"__x64_sys_", "__ia32_sys_", "__arm64_sys_", "__do_sys_", "__se_sys_",
+	"__ia32_compat_sys_", "__x64_compat_sys_", "__arm64_compat_sys_",
+};
+
+/*
+ * What calls a system call's entry point: below one without an entry
+ * frame, the call was a tail call (__x64_sys_read jumps to ksys_read) and
+ * is not known.
+ */
+static const char *const sys_dispatchers[] = {
+	"do_syscall_64", "do_syscall_x64", "do_int80_syscall_32", "do_fast_syscall_32",
+	"__do_fast_syscall_32", "do_syscall_32_irqs_on", "invoke_syscall", "el0_svc_common",
+	"do_el0_svc", "el0_svc",
+};
+
+/* The way back to user mode: above a dispatcher, the call has returned (sys_exit is past). */
+static const char *const user_returns[] = {
+	"exit_to_user_mode_loop", "exit_to_user_mode_prepare", "syscall_exit_to_user_mode",
+	"syscall_exit_work", "irqentry_exit_to_user_mode", "exit_to_user_mode",
+	"do_notify_resume",
+};
+
+/* A kernel frame's part in finding the system call (or OC_SC_KBASE + its name). */
+enum { OC_K_OTHER = -1, OC_K_RETURN = -2, OC_K_DISPATCH = -3 };
+
+static int is_one_of(const char *sym, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(sym, v[i]))
+			return 1;
+	return 0;
+}
+
+/* The system call a kernel frame enters (its name after the prefix), or NULL. */
+static const char *sys_entry(const char *sym)
+{
+	for (size_t i = 0; i < sizeof(sys_prefixes) / sizeof(sys_prefixes[0]); i++) {
+		size_t len = strlen(sys_prefixes[i]);
+
+		if (!strncmp(sym, sys_prefixes[i], len) && sym[len])
+			return sym + len;
+	}
+	return NULL;
+}
+
+/* Name sym's part: OC_SC_KBASE + a system call entry's name, or an OC_K_*. */
+static int64_t kernel_part(struct offcpu_reader *r, const char *sym)
+{
+	const char *call;
+	int64_t v;
+
+	if (!sym)
+		return OC_K_OTHER;
+	if ((call = sys_entry(sym)))
+		return (v = name_ix(r, call)) < 0 ? INT64_MIN : OC_SC_KBASE + v;
+	if (is_one_of(sym, sys_dispatchers, sizeof(sys_dispatchers) / sizeof(sys_dispatchers[0])))
+		return OC_K_DISPATCH;
+	if (is_one_of(sym, user_returns, sizeof(user_returns) / sizeof(user_returns[0])))
+		return OC_K_RETURN;
+	return OC_K_OTHER;
+}
+
+/*
+ * A kernel frame (the k-th of its chain) named, its part into *part
+ * (kernel_part). 0, or -1 when out of memory.
+ */
+static int kernel_frame(struct offcpu_reader *r, uint64_t ip, uint32_t k, uint64_t t,
+			int32_t *part)
+{
+	uint64_t at = k ? ip - 1 : ip;	/* a return address: inside the call */
+	struct oc_kslot *c = &r->kcache[(at ^ at >> 12) % OC_KCACHE];
+	const struct hostmap *m;
+	const char *sym = NULL;
+	int64_t v;
+
+	if (hostmaps__generation(r->maps) != r->kgen) {
+		memset(r->kcache, 0, sizeof(r->kcache));
+		r->kgen = hostmaps__generation(r->maps);
+	}
+	if (c->key != at + 1) {
+		m = hostmaps__find(r->maps, 0, 1, at, t);
+		if ((m && hostsyms__find(r->syms, m, at, &sym)) ||
+		    (v = kernel_part(r, sym)) == INT64_MIN)
+			return -1;
+		c->key = at + 1;
+		c->ksc = (int32_t)v;
+	}
+	*part = c->ksc;
+	return 0;
+}
+
+/*
+ * The system call of kernel frames walked leaf first (kernel_part of each
+ * until an entry or a dispatcher): the entry's; none on the way back to
+ * user mode or outside any call; unknown below a dispatcher without an
+ * entry frame (a tail call), or without kernel frames.
+ */
+struct oc_kwalk {
+	uint32_t n;		/* kernel frames */
+	int32_t entry;		/* OC_SC_KBASE + name, or -1 */
+	int ret, dispatch;
+};
+
+static int32_t kwalk__syscall(const struct oc_kwalk *w)
+{
+	if (!w->n)
+		return OC_SC_BAD;
+	if (w->entry >= 0)
+		return w->entry;
+	return w->dispatch && !w->ret ? OC_SC_BAD : OFFCPU_NO_SYSCALL;
+}
+
 /*
  * A sample's callchain, leaf first: the wasm functions on it into
  * r->scratch (innermost first, each once; *n of them), *self the innermost
- * (-1: none) and, when via is not NULL, the host frame it called. 0, or -1
- * when out of memory.
+ * (-1: none) and, when via is not NULL, the host frame it called and in
+ * *ksc the system call its kernel frames enter (kwalk__syscall; OC_SC_BAD
+ * too when they are not named). 0, or -1 when out of memory.
  */
 static int walk_chain(struct offcpu_reader *r, const struct pd_sample *s, struct attr_lookup *lk,
-		      int32_t *self, uint32_t *via, uint32_t *n)
+		      int32_t *self, uint32_t *via, int32_t *ksc, uint32_t *n)
 {
 	uint64_t ctx = 0, via_ip = 0;
 	uint32_t nuser = 0;
+	struct oc_kwalk kw = { 0, -1, 0, 0 };
 	const char *name;
 	int64_t v;
 
@@ -270,6 +414,8 @@ static int walk_chain(struct offcpu_reader *r, const struct pd_sample *s, struct
 	r->nchain = 0;
 	if (via)
 		*via = UINT32_MAX;
+	if (ksc)
+		*ksc = OC_SC_BAD;
 	for (uint64_t i = 0; s->has_callchain && i < s->callchain_nr; i++) {
 		uint64_t ip = s->callchain[i], at, base;
 		int core;
@@ -277,6 +423,18 @@ static int walk_chain(struct offcpu_reader *r, const struct pd_sample *s, struct
 		if (ip >= PERF_CONTEXT_MAX) {
 			ctx = ip;
 			continue;
+		}
+		if (ctx == PERF_CONTEXT_KERNEL && ksc && r->kname) {
+			int32_t part;
+
+			if (kw.entry < 0 && !kw.dispatch) {
+				if (kernel_frame(r, ip, kw.n, attr_lookup__time(lk), &part))
+					return -1;
+				kw.entry = part >= OC_SC_KBASE ? part : -1;
+				kw.ret |= part == OC_K_RETURN;
+				kw.dispatch = part == OC_K_DISPATCH;
+			}
+			kw.n++;
 		}
 		if (ctx != PERF_CONTEXT_USER)
 			continue;
@@ -304,6 +462,10 @@ static int walk_chain(struct offcpu_reader *r, const struct pd_sample *s, struct
 			via_ip = at;	/* the last host frame before the first wasm one */
 		}
 	}
+	if (ksc && r->kname) {
+		*ksc = kwalk__syscall(&kw);
+		r->kframes |= kw.n > 0;
+	}
 	/* named only when a wasm function called it: the import it waits in */
 	if (via && *self >= 0 && via_ip) {
 		if (!(name = host_name(r, s->sid.pid, via_ip, attr_lookup__time(lk))) ||
@@ -317,32 +479,61 @@ static int walk_chain(struct offcpu_reader *r, const struct pd_sample *s, struct
 static int64_t stack_of(struct offcpu_reader *r, const struct pd_sample *s, uint8_t state,
 			struct attr_lookup *lk)
 {
-	int32_t self;
+	int32_t self, ksc;
 	uint32_t via, n;
 
-	if (walk_chain(r, s, lk, &self, &via, &n))
+	if (walk_chain(r, s, lk, &self, &via, &ksc, &n))
 		return -1;
-	return stack_ix(r, s->sid.pid, state, self, via, r->chain, r->nchain);
+	return stack_ix(r, s->sid.pid, state, self, via, ksc, r->chain, r->nchain);
 }
 
 /* --- intervals ------------------------------------------------------------ */
 
-/* The interval's time by system call, for its innermost wasm function and overall. */
-static int add_sc(struct offcpu_reader *r, int32_t self, int64_t nr, uint64_t ns)
+/* An interval's time into t's row (self, system call nr). */
+static int add_sc(struct oc_sctab *t, int32_t self, int64_t nr, uint64_t ns)
 {
 	uint64_t key = (uint64_t)(uint32_t)(self + 1) << 32 | (uint32_t)(nr + 1);
 	struct oc_sc row = { self, (int32_t)nr, 0, 0 };
 	uint32_t i;
 
-	if (!u64map__get(&r->sc_ix, key, &i)) {
-		if (ap_push(&r->scs, &r->nscs, &r->cap_scs, &row, sizeof(row)) ||
-		    u64map__put(&r->sc_ix, key, (uint32_t)(r->nscs - 1)))
+	if (!u64map__get(&t->ix, key, &i)) {
+		if (ap_push(&t->v, &t->n, &t->cap, &row, sizeof(row)) ||
+		    u64map__put(&t->ix, key, (uint32_t)(t->n - 1)))
 			return -1;
-		i = (uint32_t)(r->nscs - 1);
+		i = (uint32_t)(t->n - 1);
 	}
-	r->scs[i].ns += ns;
-	r->scs[i].intervals++;
+	t->v[i].ns += ns;
+	t->v[i].intervals++;
 	return 0;
+}
+
+static void sctab_exit(struct oc_sctab *t, int all)
+{
+	u64map__exit(&t->ix);
+	t->n = 0;
+	if (!all)
+		return;
+	free(t->v);
+	t->v = NULL;
+	t->cap = 0;
+}
+
+/*
+ * The interval's time by system call (sc: the tracepoints' when recorded,
+ * else its stack's kernel frames'), for its innermost wasm function,
+ * overall and for its stack.
+ */
+static int add_syscall(struct offcpu_reader *r, uint32_t key, const struct oc_stack *s,
+		       int64_t sc, uint64_t ns)
+{
+	if (!r->has_sc && !r->ksc)
+		return 0;
+	if (!r->has_sc)
+		sc = s->ksc;
+	if (add_sc(&r->scs, s->self, sc, ns) ||
+	    (s->self >= 0 && add_sc(&r->by_stack, (int32_t)key, sc, ns)))
+		return -1;
+	return r->has_sc && r->kname ? add_sc(&r->kscs, -1, s->ksc, ns) : 0;
 }
 
 static int add_interval(struct offcpu_reader *r, uint32_t key, int64_t sc, uint64_t ns)
@@ -352,7 +543,7 @@ static int add_interval(struct offcpu_reader *r, uint32_t key, int64_t sc, uint6
 
 	if (!pr)
 		return -1;
-	if (r->has_sc && add_sc(r, s->self, sc, ns))
+	if (add_syscall(r, key, s, sc, ns))
 		return -1;
 	pr->off_ns[s->state] += ns;
 	s->ns += ns;
@@ -427,7 +618,7 @@ static void on_switch(struct offcpu_reader *r, const struct pd_event *ev)
 			/* no stack for it: the process's time, state from the record */
 			int64_t k = stack_ix(r, ev->sid.pid, ev->hdr->misc &
 					     PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ? OFFCPU_R :
-					     OFFCPU_OTHER, -1, UINT32_MAX, NULL, 0);
+					     OFFCPU_OTHER, -1, UINT32_MAX, OC_SC_BAD, NULL, 0);
 
 			if (k < 0) {
 				r->failed = 1;
@@ -558,7 +749,7 @@ void offcpu_reader__sample(struct offcpu_reader *r, const struct pd_sample *s, i
 	}
 	pr->on_ns += s->period;
 	/* like an interval: self to the innermost wasm function on the stack */
-	if (s->has_callchain && walk_chain(r, s, lk, &self, NULL, &n)) {
+	if (s->has_callchain && walk_chain(r, s, lk, &self, NULL, NULL, &n)) {
 		r->failed = 1;
 		return;
 	}
@@ -650,8 +841,12 @@ static int learn(struct offcpu_reader *r, struct perfdata *pd, struct ap_err *er
 	}
 	/* entries and exits both, in switches: exits alone would say nothing */
 	r->has_sc = has_enter && has_exit && r->source == OFFCPU_SWITCH;
-	if (r->has_sc && !perfdata__feature_string(pd, PD_FEAT_ARCH, r->sc_arch_name,
-						  sizeof(r->sc_arch_name)))
+	/* kernel frames named only from the kernel they were recorded on (not when probing) */
+	if (r->p && r->source)
+		r->kname = kernel_id__same(pd, KERNEL_ID_NOTES, r->kwhy, sizeof(r->kwhy));
+	r->ksc = r->kname && !r->has_sc && r->source;
+	if ((r->has_sc || r->ksc) &&
+	    !perfdata__feature_string(pd, PD_FEAT_ARCH, r->sc_arch_name, sizeof(r->sc_arch_name)))
 		r->sc_arch = sc_arch__from_uname(r->sc_arch_name);
 	r->on_event = on ? strdup(on) : NULL;
 	if (on && !r->on_event)
@@ -746,8 +941,10 @@ void offcpu_reader__restart(struct offcpu_reader *r)
 		oc_held__exit(&r->threads[t].held);
 	r->held = 0;
 	r->nfuncs = r->nprocs = r->nthreads = r->nstacks = r->nframes = r->nnames = 0;
-	r->nvias = r->nscs = 0;
-	u64map__exit(&r->sc_ix);
+	r->nvias = 0;
+	sctab_exit(&r->scs, 0);
+	sctab_exit(&r->kscs, 0);
+	sctab_exit(&r->by_stack, 0);
 	u64map__exit(&r->func_ix);
 	u64map__exit(&r->proc_ix);
 	u64map__exit(&r->thread_ix);
@@ -755,7 +952,9 @@ void offcpu_reader__restart(struct offcpu_reader *r)
 	u64map__exit(&r->name_ix);
 	memset(r->pcache, 0, sizeof(r->pcache));
 	memset(r->tcache, 0, sizeof(r->tcache));
+	memset(r->kcache, 0, sizeof(r->kcache));
 	r->intervals = r->unpaired = r->no_stack = 0;
+	r->kframes = 0;
 	r->newest = r->round_newest = r->final = 0;
 	r->failed = 0;
 }
@@ -772,7 +971,9 @@ void offcpu_reader__delete(struct offcpu_reader *r)
 	free(r->frames);
 	free(r->names);
 	free(r->vias);
-	free(r->scs);
+	sctab_exit(&r->scs, 1);
+	sctab_exit(&r->kscs, 1);
+	sctab_exit(&r->by_stack, 1);
 	free(r->roles);
 	free(r->f_sc_nr);
 	free(r->on_event);
@@ -849,44 +1050,6 @@ static int fold(struct offcpu_reader *r)
 	return 0;
 }
 
-/* The stacks with a wasm frame and time, frames as core << 32 | func (funcs get sorted). */
-static int export_stacks(struct offcpu_reader *r, struct profile_offcpu *oc)
-{
-	size_t nst = 0, nfr = 0;
-
-	for (size_t i = 0; i < r->nstacks; i++)
-		if (r->stacks[i].self >= 0 && r->stacks[i].ns) {
-			nst++;
-			nfr += r->stacks[i].n;
-		}
-	if (!nst)
-		return 0;
-	oc->stacks = calloc(nst, sizeof(*oc->stacks));
-	oc->frames = calloc(nfr ? nfr : 1, sizeof(*oc->frames));
-	if (!oc->stacks || !oc->frames)
-		return -1;
-	nfr = 0;
-	for (size_t i = 0; i < r->nstacks; i++) {
-		const struct oc_stack *s = &r->stacks[i];
-		struct offcpu_stack *o;
-
-		if (s->self < 0 || !s->ns)
-			continue;
-		o = &oc->stacks[oc->nstacks++];
-		o->ns = s->ns;
-		o->state = s->state;
-		o->via = s->via != UINT32_MAX ? r->names[s->via] : NULL;
-		o->off = (uint32_t)nfr;
-		o->n = s->n;
-		for (uint32_t k = 0; k < s->n; k++) {
-			const struct offcpu_func *f = &r->funcs[r->frames[s->off + k]];
-
-			oc->frames[nfr++] = (uint64_t)f->core << 32 | f->func;
-		}
-	}
-	return 0;
-}
-
 static int by_sc_ns(const void *a, const void *b)
 {
 	const struct offcpu_syscall *x = a, *y = b;
@@ -896,10 +1059,14 @@ static int by_sc_ns(const void *a, const void *b)
 	return x->nr < y->nr ? -1 : x->nr > y->nr;
 }
 
-/* A system call's name: the architecture's, else "syscall_N" (interned). */
+/*
+ * A system call's name: a kernel frame's, the architecture's, else
+ * "syscall_N" (interned).
+ */
 static const char *sc_name(struct offcpu_reader *r, int32_t nr)
 {
 	const char *n = nr == OFFCPU_NO_SYSCALL ? "none" : nr == OC_SC_BAD ? "unknown" :
+			nr >= OC_SC_KBASE ? r->names[nr - OC_SC_KBASE] :
 			sc_arch__name(r->sc_arch, nr);
 	char buf[32];
 	int64_t i;
@@ -930,19 +1097,35 @@ static int sc_merge(struct offcpu_syscall **v, uint32_t *n, const struct oc_sc *
 	return 0;
 }
 
+/* Named from kernel frames: the number the architecture gives the name; sorted. */
+static void sc_finish(struct offcpu_reader *r, struct offcpu_syscall *v, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t nr;
+
+		if (v[i].nr < OC_SC_KBASE)
+			continue;
+		nr = sc_arch__nr(r->sc_arch, v[i].name);
+		v[i].nr = nr >= 0 ? (int32_t)nr : OFFCPU_SYSCALL_NO_NR;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), by_sc_ns);
+}
+
 /* The time by system call, overall and per function (before funcs get sorted). */
 static int export_syscalls(struct offcpu_reader *r, struct profile_offcpu *oc)
 {
-	if (!r->has_sc)
+	if (!r->has_sc && !r->ksc)
 		return 0;
+	oc->syscall_source = r->has_sc ? OFFCPU_SC_TRACEPOINTS : OFFCPU_SC_KERNEL;
 	/* recorded, none off CPU: an empty table still says syscalls were looked at */
 	oc->syscalls = calloc(1, sizeof(*oc->syscalls));
 	if (!oc->syscalls)
 		return -1;
 	oc->syscall_arch = r->sc_arch != SC_ARCH_NONE ? (r->sc_arch == SC_ARCH_X86_64 ?
 							 "x86_64" : "aarch64") : NULL;
-	for (size_t i = 0; i < r->nscs; i++) {
-		const struct oc_sc *row = &r->scs[i];
+	for (size_t i = 0; i < r->scs.n; i++) {
+		const struct oc_sc *row = &r->scs.v[i];
 		const char *name = sc_name(r, row->nr);
 
 		if (!name || sc_merge(&oc->syscalls, &oc->nsyscalls, row, name))
@@ -951,12 +1134,80 @@ static int export_syscalls(struct offcpu_reader *r, struct profile_offcpu *oc)
 					       &r->funcs[row->self].nsyscalls, row, name))
 			return -1;
 	}
-	if (oc->nsyscalls > 1)
-		qsort(oc->syscalls, oc->nsyscalls, sizeof(*oc->syscalls), by_sc_ns);
+	if (r->has_sc && r->kname) {
+		if (!(oc->kernel_syscalls = calloc(1, sizeof(*oc->kernel_syscalls))))
+			return -1;
+		for (size_t i = 0; i < r->kscs.n; i++) {
+			const struct oc_sc *row = &r->kscs.v[i];
+			const char *name = sc_name(r, row->nr);
+
+			if (!name || sc_merge(&oc->kernel_syscalls, &oc->nkernel_syscalls, row,
+					      name))
+				return -1;
+		}
+		sc_finish(r, oc->kernel_syscalls, oc->nkernel_syscalls);
+	}
+	sc_finish(r, oc->syscalls, oc->nsyscalls);
 	for (size_t f = 0; f < r->nfuncs; f++)
-		if (r->funcs[f].nsyscalls > 1)
-			qsort(r->funcs[f].syscalls, r->funcs[f].nsyscalls,
-			      sizeof(*r->funcs[f].syscalls), by_sc_ns);
+		sc_finish(r, r->funcs[f].syscalls, r->funcs[f].nsyscalls);
+	return 0;
+}
+
+/* One exported stack: stack i's frames (as core << 32 | func), ns and system call. */
+static void export_stack(struct offcpu_reader *r, struct profile_offcpu *oc, size_t i,
+			 uint64_t ns, const char *syscall, size_t *nfr)
+{
+	const struct oc_stack *s = &r->stacks[i];
+	struct offcpu_stack *o = &oc->stacks[oc->nstacks++];
+
+	o->ns = ns;
+	o->state = s->state;
+	o->via = s->via != UINT32_MAX ? r->names[s->via] : NULL;
+	o->syscall = syscall;
+	o->off = (uint32_t)*nfr;
+	o->n = s->n;
+	for (uint32_t k = 0; k < s->n; k++) {
+		const struct offcpu_func *f = &r->funcs[r->frames[s->off + k]];
+
+		oc->frames[(*nfr)++] = (uint64_t)f->core << 32 | f->func;
+	}
+}
+
+/*
+ * The stacks with a wasm frame and time (funcs get sorted); with a split
+ * by system call, one per stack and system call.
+ */
+static int export_stacks(struct offcpu_reader *r, struct profile_offcpu *oc)
+{
+	int split = r->has_sc || r->ksc;
+	size_t nst = 0, nfr = 0, rows = split ? r->by_stack.n : r->nstacks;
+
+	for (size_t i = 0; i < rows; i++) {
+		const struct oc_stack *s = &r->stacks[split ? (size_t)r->by_stack.v[i].self : i];
+
+		if (s->self >= 0 && s->ns) {
+			nst++;
+			nfr += s->n;
+		}
+	}
+	if (!nst)
+		return 0;
+	oc->stacks = calloc(nst, sizeof(*oc->stacks));
+	oc->frames = calloc(nfr ? nfr : 1, sizeof(*oc->frames));
+	if (!oc->stacks || !oc->frames)
+		return -1;
+	nfr = 0;
+	for (size_t i = 0; i < rows; i++) {
+		const struct oc_sc *row = split ? &r->by_stack.v[i] : NULL;
+		size_t k = row ? (size_t)row->self : i;
+		const char *name = row ? sc_name(r, row->nr) : NULL;
+
+		if (r->stacks[k].self < 0 || !r->stacks[k].ns)
+			continue;
+		if (row && !name)
+			return -1;
+		export_stack(r, oc, k, row ? row->ns : r->stacks[k].ns, name, &nfr);
+	}
 	return 0;
 }
 
@@ -972,6 +1223,26 @@ int offcpu_reader__end(struct offcpu_reader *r, struct ap_err *err)
 	oc = calloc(1, sizeof(*oc));
 	if (!oc)
 		return ap_err_nomem(err);
+	/*
+	 * No stack with kernel frames (perf 6.12's BPF off-CPU records user
+	 * stacks only): a split all "unknown" says nothing, so none.
+	 */
+	if (r->ksc && !r->kframes) {
+		r->ksc = r->kname = 0;
+		snprintf(r->kwhy, sizeof(r->kwhy), "the stacks hold no kernel frames");
+	}
+	oc->kernel_named = r->kname;
+	if (!r->kname && !(oc->kernel_why = strdup(r->kwhy[0] ? r->kwhy : "not looked at"))) {
+		free(oc);
+		return ap_err_nomem(err);
+	}
+	/* the split the kernel frames would have given: said once, why not */
+	if (!r->kname && !r->has_sc &&
+	    ap_warnings__add(&r->p->attr.warnings, AP_HINT_NONE, "off-CPU: no split by system"
+			     " call from the kernel frames: %s", r->kwhy)) {
+		offcpu__delete(oc);
+		return ap_err_nomem(err);
+	}
 	if (export_stacks(r, oc) || export_syscalls(r, oc)) {
 		for (size_t f = 0; f < r->nfuncs; f++) {
 			free(r->funcs[f].syscalls);

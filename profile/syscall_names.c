@@ -58,3 +58,17 @@ const char *sc_arch__name(enum sc_arch arch, int64_t nr)
 	}
 	return NULL;
 }
+
+int64_t sc_arch__nr(enum sc_arch arch, const char *name)
+{
+	const struct sc_entry *t = arch == SC_ARCH_X86_64 ? x86_64 :
+				   arch == SC_ARCH_AARCH64 ? aarch64 : NULL;
+	size_t n = arch == SC_ARCH_X86_64 ? sizeof(x86_64) / sizeof(x86_64[0]) :
+		   arch == SC_ARCH_AARCH64 ? sizeof(aarch64) / sizeof(aarch64[0]) : 0;
+
+	/* by number only: a linear search, once per distinct name */
+	for (size_t i = 0; t && name && i < n; i++)
+		if (!strcmp(t[i].name, name))
+			return t[i].nr;
+	return -1;
+}

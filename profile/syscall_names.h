@@ -14,5 +14,7 @@ enum sc_arch { SC_ARCH_NONE = 0, SC_ARCH_X86_64, SC_ARCH_AARCH64 };
 enum sc_arch sc_arch__from_uname(const char *machine);
 /* The name of system call nr ("nanosleep"), or NULL when the table has none. */
 const char *sc_arch__name(enum sc_arch arch, int64_t nr);
+/* The number of the system call called name, or -1 when the table has none. */
+int64_t sc_arch__nr(enum sc_arch arch, const char *name);
 
 #endif

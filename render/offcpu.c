@@ -45,8 +45,13 @@ static void syscalls_text(FILE *out, const struct profile_offcpu *oc, const stru
 		return;
 	for (uint32_t i = 0; i < oc->nsyscalls; i++)
 		total += oc->syscalls[i].ns;
-	fprintf(out, "\n  by system call (raw_syscalls; numbers as %s names them; none: outside any)\n",
-		oc->syscall_arch ? oc->syscall_arch : "no known architecture");
+	if (oc->syscall_source == OFFCPU_SC_KERNEL)
+		fprintf(out, "\n  by system call (from the kernel frames; none: outside any,"
+			" unknown: no kernel frame)\n");
+	else
+		fprintf(out, "\n  by system call (raw_syscalls; numbers as %s names them; none:"
+			" outside any)\n", oc->syscall_arch ? oc->syscall_arch :
+			"no known architecture");
 	fprintf(out, "  %-24s %12s %7s %10s\n", "system call", "off-CPU ms", "share", "intervals");
 	shown = render__shown(o, oc->nsyscalls);
 	for (uint32_t i = 0; i < shown; i++) {
@@ -184,6 +189,16 @@ void render__offcpu_json(struct json_out *j, const struct profile *p, const stru
 		json_key(j, "syscall_arch"); json_str(j, oc->syscall_arch);
 		json_key(j, "syscalls");
 		json_syscalls(j, oc->syscalls, oc->nsyscalls);
+		json_key(j, "syscall_source");
+		json_str(j, oc->syscall_source == OFFCPU_SC_KERNEL ? "kernel_frames" : "tracepoints");
+	}
+	if (oc->kernel_syscalls) {
+		json_key(j, "kernel_frame_syscalls");
+		json_syscalls(j, oc->kernel_syscalls, oc->nkernel_syscalls);
+	}
+	json_key(j, "kernel_frames_named"); json_bool(j, oc->kernel_named);
+	if (oc->kernel_why) {
+		json_key(j, "kernel_frames_unnamed_why"); json_str(j, oc->kernel_why);
 	}
 	json_end_obj(j);
 }

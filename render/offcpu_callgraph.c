@@ -23,6 +23,7 @@ static void put_off(FILE *out, const struct profile *p)
 
 	for (uint32_t i = 0; i < oc->nstacks; i++) {
 		const struct offcpu_stack *s = &oc->stacks[i];
+		const char *sys;
 
 		/* outermost first: frames are innermost first */
 		for (uint32_t k = s->n; k-- > 0;) {
@@ -35,6 +36,11 @@ static void put_off(FILE *out, const struct profile *p)
 		}
 		if (s->via) {
 			render__folded_name(out, s->via);
+			fputc(';', out);
+		}
+		/* the system call waited in, inside the import (none: no frame) */
+		if ((sys = offcpu_stack__sys_frame(s, name, sizeof(name)))) {
+			render__folded_name(out, sys);
 			fputc(';', out);
 		}
 		fprintf(out, "[%s] %" PRIu64 "\n", offcpu_state__name(s->state), s->ns);

@@ -326,8 +326,8 @@ static int stack_samples(struct pp_ctx *c, struct ap_err *err)
 /*
  * The off-CPU stacks (profile/offcpu.h) as samples of their own: off_cpu
  * nanoseconds, no samples or on-CPU time; locations as in folded stacks,
- * the state ("[S]") as the leaf, then the host frame waited in, then the
- * wasm functions from the innermost out.
+ * the state ("[S]") as the leaf, the system call ("[sys] NAME") when split,
+ * then the host frame waited in, then the wasm functions from the innermost out.
  */
 static int offcpu_samples(struct pp_ctx *c, struct ap_err *err)
 {
@@ -337,17 +337,19 @@ static int offcpu_samples(struct pp_ctx *c, struct ap_err *err)
 
 	if (!oc->nstacks)
 		return 0;
-	locs = calloc(OFFCPU_MAX_DEPTH + 2, sizeof(*locs));
+	locs = calloc(OFFCPU_MAX_DEPTH + 3, sizeof(*locs));
 	if (!locs)
 		return ap_err_nomem(err);
 	for (uint32_t i = 0; !rc && i < oc->nstacks; i++) {
 		const struct offcpu_stack *s = &oc->stacks[i];
 		int64_t v[PP_MAX_VALUES] = { 0 };
-		char state[16];
+		char state[16], sys[256];
 		uint32_t n = 0;
 
 		snprintf(state, sizeof(state), "[%s]", offcpu_state__name(s->state));
 		locs[n++] = pprof__host_location(c->pp, 0, 0, state, NULL, err);
+		if (offcpu_stack__sys_frame(s, sys, sizeof(sys)))
+			locs[n++] = pprof__host_location(c->pp, 0, 0, sys, NULL, err);
 		if (s->via)
 			locs[n++] = pprof__host_location(c->pp, 0, 0, s->via, NULL, err);
 		for (uint32_t k = 0; k < s->n && k < OFFCPU_MAX_DEPTH; k++) {

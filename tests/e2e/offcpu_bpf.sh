@@ -12,6 +12,8 @@
 #   function, exactly (the same integers summed), and so is report
 #   --folded --cpu-state off summed by innermost function, --children and
 #   --callers/--callees --cpu-state off, and --pprof's off_cpu sample type;
+# * the split by system call: none when the stacks hold no kernel frames
+#   (perf 6.12's BPF program records user stacks), with one warning;
 # * the slept time the loader measured around each nanosleep: a nap
 #   function's off-CPU time is at least 90% of it and at least 98% of its
 #   calls x the nap asked for; oc_burn stays on CPU (under 10 ms off);
@@ -75,6 +77,23 @@ check_eq "JSON: off_cpu.source" "$(jq -r '.off_cpu.source' "$WORK/r.json")" offc
 check_eq "JSON: intervals = perf script's offcpu-time samples" \
 	"$(jq -r '.off_cpu.intervals' "$WORK/r.json")" \
 	"$(grep -c 'offcpu-time:' "$SCRIPT")"
+
+# the split by system call from kernel frames: perf 6.12's BPF stacks hold user frames
+# only (as perf script shows them), so none, and one warning says why
+kaddr=$("$P612" script -i "$D" -F event,ip 2>/dev/null |
+	gawk '/offcpu-time:/ { on = 1; next } /:/ { on = 0 } on && $1 ~ /^ffff/ { n++ } END { print n + 0 }')
+"$AOTPERF" report -i "$D" --cwasm "$C" --json "$WORK/k.json" >/dev/null 2>"$WORK/k.err"
+if [ "$kaddr" -eq 0 ]; then
+	check_eq "no kernel frames in the offcpu-time stacks: no split by system call" \
+		"$(jq -r '.off_cpu | "\(has("syscalls")) \(.kernel_frames_unnamed_why)"' "$WORK/k.json")" \
+		"false the stacks hold no kernel frames"
+	check_eq "no kernel frames: one warning line" \
+		"$(grep -c 'no split by system call from the kernel frames: the stacks hold no kernel' \
+		"$WORK/k.err")" 1
+else
+	check_eq "kernel frames in the offcpu-time stacks: the split from them" \
+		"$(jq -r '.off_cpu.syscall_source' "$WORK/k.json")" kernel_frames
+fi
 
 jq -r '.off_cpu.functions[] | select(.off_cpu_ns > 0) | "SELF \(.name) \(.off_cpu_ns)"' \
 	"$WORK/r.json" >"$WORK/ours"

@@ -74,10 +74,25 @@ static void test_unknown(void)
 	CHECK(sc_arch__from_uname(NULL) == SC_ARCH_NONE);
 }
 
+/* name -> number (kernel frames name calls): the inverse of the table */
+static void test_by_name(void)
+{
+#if defined(__x86_64__)
+	CHECK_EQ_U64(sc_arch__nr(SC_ARCH_X86_64, "clock_nanosleep"), SYS_clock_nanosleep);
+	CHECK_EQ_U64(sc_arch__nr(SC_ARCH_X86_64, "poll"), SYS_poll);
+#endif
+	CHECK_EQ_U64(sc_arch__nr(SC_ARCH_AARCH64, "ppoll"), 73);
+	CHECK(sc_arch__nr(SC_ARCH_AARCH64, "poll") == -1);
+	CHECK(sc_arch__nr(SC_ARCH_X86_64, "no_such_call") == -1);
+	CHECK(sc_arch__nr(SC_ARCH_NONE, "read") == -1);
+	CHECK(sc_arch__nr(SC_ARCH_X86_64, NULL) == -1);
+}
+
 int main(void)
 {
 	test_x86_64();
 	test_aarch64();
 	test_unknown();
+	test_by_name();
 	CHECK_DONE();
 }
