@@ -65,7 +65,7 @@ check "JSON: top_functions rows carry off_cpu_ns and off_cpu_incl_ns" \
 jq -r '.off_cpu.functions[] | .name as $n | .off_cpu_by_state | to_entries[] |
 	select(.value > 0) | "OFF \($n) \(.key) \(.value)"' "$WORK/r.json" | sort >"$WORK/ours"
 perf script -i "$D" --ns -F tid,time,event,trace,ip --show-switch-events 2>/dev/null |
-	gawk -v base="$base" -v syms="$C.syms" -f "$E2E/offcpu_perf.awk" | sort >"$WORK/perf"
+	gawk -v base="$base" -v syms="$C.syms" -f "$E2E/lib/wasmsyms.awk" -f "$E2E/offcpu_perf.awk" | sort >"$WORK/perf"
 # every function and state either side has, within 0.5% (or 20 us)
 cmp_out=$(gawk 'FNR == NR { a[$2 " " $3] = $4; next } { b[$2 " " $3] = $4 }
 	END {

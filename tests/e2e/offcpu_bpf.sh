@@ -99,7 +99,7 @@ jq -r '.off_cpu.functions[] | select(.off_cpu_ns > 0) | "SELF \(.name) \(.off_cp
 	"$WORK/r.json" >"$WORK/ours"
 jq -r '.off_cpu.functions[] | select(.off_cpu_incl_ns > 0) | "INCL \(.name) \(.off_cpu_incl_ns)"' \
 	"$WORK/r.json" >>"$WORK/ours"
-gawk -v base="$base" -v syms="$C.syms" -f "$E2E/offcpu_bpf_perf.awk" "$SCRIPT" >"$WORK/perf"
+gawk -v base="$base" -v syms="$C.syms" -f "$E2E/lib/wasmsyms.awk" -f "$E2E/offcpu_bpf_perf.awk" "$SCRIPT" >"$WORK/perf"
 sort -o "$WORK/ours" "$WORK/ours"
 sort -o "$WORK/perf" "$WORK/perf"
 check "off-CPU self and inclusive per function = perf 6.12's perf script, exactly" \

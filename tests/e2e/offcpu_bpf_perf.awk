@@ -13,22 +13,7 @@
 # chain as inclusive time; each call between two wasm frames on it (the
 # callee's outermost occurrence) gets it as edge time. Prints "SELF name
 # ns", "INCL name ns" and "EDGE caller callee ns".
-BEGIN {
-	base = strtonum(base)
-	while ((getline line < syms) > 0) {
-		split(line, f, " ")
-		n++
-		off[n] = strtonum(f[2]); size[n] = strtonum(f[3]); name[n] = f[4]
-		if (off[n] + size[n] > text)
-			text = off[n] + size[n]
-	}
-}
-function func_at(a,    i) {
-	for (i = 1; i <= n; i++)
-		if (a >= off[i] && a < off[i] + size[i])
-			return name[i]
-	return ""
-}
+# base, syms, n, off[], size[], name[], text and func_at(): lib/wasmsyms.awk
 function flush(    k) {
 	if (period && self != "")
 		selfns[self] += period

@@ -102,7 +102,7 @@ check "the diff has rows for both nap functions" \
 for s in before after; do
 	base=$(sed -n 's/.* mapped at \(0x[0-9a-f]*\) .*/\1/p' "$WORK/$s.data.log" | head -n1)
 	perf script -i "$WORK/$s.data" --ns -F tid,time,event,trace,ip --show-switch-events 2>/dev/null |
-		gawk -v base="$base" -v syms="$C.syms" -v counts=1 -f "$E2E/offcpu_perf.awk" \
+		gawk -v base="$base" -v syms="$C.syms" -v counts=1 -f "$E2E/lib/wasmsyms.awk" -f "$E2E/offcpu_perf.awk" \
 		>"$WORK/$s.perf"
 	gawk -v s="$s" '$1 == "OFF" { t[$2] += $4 } END { for (f in t) print f, s, t[f] }' \
 		"$WORK/$s.perf"

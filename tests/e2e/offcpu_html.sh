@@ -90,7 +90,7 @@ gawk -F '\t' '{ par[$1] = $2; kind[$1] = $5; nm[$1] = $6; self[$1] = $4 }
 		for (k in s) print "OFF " k " " s[k]
 	}' "$WORK/nodes" | sort >"$WORK/ours"
 perf script -i "$D" --ns -F tid,time,event,trace,ip --show-switch-events 2>/dev/null |
-	gawk -v base="$base" -v syms="$C.syms" -f "$E2E/offcpu_perf.awk" | sort >"$WORK/perf"
+	gawk -v base="$base" -v syms="$C.syms" -f "$E2E/lib/wasmsyms.awk" -f "$E2E/offcpu_perf.awk" | sort >"$WORK/perf"
 cmp_out=$(gawk 'FNR == NR { a[$2 " " $3] = $4; next } { b[$2 " " $3] = $4 }
 	END {
 		for (k in a) if (!(k in b)) b[k] = 0
@@ -102,7 +102,7 @@ cmp_out=$(gawk 'FNR == NR { a[$2 " " $3] = $4; next } { b[$2 " " $3] = $4 }
 check_eq "off_cpu_stacks by innermost function and state = perf script's switch records and chains" "$cmp_out" ""
 check "perf script saw the long nap asleep" grep -q '^OFF oc_nap_long S ' "$WORK/perf"
 perf script -i "$D" --ns -F tid,time,event,period,ip 2>/dev/null |
-	gawk -v base="$base" -v syms="$C.syms" -v event=cpu-clock -f "$E2E/offcpu_on_perf.awk" >"$WORK/perf.on"
+	gawk -v base="$base" -v syms="$C.syms" -v event=cpu-clock -f "$E2E/lib/wasmsyms.awk" -f "$E2E/offcpu_on_perf.awk" >"$WORK/perf.on"
 check "perf script: on-CPU time in oc_spin" grep -q '^ON oc_spin ' "$WORK/perf.on"
 cat "$WORK/perf" "$WORK/perf.on" >"$WORK/ref"
 

@@ -18,22 +18,7 @@
 # core's mapping, looked up in the .syms file ("local offset size name").
 # Prints "FSC name syscall ns" per function with off-CPU time and "SC
 # syscall ns" per system call over every interval (with or without wasm).
-BEGIN {
-	base = strtonum(base)
-	while ((getline line < syms) > 0) {
-		split(line, f, " ")
-		n++
-		off[n] = strtonum(f[2]); size[n] = strtonum(f[3]); name[n] = f[4]
-		if (off[n] + size[n] > text)
-			text = off[n] + size[n]
-	}
-}
-function func_at(a,    i) {
-	for (i = 1; i <= n; i++)
-		if (a >= off[i] && a < off[i] + size[i])
-			return name[i]
-	return ""
-}
+# base, syms, n, off[], size[], name[], text and func_at(): lib/wasmsyms.awk
 /^ *[0-9]+ +[0-9]+\.[0-9]+:/ {
 	tid = $1
 	t = $2; sub(/:$/, "", t)

@@ -13,22 +13,7 @@
 # file ("local offset size name"), and to every wasm function on the chain
 # once. Prints "ON name ns" (innermost), "ONINCL name ns" and "ONTOTAL ns"
 # (every sample of the event, wasm or not).
-BEGIN {
-	base = strtonum(base)
-	while ((getline line < syms) > 0) {
-		split(line, f, " ")
-		n++
-		off[n] = strtonum(f[2]); size[n] = strtonum(f[3]); name[n] = f[4]
-		if (off[n] + size[n] > text)
-			text = off[n] + size[n]
-	}
-}
-function func_at(a,    i) {
-	for (i = 1; i <= n; i++)
-		if (a >= off[i] && a < off[i] + size[i])
-			return name[i]
-	return ""
-}
+# base, syms, n, off[], size[], name[], text and func_at(): lib/wasmsyms.awk
 function flush(    k) {
 	if (!insample)
 		return

@@ -14,22 +14,7 @@
 # PERF_RECORD_SWITCH OUT starts the interval, its next IN ends it.
 # Prints "OFF name state ns" per function and state, sorted by the caller;
 # with -v counts=1 also "CNT name state intervals".
-BEGIN {
-	base = strtonum(base)
-	while ((getline line < syms) > 0) {
-		split(line, f, " ")
-		n++
-		off[n] = strtonum(f[2]); size[n] = strtonum(f[3]); name[n] = f[4]
-		if (off[n] + size[n] > text)
-			text = off[n] + size[n]
-	}
-}
-function func_at(a,    i) {
-	for (i = 1; i <= n; i++)
-		if (a >= off[i] && a < off[i] + size[i])
-			return name[i]
-	return ""
-}
+# base, syms, n, off[], size[], name[], text and func_at(): lib/wasmsyms.awk
 # a record's first line: "TID TIME: EVENT..."
 /^ *[0-9]+ +[0-9]+\.[0-9]+:/ {
 	tid = $1

@@ -50,7 +50,7 @@ offs "$WORK/f.json" >"$WORK/ours"
 # perf 6.1 applies -F to a pipe-mode file's events late: the chains keep their symbols
 perf script -i "$P" --ns -F tid,time,event,trace,ip --show-switch-events 2>/dev/null |
 	sed -E 's/^(\t *[0-9a-f]+) .*/\1/' |
-	gawk -v base="$base" -v syms="$C.syms" -f "$E2E/offcpu_perf.awk" | sort >"$WORK/perf"
+	gawk -v base="$base" -v syms="$C.syms" -f "$E2E/lib/wasmsyms.awk" -f "$E2E/offcpu_perf.awk" | sort >"$WORK/perf"
 cmp_out=$(gawk 'FNR == NR { a[$2 " " $3] = $4; next } { b[$2 " " $3] = $4 }
 	END {
 		for (k in a) if (!(k in b)) b[k] = 0

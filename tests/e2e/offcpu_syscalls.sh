@@ -66,7 +66,7 @@ jq -r '(.off_cpu.syscalls[] | "SC \(.nr) \(.ns) \(.intervals)"),
        (.off_cpu.functions[] | .name as $n | .syscalls[] | "FSC \($n) \(.nr) \(.ns) \(.intervals)")' \
 	"$WORK/r.json" | sort >"$WORK/ours"
 perf script -i "$D" --ns -F tid,time,event,trace,ip --show-switch-events 2>/dev/null |
-	gawk -v base="$base" -v syms="$C.syms" -f "$E2E/offcpu_syscalls_perf.awk" | sort >"$WORK/perf"
+	gawk -v base="$base" -v syms="$C.syms" -f "$E2E/lib/wasmsyms.awk" -f "$E2E/offcpu_syscalls_perf.awk" | sort >"$WORK/perf"
 # cmp_rows: every row either side, time within 0.5% or 20 us, intervals within 0.5% or 2
 cmp_rows() {
 	gawk 'function key(    k, i) { k = $1; for (i = 2; i < NF - 1; i++) k = k " " $i; return k }

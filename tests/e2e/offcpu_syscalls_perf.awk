@@ -15,22 +15,7 @@
 # innermost wasm function on that sample's call chain (as offcpu_perf.awk).
 # Prints "SC nr ns intervals" over every interval, and "FSC name nr ns
 # intervals" per innermost wasm function; sorted by the caller.
-BEGIN {
-	base = strtonum(base)
-	while ((getline line < syms) > 0) {
-		split(line, f, " ")
-		n++
-		off[n] = strtonum(f[2]); size[n] = strtonum(f[3]); name[n] = f[4]
-		if (off[n] + size[n] > text)
-			text = off[n] + size[n]
-	}
-}
-function func_at(a,    i) {
-	for (i = 1; i <= n; i++)
-		if (a >= off[i] && a < off[i] + size[i])
-			return name[i]
-	return ""
-}
+# base, syms, n, off[], size[], name[], text and func_at(): lib/wasmsyms.awk
 /^ *[0-9]+ +[0-9]+\.[0-9]+:/ {
 	tid = $1
 	t = $2; sub(/:$/, "", t)
