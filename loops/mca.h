@@ -31,6 +31,12 @@ void lp_cpu__host(struct lp_cpu *c);
  */
 void lp_mcpu__pick(const struct lp_cpu *c, enum cwasm_arch arch, const char *known,
 		   const char *rejected, char *mcpu, size_t n, char *why, size_t wn);
+/*
+ * The models an LLVM of major version major (0: unknown) predates, as
+ * "name name ", into out: known without running it, so that parallel
+ * llvm-mca children do not each try and fall back (loops/model.c).
+ */
+void lp_mcpu__too_new(unsigned major, char *out, size_t n);
 
 /* The tool, found once per report. */
 struct lp_mca {
@@ -40,6 +46,7 @@ struct lp_mca {
 	char note[256];		/* why there is no model, or "" */
 	enum cwasm_arch arch;
 	struct lp_cpu cpu;
+	char rejected[160];	/* models this LLVM's version predates ("znver5 ") */
 };
 
 /*

@@ -202,3 +202,21 @@ void lp_mcpu__pick(const struct lp_cpu *c, enum cwasm_arch arch, const char *kno
 		 *c->cpuid ? c->source : "no cpuid", c->cpuid, chain ? " (not in this LLVM)" : "",
 		 dflt);
 }
+
+/* The first LLVM release that knew a model, for the newest ones of the chains. */
+static const struct {
+	const char *name;
+	unsigned since;
+} llvm_since[] = {
+	{ "znver5", 19 }, { "znver4", 16 },
+};
+
+void lp_mcpu__too_new(unsigned major, char *out, size_t n)
+{
+	size_t l = 0;
+
+	*out = 0;
+	for (size_t i = 0; major && i < sizeof(llvm_since) / sizeof(llvm_since[0]); i++)
+		if (llvm_since[i].since > major && l < n)
+			l += (size_t)snprintf(out + l, n - l, "%s ", llvm_since[i].name);
+}

@@ -71,6 +71,8 @@ static int find_tool(char *out, size_t n)
 
 int lp_mca__find(struct lp_mca *t, enum cwasm_arch arch, const struct lp_cpu *cpu)
 {
+	const char *mark;
+
 	memset(t, 0, sizeof(*t));
 	t->arch = arch;
 	t->cpu = *cpu;
@@ -81,7 +83,11 @@ int lp_mca__find(struct lp_mca *t, enum cwasm_arch arch, const struct lp_cpu *cp
 		*t->path = 0;
 		return -1;
 	}
-	lp_mcpu__pick(cpu, arch, NULL, NULL, t->mcpu, sizeof(t->mcpu), t->why, sizeof(t->why));
+	mark = strstr(t->path, "/llvm-");
+	lp_mcpu__too_new(mark ? (unsigned)atoi(mark + strlen("/llvm-")) : 0, t->rejected,
+			 sizeof(t->rejected));
+	lp_mcpu__pick(cpu, arch, NULL, t->rejected, t->mcpu, sizeof(t->mcpu), t->why,
+		      sizeof(t->why));
 	return 0;
 }
 
@@ -304,6 +310,7 @@ static void *run_job(void *arg)
 			unlink(path);
 		return NULL;
 	}
+	snprintf(rejected, sizeof(rejected), "%s", j->t->rejected);
 	snprintf(j->mcpu, sizeof(j->mcpu), "%s", j->t->mcpu);
 	snprintf(j->why, sizeof(j->why), "%s", j->t->why);
 	/* a model newer than this LLVM: the next older one of its line */

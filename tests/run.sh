@@ -37,6 +37,8 @@ report() {
 	if [ "$f" -ne 0 ]; then
 		broken+=("$name")
 		echo "FAIL $name (rc=$rc, $p passed, $f failed, ${secs}s)"
+		# its failed checks wherever they are in the log, then the log's end
+		grep -E '^(FAIL|not ok)' "$log" | head -n 20 | sed 's/^/    /'
 		sed 's/^/    /' "$log" | tail -n 40
 	else
 		echo "ok   $name ($p passed, ${secs}s)"

@@ -171,6 +171,22 @@ static void test_mcpu(void)
 			      sizeof(why));
 		CHECK(!strcmp(mcpu, "znver4"));
 	}
+	/* models an LLVM's version predates, without running it (Debian 12's llvm is 14) */
+	{
+		struct lp_cpu c = { .cpuid = "AuthenticAMD,26,17,0", .source = "test" };
+		char too[160], mcpu[32], why[256];
+
+		lp_mcpu__too_new(14, too, sizeof(too));
+		CHECK(!strcmp(too, "znver5 znver4 "));
+		lp_mcpu__pick(&c, CWASM_ARCH_X86_64, NULL, too, mcpu, sizeof(mcpu), why, sizeof(why));
+		CHECK(!strcmp(mcpu, "znver3"));
+		lp_mcpu__too_new(16, too, sizeof(too));
+		CHECK(!strcmp(too, "znver5 "));
+		lp_mcpu__too_new(19, too, sizeof(too));
+		CHECK(!*too);
+		lp_mcpu__too_new(0, too, sizeof(too));	/* unknown version: llvm-mca decides */
+		CHECK(!*too);
+	}
 }
 
 int main(void)
