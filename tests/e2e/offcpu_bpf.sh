@@ -195,7 +195,15 @@ for nap in 2000:oc_nap_short 5000:oc_nap_long; do
 		gawk -v s="$s" -v t="$took" 'BEGIN { exit !(s >= 0.9 * t) }'
 	check "$fn: off CPU at least 98% of $calls x $us us" \
 		gawk -v s="$s" -v c="$calls" -v u="$us" 'BEGIN { exit !(c > 20 && s >= 0.98 * c * u * 1000) }'
-	check_eq "$fn: waits in the host import" "$(field "$fn" '.waits_in')" host_nap
+	if [ -n "$live" ]; then
+		check_eq "$fn: waits in the host import" "$(field "$fn" '.waits_in')" host_nap
+	else
+		# the committed recording's loader binary is not this build (or
+		# not here): its frames are named by the file, never by this
+		# build's symbols
+		check_eq "$fn: waits in the recorded loader (another build: by its file)" \
+			"$(field "$fn" '.waits_in')" loader
+	fi
 done
 burn=$(field oc_burn '.off_cpu_ns')
 check "oc_burn: the CPU-burning import stays on CPU (${burn:-?} ns off)" \

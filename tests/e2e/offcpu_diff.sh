@@ -192,9 +192,14 @@ for s in before after; do
 		"$(jq -r ".off_cpu.$s.on_cpu_ns" "$WORK/d.json")" "$on"
 	check_eq "$s: wall_ns = on_cpu_ns + off_cpu_ns" \
 		"$(jq -r ".off_cpu.$s | .wall_ns == .on_cpu_ns + .off_cpu_ns" "$WORK/d.json")" true
-	check "$s: wall is about the run's --ms $MS (1x..1.5x)" \
-		gawk -v w="$(jq -r ".off_cpu.$s.wall_ns" "$WORK/d.json")" -v ms="$MS" \
-		'BEGIN { exit !(w >= ms * 1e6 && w <= 1.5 * ms * 1e6) }'
+	w=$(jq -r ".off_cpu.$s.wall_ns" "$WORK/d.json")
+	# on + off counts neither the time before the process's first record
+	# nor a wait still open when perf stops, and a sample lost under load
+	# (CI runs two tests at once) takes its period: so not quite 1x (failed
+	# once in CI at 1x)
+	check "$s: wall $w ns is about the run's --ms $MS (0.9x..1.5x)" \
+		gawk -v w="$w" -v ms="$MS" \
+		'BEGIN { exit !(w >= 0.9 * ms * 1e6 && w <= 1.5 * ms * 1e6) }'
 done
 
 # the forms: text and Markdown rows agree with the JSON, the HTML has the data
