@@ -41,6 +41,8 @@ struct buf {
 
 static void put(struct buf *b, const void *p, size_t n)
 {
+	if (!n)	/* a record without a body: p may be NULL (UBSan) */
+		return;
 	memcpy(b->b + b->n, p, n);
 	b->n += n;
 }
