@@ -44,7 +44,13 @@ check_eq "report: the core's path is printed once" "$(grep -c -F "$S" "$WORK/r.t
 check "report --wide: the core line whole" \
 	grep -qE "^core $S: 3009 functions, text [0-9]+ bytes$" "$WORK/w.txt"
 COLUMNS=200 "$AOTPERF" report -i "$WORK/s.data" --cwasm "$S" >"$WORK/c200.txt" 2>/dev/null
-check "COLUMNS=200: as wide as --wide" cmp -s "$WORK/c200.txt" "$WORK/w.txt"
+# line by line the same, but for a line wider than 200 columns with --wide
+# (a host symbol such as the sanitized loader's libasan C++ names), cut to
+# 200 ending in "..."
+check "COLUMNS=200: as wide as --wide (lines over 200 cut with ...)" gawk '
+	{ if ((getline c < C) <= 0) exit 1
+	  if (c != $0 && !(length($0) > 200 && length(c) <= 200 && c ~ /\.\.\.$/)) exit 1 }
+	END { if ((getline c < C) > 0) exit 1 }' C="$WORK/c200.txt" "$WORK/w.txt"
 
 # ---- 3. --json - and cores[] ----
 (cd "$WORK" && "$AOTPERF" report -i "$WORK/s.data" --cwasm "$S" --json - >"$WORK/j.out" 2>/dev/null)

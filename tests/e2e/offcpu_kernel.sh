@@ -85,10 +85,13 @@ jq -r '.off_cpu.functions[] | .name as $n | .syscalls[] | "\($n)/\(.name) \(.ns)
 gawk '$1 == "FSC" { print $2 "/" $3, $4 }' "$WORK/perf" | sort >"$WORK/perf.fsc"
 check_eq "off-CPU per function and system call = perf script's kernel frames" \
 	"$(near "$WORK/ours.fsc" "$WORK/perf.fsc")" ""
+# "unknown" left out on both sides: aotperf also counts there the intervals
+# whose sched_switch sample was lost (no stack), which perf script cannot
+# show; a wait in a tail-called system call is unknown to both
 jq -r '.off_cpu.syscalls[] | select(.name != "unknown") | "\(.name) \(.ns)"' "$WORK/r.json" |
 	sort >"$WORK/ours.sc"
-gawk '$1 == "SC" { print $2, $3 }' "$WORK/perf" | sort >"$WORK/perf.sc"
-check_eq "off-CPU per system call (all intervals) = perf script's" \
+gawk '$1 == "SC" && $2 != "unknown" { print $2, $3 }' "$WORK/perf" | sort >"$WORK/perf.sc"
+check_eq "off-CPU per system call but unknown (all intervals) = perf script's" \
 	"$(near "$WORK/ours.sc" "$WORK/perf.sc")" ""
 nap=$(gawk '$1 == "oc_nap_long/nanosleep" || $1 == "oc_nap_long/clock_nanosleep" { print $1 }' \
 	"$WORK/perf.fsc")
