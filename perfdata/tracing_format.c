@@ -77,11 +77,14 @@ static int eat_num(struct tf_line *l, char stop, unsigned long max, unsigned lon
 /*
  * A field declaration: words split by single spaces, each an identifier
  * (a `[N]` or `[]` may end it), or stars; a type before the name, the
- * name an identifier last.
+ * name an identifier last. One `[..]` at most, on the name or on the
+ * word before it (`__data_loc char[] name`): libtraceevent 1.7.1 leaks
+ * on a type that goes on after one (`char[16] short x`, found by
+ * fuzzing, tests/fuzz/regress/tracing).
  */
 static int decl_ok(const char *d, size_t n)
 {
-	size_t i = 0, words = 0;
+	size_t i = 0, words = 0, bracketed = 0;
 	int last_ident = 0;
 
 	if (n == 0 || n > TF_MAX_DECL)
@@ -98,9 +101,10 @@ static int decl_ok(const char *d, size_t n)
 				i++;
 				while (i < n && d[i] >= '0' && d[i] <= '9')
 					i++;
-				if (i >= n || d[i] != ']')
+				if (i >= n || d[i] != ']' || bracketed)
 					return 0;
 				i++;
+				bracketed = words + 1;
 			}
 			last_ident = 1;
 		} else {
@@ -113,7 +117,7 @@ static int decl_ok(const char *d, size_t n)
 			i++;
 		}
 	}
-	return words >= 2 && last_ident;
+	return words >= 2 && last_ident && (!bracketed || words - bracketed <= 1);
 }
 
 struct tf_out {

@@ -79,6 +79,9 @@ static void check_malformed(void)
 		"name: sys_enter\nID: 1\nformat:\n" COMMON "\tfield:long id[x];\toffset:8;\tsize:8;\tsigned:1;\n\nprint fmt: \"\"",
 		"name: sys_enter\nID: 1\nformat:\n" COMMON "\tfield:long *;\toffset:8;\tsize:8;\tsigned:1;\n\nprint fmt: \"\"",
 		"name: sys_enter\nID: 1\nformat:\n" COMMON "\tfield:long id;\toffset:8;\tsize:8;\tsigned:1; \n\nprint fmt: \"\"",
+		/* a type that goes on after [N] (libtraceevent leaks on it; fuzzing) */
+		"name: sys_enter\nID: 1\nformat:\n" COMMON "\tfield:char[16] short id;\toffset:8;\tsize:2;\tsigned:0;\n\nprint fmt: \"\"",
+		"name: sys_enter\nID: 1\nformat:\n" COMMON "\tfield:char[2] id[4];\toffset:8;\tsize:8;\tsigned:0;\n\nprint fmt: \"\"",
 	};
 	char *out;
 
