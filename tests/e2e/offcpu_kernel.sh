@@ -124,22 +124,7 @@ check "folded --cpu-state both: the same off-CPU lines" \
 check_eq "--pprof: exit status" "$?" 0
 gzip -dc "$WORK/p.pb.gz" | protoc --decode=perftools.profiles.Profile \
 	--proto_path="$SRC/render" "$SRC/render/pprof.proto" >"$WORK/p.txt"
-gawk '
-	/^sample_type \{/ { blk = "t"; nt++; next }
-	/^sample \{/ { blk = "s"; nv = 0; nl = 0; next }
-	/^location \{/ { blk = "l"; next }
-	/^function \{/ { blk = "f"; next }
-	/^\}/ { if (blk == "s") { ns++; for (k = 1; k <= nl; k++) loc[ns, k] = locs[k]; sn[ns] = nl
-			for (k = 1; k <= nv; k++) val[ns, k] = vals[k] }
-		blk = ""; next }
-	blk == "t" && $1 == "type:" { ttype[nt] = $2 }
-	blk == "s" && $1 == "location_id:" { locs[++nl] = $2 }
-	blk == "s" && $1 == "value:" { vals[++nv] = $2 }
-	blk == "l" && $1 == "id:" { lid = $2 }
-	blk == "l" && $1 == "function_id:" { lf[lid] = $2 }
-	blk == "f" && $1 == "id:" { fid = $2 }
-	blk == "f" && $1 == "name:" { fn[fid] = $2 }
-	/^string_table:/ { x = $0; sub(/^string_table: "/, "", x); sub(/"$/, "", x); str[nstr++] = x }
+gawk -f "$E2E/lib/pprof_text.awk" -e '
 	END {
 		for (t = 1; t <= nt; t++)
 			if (str[ttype[t]] == "off_cpu") off = t
