@@ -12,7 +12,8 @@
 #   make static     build/aotperf-static, no shared library needed (ARCH=aarch64:
 #                   build-aarch64/); make dist: the release tarballs (dist/static.mk)
 #
-# SAN=1 builds into build-san/ with AddressSanitizer and UBSan.
+# SAN=1 builds into build-san/ with AddressSanitizer and UBSan; WERROR=1 makes
+# warnings errors (CI does).
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -40,8 +41,13 @@ CAPSTONE_LIBS   := $(shell pkg-config --libs capstone 2>/dev/null || echo -lcaps
 TRACEEVENT_LIBS := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
 
 CFLAGS  ?= -O2 -g
+# Warnings never stop a user's build (other compilers and flags warn
+# differently); CI and developers build with WERROR=1.
+ifeq ($(WERROR),1)
+WERROR_FLAG := -Werror
+endif
 # override: flags given on the command line (make CFLAGS=-O0) add to these.
-override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR_FLAG) -Wshadow -Wstrict-prototypes \
 	   -Wmissing-prototypes -fno-strict-aliasing $(SANFLAGS) \
 	   $(LIBPERF_INC) $(CAPSTONE_CFLAGS) -I.
 override LDFLAGS += $(SANFLAGS)

@@ -108,7 +108,7 @@ static int cur_bytes(struct cur *c, uint64_t n, const uint8_t **out, const char 
 
 static int cur_u8(struct cur *c, uint8_t *v, const char *what)
 {
-	const uint8_t *p;
+	const uint8_t *p = NULL;
 	int ret = cur_bytes(c, 1, &p, what);
 
 	if (!ret)
@@ -118,7 +118,7 @@ static int cur_u8(struct cur *c, uint8_t *v, const char *what)
 
 static int cur_u32(struct cur *c, uint32_t *v, const char *what)
 {
-	const uint8_t *p;
+	const uint8_t *p = NULL;
 	int ret = cur_bytes(c, 4, &p, what);
 
 	if (!ret)

@@ -446,7 +446,7 @@ static int read_values(struct rd *r, const struct jr_node *root)
 	for (size_t i = 0; i < a->n; i++) {
 		const struct jr_node *e = &a->items[i];
 		struct frames_value *v = &fr->values[i];
-		int8_t remat, reused;
+		int8_t remat = 0, reused = 0;
 
 		snprintf(r->ctx, sizeof(r->ctx), "allocator_values[%zu]", i);
 		if (entry_obj(r, e) || get_u32(r, e, "vreg", &v->vreg) ||
@@ -475,7 +475,7 @@ static int read_values(struct rd *r, const struct jr_node *root)
 /* The semantic fields an access and a component share. */
 static int read_semantic(struct rd *r, const struct jr_node *e, struct frames_component *c)
 {
-	int8_t amb;
+	int8_t amb = 0;
 
 	if (get_enum(r, e, "origin", origin_names, FRAMES__NORIGINS, 0, &c->origin) ||
 	    get_str(r, e, "detail", 0, &c->detail) ||

@@ -228,10 +228,12 @@ static void bottleneck(const char *s, const char *end, char *out, size_t n)
 	}
 	if (rp <= 0)
 		*top = 0;
-	snprintf(out, n, "backend pressure %.0f%% of cycles: resources %.0f%%%s%s%s, data "
-		 "dependencies %.0f%% (registers %.0f%%, memory %.0f%%); block throughput %.2f",
-		 bp, rp < 0 ? 0 : rp, *top ? " (most " : "", top, *top ? ")" : "", dd < 0 ? 0 : dd,
-		 rd < 0 ? 0 : rd, md < 0 ? 0 : md, rthr);
+	/* a line cut at the caller's width is still read from its start: no error */
+	if (snprintf(out, n, "backend pressure %.0f%% of cycles: resources %.0f%%%s%s%s, data "
+		     "dependencies %.0f%% (registers %.0f%%, memory %.0f%%); block throughput %.2f",
+		     bp, rp < 0 ? 0 : rp, *top ? " (most " : "", top, *top ? ")" : "",
+		     dd < 0 ? 0 : dd, rd < 0 ? 0 : rd, md < 0 ? 0 : md, rthr) >= (int)n)
+		return;
 }
 
 static void read_report(struct job *j, const char *out)

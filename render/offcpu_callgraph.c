@@ -170,7 +170,7 @@ void render__offcpu_edges(FILE *out, const struct profile *p, uint32_t core, uin
 	uint64_t want = (uint64_t)core << 32 | func, through = 0;
 	size_t n = 0, cap = oc ? oc->nstacks + 1 : 1;
 	struct oc_edge *rows = calloc(cap, sizeof(*rows));
-	char name[256], label[300];
+	char name[256], label[256];	/* a row's name: cut here, never when added */
 
 	fprintf(out, "\noff-CPU %s of %s\n", callers ? "callers" : "callees",
 		wasm_name(p, want, name, sizeof(name)));

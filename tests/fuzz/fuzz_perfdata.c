@@ -73,7 +73,7 @@ static void check_sample(const struct pd_event *ev)
 		FUZZ_ASSERT(!s->callchain && !s->callchain_nr);
 	if (s->regs_user)
 		inside(ev->hdr, s->regs_user, (uint64_t)s->nregs_user * 8);
-	FUZZ_ASSERT(s->nregs_user == (s->regs_user ? __builtin_popcountll(s->regs_mask) : 0));
+	FUZZ_ASSERT(s->nregs_user == (s->regs_user ? (uint32_t)__builtin_popcountll(s->regs_mask) : 0));
 	(void)pd_sample__user_reg(s, 7, &v);
 	if (s->stack_user)
 		inside(ev->hdr, s->stack_user, s->stack_size);

@@ -19,7 +19,7 @@
 
 static char dir[512];
 
-/* The seed's register table, for captures of code written in its idioms. */
+/* The upstream skill's register table, for captures of code written in its idioms. */
 #define PINNED "vmctx=rbx,membase=r15"
 
 static void set_dir(void)
@@ -619,7 +619,7 @@ static void same_table(const char *x, const struct cls_annot_opts *ox, const cha
 
 static void test_annotate_captures(void)
 {
-	/* these captures are of kernels in the seed's pinned rbx/r15 idioms */
+	/* these captures are of kernels in the upstream skill's pinned rbx/r15 idioms */
 	static const struct cls_annot_opts pin = { .roles = PINNED };
 	static const struct cls_annot_opts text = { .ignore_raw = 1, .roles = PINNED };
 	static const struct cls_annot_opts a64text = { .arch = CWASM_ARCH_AARCH64 };
@@ -862,7 +862,7 @@ static void test_percent_only(void)
 static void test_garbage(void)
 {
 	static const char *const bad[] = {
-		"", "hello world\n", "\x7f" "ELF\x02\x01\x01",
+		"", "hello world\n", "\177ELF\002\001\001",
 		"Percent | but nothing else\n",
 		"    0.00 :   401136: push   %rbx\n", /* lines without a header */
 	};
