@@ -37,10 +37,11 @@ $(B)/aotperf-dlfilter.so: $(DLF_OBJS) $(B)/dlf/libaotperf.a plugin/dlfilter.map
 
 # perf script --dlfilter NAME.so (no '/') looks in the current folder, then
 # in $(perf --exec-path)/dlfilters, and --list-dlfilters lists those two
-# (tools/perf/util/dlfilter.c since perf 5.15): a copy goes there, so the
-# bare name works and the filter is listed. PERF_DLFILTER_DIR= skips it.
+# (tools/perf/util/dlfilter.c since perf 5.15). make install writes only
+# under PREFIX (and DESTDIR): a copy goes into perf's folder when that lies
+# under PREFIX (PREFIX=/usr), or when PERF_DLFILTER_DIR=DIR names it.
 PERF_EXEC_PATH    ?= $(shell $(or $(PERF),perf) --exec-path 2>/dev/null)
-PERF_DLFILTER_DIR ?= $(if $(PERF_EXEC_PATH),$(PERF_EXEC_PATH)/dlfilters)
+PERF_DLFILTER_DIR ?= $(if $(filter $(PREFIX)/%,$(PERF_EXEC_PATH)),$(PERF_EXEC_PATH)/dlfilters)
 
 .PHONY: install-dlfilter
 install: install-dlfilter

@@ -195,9 +195,17 @@ check "top=x: not a number" grep -q "top=x: not a number" "$WORK/typo3.err"
 ROOT=$(cd "$E2E/../.." && pwd)
 SANFLAG=
 [ "$(basename "$B")" = build-san ] && SANFLAG=SAN=1
-make -s -C "$ROOT" $SANFLAG install-dlfilter DESTDIR="$WORK/root" >"$WORK/install.log" 2>&1
-check_eq "make install-dlfilter into a staging root" "$?" 0
 execdir=$(perf --exec-path)
+# make install writes only under PREFIX: perf's folder (here outside it) is left alone
+sys_before=$(stat -c '%Y %s' "$execdir/dlfilters/aotperf-dlfilter.so" 2>/dev/null || echo none)
+make -s -C "$ROOT" $SANFLAG install-dlfilter PREFIX="$WORK/prefix" >"$WORK/install0.log" 2>&1
+check_eq "make install-dlfilter PREFIX=DIR" "$?" 0
+check "PREFIX=DIR: the plugin under DIR/lib/aotperf" test -f "$WORK/prefix/lib/aotperf/aotperf-dlfilter.so"
+check_eq "PREFIX=DIR: perf's own folder untouched" \
+	"$(stat -c '%Y %s' "$execdir/dlfilters/aotperf-dlfilter.so" 2>/dev/null || echo none)" "$sys_before"
+make -s -C "$ROOT" $SANFLAG install-dlfilter DESTDIR="$WORK/root" \
+	PERF_DLFILTER_DIR="$execdir/dlfilters" >"$WORK/install.log" 2>&1
+check_eq "make install-dlfilter PERF_DLFILTER_DIR=perf's folder, into a staging root" "$?" 0
 check "installed into perf's own dlfilters folder ($execdir/dlfilters)" \
 	test -f "$WORK/root$execdir/dlfilters/aotperf-dlfilter.so"
 PERF_EXEC_PATH=$WORK/root$execdir perf script --list-dlfilters >"$WORK/list.txt" 2>&1
