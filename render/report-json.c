@@ -199,7 +199,7 @@ void render__report_json_members(struct json_out *j, const struct profile *p,
 						      : p->input);
 	json_key(j, "static"); json_bool(j, p->source == PROFILE_STATIC);
 	json_key(j, "event"); json_str(j, p->event ? p->event : p->attr.event_name);
-	/* one core: its keys at the top level too, where the seed helper's readers look */
+	/* one core: its keys at the top level too, where the upstream helper's readers look */
 	if (a->ncores == 1) {
 		struct render_opts top = *o;
 

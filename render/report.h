@@ -66,7 +66,7 @@ void render__report_json_members(struct json_out *j, const struct profile *p,
 /* The same, written atomically to path (util/outfile.h). */
 int render__report_json_file(const char *path, const struct profile *p,
 			     const struct render_opts *o, struct ap_err *err);
-/* One core's block members (the keys the seed helper's consumers read). */
+/* One core's block members (the keys the upstream helper's consumers read). */
 void render__report_json_core(struct json_out *j, const struct profile *p, uint32_t core,
 			      const struct render_opts *o);
 /*

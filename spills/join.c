@@ -236,7 +236,7 @@ const char *spills__heat(const struct spills *s, uint64_t samples, char *buf, si
 }
 
 /*
- * The seed's lesson as one line: where the #1 compile-time spiller and the
+ * The upstream skill's lesson as one line: where the #1 compile-time spiller and the
  * hottest function stand against each other.
  */
 static void make_lesson(struct spills *s)

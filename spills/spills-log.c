@@ -157,7 +157,7 @@ static int failf(char *why, size_t len, const char *fmt, ...)
 }
 
 /*
- * The leading decimal integer of a value. Text after it is the seed's
+ * The leading decimal integer of a value. Text after it is the upstream skill's
  * "trailing text" and ignored, but not when it would change the number.
  */
 static int parse_value(const char *s, uint64_t *out)

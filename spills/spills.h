@@ -5,8 +5,8 @@
  * The spill analysis behind `aotperf spills`: the compile-time metric log
  * (spills-log.h) ranked by a field, joined with a recording's runtime self
  * samples (a profile, profile/profile.h), cross-checked against the frame
- * reloads decoded from the cores, and diffed against a second log. The
- * seed's lesson: the biggest compile-time spiller may never run. Nothing
+ * reloads decoded from the cores, and diffed against a second log. The upstream
+ * skill's lesson: the biggest compile-time spiller may never run. Nothing
  * here prints; render/spills.h writes the text and the JSON.
  *
  * Which log module a core is: a manifest core's idx, else the i-th lone

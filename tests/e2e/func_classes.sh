@@ -87,7 +87,7 @@ check_eq "the roles come from the code: vmctx parked in [rbp-0x8], reloaded into
 check_eq "--hot 2 classifies the two hottest" \
 	"$(jq -c '[.classified_functions[].local_func]' "$WORK/hot.json")" \
 	"$(jq -c '[.top_functions[0:2][].local_func]' "$WORK/hot.json")"
-# the seed helper's JSON keys are all there
+# the upstream helper's JSON keys are all there
 check "classified_function has the helper's keys (docs/helper-interface.md)" jq -e >/dev/null '.classified_function |
 	has("local_func") and has("samples") and has("percent_of_run") and
 	has("instruction_count") and has("classes") and has("hottest_instructions") and

@@ -3,7 +3,7 @@
 # functions (a never-run cold function is the #1 spiller, spill_heavy the
 # #3), joined with a real recording of the loader. Every expectation is
 # derived independently: the ranking with awk/sort over the generated log
-# (the seed's Step 3 one-liner), the runtime side from perf script
+# (the upstream skill's Step 3 one-liner), the runtime side from perf script
 # (common.sh's reference), the frame reloads from objdump.
 . "$(dirname "$0")/lib/common.sh"
 
@@ -14,7 +14,7 @@ HEAVY=10
 
 # gen_log SYMS MOD [VARIANT]: one metric line per function of a core, with
 # [aot-codegen-timing] lines and junk between, keys in varying order and the
-# seed's trailing text after spill_ld. Entry trampolines and
+# the upstream skill's trailing text after spill_ld. Entry trampolines and
 # br_table_dispatch are left out (WAMR_AOT_SPILL_METRIC_MIN_SPILLS=1 drops
 # functions without spills). spill_heavy's spill_ld is HEAVY_LD; VARIANT
 # "after" is the Step 6 sweep: spill_heavy one reload less, cold_2 50 less,
@@ -41,7 +41,7 @@ gen_log() {
 	}' "$1"
 }
 
-# The seed's Step 3 ranking of a log: "spill_ld mod local_func", ties by mod, func.
+# The upstream skill's Step 3 ranking of a log: "spill_ld mod local_func", ties by mod, func.
 awk_rank() { # awk_rank LOG FIELD
 	gawk -v f="$2" '/\[aot-spill-metric\]/ {
 		delete kv

@@ -83,7 +83,7 @@ static void test_order_and_trailing(void)
 	CHECK_EQ_U64(r.v[SPILL_F_SPILL_ST], 4);
 	CHECK(!r.name);
 	spill_rec__exit(&r);
-	/* the seed's trap: text glued after spill_ld with no blank */
+	/* the upstream skill's trap: text glued after spill_ld with no blank */
 	CHECK_EQ_U64(spill_log__parse_line(&log, "[aot-spill-metric] local_func=1 spill_ld=77(emitted)",
 					   &r, why, sizeof(why)), 1);
 	CHECK_EQ_U64(r.v[SPILL_F_SPILL_LD], 77);
