@@ -132,6 +132,7 @@ per_insn '.functions[0]' "$WORK/c.json" >"$WORK/classify"
 check "classify: per instruction = perf script per address, outside those lines" \
 	diff -u "$WORK/want.cls" "$WORK/classify"
 check "classify: its header says so" grep -q "^  ambiguous  $(jq '.functions[0].ambiguous_samples' "$WORK/c.json") samples" "$WORK/c.txt"
+check "annotate and classify texts fit 80 columns" gawk 'length > 80 { exit 1 }' "$WORK/a.txt" "$WORK/c.txt"
 for t in r a c; do
 	check_eq "$t: no samples on the jump-table words" \
 		"$(jq '[(.classified_functions // .functions)[0].classes.data | .samples, .static_instructions]' -c \
