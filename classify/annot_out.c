@@ -11,6 +11,42 @@ static const char *arch_name(enum cwasm_arch arch)
 	return arch == CWASM_ARCH_AARCH64 ? "aarch64" : "x86-64";
 }
 
+static uint32_t spans(const struct cls_annot_func *fn, int resolved)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < fn->nspans; i++)
+		n += !fn->spans[i].resolved == !resolved;
+	return n;
+}
+
+/* How the listing's lines became instructions' samples, where it is not one line each. */
+static void print_placement(FILE *out, const struct cls_annot_func *fn)
+{
+	uint32_t n;
+
+	if (fn->realigned)
+		fprintf(out, "  realigned  %" PRIu64 " samples on %u line%s objdump began inside data "
+			"or an\n             instruction: on the one instruction that starts inside "
+			"the line\n", fn->realigned, fn->nrealigned, fn->nrealigned == 1 ? "" : "s");
+	if (fn->resolved) {
+		n = spans(fn, 1);
+		fprintf(out, "  by address %" PRIu64 " samples on %u line%s over several "
+			"instructions: placed\n             from the recording's own samples\n",
+			fn->resolved, n, n == 1 ? "" : "s");
+	}
+	if (fn->ambiguous) {
+		n = spans(fn, 0);
+		fprintf(out, "  ambiguous  %" PRIu64 " samples on %u line%s over several "
+			"instructions (perf\n             annotate counts a line's bytes together): "
+			"not in the table;\n             `aotperf annotate` places them from the "
+			"recording\n", fn->ambiguous, n, n == 1 ? "" : "s");
+	}
+	if (fn->table.samples[CLS_DATA] && !fn->table.percent_only)
+		fprintf(out, "  on data    %" PRIu64 " samples at data addresses "
+			"(inline_data_or_sample_skid)\n", fn->table.samples[CLS_DATA]);
+}
+
 static void print_func(FILE *out, const struct cls_annot_func *fn, uint32_t top)
 {
 	fprintf(out, "\nsymbol %s  (%s, %s", fn->symbol, fn->dso[0] ? fn->dso : "?",
@@ -18,10 +54,13 @@ static void print_func(FILE *out, const struct cls_annot_func *fn, uint32_t top)
 	if (fn->header_samples)
 		fprintf(out, ", %" PRIu64 " samples", fn->header_samples);
 	fprintf(out, ")\n");
-	fprintf(out, "  decoded    %s, %s, %u instructions\n",
+	fprintf(out, "  decoded    %s, %s, %u instructions",
 		fn->raw ? "raw bytes (capstone)" : fn->arch == CWASM_ARCH_AARCH64 ? "text" :
 		fn->att ? "text (AT&T)" : "text (Intel)",
 		arch_name(fn->arch), cls__insn_count(&fn->func));
+	if (fn->func.static_count[CLS_DATA])
+		fprintf(out, ", %u data entries", fn->func.static_count[CLS_DATA]);
+	fputc('\n', out);
 	if (fn->func.ninsns)
 		cls__print_roles(out, &fn->func.roles);
 	if (!fn->weights)
@@ -32,12 +71,13 @@ static void print_func(FILE *out, const struct cls_annot_func *fn, uint32_t top)
 	else
 		fprintf(out, "  values     percentages only (no total in the header)\n");
 	if (fn->approx)
-		fprintf(out, "  approximate: text without raw bytes hides where a jump table or "
-			"undecodable bytes end; `aotperf annotate` (perf annotate --asm-raw) or "
-			"`aotperf report --func` give the exact table\n");
+		fprintf(out, "  approximate: text without raw bytes hides where a jump table or\n"
+			"             undecodable bytes end; `aotperf annotate` (perf annotate\n"
+			"             --asm-raw) or `aotperf report --func` give the exact table\n");
 	if (fn->unplaced)
 		fprintf(out, "  unplaced   %" PRIu64 " samples on lines no instruction covers\n",
 			fn->unplaced);
+	print_placement(out, fn);
 	if (!fn->func.ninsns) {
 		fprintf(out, "  no instructions (perf could not disassemble this symbol?)\n");
 		return;
@@ -79,6 +119,23 @@ void cls__annot_json(struct json_out *j, const struct cls_annot *a, uint32_t top
 		else
 			json_u64(j, fn->table.total);
 		json_key(j, "unplaced_samples"); json_u64(j, fn->unplaced);
+		/* how lines objdump began inside data or an instruction were placed (annot_place.h) */
+		json_key(j, "realigned_samples"); json_u64(j, fn->realigned);
+		json_key(j, "by_address_samples"); json_u64(j, fn->resolved);
+		json_key(j, "ambiguous_samples"); json_u64(j, fn->ambiguous);
+		json_key(j, "ambiguous_lines");
+		json_begin_arr(j);
+		for (uint32_t k = 0; k < fn->nspans; k++) {
+			if (fn->spans[k].resolved)
+				continue;
+			json_begin_obj(j);
+			json_key(j, "address"); json_hex(j, fn->spans[k].addr);
+			json_key(j, "end"); json_hex(j, fn->spans[k].end);
+			json_key(j, "samples"); json_u64(j, fn->spans[k].samples);
+			json_end_obj(j);
+		}
+		json_end_arr(j);
+		json_key(j, "data_entries"); json_u64(j, fn->func.static_count[CLS_DATA]);
 		json_key(j, "approximate"); json_bool(j, fn->approx);
 		json_key(j, "instruction_count"); json_u64(j, cls__insn_count(&fn->func));
 		json_key(j, "roles"); cls__json_roles(j, &fn->func.roles);

@@ -285,6 +285,13 @@ static int block(const struct ar_state *st, const struct ar_file *af, const char
 	fn->samples = calloc(fn->func.ninsns ? fn->func.ninsns : 1, sizeof(uint64_t));
 	if (!fn->samples)
 		return ap_err_nomem(err);
+	/* kept per byte: what perf annotate's lines sum, apart (cls_annot__resolve) */
+	fn->byte_samples = malloc(af->size * sizeof(uint64_t));
+	if (!fn->byte_samples)
+		return ap_err_nomem(err);
+	memcpy(fn->byte_samples, af->off_samples, af->size * sizeof(uint64_t));
+	fn->byte_addr = af->vaddr;
+	fn->byte_len = af->size;
 	for (uint64_t off = 0; off < af->size; off++) {
 		int64_t k;
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "annotate.h"
+#include "annot_place.h"
 #include "internal.h"
 
 /* One disassembly line of a block. */
@@ -317,6 +318,7 @@ static int text_tables(struct dc_vec *nv, const double *w, int *approx, struct a
 		if (nent[i]) {
 			/* the bound's N entries, whatever objdump made of their bytes */
 			uint64_t tb = ni->addr;
+			uint32_t i0 = i;
 
 			for (uint32_t e = 0; e < nent[i]; e++) {
 				if (!(o = dc_vec__push(&out)))
@@ -329,6 +331,16 @@ static int text_tables(struct dc_vec *nv, const double *w, int *approx, struct a
 			}
 			while (i + 1 < nv->n && what[i + 1] == L_TABLE && !nent[i + 1])
 				i++;
+			/* code resumes inside objdump's last table line: it starts there all the same */
+			tb += 4 * (uint64_t)nent[i0];
+			if (i + 1 < nv->n && nv->v[i].addr + nv->v[i].size > tb) {
+				if (!(o = dc_vec__push(&out)))
+					goto nomem;
+				o->addr = tb;
+				o->size = (uint32_t)(nv->v[i].addr + nv->v[i].size - tb);
+				o->kind = DC_OTHER;
+				snprintf(o->text, sizeof(o->text), "(code objdump's table line hides)");
+			}
 			continue;
 		}
 		/* no bound: each line of the estimated table is data */
@@ -389,9 +401,11 @@ static int parse_text(const struct block *b, enum cwasm_arch arch, int att, stru
 /* Per-instruction samples: counts as given, weights scaled to the header total. */
 static int place_samples(const struct block *b, struct cls_annot_func *fn, struct ap_err *err)
 {
+	const struct cls_func *f = &fn->func;
+	uint64_t fend = f->ninsns ? f->insns[f->ninsns - 1].addr + f->insns[f->ninsns - 1].size : 0;
 	double sum = 0, scale;
 
-	fn->samples = calloc(fn->func.ninsns ? fn->func.ninsns : 1, sizeof(*fn->samples));
+	fn->samples = calloc(f->ninsns ? f->ninsns : 1, sizeof(*fn->samples));
 	if (!fn->samples)
 		return ap_err_nomem(err);
 	for (uint32_t i = 0; i < b->n; i++)
@@ -403,22 +417,27 @@ static int place_samples(const struct block *b, struct cls_annot_func *fn, struc
 	else
 		scale = sum > 0 ? 10000.0 / sum : 0; /* hundredths of a percent */
 	for (uint32_t i = 0; i < b->n; i++) {
-		int64_t k = cls__insn_at(&fn->func, b->l[i].addr);
+		uint64_t a = b->l[i].addr, end = 0;
 		double x = b->l[i].w > 0 ? b->l[i].w * scale + 0.5 : 0;
-		uint64_t s;
 
 		/* a count no recording holds (fuzz regress/annotate, crash-min-float-cast) */
 		if (!(x < 1e18))
 			return ap_errf(err, "%s: a sample count of %g is out of range", fn->symbol,
 				       b->l[i].w);
-		s = (uint64_t)x;
-
-		if (k < 0)
-			fn->unplaced += s;
-		else
-			fn->samples[k] += s;
+		if (x < 1)
+			continue;
+		/* the line runs to the next line's address; the last to the code's end */
+		for (uint32_t k = i + 1; k < b->n; k++)
+			if (b->l[k].addr > a) {
+				end = b->l[k].addr;
+				break;
+			}
+		if (!end)
+			end = fend > a ? fend : a + 1;
+		if (cls_annot__place_line(fn, a, end, (uint64_t)x))
+			return ap_err_nomem(err);
 	}
-	cls__tabulate(&fn->func, fn->samples, &fn->table);
+	cls__tabulate(f, fn->samples, &fn->table);
 	fn->table.percent_only = fn->weights && !fn->header_samples;
 	return 0;
 }
@@ -533,6 +552,8 @@ void cls_annot__exit(struct cls_annot *a)
 	for (uint32_t i = 0; i < a->n; i++) {
 		cls_func__exit(&a->funcs[i].func);
 		free(a->funcs[i].samples);
+		free(a->funcs[i].spans);
+		free(a->funcs[i].byte_samples);
 	}
 	free(a->funcs);
 	memset(a, 0, sizeof(*a));

@@ -9,6 +9,17 @@
  */
 #include "classify.h"
 
+/*
+ * A listing line whose samples no one instruction takes: objdump's line
+ * runs over several instruction starts (its decode of a jump table ran
+ * past the table's end), and perf annotate counted them together.
+ */
+struct cls_annot_span {
+	uint64_t addr, end;		/* the line's bytes [addr, end) */
+	uint64_t samples;
+	int resolved;			/* placed by address from the recording */
+};
+
 struct cls_annot_func {
 	char symbol[128];
 	char dso[128];
@@ -23,6 +34,15 @@ struct cls_annot_func {
 	struct cls_func func;
 	uint64_t *samples;		/* parallel to func.insns */
 	uint64_t unplaced;		/* on lines no instruction covers */
+	uint64_t realigned;		/* on lines starting elsewhere than the one instruction inside */
+	uint32_t nrealigned;		/* such lines */
+	struct cls_annot_span *spans;	/* lines over several instruction starts */
+	uint32_t nspans;
+	uint64_t ambiguous;		/* their samples not placed: not in the table */
+	uint64_t resolved;		/* their samples placed by address (cls_annot__resolve) */
+	/* the recording's samples per byte (annotate's own listing: annot_rec.h), else NULL */
+	uint64_t *byte_samples;
+	uint64_t byte_addr, byte_len;
 	struct cls_table table;
 };
 
@@ -45,6 +65,15 @@ struct cls_annot_opts {
 int cls__annot_parse(const char *buf, size_t len, const char *name,
 		     const struct cls_annot_opts *o, struct cls_annot *out, struct ap_err *err);
 void cls_annot__exit(struct cls_annot *a);
+
+/*
+ * Place the samples of a's spans by address, from exact: the same
+ * symbols listed from the recording itself (cls__annot_recording, which
+ * keeps the samples per byte). A span is placed only where the
+ * recording's samples in its bytes add up to the line's count. Returns
+ * the samples left unplaced.
+ */
+uint64_t cls_annot__resolve(struct cls_annot *a, const struct cls_annot *exact);
 
 /* The table of every symbol, as `aotperf classify` prints it; top hottest each. */
 void cls__annot_print(FILE *out, const struct cls_annot *a, uint32_t top);

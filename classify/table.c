@@ -265,6 +265,11 @@ void cls__print_hottest(FILE *out, const struct cls_func *f, const uint64_t *ins
 		fprintf(out, "  %-8s %-13s ", off, cls__name(in->cls));
 		room = 80 - (2 + 7 + 1 + 7 + 2 + (int)(strlen(off) > 8 ? strlen(off) : 8) + 1 + 13 + 1);
 		text = cls__insn_text(f, idx[i], tbuf, sizeof(tbuf));
+		if (in->cls == CLS_DATA) {
+			/* samples at a data address: skid, or code read as data; said so */
+			snprintf(tbuf, sizeof(tbuf), "%s: %s", cls__helper_class(f, idx[i]), in->text);
+			text = tbuf;
+		}
 		if ((int)strlen(text) > room)
 			fprintf(out, "%.*s...\n", room - 3, text);
 		else

@@ -66,22 +66,47 @@ enum annot_health annot_health__probe(const char *perf, const char *input, const
 	return h;
 }
 
-int annot_fallback__run(const char *input, const char *symbol, const struct cls_annot_opts *o,
-			const char *why, struct cls_annot *a, struct ap_err *err)
+/* symbol listed from the recording itself, its images looked for beside it too */
+static int from_recording(const char *input, const char *symbol, const struct cls_annot_opts *o,
+			  struct cls_annot *a, struct ap_err *err)
 {
 	char tmp[PATH_MAX], dir[PATH_MAX], side[PATH_MAX];
 	/* where aotperf inject puts the images by default: OUT.d, next to OUT */
 	const char *dirs[] = { dir, side, NULL };
-	uint64_t n = 0;
 
 	snprintf(tmp, sizeof(tmp), "%s", input);
 	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
 	snprintf(side, sizeof(side), "%s.d", input);
-	if (cls__annot_recording(input, symbol, dirs, o, a, err))
+	return cls__annot_recording(input, symbol, dirs, o, a, err);
+}
+
+int annot_fallback__run(const char *input, const char *symbol, const struct cls_annot_opts *o,
+			const char *why, struct cls_annot *a, struct ap_err *err)
+{
+	uint64_t n = 0;
+
+	if (from_recording(input, symbol, o, a, err))
 		return ap_err_prefix(err, "%s; and without it: ", why);
 	for (uint32_t i = 0; i < a->n; i++)
 		n += a->funcs[i].header_samples;
 	fprintf(stderr, "aotperf annotate: %s; listing '%s' from %s itself (%llu samples)\n",
 		why, symbol, input, (unsigned long long)n);
+	return 0;
+}
+
+int annot_fallback__resolve(const char *input, const char *symbol, const struct cls_annot_opts *o,
+			    struct cls_annot *a, struct ap_err *err)
+{
+	struct cls_annot exact;
+	int need = 0;
+
+	for (uint32_t i = 0; i < a->n; i++)
+		need |= a->funcs[i].ambiguous != 0;
+	if (!need)
+		return 0;
+	if (from_recording(input, symbol, o, &exact, err))
+		return -1;
+	cls_annot__resolve(a, &exact);
+	cls_annot__exit(&exact);
 	return 0;
 }

@@ -38,4 +38,14 @@ enum annot_health annot_health__probe(const char *perf, const char *input, const
 int annot_fallback__run(const char *input, const char *symbol, const struct cls_annot_opts *o,
 			const char *why, struct cls_annot *a, struct ap_err *err);
 
+/*
+ * Lines of perf annotate's listing that run over several instructions
+ * (objdump's decode of a jump table ran past its end) hold samples perf
+ * counted together: place them by address from the recording itself
+ * (cls_annot__resolve). 0, or -1 with err when the recording could not be
+ * listed (the spans then stay unplaced, and the listing says so).
+ */
+int annot_fallback__resolve(const char *input, const char *symbol, const struct cls_annot_opts *o,
+			    struct cls_annot *a, struct ap_err *err);
+
 #endif

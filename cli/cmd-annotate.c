@@ -262,6 +262,7 @@ static int annotate(struct annotate_opts *o, struct cls_annot *a, struct ap_err 
 {
 	char perf[PATH_MAX], why[300];
 	enum annot_health h;
+	struct ap_err rerr = { 0 };
 	struct ap_file in;
 	struct ap_child c;
 	int ret = -1;
@@ -299,6 +300,10 @@ static int annotate(struct annotate_opts *o, struct cls_annot *a, struct ap_err 
 	/* what it quotes back (symbol names, instructions) must not drive the terminal */
 	c.out_len = cwasm_name__scrub_text(c.out, c.out_len);
 	ret = cls__annot_parse(c.out, c.out_len, o->input, &o->annot, a, err);
+	/* samples objdump's lines hold for several instructions: by address */
+	if (!ret && annot_fallback__resolve(o->input, o->perf_symbol, &o->annot, a, &rerr))
+		cli_warn("annotate", "%s: the listing's lines over several instructions stay "
+			 "unplaced", rerr.msg);
 out:
 	ap_child__exit(&c);
 	return ret;

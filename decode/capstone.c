@@ -497,7 +497,9 @@ int dc__decode(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t a
 		if (!tb || tb >= hi)
 			continue;
 		has_bound = dc__table_bound(nv, nv->n - 1, &bound);
-		if (tb >= addr + off + DC_TABLE_PAD) {
+		/* further on, or close but after code (a short function's ret): taken when reached */
+		if (tb >= addr + off + DC_TABLE_PAD ||
+		    (tb > addr + off && !is_fill(h, code, off, tb - addr, addr, in))) {
 			pending__add(&pd, tb, has_bound ? bound.nentries : 0);
 			continue;
 		}

@@ -2,7 +2,8 @@
 #ifndef AOTPERF_LOOPS_H
 #define AOTPERF_LOOPS_H
 /*
- * Basic blocks and natural loops of a classified function (cfg.c), and
+ * Basic blocks (cfg.c) and loops (find.c: natural loops, and branches
+ * back to a block that does not dominate them) of a classified function, and
  * what each codegen lever would buy on the hottest loops: their executed
  * path modelled by llvm-mca on the recording CPU's model (model.c,
  * mcpu.c), once as compiled and once per lever applied (whatif.c).

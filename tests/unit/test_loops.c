@@ -123,6 +123,79 @@ static void test_whatif_text(void)
 	cls_func__exit(&f);
 }
 
+/*
+ * A dispatch into the cases of a counted loop that fall into one another:
+ * the branch back goes to the case after the table, which does not
+ * dominate it (the other case enters below it).
+ *  0: cmp esi, 2; jae 28
+ *  5: lea r10, [rip+0xa]; movsxd r11, [r10+rsi*4]; add r10, r11; jmp r10
+ * 16: .long 8, 0xa            (cases 1e, 20)
+ * 1e: inc ecx                 head
+ * 20: add ecx, 2
+ * 23: dec rdi
+ * 26: jne 1e                  the branch back
+ * 28: ret
+ */
+static const uint8_t into_cases[] = {
+	0x83, 0xfe, 0x02, 0x73, 0x23, 0x4c, 0x8d, 0x15, 0x0a, 0x00, 0x00, 0x00,
+	0x4d, 0x63, 0x1c, 0xb2, 0x4d, 0x01, 0xda, 0x41, 0xff, 0xe2, 0x08, 0x00,
+	0x00, 0x00, 0x0a, 0x00, 0x00, 0x00, 0xff, 0xc1, 0x83, 0xc1, 0x02, 0x48,
+	0xff, 0xcf, 0x75, 0xf6, 0xc3,
+};
+
+/*
+ * Two more shapes, one function each:
+ *  rot (0..a), a loop whose header is laid out after its body:
+ *   0: jmp 4; 2: inc ecx; 4: dec rdi; 7: jne 2; 9: ret
+ *  oot (a..30), a loop reached only through a table after the ret:
+ *   a: cmp esi, 2; jae 27; lea r10, [rip+0x12] (28); movsxd; add; jmp r10
+ *  20: inc ecx; 22: dec rdi; 25: jne 20; 27: ret; 28: .long -8, -1 (20, 27)
+ */
+static const uint8_t shapes[] = {
+	0xeb, 0x02, 0xff, 0xc1, 0x48, 0xff, 0xcf, 0x75, 0xf9, 0xc3, 0x83, 0xfe,
+	0x02, 0x73, 0x18, 0x4c, 0x8d, 0x15, 0x12, 0x00, 0x00, 0x00, 0x4d, 0x63,
+	0x1c, 0xb2, 0x4d, 0x01, 0xda, 0x41, 0xff, 0xe2, 0xff, 0xc1, 0x48, 0xff,
+	0xcf, 0x75, 0xf9, 0xc3, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+
+/* The loops of code[0..len) (decoded at 0): header offset and blocks of each, in order. */
+static void check_loops(const uint8_t *code, size_t len, uint32_t nloops, const uint32_t *header,
+			const uint32_t *nblocks, const uint32_t *ninsns)
+{
+	struct cwasm_func fn = { .offset = 0, .size = (uint32_t)len };
+	struct cwasm_module m = { .path = "shape", .text = (uint8_t *)code, .text_size = len,
+				  .nfuncs = 1, .funcs = &fn };
+	struct ap_err err = { 0 };
+	struct cls_func f;
+	struct lp_func lf;
+
+	CHECK(!cls__decode(CWASM_ARCH_X86_64, NULL, code, len, 0, &f, &err));
+	CHECK(!lp_func__build(&lf, &m, 0, 0, &f, NULL, &err));
+	CHECK_EQ_U64(lf.nloops, nloops);
+	for (uint32_t i = 0; i < lf.nloops && i < nloops; i++) {
+		CHECK_EQ_U64(f.insns[lf.blocks[lf.loops[i].header].first].offset, header[i]);
+		CHECK_EQ_U64(lf.loops[i].nblocks, nblocks[i]);
+		CHECK_EQ_U64(lf.loops[i].static_insns, ninsns[i]);
+		/* from the entry: a table's targets are edges, wherever the table is */
+		CHECK(lf.blocks[lf.loops[i].header].reached);
+	}
+	lp_func__exit(&lf);
+	cls_func__exit(&f);
+}
+
+/* Branches back to a block that does not dominate them, and heads only a table reaches. */
+static void test_backward(void)
+{
+	static const uint32_t h1[] = { 0x1e }, b1[] = { 2 }, n1[] = { 4 };
+	static const uint32_t h2[] = { 0x4 }, b2[] = { 2 }, n2[] = { 3 };
+	static const uint32_t h3[] = { 0x16 }, b3[] = { 1 }, n3[] = { 3 };
+
+	check_loops(into_cases, sizeof(into_cases), 1, h1, b1, n1);
+	/* one loop, not a second one headed by the jne's target */
+	check_loops(shapes, 0xa, 1, h2, b2, n2);
+	check_loops(shapes + 0xa, sizeof(shapes) - 0xa, 1, h3, b3, n3);
+}
+
 static void pick(const char *cpuid, enum cwasm_arch arch, const char *known, const char *want)
 {
 	struct lp_cpu c = { .source = "test" };
@@ -192,6 +265,7 @@ static void test_mcpu(void)
 int main(void)
 {
 	test_nested();
+	test_backward();
 	test_whatif_text();
 	test_mcpu();
 	CHECK_DONE();
