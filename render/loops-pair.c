@@ -86,7 +86,7 @@ void render__loop_pair_text(FILE *out, const struct render_loop_pair *p, size_t 
 		ap_term__wrap(out, line, cols, 4);
 		return;
 	}
-	fprintf(out, "\n  hottest loop, predicted by llvm-mca -mcpu=%s (cycles per iteration)\n",
+	fprintf(out, "\n  hottest loop, cycles per iteration (llvm-mca -mcpu=%s)\n",
 		mi->mcpu);
 	for (int k = 0; k < 2; k++) {
 		if (!l[k]) {

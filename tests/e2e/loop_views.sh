@@ -135,7 +135,7 @@ for kl in lv_bounds:bounds_check lv_zext:zext_move; do
 		within "$(jq "$q.after.cycles_per_iteration" "$WORK/d.json")" "$wi" 1
 done
 check "diff text: the predicted cycles before and after" \
-	grep -q "hottest loop, predicted by llvm-mca -mcpu=$mcpu" "$WORK/d.txt"
+	grep -q "hottest loop, cycles per iteration (llvm-mca -mcpu=$mcpu)" "$WORK/d.txt"
 w=$(gawk '{ n = length($0); if (n > m) m = n } END { print m + 0 }' "$WORK/d.txt")
 check "diff text fits 80 columns (widest $w)" test "$w" -le 80
 check_eq "diff Markdown: the predicted cycles per --func" \
