@@ -19,6 +19,7 @@
 #include "hints.h"
 #include "annotate-fallback.h"
 #include "../symbolize/inject.h"
+#include "../util/outset.h"
 #include "../util/progress.h"
 #include "../util/array.h"
 #include "../util/perf.h"
@@ -304,6 +305,7 @@ static int inject(struct rec_args *r, struct ap_err *err)
 	struct sym_inject_opts io = { .sym = { .names = r->mode }, .jitdump = r->jitdump,
 				      .perf = r->perf };
 	struct sym_inject_result res;
+	struct outset outs = OUTSET_INIT;
 	struct progress pr;
 	char dir[PATH_MAX];
 	int ret, created;
@@ -313,10 +315,15 @@ static int inject(struct rec_args *r, struct ap_err *err)
 		return -1;
 	io.sym.dir = dir;
 	io.sym.prefix_core = symbolize__want_prefix(&r->a.p->attr);
+	io.sym.outs = &outs;	/* the copy and its images together, or none (util/outset.h) */
 	progress__init(&pr, stderr, r->a.quiet);
 	io.progress = &pr;
 	ret = symbolize__inject(r->out, &r->a.p->attr, &io, r->jit_out, &res, err);
 	progress__exit(&pr);
+	if (ret || outset__commit(&outs, err)) {
+		outset__abort(&outs, err);
+		ret = -1;
+	}
 	if (ret && created)
 		rmdir(dir);
 	sym_inject_result__exit(&res);

@@ -20,6 +20,7 @@
 #include "../render/report-export.h"
 #include "../render/report-events.h"
 #include "../render/sorted.h"
+#include "../util/outset.h"
 #include "../util/term.h"
 
 #define REPORT_MAX_FUNCS 32
@@ -56,6 +57,7 @@ struct report_opts {
 	struct attr_args a;
 	struct report_perf perf;	/* --percent-limit, -n, --stdio, --sort */
 	struct report_events ev;	/* one profile per sampling event; a.p is the first */
+	struct outset outs;		/* the output files, renamed into place together */
 };
 
 static const char report_usage[] =
@@ -431,6 +433,8 @@ static int check_folded(const struct report_opts *o, struct ap_err *err)
 
 static int callgraph_prepare(struct report_opts *o, struct ap_err *err)
 {
+	const char *folded;
+
 	if (!callgraph_asked(o))
 		return 0;
 	if (check_folded(o, err))
@@ -453,7 +457,10 @@ static int callgraph_prepare(struct report_opts *o, struct ap_err *err)
 		return ap_errf(err, "%s: --cpu-state %s needs off-CPU data: record with aotperf"
 			       " record --off-cpu", o->a.input,
 			       o->cpu_state == RENDER_CPU_OFF ? "off" : "both");
-	return o->folded ? render__folded_state_file(o->folded, o->ev.p[0], o->cpu_state, err) : 0;
+	if (!o->folded)
+		return 0;
+	folded = outset__add(&o->outs, o->folded, err);
+	return folded ? render__folded_state_file(folded, o->ev.p[0], o->cpu_state, err) : -1;
 }
 
 /* --callers/--callees: samples (on), off-CPU time (off), or both tables. */
@@ -518,16 +525,20 @@ static const struct profile *const *event_profiles(const struct report_opts *o)
 
 /* One export, "-" to stdout; the option's name in front of an error. */
 static int export(const char *opt, const char *out, export_file_fn to_file,
-		  export_stream_fn to_stream, const struct report_opts *o,
+		  export_stream_fn to_stream, struct report_opts *o,
 		  const struct render_opts *ro, struct ap_err *err)
 {
 	const struct profile *const *ps = event_profiles(o);
+	const char *tmp;
 	int rc;
 
 	if (!out)
 		return 0;
-	rc = strcmp(out, "-") ? to_file(out, ps, o->ev.n, ro, err) :
-				to_stream(stdout, "stdout", ps, o->ev.n, ro, err);
+	if (!strcmp(out, "-"))
+		rc = to_stream(stdout, "stdout", ps, o->ev.n, ro, err);
+	else
+		rc = !(tmp = outset__add(&o->outs, out, err)) ||
+		     to_file(tmp, ps, o->ev.n, ro, err);
 	return rc ? ap_err_prefix(err, "%s: ", opt) : 0;
 }
 
@@ -678,6 +689,7 @@ int cmd_report(int argc, char **argv)
 		.pin_word = "--base", .tool = "aotperf report", .hint = cli_hint,
 	};
 	uint32_t nasked[REPORT_MAX_EVENTS] = { 0 };
+	const char *json;
 	int ret;
 
 	attr_args__init(&o.a, "report");
@@ -737,6 +749,7 @@ int cmd_report(int argc, char **argv)
 	for (uint32_t i = 0; i < o.ev.n; i++)
 		profile__percent_limit(o.ev.p[i], o.perf.percent_limit);
 	if (callgraph_prepare(&o, &err)) {
+		outset__abort(&o.outs, &err);
 		ret = cli_fail("report", &err);
 		goto out;
 	}
@@ -744,10 +757,12 @@ int cmd_report(int argc, char **argv)
 		ro.json_extra = callgraph_json;
 		ro.ctx = &o;
 	}
-	/* files first: on failure nothing has been promised on stdout. */
-	if ((o.json && render__report_events_json_file(o.json, event_profiles(&o), o.ev.n, &ro,
-						       &err)) ||
-	    exports(&o, &ro, &err)) {
+	/* files first, all or none: on failure nothing has been promised on stdout. */
+	if ((o.json && (!(json = outset__add(&o.outs, o.json, &err)) ||
+			render__report_events_json_file(json, event_profiles(&o), o.ev.n, &ro,
+							&err))) ||
+	    exports(&o, &ro, &err) || outset__commit(&o.outs, &err)) {
+		outset__abort(&o.outs, &err);
 		ret = cli_fail("report", &err);
 		goto out;
 	}
@@ -765,6 +780,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 out:
+	outset__abort(&o.outs, NULL);	/* a gate that failed after the first output */
 	report_events__exit(&o.ev);
 	attr_args__exit(&o.a);
 	filter_args__exit(&o.a);
