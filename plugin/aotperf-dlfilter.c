@@ -28,7 +28,6 @@
 #include "../frames/frames.h"
 #include "../render/report.h"
 #include "../util/num.h"
-#include "../util/outfile.h"
 
 #define DLF_API __attribute__((visibility("default")))
 
@@ -159,23 +158,31 @@ static int parse_arg(struct dlf *d, struct dlf_args *a, const char *arg, struct 
 	return core_set__add(&d->cs, arg, err);
 }
 
-/* Open out= and try json= now: a typo should stop perf before the run. */
+/*
+ * out= and json= get their temporary names now (util/outset.h): a typo
+ * stops perf before the run, and the files are renamed into place only
+ * when both were written (stop()).
+ */
 static int check_outputs(struct dlf *d, struct ap_err *err)
 {
-	struct outfile of;
+	const char *name;
 
 	if (d->out_path) {
 		if (ap_file__check_output(d->out_path, d->cs.inputs, d->cs.ninputs, err))
 			return -1;
-		d->out = fopen(d->out_path, "w");
+		name = outset__add(&d->outs, d->out_path, err);
+		if (!name)
+			return ap_err_prefix(err, "out=");
+		d->out = fopen(name, "w");
 		if (!d->out)
 			return ap_errf(err, "out=%s: %s", d->out_path, strerror(errno));
 	}
 	if (d->json_path) {
-		if (ap_file__check_output(d->json_path, d->cs.inputs, d->cs.ninputs, err) ||
-		    outfile__open(&of, d->json_path, err))
+		if (ap_file__check_output(d->json_path, d->cs.inputs, d->cs.ninputs, err))
 			return -1;
-		outfile__abort(&of);
+		d->json_name = outset__add(&d->outs, d->json_path, err);
+		if (!d->json_name)
+			return ap_err_prefix(err, "json=");
 	}
 	return 0;
 }
@@ -242,6 +249,7 @@ static void dlf_free(struct dlf *d)
 	free(d->event);
 	if (d->out)
 		fclose(d->out);
+	outset__abort(&d->outs, NULL);	/* a run that did not finish writes neither */
 	free(d->out_path);
 	free(d->json_path);
 	free(d->roles);
@@ -392,7 +400,8 @@ DLF_API int stop(void *data, void *ctx)
 	(void)ctx;
 	if (!d)
 		return 0;
-	if (dlf__summary(d, &err)) {
+	if (dlf__summary(d, &err) || dlf__close_out(d, &err) || outset__commit(&d->outs, &err)) {
+		outset__abort(&d->outs, &err);
 		fprintf(stderr, DLF_NAME ": %s\n", err.msg);
 		ret = -1;
 	}

@@ -14,6 +14,7 @@
 #include "../cwasm/coreset.h"
 #include "../profile/profile.h"
 #include "../util/err.h"
+#include "../util/outset.h"
 
 #define DLF_NAME "aotperf-dlfilter"
 
@@ -30,6 +31,8 @@ struct dlf {
 	char *out_path;			/* out=FILE, else stderr */
 	FILE *out;			/* opened by start(): fail before the run */
 	char *json_path;		/* json=FILE */
+	const char *json_name;		/* the name json= is written under */
+	struct outset outs;		/* out= and json=: renamed into place at stop(), together */
 	char *roles;			/* roles=SPEC for the class table */
 	enum cwasm_arch arch;		/* arch=: decode as this, whatever the target info says */
 	char *frame_prefix;		/* frame-attribution=PREFIX: sidecars by name */
@@ -47,5 +50,7 @@ struct dlf {
 
 /* stop(): the per-core tables, the class mix, and json= if asked. */
 int dlf__summary(struct dlf *d, struct ap_err *err);
+/* Close out= (written under its temporary name): 0, or -1 when a write failed. */
+int dlf__close_out(struct dlf *d, struct ap_err *err);
 
 #endif

@@ -126,7 +126,7 @@ int dlf__summary(struct dlf *d, struct ap_err *err)
 	/* The table is still worth having; say why the mix is not. */
 	if (profile__classify(d->p, d->roles, &cerr) && !d->quiet)
 		fprintf(stderr, DLF_NAME ": note: no class mix: %s\n", cerr.msg);
-	if (d->json_path && render__report_json_file(d->json_path, d->p, &ro, err))
+	if (d->json_path && render__report_json_file(d->json_name, d->p, &ro, err))
 		return -1;
 	if (!d->quiet)
 		print_notes(stderr, d);
@@ -135,4 +135,16 @@ int dlf__summary(struct dlf *d, struct ap_err *err)
 		return ap_errk(err, AP_ERR_IO, "%s: write failed: %s",
 			       d->out_path ? d->out_path : "stderr", strerror(errno));
 	return 0;
+}
+
+int dlf__close_out(struct dlf *d, struct ap_err *err)
+{
+	int bad;
+
+	if (!d->out)
+		return 0;
+	bad = fclose(d->out);
+	d->out = NULL;
+	return bad ? ap_errk(err, AP_ERR_IO, "%s: write failed: %s", d->out_path,
+			     strerror(errno)) : 0;
 }
