@@ -602,6 +602,14 @@ static int check_min_samples(const struct report_opts *o)
 	return 0;
 }
 
+/* The first gate asked for, as its option names it; NULL: none (docs/damaged-recordings.md). */
+static const char *gate_asked(const struct report_opts *o)
+{
+	return o->require_consistent ? "--require-consistent:" :
+	       o->a.opts.require_size_match ? "--require-size-match:" :
+	       o->min_samples ? "--min-samples:" : NULL;
+}
+
 /* --func, --hot, ...: the same functions for every event (the hottest: each event's). */
 static int classify_events(struct report_opts *o, uint32_t *nasked, struct ap_err *err)
 {
@@ -731,6 +739,11 @@ int cmd_report(int argc, char **argv)
 	ret = report_events__read(&o.ev, &o.a);
 	if (ret != EXIT_OK)
 		goto out;
+	/* a gate vouches for the run: a recording cut short fails every one */
+	if (gate_asked(&o) && profile__require_whole(o.a.p, &err)) {
+		ret = cli_fail_opt("report", gate_asked(&o), &err);
+		goto out;
+	}
 	for (uint32_t i = 0; o.require_consistent && i < o.ev.n; i++)
 		if (profile__require_consistent(o.ev.p[i], &err)) {
 			ret = cli_fail_opt("report", "--require-consistent:", &err);
@@ -771,6 +784,7 @@ int cmd_report(int argc, char **argv)
 	    (o.markdown && !strcmp(o.markdown, "-")) || (o.pprof && !strcmp(o.pprof, "-")))
 		goto out;
 	printf("aotperf report: %s\n", o.a.input);
+	render__report_cut(stdout, o.a.p, ro.columns);
 	if (o.ev.n > 1)
 		printf("  events              %u, each reported on its own\n", o.ev.n);
 	for (uint32_t i = 0; i < o.ev.n; i++) {

@@ -270,6 +270,7 @@ int profile__classify(struct profile *p, const char *roles, struct ap_err *err)
 					 c->first_base, err))
 			return -1;
 		f->classified = 1;
+		f->cls.t.no_verdict = profile__no_verdict(p, f->core);
 		if (classify_frames(p, f, err))
 			return -1;
 	}

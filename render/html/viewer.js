@@ -366,6 +366,13 @@
 
 	function renderSummary(app, m) {
 		var doc = m.doc, s = section(app, 'summary', 'Run');
+		/* the words of the text report (profile__cut_words), above everything it qualifies */
+		if (doc.truncated) {
+			var cut = put(s, el('p', 'warn cut', 'CUT SHORT: read ' + fmt(doc.bytes_read) + ' of ' +
+				fmt(doc.bytes_expected) + ' data bytes (' + pct(num(doc.bytes_read), num(doc.bytes_expected)) +
+				'): the records after the cut are missing; not authoritative.'));
+			cut.id = 'cut-short';
+		}
 		var cards = put(s, el('div', 'cards'));
 		var run = put(cards, el('div', 'card'));
 		add(run, el('h3', null, 'Recording'));
@@ -394,9 +401,8 @@
 			if (b.text_size !== undefined) kv(d, 'text', bytes(b.text_size));
 			var tb = b.text_base_hex || (typeof b.text_base === 'number' ? hex(b.text_base) : b.text_base);
 			if (tb) kv(d, 'mapped at', tb + (b.mapping ? ' +' + hex(b.mapping.size) : ''));
-			if (b.mapping) kv(d, 'mapping', (b.mapping.authoritative ? 'exact size, unique' : 'guessed (not unique)') +
-				(b.mapping.count !== undefined ? ', ' + b.mapping.count + ' mapping(s)' : '') +
-				(b.mapping.override ? ', pinned by base ' + b.mapping.override : ''));
+			/* the words of the text report (render__mapping_word) */
+			if (b.mapping) kv(d, 'mapping', b.mapping.how + ', ' + b.mapping.count + ' mapping(s)');
 			if (b.cwasm_sha256) kv(d, 'sha256', String(b.cwasm_sha256).slice(0, 16) + '\u2026');
 		});
 		if (m.oc) renderWallCard(cards, m);
@@ -649,7 +655,8 @@
 		var items = m.classified.map(function (x) {
 			var c = cfCounts(x.cf);
 			return { core: x.core, f: num(x.cf.local_func), name: x.cf.name, c: c,
-				verdict: x.cf.levers && x.cf.levers.verdict, samples: num(x.cf.samples) };
+				verdict: x.cf.levers && (x.cf.levers.no_verdict ? 'no verdict' : x.cf.levers.verdict),
+				samples: num(x.cf.samples) };
 		});
 		var have = {};
 		items.forEach(function (x) { have[x.core + ':' + x.f] = 1; });
@@ -907,7 +914,11 @@
 				el('td', 'num', num(lp.percent_of_function).toFixed(1) + '%'));
 		});
 		if (loops.length > 5) add(s, el('p', 'note', (loops.length - 5) + ' more loops in the document.'));
-		var hot = loops[0], md = hot.model;
+		var hot = loops[0], md = hot.model, nov = cf.levers && cf.levers.no_verdict;
+		if (nov) {
+			var nv = put(s, el('p', 'warn', 'NOT authoritative: ' + nov + '; the samples count where they fell, and no lever verdict is drawn.'));
+			nv.id = 'no-verdict';
+		}
 		if (!md) {
 			var nm = put(s, el('p', 'note', 'Throughput model: ' + (cf.loops_model_note ||
 				(cf.loops_model_note === undefined ? 'not run for this page (report --func/--hot runs llvm-mca).' :
@@ -932,7 +943,7 @@
 			var tr = put(wb, el('tr', rm ? null : 'none'));
 			tr.setAttribute('data-lever', lv);
 			add(tr, el('td', 'mono', lv), el('td', 'num', num(x.sample_pct).toFixed(1) + '%'),
-				el('td', 'num' + (rm && num(x.payoff_pct) >= 2 ? ' pays' : ''), rm ? num(x.payoff_pct).toFixed(1) + '%' : '-'),
+				el('td', 'num' + (rm && !nov && num(x.payoff_pct) >= 2 ? ' pays' : ''), rm ? num(x.payoff_pct).toFixed(1) + '%' : '-'),
 				el('td', 'num', rm ? num(x.cycles_per_iteration).toFixed(2) : '-'), el('td', 'num', String(rm)),
 				el('td', 'mono', md.mcpu));
 		});
