@@ -20,12 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <perf/perf_dlfilter.h>
 #include "dlf.h"
 #include "../attr/attr.h"
 #include <unistd.h>
 #include "../classify/classify.h"
 #include "../frames/frames.h"
+#include "../perfdata/perfdata.h"
 #include "../render/report.h"
 #include "../util/num.h"
 
@@ -209,6 +211,58 @@ static int check_sidecar(const struct dlf *d, struct ap_err *err)
 	return access(path, F_OK) ? 0 : frames__validate(m, d->func.func, path, NULL, err);
 }
 
+/*
+ * The recording perf script reads, from its command line (perf hands a
+ * dlfilter samples, never the file): -i FILE, -iFILE, --input FILE,
+ * --input=FILE, else perf.data, or stdin when that is a pipe (perf's own
+ * rule). NULL when it is stdin or the command line cannot be read.
+ */
+static char *input_path(void)
+{
+	char buf[8192], *in = NULL, *p, *end;
+	FILE *f = fopen("/proc/self/cmdline", "r");
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	struct stat st;
+
+	if (f)
+		fclose(f);
+	if (!n)
+		return NULL;
+	buf[n] = '\0';
+	end = buf + n;
+	for (p = buf; p < end; p += strlen(p) + 1) {
+		if ((!strcmp(p, "-i") || !strcmp(p, "--input")) && p + strlen(p) + 1 < end)
+			in = p + strlen(p) + 1;
+		else if (!strncmp(p, "--input=", 8))
+			in = p + 8;
+		else if (!strncmp(p, "-i", 2) && p[2])
+			in = p + 2;
+	}
+	if (!in && !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
+		return NULL;
+	if (in && !strcmp(in, "-"))
+		return NULL;
+	return strdup(in ? in : "perf.data");
+}
+
+/*
+ * A recording cut short is said in every output (docs/damaged-recordings.md);
+ * perf script itself may stop at the cut, so the filter sees fewer samples.
+ */
+static void check_cut(struct dlf *d)
+{
+	struct ap_err err = { 0 };
+
+	d->input = input_path();
+	if (!d->input || perfdata__cut_short(d->input, &d->cut_read, &d->cut_expected, &err) != 1)
+		return;	/* whole, or its reader (perf) says what is wrong with it */
+	d->cut = 1;
+	if (!d->quiet)
+		fprintf(stderr, DLF_NAME ": warning: %s: cut short: read %" PRIu64 " of %" PRIu64
+			" data bytes; perf script stops at the cut: not authoritative\n", d->input,
+			d->cut_read, d->cut_expected);
+}
+
 static int setup(struct dlf *d, const struct dlf_args *a, struct ap_err *err)
 {
 	struct cls_roles roles;
@@ -235,6 +289,7 @@ static int setup(struct dlf *d, const struct dlf_args *a, struct ap_err *err)
 	}
 	if (check_sidecar(d, err))
 		return -1;
+	check_cut(d);
 	return check_outputs(d, err);
 }
 
@@ -255,6 +310,7 @@ static void dlf_free(struct dlf *d)
 	free(d->roles);
 	free(d->frame_prefix);
 	free(d->frame_meta);
+	free(d->input);
 	free(d);
 }
 

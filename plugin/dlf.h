@@ -40,6 +40,11 @@ struct dlf {
 	uint64_t top;
 	int quiet;
 
+	/* the recording perf script reads, when it is cut short (docs/damaged-recordings.md) */
+	char *input;			/* perf script's -i, else perf.data; NULL: stdin */
+	int cut;			/* cut short (perfdata__cut_short) */
+	uint64_t cut_read, cut_expected; /* its data bytes (whole or not) */
+
 	/* counts the profile does not keep */
 	uint64_t kept;			/* passed on to perf script's output */
 	uint64_t anon_other;		/* in an anonymous exec map that is no core */

@@ -67,6 +67,7 @@ static void print_text(FILE *out, const struct dlf *d, const struct render_opts 
 {
 	fprintf(out, "%s: %" PRIu64 " samples seen%s%s\n", DLF_NAME, d->p->attr.total_samples,
 		d->event ? ", event " : "", d->event ? d->event : "");
+	render__report_cut(out, d->p, 0);
 	render__report_coverage(out, d->p);
 	if (d->has_func)
 		fprintf(out, "  kept for output     %" PRIu64 "  (func=%s)\n", d->kept, d->func_spec);
@@ -93,6 +94,7 @@ static int finish(struct dlf *d, struct ap_err *err)
 	for (uint32_t i = 0; i < d->cs.n; i++)
 		profile__set_mapping(d->p, i, d->rg.core_regions[i], d->rg.core_first[i],
 				     d->rg.core_first_len[i], unique_region(d, i));
+	profile__set_read(d->p, d->cut, d->cut_read, d->cut_expected);
 	return profile__finish(d->p, err);
 }
 

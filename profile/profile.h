@@ -183,6 +183,13 @@ int64_t profile__sample(struct profile *p, int core, uint64_t off);
 /* Where core was found: regions given to it, the first one, unique or not. */
 void profile__set_mapping(struct profile *p, uint32_t core, uint32_t nmappings,
 			  uint64_t first_base, uint64_t first_len, int authoritative);
+/*
+ * The recording the samples came from: read of its expected data bytes,
+ * cut short or not, as profile__read says it; no core of a cut one is
+ * authoritative. For a profile fed samples (the dlfilter); call after the
+ * mappings.
+ */
+void profile__set_read(struct profile *p, int cut, uint64_t read, uint64_t expected);
 /* Rank every core's functions; call once all samples are in. */
 int profile__finish(struct profile *p, struct ap_err *err);
 
