@@ -72,7 +72,7 @@ static const char record_usage[] =
 	"      --names MODE        (inject) local (default), wasm or wasmtime\n"
 	"      --force             (inject) even for a core whose samples do not fit\n"
 	"                          its code (another build? README \"Is it the right\n"
-	"                          core?\")\n"
+	"                          core?\") or a recording cut short (perf killed)\n"
 	"      --arch ARCH         (inject) decode the cores as x86_64 or aarch64,\n"
 	"                          whatever their target info says\n"
 	"  -q, --quiet             perf record -q; and nothing but errors (no summary,\n"
@@ -93,9 +93,10 @@ static const char record_usage[] =
 	"\n"
 	"Exit status: the command's own status when it failed (128+N after signal N;\n"
 	"the recording is kept and still symbolized); otherwise 0, 1 when a core's\n"
-	"samples do not fit its code (not symbolized without --force), or 2 on bad\n"
-	"usage, when perf recorded nothing, or when symbolizing failed (the recording\n"
-	"is kept: rerun the printed aotperf inject command).\n";
+	"samples do not fit its code or the recording is cut short (not symbolized\n"
+	"without --force), or 2 on bad usage, when perf recorded nothing, or when\n"
+	"symbolizing failed (the recording is kept: rerun the printed aotperf inject\n"
+	"command).\n";
 
 struct rec_args {
 	const char *out;

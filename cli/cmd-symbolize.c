@@ -5,6 +5,7 @@
  * (see symbolize/symbolize.h), so they share this file.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,12 +74,14 @@ static const char names_usage[] =
 static const char perfmap_force_usage[] =
 	"      --force             write even for a core whose samples do not fit its\n"
 	"                          code (another build? see README \"Is it the right\n"
-	"                          core?\"); replace a map aotperf did not write (never\n"
-	"                          one of another user, never through a symlink)\n";
+	"                          core?\") or a recording cut short; replace a map\n"
+	"                          aotperf did not write (never one of another user,\n"
+	"                          never through a symlink)\n";
 static const char force_usage[] =
 	"      --force             write even for a core whose samples do not fit its\n"
 	"                          code (another build? see README \"Is it the right\n"
-	"                          core?\")\n";
+	"                          core?\") or a recording cut short (the copy then\n"
+	"                          holds its whole records)\n";
 static const char jitdump_opt_usage[] =
 	"      --jitdump           jitdump + stock perf inject --jit (-k mono only)\n";
 static const char arch_usage[] =
@@ -99,8 +102,8 @@ static const char files_usage[] =
 	"leaves none behind. perf inject --jit writes its jitted-*.so files itself.\n";
 static const char exit_usage[] =
 	"\n"
-	"Exit status: 0 ok, 1 a gate failed (a core's samples do not fit its code,\n"
-	"without --force), 2 bad usage or input.\n";
+	"Exit status: 0 ok, 1 a gate failed (a core's samples do not fit its code, or\n"
+	"the recording is cut short, without --force), 2 bad usage or input.\n";
 
 static void usage(enum route route)
 {
@@ -184,6 +187,22 @@ static void print_list(const char *what, char **list, uint32_t n)
 		printf("%s %s\n", what, list[i]);
 }
 
+/* --force on a recording cut short: what was written of it (docs/damaged-recordings.md). */
+static void print_cut(const struct sym_args *s)
+{
+	const struct attr_result *a = &s->a.p->attr;
+
+	if (!a->truncated)
+		return;
+	if (s->route == ROUTE_PERFMAP)
+		printf("%s is cut short: perf may stop reading it at the cut; aotperf inject --force"
+		       " writes a copy of its whole records\n", s->a.input);
+	else
+		printf("%s is cut short: %s holds its whole records, %" PRIu64 " of %" PRIu64
+		       " data bytes (not authoritative)\n", s->a.input, s->out, a->bytes_read,
+		       a->bytes_expected);
+}
+
 /* What was written, and the command that reads it. */
 static void print_done(const struct sym_args *s, const struct sym_opts *so, char **files,
 		       uint32_t nfiles)
@@ -191,6 +210,7 @@ static void print_done(const struct sym_args *s, const struct sym_opts *so, char
 	char sym[512];
 
 	print_list(s->route == ROUTE_INJECT ? "image" : "wrote", files, nfiles);
+	print_cut(s);
 	if (s->route == ROUTE_PERFMAP)
 		return;
 	printf("wrote %s\nnext: perf %s -i", s->out,

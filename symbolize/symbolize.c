@@ -384,7 +384,7 @@ static uint16_t elf_machine(const struct cwasm_module *m)
 static int check_editable(const char *perf_in, const struct attr_result *res,
 			  struct ap_err *err)
 {
-	if (perfdata__check_editable(perf_in, err))
+	if (perfdata__check_editable(perf_in, res->truncated ? res->bytes_read : 0, err))
 		return -1;
 	for (uint32_t i = 0; i < res->nmappings; i++) {
 		const struct attr_mapping *am = &res->mappings[i];
@@ -415,13 +415,18 @@ static void unwrite(const struct sym_opts *o, char **written, uint32_t *nwritten
 	*nwritten = first;
 }
 
-/* perf_out: perf_in with the edits, under o's name for it. */
-static int write_copy(const char *perf_in, const struct sym_opts *o, const char *perf_out,
-		      const struct edits *ed, struct ap_err *err)
+/*
+ * perf_out: perf_in with the edits, under o's name for it; of a recording
+ * cut short (written only with --force), its whole records.
+ */
+static int write_copy(const char *perf_in, const struct attr_result *res,
+		      const struct sym_opts *o, const char *perf_out, const struct edits *ed,
+		      struct ap_err *err)
 {
 	const char *name = sym_opts__write_name(o, perf_out, err);
 
-	return name ? perfdata__write_edited(perf_in, name, ed->e, ed->n, err) : -1;
+	return name ? perfdata__write_edited(perf_in, res->truncated ? res->bytes_read : 0, name,
+					     ed->e, ed->n, err) : -1;
 }
 
 /* ---- jitdump ---- */
@@ -536,7 +541,7 @@ int symbolize__jitdump(const char *perf_in, const struct attr_result *res,
 	for (uint32_t i = 0; i < npids; i++)
 		if (dump_for_pid(perf_in, res, cs, uw, pids[i], dir, o, &ed, written, nwritten, err))
 			goto out;
-	ret = write_copy(perf_in, o, perf_out, &ed, err);
+	ret = write_copy(perf_in, res, o, perf_out, &ed, err);
 out:
 	if (ret)
 		unwrite(o, *written, nwritten, first);
@@ -674,7 +679,7 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 			goto out;
 		}
 	}
-	ret = write_copy(perf_in, o, perf_out, &ed, err);
+	ret = write_copy(perf_in, res, o, perf_out, &ed, err);
 out:
 	if (ret)
 		unwrite(o, *written, nwritten, first);
