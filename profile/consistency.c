@@ -166,16 +166,11 @@ int profile__check_consistency(struct profile *p, const struct attr_hist *rets,
 	return 0;
 }
 
-void profile__cut_words(const struct attr_result *a, char *buf, size_t len)
+void profile__cut_words(uint64_t read, uint64_t expected, char *buf, size_t len)
 {
-	if (!a->truncated) {
-		if (len)
-			buf[0] = '\0';
-		return;
-	}
 	snprintf(buf, len, "read %" PRIu64 " of %" PRIu64 " data bytes (%.2f%%): the"
-		 " records after the cut are missing; not authoritative", a->bytes_read,
-		 a->bytes_expected, ap_pct(a->bytes_read, a->bytes_expected));
+		 " records after the cut are missing; not authoritative", read, expected,
+		 ap_pct(read, expected));
 }
 
 const char *profile__no_verdict(const struct profile *p, uint32_t core)
@@ -195,7 +190,7 @@ int profile__require_whole(const struct profile *p, struct ap_err *err)
 
 	if (!p->attr.truncated)
 		return 0;
-	profile__cut_words(&p->attr, words, sizeof(words));
+	profile__cut_words(p->attr.bytes_read, p->attr.bytes_expected, words, sizeof(words));
 	return ap_errk(err, AP_ERR_GATE, "%s: cut short: %s", p->input ? p->input : "perf.data",
 		       words);
 }

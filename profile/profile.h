@@ -227,11 +227,11 @@ const char *profile__no_verdict(const struct profile *p, uint32_t core);
 /* 0, or -1 with err (AP_ERR_GATE, "FILE: cut short: ...") when the recording was cut short. */
 int profile__require_whole(const struct profile *p, struct ap_err *err);
 /*
- * The one wording of a cut recording, after each output's "cut short:"
- * label: "read N of M data bytes (P%): the records after the cut are
- * missing; not authoritative". Empty when it is whole.
+ * The one wording of a recording cut short (read of expected data bytes),
+ * after each output's "cut short:" label: "read N of M data bytes (P%):
+ * the records after the cut are missing; not authoritative".
  */
-void profile__cut_words(const struct attr_result *a, char *buf, size_t len);
+void profile__cut_words(uint64_t read, uint64_t expected, char *buf, size_t len);
 
 /* Look closely at local function func of core (spec: how the user named it, or NULL). */
 int profile__add_func(struct profile *p, const char *spec, uint32_t core, uint32_t func,

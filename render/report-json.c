@@ -207,6 +207,12 @@ void render__report_json_members(struct json_out *j, const struct profile *p,
 		top.json_core_extra = NULL;	/* cores[0] carries them, once */
 		render__report_json_core(j, p, 0, &top);
 	} else {
+		int all = 1;
+
+		for (uint32_t i = 0; i < a->ncores; i++)
+			all &= a->cores[i].authoritative && !a->cores[i].base_override;
+		/* every core's: a reader of one verdict gets the weakest */
+		json_key(j, "authoritative"); json_bool(j, all && p->source != PROFILE_STATIC);
 		json_key(j, "total_samples"); json_u64(j, a->total_samples);
 		json_key(j, "attributed_samples"); json_u64(j, a->attributed_samples);
 		json_key(j, "attribution_coverage_pct");

@@ -115,7 +115,7 @@ static void run_summary(struct md_out *o, const struct profile *p)
 	if (a->truncated) {
 		char words[200];
 
-		profile__cut_words(a, words, sizeof(words));
+		profile__cut_words(a->bytes_read, a->bytes_expected, words, sizeof(words));
 		line(o, "**CUT SHORT**: %s.\n", words);
 	}
 	t = table(o, cols, 2);

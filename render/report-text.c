@@ -27,7 +27,7 @@ void render__report_cut(FILE *out, const struct profile *p, size_t cols)
 
 	if (!p->attr.truncated)
 		return;
-	profile__cut_words(&p->attr, words, sizeof(words));
+	profile__cut_words(p->attr.bytes_read, p->attr.bytes_expected, words, sizeof(words));
 	snprintf(line, sizeof(line), "  CUT SHORT: %s", words);
 	ap_term__wrap(out, line, cols ? cols : AP_TERM_DEFAULT_COLUMNS, 4);
 }
