@@ -914,11 +914,8 @@
 				el('td', 'num', num(lp.percent_of_function).toFixed(1) + '%'));
 		});
 		if (loops.length > 5) add(s, el('p', 'note', (loops.length - 5) + ' more loops in the document.'));
+		/* no lever marked as paying on samples that are not this code's (the listing says why) */
 		var hot = loops[0], md = hot.model, nov = cf.levers && cf.levers.no_verdict;
-		if (nov) {
-			var nv = put(s, el('p', 'warn', 'NOT authoritative: ' + nov + '; the samples count where they fell, and no lever verdict is drawn.'));
-			nv.id = 'no-verdict';
-		}
 		if (!md) {
 			var nm = put(s, el('p', 'note', 'Throughput model: ' + (cf.loops_model_note ||
 				(cf.loops_model_note === undefined ? 'not run for this page (report --func/--hot runs llvm-mca).' :
@@ -978,10 +975,16 @@
 		if (l.partial)
 			add(box, el('p', 'note', 'Only the ' + insns.length + ' hottest instructions are in this document (report --json); ' +
 				'a full listing needs the document\u2019s listings[] (docs/html-data.md).'));
+		var cfl = classifiedOf(m, ci, f), hotLoop = cfl && cfl.loops && cfl.loops.length ? cfl.loops[0] : null;
+		/* the text report's line above the class table (README "Is it the right core?") */
+		if (cfl && cfl.levers && cfl.levers.no_verdict) {
+			var nv = put(box, el('p', 'warn', 'NOT authoritative: ' + cfl.levers.no_verdict +
+				'; the classes count the samples where they fell, and no lever verdict is drawn.'));
+			nv.id = idp + 'no-verdict';
+		}
 		var present = {};
 		insns.forEach(function (x) { present[x['class']] = 1; });
 		box.appendChild(legend(present));
-		var cfl = classifiedOf(m, ci, f), hotLoop = cfl && cfl.loops && cfl.loops.length ? cfl.loops[0] : null;
 		if (cfl && cfl.loops) renderLoops(box, cfl);
 		var wrap = put(box, el('div', 'lst-wrap'));
 		var t = put(wrap, el('table', 'lst'));
