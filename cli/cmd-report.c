@@ -96,6 +96,8 @@ static const char report_usage[] =
 	"                          (several events: each event)\n"
 	"      --require-consistent  exit 1 when a core's samples do not fit its code\n"
 	"                          (another build of it? README \"Is it the right core?\")\n"
+	"                          A recording cut short fails every gate (--min-samples,\n"
+	"                          --require-size-match, --require-consistent)\n"
 	"      --func F            classify function F's instructions: N,\n"
 	"                          local_func_N, a wasm name, or modM:N in a\n"
 	"                          manifest; repeatable\n"

@@ -402,7 +402,9 @@
 			var tb = b.text_base_hex || (typeof b.text_base === 'number' ? hex(b.text_base) : b.text_base);
 			if (tb) kv(d, 'mapped at', tb + (b.mapping ? ' +' + hex(b.mapping.size) : ''));
 			/* the words of the text report (render__mapping_word) */
-			if (b.mapping) kv(d, 'mapping', b.mapping.how + ', ' + b.mapping.count + ' mapping(s)');
+			if (b.mapping && (b.mapping.how || b.mapping.count !== undefined))
+				kv(d, 'mapping', [b.mapping.how, b.mapping.count !== undefined ? b.mapping.count + ' mapping(s)' : null]
+					.filter(function (x) { return x; }).join(', '));
 			if (b.cwasm_sha256) kv(d, 'sha256', String(b.cwasm_sha256).slice(0, 16) + '\u2026');
 		});
 		if (m.oc) renderWallCard(cards, m);
