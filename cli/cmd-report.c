@@ -796,7 +796,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 out:
-	outset__abort(&o.outs, NULL);	/* a gate that failed after the first output */
+	outset__abort(&o.outs, NULL);	/* after a commit, nothing: else no temporary outlives the run */
 	report_events__exit(&o.ev);
 	attr_args__exit(&o.a);
 	filter_args__exit(&o.a);
