@@ -196,6 +196,12 @@ struct cls_table {
 	int spills_known;
 	uint64_t spill_samples;
 	uint32_t spill_static;
+	/*
+	 * Why its samples carry no lever verdict (another build's samples, a
+	 * recording cut short: profile__no_verdict), or NULL. The table still
+	 * counts them; the verdict is "none" and the outputs say why.
+	 */
+	const char *no_verdict;
 };
 
 /* insn_samples is parallel to f->insns; NULL gives static counts only (static_only). */
@@ -214,7 +220,8 @@ struct cls_levers {
 	double moves, bounds, dispatch;
 	double vmctx;		/* vmctx_reload + vmctx_field: runtime state reloaded at each use */
 	double spills;		/* proven spills, when known (else 0) */
-	const char *verdict;	/* "frame traffic", "spill-bound", "move-bound", "vmctx-bound", ... "mixed" */
+	const char *verdict;	/* "frame traffic", "spill-bound", "move-bound", "vmctx-bound", ... "mixed";
+				 * "none" with the table's no_verdict */
 };
 void cls__levers(const struct cls_table *t, struct cls_levers *l);
 

@@ -76,7 +76,9 @@ void cls__levers(const struct cls_table *t, struct cls_levers *l)
 		if (i != best && (second < 0 || g[i] > g[second]))
 			second = i;
 	/* one lever must carry a tenth of the function and clearly lead */
-	if (g[best] < 10.0)
+	if (t->no_verdict)
+		l->verdict = "none";
+	else if (g[best] < 10.0)
 		l->verdict = "no lever dominates";
 	else if (g[best] < 1.5 * g[second])
 		l->verdict = "mixed";
@@ -203,7 +205,10 @@ void cls__print_table_rows(FILE *out, const struct cls_table *t, uint64_t run_to
 	fprintf(out, "                  vmctx %.1f%%", l.vmctx);
 	if (t->spills_known)
 		fprintf(out, "  spills %.1f%% (proven, within frame)", l.spills);
-	fprintf(out, "\n  verdict         => %s\n", l.verdict);
+	if (t->no_verdict)	/* no lever claimed from samples that are not this code's */
+		fprintf(out, "\n  verdict         none: %s\n", t->no_verdict);
+	else
+		fprintf(out, "\n  verdict         => %s\n", l.verdict);
 	if (!strcmp(l.verdict, "frame traffic"))
 		fprintf(out, "                  frame traffic is unattributed: the compiler's frame-\n"
 			     "                  attribution sidecar splits it into spills, locals, scratch\n");
@@ -347,7 +352,8 @@ void cls__json_levers(struct json_out *j, const struct cls_table *t)
 	json_key(j, "bounds_pct"); json_dbl(j, l.bounds, 4);
 	json_key(j, "dispatch_pct"); json_dbl(j, l.dispatch, 4);
 	json_key(j, "vmctx_pct"); json_dbl(j, l.vmctx, 4);
-	json_key(j, "verdict"); json_str(j, l.verdict);
+	json_key(j, "verdict"); json_str(j, t->no_verdict ? NULL : l.verdict);
+	json_key(j, "no_verdict"); json_str(j, t->no_verdict);
 	json_end_obj(j);
 }
 

@@ -113,6 +113,20 @@ static void add_table(struct cls_table *sum, const struct cls_table *t, int firs
 	}
 	sum->total += t->total;
 	sum->percent_only = t->percent_only;
+	if (t->no_verdict)	/* one recording's samples that cannot carry one: the sum cannot */
+		sum->no_verdict = t->no_verdict;
+}
+
+/* A recording cut short, or whose cores are not authoritative, says so in the sum. */
+static void take_read(struct render_read *r, const struct profile *p)
+{
+	r->truncated = p->attr.truncated;
+	r->bytes_read = p->attr.bytes_read;
+	r->bytes_expected = p->attr.bytes_expected;
+	r->authoritative = 1;
+	for (uint32_t i = 0; i < p->attr.ncores; i++)
+		r->authoritative &= p->attr.cores[i].authoritative &&
+				    !p->attr.cores[i].base_override;
 }
 
 /* One recording, already read into a->p: counts copied, functions classified. */
@@ -125,6 +139,7 @@ static int take(struct captures *c, uint32_t k, struct attr_args *a, const char 
 	c->caps[k].total = p->attr.total_samples;
 	c->caps[k].self = &c->self[k * a->cs.n];
 	c->attributed[k] = p->attr.attributed_samples;
+	take_read(&c->reads[k], p);
 	if (!k && (p->event || p->attr.have_event)) {
 		/* the profile goes with the next recording: the name is kept here */
 		snprintf(c->event_name, sizeof(c->event_name), "%s",

@@ -16,6 +16,7 @@
 #include "../render/loops.h"
 #include "../classify/funcclass.h"
 #include "../render/compare.h"
+#include "../util/outset.h"
 
 #define COMPARE_MAX_LIST 32
 
@@ -289,14 +290,24 @@ static int compare_loops(const struct compare_opts *o, const struct cwasm_module
 	return lp__model(lfs, fs, n, o->a.ninputs ? o->a.inputs[0] : o->a.input, err);
 }
 
+/* --json, --markdown, --html: all of them or none (util/outset.h). */
 static int write_outputs(const struct compare_opts *o, const struct render_compare *r,
 			 struct ap_err *err)
 {
-	if (o->json && render__compare_json_file(o->json, r, err))
+	struct outset set = OUTSET_INIT;
+	const char *t;
+
+	if ((o->json && (!(t = outset__add(&set, o->json, err)) ||
+			 render__compare_json_file(t, r, err))) ||
+	    (o->markdown && (!(t = outset__add(&set, o->markdown, err)) ||
+			     render__compare_markdown_file(t, r, err))) ||
+	    (o->html && (!(t = outset__add(&set, o->html, err)) ||
+			 render__compare_html_file(t, r, err))) ||
+	    outset__commit(&set, err)) {
+		outset__abort(&set, err);
 		return -1;
-	if (o->markdown && render__compare_markdown_file(o->markdown, r, err))
-		return -1;
-	return o->html ? render__compare_html_file(o->html, r, err) : 0;
+	}
+	return 0;
 }
 
 int cmd_compare(int argc, char **argv)

@@ -18,6 +18,7 @@
 #include "../render/loops.h"
 #include "filter-args.h"
 #include "../render/diff.h"
+#include "../util/outset.h"
 #include "../util/term.h"
 
 #define DIFF_MAX_FUNCS 16
@@ -471,14 +472,25 @@ static int run_gate(struct diff_opts *o, const struct cmp_diff *d, const struct 
 	return cmp_diff__gate(d, &go, g, err);
 }
 
+/* --json, --markdown, --html: all of them or none (util/outset.h). */
 static int write_outputs(const struct diff_opts *o, const struct render_diff *r,
 			 struct ap_err *err)
 {
-	if (o->json && render__diff_json_file(o->json, r, err))
-		return -1;
-	if (o->markdown && render__diff_markdown_file(o->markdown, r, err))
-		return -1;
-	return o->html ? render__diff_html_file(o->html, r, err) : 0;
+	int (*const write[])(const char *, const struct render_diff *, struct ap_err *) = {
+		render__diff_json_file, render__diff_markdown_file, render__diff_html_file,
+	};
+	const char *paths[] = { o->json, o->markdown, o->html };
+	struct outset set = OUTSET_INIT;
+
+	for (int i = 0; i < 3; i++) {
+		const char *tmp = paths[i] ? outset__add(&set, paths[i], err) : NULL;
+
+		if (paths[i] && (!tmp || write[i](tmp, r, err))) {
+			outset__abort(&set, err);
+			return -1;
+		}
+	}
+	return outset__commit(&set, err);
 }
 
 int cmd_diff(int argc, char **argv)

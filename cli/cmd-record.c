@@ -19,6 +19,7 @@
 #include "hints.h"
 #include "annotate-fallback.h"
 #include "../symbolize/inject.h"
+#include "../util/outset.h"
 #include "../util/progress.h"
 #include "../util/array.h"
 #include "../util/perf.h"
@@ -71,7 +72,7 @@ static const char record_usage[] =
 	"      --names MODE        (inject) local (default), wasm or wasmtime\n"
 	"      --force             (inject) even for a core whose samples do not fit\n"
 	"                          its code (another build? README \"Is it the right\n"
-	"                          core?\")\n"
+	"                          core?\") or a recording cut short (perf killed)\n"
 	"      --arch ARCH         (inject) decode the cores as x86_64 or aarch64,\n"
 	"                          whatever their target info says\n"
 	"  -q, --quiet             perf record -q; and nothing but errors (no summary,\n"
@@ -92,9 +93,10 @@ static const char record_usage[] =
 	"\n"
 	"Exit status: the command's own status when it failed (128+N after signal N;\n"
 	"the recording is kept and still symbolized); otherwise 0, 1 when a core's\n"
-	"samples do not fit its code (not symbolized without --force), or 2 on bad\n"
-	"usage, when perf recorded nothing, or when symbolizing failed (the recording\n"
-	"is kept: rerun the printed aotperf inject command).\n";
+	"samples do not fit its code or the recording is cut short (not symbolized\n"
+	"without --force), or 2 on bad usage, when perf recorded nothing, or when\n"
+	"symbolizing failed (the recording is kept: rerun the printed aotperf inject\n"
+	"command).\n";
 
 struct rec_args {
 	const char *out;
@@ -304,6 +306,7 @@ static int inject(struct rec_args *r, struct ap_err *err)
 	struct sym_inject_opts io = { .sym = { .names = r->mode }, .jitdump = r->jitdump,
 				      .perf = r->perf };
 	struct sym_inject_result res;
+	struct outset outs = OUTSET_INIT;
 	struct progress pr;
 	char dir[PATH_MAX];
 	int ret, created;
@@ -313,10 +316,15 @@ static int inject(struct rec_args *r, struct ap_err *err)
 		return -1;
 	io.sym.dir = dir;
 	io.sym.prefix_core = symbolize__want_prefix(&r->a.p->attr);
+	io.sym.outs = &outs;	/* the copy and its images together, or none (util/outset.h) */
 	progress__init(&pr, stderr, r->a.quiet);
 	io.progress = &pr;
 	ret = symbolize__inject(r->out, &r->a.p->attr, &io, r->jit_out, &res, err);
 	progress__exit(&pr);
+	if (ret || outset__commit(&outs, err)) {
+		outset__abort(&outs, err);
+		ret = -1;
+	}
 	if (ret && created)
 		rmdir(dir);
 	sym_inject_result__exit(&res);

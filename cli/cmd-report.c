@@ -20,6 +20,7 @@
 #include "../render/report-export.h"
 #include "../render/report-events.h"
 #include "../render/sorted.h"
+#include "../util/outset.h"
 #include "../util/term.h"
 
 #define REPORT_MAX_FUNCS 32
@@ -56,6 +57,7 @@ struct report_opts {
 	struct attr_args a;
 	struct report_perf perf;	/* --percent-limit, -n, --stdio, --sort */
 	struct report_events ev;	/* one profile per sampling event; a.p is the first */
+	struct outset outs;		/* the output files, renamed into place together */
 };
 
 static const char report_usage[] =
@@ -94,6 +96,8 @@ static const char report_usage[] =
 	"                          (several events: each event)\n"
 	"      --require-consistent  exit 1 when a core's samples do not fit its code\n"
 	"                          (another build of it? README \"Is it the right core?\")\n"
+	"                          A recording cut short fails every gate (--min-samples,\n"
+	"                          --require-size-match, --require-consistent)\n"
 	"      --func F            classify function F's instructions: N,\n"
 	"                          local_func_N, a wasm name, or modM:N in a\n"
 	"                          manifest; repeatable\n"
@@ -431,6 +435,8 @@ static int check_folded(const struct report_opts *o, struct ap_err *err)
 
 static int callgraph_prepare(struct report_opts *o, struct ap_err *err)
 {
+	const char *folded;
+
 	if (!callgraph_asked(o))
 		return 0;
 	if (check_folded(o, err))
@@ -453,7 +459,10 @@ static int callgraph_prepare(struct report_opts *o, struct ap_err *err)
 		return ap_errf(err, "%s: --cpu-state %s needs off-CPU data: record with aotperf"
 			       " record --off-cpu", o->a.input,
 			       o->cpu_state == RENDER_CPU_OFF ? "off" : "both");
-	return o->folded ? render__folded_state_file(o->folded, o->ev.p[0], o->cpu_state, err) : 0;
+	if (!o->folded)
+		return 0;
+	folded = outset__add(&o->outs, o->folded, err);
+	return folded ? render__folded_state_file(folded, o->ev.p[0], o->cpu_state, err) : -1;
 }
 
 /* --callers/--callees: samples (on), off-CPU time (off), or both tables. */
@@ -518,16 +527,20 @@ static const struct profile *const *event_profiles(const struct report_opts *o)
 
 /* One export, "-" to stdout; the option's name in front of an error. */
 static int export(const char *opt, const char *out, export_file_fn to_file,
-		  export_stream_fn to_stream, const struct report_opts *o,
+		  export_stream_fn to_stream, struct report_opts *o,
 		  const struct render_opts *ro, struct ap_err *err)
 {
 	const struct profile *const *ps = event_profiles(o);
+	const char *tmp;
 	int rc;
 
 	if (!out)
 		return 0;
-	rc = strcmp(out, "-") ? to_file(out, ps, o->ev.n, ro, err) :
-				to_stream(stdout, "stdout", ps, o->ev.n, ro, err);
+	if (!strcmp(out, "-"))
+		rc = to_stream(stdout, "stdout", ps, o->ev.n, ro, err);
+	else
+		rc = !(tmp = outset__add(&o->outs, out, err)) ||
+		     to_file(tmp, ps, o->ev.n, ro, err);
 	return rc ? ap_err_prefix(err, "%s: ", opt) : 0;
 }
 
@@ -589,6 +602,14 @@ static int check_min_samples(const struct report_opts *o)
 		}
 	}
 	return 0;
+}
+
+/* The first gate asked for, as its option names it; NULL: none (docs/damaged-recordings.md). */
+static const char *gate_asked(const struct report_opts *o)
+{
+	return o->require_consistent ? "--require-consistent:" :
+	       o->a.opts.require_size_match ? "--require-size-match:" :
+	       o->min_samples ? "--min-samples:" : NULL;
 }
 
 /* --func, --hot, ...: the same functions for every event (the hottest: each event's). */
@@ -678,6 +699,7 @@ int cmd_report(int argc, char **argv)
 		.pin_word = "--base", .tool = "aotperf report", .hint = cli_hint,
 	};
 	uint32_t nasked[REPORT_MAX_EVENTS] = { 0 };
+	const char *json;
 	int ret;
 
 	attr_args__init(&o.a, "report");
@@ -719,6 +741,11 @@ int cmd_report(int argc, char **argv)
 	ret = report_events__read(&o.ev, &o.a);
 	if (ret != EXIT_OK)
 		goto out;
+	/* a gate vouches for the run: a recording cut short fails every one */
+	if (gate_asked(&o) && profile__require_whole(o.a.p, &err)) {
+		ret = cli_fail_opt("report", gate_asked(&o), &err);
+		goto out;
+	}
 	for (uint32_t i = 0; o.require_consistent && i < o.ev.n; i++)
 		if (profile__require_consistent(o.ev.p[i], &err)) {
 			ret = cli_fail_opt("report", "--require-consistent:", &err);
@@ -737,6 +764,7 @@ int cmd_report(int argc, char **argv)
 	for (uint32_t i = 0; i < o.ev.n; i++)
 		profile__percent_limit(o.ev.p[i], o.perf.percent_limit);
 	if (callgraph_prepare(&o, &err)) {
+		outset__abort(&o.outs, &err);
 		ret = cli_fail("report", &err);
 		goto out;
 	}
@@ -744,10 +772,12 @@ int cmd_report(int argc, char **argv)
 		ro.json_extra = callgraph_json;
 		ro.ctx = &o;
 	}
-	/* files first: on failure nothing has been promised on stdout. */
-	if ((o.json && render__report_events_json_file(o.json, event_profiles(&o), o.ev.n, &ro,
-						       &err)) ||
-	    exports(&o, &ro, &err)) {
+	/* files first, all or none: on failure nothing has been promised on stdout. */
+	if ((o.json && (!(json = outset__add(&o.outs, o.json, &err)) ||
+			render__report_events_json_file(json, event_profiles(&o), o.ev.n, &ro,
+							&err))) ||
+	    exports(&o, &ro, &err) || outset__commit(&o.outs, &err)) {
+		outset__abort(&o.outs, &err);
 		ret = cli_fail("report", &err);
 		goto out;
 	}
@@ -756,6 +786,7 @@ int cmd_report(int argc, char **argv)
 	    (o.markdown && !strcmp(o.markdown, "-")) || (o.pprof && !strcmp(o.pprof, "-")))
 		goto out;
 	printf("aotperf report: %s\n", o.a.input);
+	render__report_cut(stdout, o.a.p, ro.columns);
 	if (o.ev.n > 1)
 		printf("  events              %u, each reported on its own\n", o.ev.n);
 	for (uint32_t i = 0; i < o.ev.n; i++) {
@@ -765,6 +796,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 out:
+	outset__abort(&o.outs, NULL);	/* after a commit, nothing: else no temporary outlives the run */
 	report_events__exit(&o.ev);
 	attr_args__exit(&o.a);
 	filter_args__exit(&o.a);

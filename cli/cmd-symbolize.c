@@ -5,6 +5,7 @@
  * (see symbolize/symbolize.h), so they share this file.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "attr-args.h"
 #include "hints.h"
 #include "../symbolize/inject.h"
+#include "../util/outset.h"
 #include "../util/progress.h"
 #include "../util/perf.h"
 
@@ -72,12 +74,14 @@ static const char names_usage[] =
 static const char perfmap_force_usage[] =
 	"      --force             write even for a core whose samples do not fit its\n"
 	"                          code (another build? see README \"Is it the right\n"
-	"                          core?\"); replace a map aotperf did not write (never\n"
-	"                          one of another user, never through a symlink)\n";
+	"                          core?\") or a recording cut short; replace a map\n"
+	"                          aotperf did not write (never one of another user,\n"
+	"                          never through a symlink)\n";
 static const char force_usage[] =
 	"      --force             write even for a core whose samples do not fit its\n"
 	"                          code (another build? see README \"Is it the right\n"
-	"                          core?\")\n";
+	"                          core?\") or a recording cut short (the copy then\n"
+	"                          holds its whole records)\n";
 static const char jitdump_opt_usage[] =
 	"      --jitdump           jitdump + stock perf inject --jit (-k mono only)\n";
 static const char arch_usage[] =
@@ -98,8 +102,8 @@ static const char files_usage[] =
 	"leaves none behind. perf inject --jit writes its jitted-*.so files itself.\n";
 static const char exit_usage[] =
 	"\n"
-	"Exit status: 0 ok, 1 a gate failed (a core's samples do not fit its code,\n"
-	"without --force), 2 bad usage or input.\n";
+	"Exit status: 0 ok, 1 a gate failed (a core's samples do not fit its code, or\n"
+	"the recording is cut short, without --force), 2 bad usage or input.\n";
 
 static void usage(enum route route)
 {
@@ -183,6 +187,49 @@ static void print_list(const char *what, char **list, uint32_t n)
 		printf("%s %s\n", what, list[i]);
 }
 
+/* --force on a recording cut short: what was written of it (docs/damaged-recordings.md). */
+static void print_cut(const struct sym_args *s)
+{
+	const struct attr_result *a = &s->a.p->attr;
+
+	if (!a->truncated)
+		return;
+	if (s->route == ROUTE_PERFMAP)
+		printf("%s is cut short: perf may stop reading it at the cut; aotperf inject --force"
+		       " writes a copy of its whole records\n", s->a.input);
+	else
+		printf("%s is cut short: %s holds its whole records, %" PRIu64 " of %" PRIu64
+		       " data bytes (not authoritative)\n", s->a.input, s->out, a->bytes_read,
+		       a->bytes_expected);
+}
+
+/* What was written, and the command that reads it. */
+static void print_done(const struct sym_args *s, const struct sym_opts *so, char **files,
+		       uint32_t nfiles)
+{
+	char sym[512];
+
+	print_list(s->route == ROUTE_INJECT ? "image" : "wrote", files, nfiles);
+	print_cut(s);
+	if (s->route == ROUTE_PERFMAP)
+		return;
+	printf("wrote %s\nnext: perf %s -i", s->out,
+	       s->route == ROUTE_JITDUMP ? "inject --jit" : "report");
+	hints__put_arg(stdout, s->out);
+	if (s->route == ROUTE_JITDUMP) {
+		printf(" -o perf.jit.data\n");
+		return;
+	}
+	printf(" --sort sym\n");
+	if (!hints__hottest_symbol(s->a.p, so->names, sym, sizeof(sym))) {
+		printf("      perf annotate -i");
+		hints__put_arg(stdout, s->out);
+		printf(" --stdio");
+		hints__put_arg(stdout, sym);
+		printf("   # the hottest\n");
+	}
+}
+
 static int do_inject(struct sym_args *s, const struct sym_opts *so, char ***files,
 		     uint32_t *nfiles, struct ap_err *err)
 {
@@ -209,7 +256,8 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 	struct sym_args s = { .route = route, .cmd = cmd };
 	struct sym_opts so = { .names = SYMNAME_LOCAL };
 	struct ap_err err = { 0 };
-	char dir[PATH_MAX], sym[512], **files = NULL;
+	struct outset outs = OUTSET_INIT;
+	char dir[PATH_MAX], **files = NULL;
 	uint32_t nfiles = 0;
 	int ret, created = 0, mono;
 
@@ -248,42 +296,28 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		}
 		so.dir = dir;
 	}
+	/* every file under a temporary name, renamed into place together (util/outset.h) */
+	so.outs = &outs;
 	switch (route) {
 	case ROUTE_PERFMAP:
 		ret = symbolize__perfmaps(&s.a.p->attr, &so, s.out, &files, &nfiles, &err);
-		if (!ret && !s.a.quiet)
-			print_list("wrote", files, nfiles);
 		break;
 	case ROUTE_JITDUMP:
 		ret = symbolize__jitdump(s.a.input, &s.a.p->attr, &so, s.out, &files, &nfiles, &err);
-		if (!ret && !s.a.quiet) {
-			print_list("wrote", files, nfiles);
-			printf("wrote %s\nnext: perf inject --jit -i", s.out);
-			hints__put_arg(stdout, s.out);
-			printf(" -o perf.jit.data\n");
-		}
 		break;
 	case ROUTE_INJECT:
 		ret = do_inject(&s, &so, &files, &nfiles, &err);
-		if (!ret && !s.a.quiet) {
-			print_list("image", files, nfiles);
-			printf("wrote %s\nnext: perf report -i", s.out);
-			hints__put_arg(stdout, s.out);
-			printf(" --sort sym\n");
-			if (!hints__hottest_symbol(s.a.p, so.names, sym, sizeof(sym))) {
-				printf("      perf annotate -i");
-				hints__put_arg(stdout, s.out);
-				printf(" --stdio");
-				hints__put_arg(stdout, sym);
-				printf("   # the hottest\n");
-			}
-		}
 		break;
 	}
-	if (ret && created)
-		rmdir(dir);	/* only when empty: what the route wrote is gone already */
-	if (ret)
+	if (ret || outset__commit(&outs, &err)) {
+		outset__abort(&outs, &err);
+		if (created)
+			rmdir(dir);	/* only when empty: what the route wrote is gone already */
 		ret = cli_fail(cmd, &err);
+		goto out;
+	}
+	if (!s.a.quiet)
+		print_done(&s, &so, files, nfiles);
 out:
 	symbolize__free_list(files, nfiles);
 	attr_args__exit(&s.a);

@@ -45,6 +45,17 @@ int report__captures(struct attr_args *a, const struct report_captures_opts *o)
 	if (ret != EXIT_OK)
 		goto out;
 	for (uint32_t k = 0; k < c.n; k++) {
+		/* a gate vouches for the runs: one cut short fails it (docs/damaged-recordings.md) */
+		if (o->min_samples && c.reads[k].truncated) {
+			char words[200];
+
+			profile__cut_words(c.reads[k].bytes_read, c.reads[k].bytes_expected, words,
+					   sizeof(words));
+			fprintf(stderr, "aotperf report: --min-samples: %s: cut short: %s\n",
+				c.paths[k], words);
+			ret = EXIT_GATE;
+			goto out;
+		}
 		if (c.caps[k].total < o->min_samples) {
 			fprintf(stderr, "aotperf report: %s: --min-samples: %" PRIu64 " samples, "
 				"need %" PRIu64 "\n", c.paths[k], c.caps[k].total, o->min_samples);
@@ -63,6 +74,7 @@ int report__captures(struct attr_args *a, const struct report_captures_opts *o)
 	r.side = &c.side;
 	r.agg = agg;
 	r.attributed = c.attributed;
+	r.reads = c.reads;
 	r.event = c.event;
 	r.top = o->top;
 	r.nfuncs = o->nspecs;

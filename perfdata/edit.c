@@ -139,12 +139,17 @@ fail:
 	return -1;
 }
 
-static int check_header(const struct pd_file_header *h, uint64_t fsize, const char *path,
-			struct ap_err *err)
+/* whole (perfdata__check_editable): the data section is its first whole bytes, no features. */
+static int check_header(struct pd_file_header *h, uint64_t fsize, uint64_t whole,
+			const char *path, struct ap_err *err)
 {
 	if (h->magic != PD_MAGIC2 || h->size != sizeof(*h))
 		return ap_errf(err, "%s: not a file-mode perf.data (pipe-mode streams cannot be"
 			       " edited; record with -o FILE)", path);
+	if (whole) {
+		h->data.size = whole;
+		memset(h->adds_features, 0, sizeof(h->adds_features));
+	}
 	if (h->data.offset < sizeof(*h) || h->data.offset + h->data.size > fsize ||
 	    h->data.offset + h->data.size < h->data.offset)
 		return ap_errf(err, "%s: data section past the end of the file (cut short?)", path);
@@ -157,7 +162,7 @@ static int check_header(const struct pd_file_header *h, uint64_t fsize, const ch
 	return 0;
 }
 
-int perfdata__check_editable(const char *in, struct ap_err *err)
+int perfdata__check_editable(const char *in, uint64_t whole, struct ap_err *err)
 {
 	struct pd_file_header h;
 	struct ap_file f;
@@ -165,13 +170,13 @@ int perfdata__check_editable(const char *in, struct ap_err *err)
 
 	if (ap_file__open(&f, in, 0, err))
 		return -1;
-	ret = read_at(f.fd, &h, sizeof(h), 0, in, err) || check_header(&h, f.size, in, err);
+	ret = read_at(f.fd, &h, sizeof(h), 0, in, err) || check_header(&h, f.size, whole, in, err);
 	ap_file__close(&f);
 	return ret ? -1 : 0;
 }
 
-int perfdata__write_edited(const char *in, const char *out, const struct pd_edit *edits,
-			   size_t nedits, struct ap_err *err)
+int perfdata__write_edited(const char *in, uint64_t whole, const char *out,
+			   const struct pd_edit *edits, size_t nedits, struct ap_err *err)
 {
 	struct pd_file_header h;
 	struct pd_edit *e = NULL;
@@ -184,7 +189,7 @@ int perfdata__write_edited(const char *in, const char *out, const struct pd_edit
 	if (ap_file__open(&f, in, 0, err))	/* util/file.h: a regular file only */
 		return -1;
 	fd = f.fd;
-	if (read_at(fd, &h, sizeof(h), 0, in, err) || check_header(&h, f.size, in, err))
+	if (read_at(fd, &h, sizeof(h), 0, in, err) || check_header(&h, f.size, whole, in, err))
 		goto out_close;
 	e = malloc((nedits ? nedits : 1) * sizeof(*e));
 	buf = malloc(COPY_CHUNK);
@@ -208,7 +213,7 @@ int perfdata__write_edited(const char *in, const char *out, const struct pd_edit
 		if (fwrite(&nh, sizeof(nh), 1, of.f) != 1 ||
 		    copy_range(fd, of.f, sizeof(h), h.data.offset, buf, in, err) ||
 		    copy_data(fd, of.f, &h, e, nedits, buf, in, err) ||
-		    copy_features(fd, of.f, &h, f.size, delta, buf, in, err)) {
+		    (!whole && copy_features(fd, of.f, &h, f.size, delta, buf, in, err))) {
 			if (!err || !err->msg[0])
 				ap_errk(err, AP_ERR_IO, "%s: write failed", out);
 			outfile__abort(&of);

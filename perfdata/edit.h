@@ -19,14 +19,20 @@ struct pd_edit {
 };
 
 /*
+ * whole: 0 for a whole recording; for one cut short, the bytes of whole
+ * records its data section starts with (perfdata__truncated's read). Only
+ * those are copied, the header says so, and the copy has no feature
+ * sections: perf writes them after the data, so the cut took them
+ * (docs/damaged-recordings.md).
+ *
  * 0 when perfdata__write_edited() can copy in (a finished file-mode
- * perf.data without AUXTRACE), else -1 with err: check before writing
- * anything that goes with the copy.
+ * perf.data without AUXTRACE, or the whole records of a cut one), else -1
+ * with err: check before writing anything that goes with the copy.
  */
-int perfdata__check_editable(const char *in, struct ap_err *err);
+int perfdata__check_editable(const char *in, uint64_t whole, struct ap_err *err);
 
 /* Edits may come in any order; two edits may not overlap. */
-int perfdata__write_edited(const char *in, const char *out, const struct pd_edit *edits,
-			   size_t nedits, struct ap_err *err);
+int perfdata__write_edited(const char *in, uint64_t whole, const char *out,
+			   const struct pd_edit *edits, size_t nedits, struct ap_err *err);
 
 #endif

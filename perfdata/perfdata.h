@@ -138,6 +138,15 @@ int perfdata__evsel_of_id(const struct perfdata *pd, uint64_t id);
 
 /* 1 when the data ended early; how many data bytes were read and expected. */
 int perfdata__truncated(const struct perfdata *pd, uint64_t *read, uint64_t *expected);
+/*
+ * perfdata__truncated of the file-mode perf.data at path, without a reader
+ * (perfdata/cut.c): 1 with *read and *expected data bytes, 0 when whole,
+ * -1 with err. Whole by its header when the data section fits the file;
+ * else its records are walked by their headers. A pipe-mode stream (and
+ * "-"): 0, its end is known only to its reader.
+ */
+int perfdata__cut_short(const char *path, uint64_t *read, uint64_t *expected,
+			struct ap_err *err);
 
 /*
  * Records checked against their type before any field is read: a record

@@ -67,6 +67,7 @@ static void print_text(FILE *out, const struct dlf *d, const struct render_opts 
 {
 	fprintf(out, "%s: %" PRIu64 " samples seen%s%s\n", DLF_NAME, d->p->attr.total_samples,
 		d->event ? ", event " : "", d->event ? d->event : "");
+	render__report_cut(out, d->p, 0);
 	render__report_coverage(out, d->p);
 	if (d->has_func)
 		fprintf(out, "  kept for output     %" PRIu64 "  (func=%s)\n", d->kept, d->func_spec);
@@ -93,6 +94,7 @@ static int finish(struct dlf *d, struct ap_err *err)
 	for (uint32_t i = 0; i < d->cs.n; i++)
 		profile__set_mapping(d->p, i, d->rg.core_regions[i], d->rg.core_first[i],
 				     d->rg.core_first_len[i], unique_region(d, i));
+	profile__set_read(d->p, d->cut, d->cut_read, d->cut_expected);
 	return profile__finish(d->p, err);
 }
 
@@ -126,7 +128,7 @@ int dlf__summary(struct dlf *d, struct ap_err *err)
 	/* The table is still worth having; say why the mix is not. */
 	if (profile__classify(d->p, d->roles, &cerr) && !d->quiet)
 		fprintf(stderr, DLF_NAME ": note: no class mix: %s\n", cerr.msg);
-	if (d->json_path && render__report_json_file(d->json_path, d->p, &ro, err))
+	if (d->json_path && render__report_json_file(d->json_name, d->p, &ro, err))
 		return -1;
 	if (!d->quiet)
 		print_notes(stderr, d);
@@ -135,4 +137,16 @@ int dlf__summary(struct dlf *d, struct ap_err *err)
 		return ap_errk(err, AP_ERR_IO, "%s: write failed: %s",
 			       d->out_path ? d->out_path : "stderr", strerror(errno));
 	return 0;
+}
+
+int dlf__close_out(struct dlf *d, struct ap_err *err)
+{
+	int bad;
+
+	if (!d->out)
+		return 0;
+	bad = fclose(d->out);
+	d->out = NULL;
+	return bad ? ap_errk(err, AP_ERR_IO, "%s: write failed: %s", d->out_path,
+			     strerror(errno)) : 0;
 }

@@ -183,6 +183,13 @@ int64_t profile__sample(struct profile *p, int core, uint64_t off);
 /* Where core was found: regions given to it, the first one, unique or not. */
 void profile__set_mapping(struct profile *p, uint32_t core, uint32_t nmappings,
 			  uint64_t first_base, uint64_t first_len, int authoritative);
+/*
+ * The recording the samples came from: read of its expected data bytes,
+ * cut short or not, as profile__read says it; no core of a cut one is
+ * authoritative. For a profile fed samples (the dlfilter); call after the
+ * mappings.
+ */
+void profile__set_read(struct profile *p, int cut, uint64_t read, uint64_t expected);
 /* Rank every core's functions; call once all samples are in. */
 int profile__finish(struct profile *p, struct ap_err *err);
 
@@ -198,13 +205,33 @@ void profile__percent_limit(struct profile *p, double pct);
 /*
  * The samples against each core's code (attr/consistency.h), from hist and
  * rets (the -g return addresses, NULL: none), into each core's consistency;
- * a core that fails is not authoritative and gets a warning. profile__read
- * runs it; implemented in profile/consistency.c.
+ * a core that fails is not authoritative and gets a warning, and so is
+ * every core of a recording cut short. profile__read runs it; implemented
+ * in profile/consistency.c.
  */
 int profile__check_consistency(struct profile *p, const struct attr_hist *rets,
 			       struct ap_err *err);
-/* 0, or -1 with err (AP_ERR_GATE, the first failing core's figures). */
+/*
+ * 0, or -1 with err (AP_ERR_GATE): the recording is cut short
+ * (profile__require_whole), or a core's samples do not fit its code (the
+ * first failing core's figures). What every gate and every command that
+ * writes a derived recording asks (docs/damaged-recordings.md).
+ */
 int profile__require_consistent(const struct profile *p, struct ap_err *err);
+/*
+ * Why core's samples can carry no lever verdict: the recording is cut
+ * short, or they do not fit the core's code (another build?); NULL when
+ * they can. profile__classify puts it in each class table (no_verdict).
+ */
+const char *profile__no_verdict(const struct profile *p, uint32_t core);
+/* 0, or -1 with err (AP_ERR_GATE, "FILE: cut short: ...") when the recording was cut short. */
+int profile__require_whole(const struct profile *p, struct ap_err *err);
+/*
+ * The one wording of a recording cut short (read of expected data bytes),
+ * after each output's "cut short:" label: "read N of M data bytes (P%):
+ * the records after the cut are missing; not authoritative".
+ */
+void profile__cut_words(uint64_t read, uint64_t expected, char *buf, size_t len);
 
 /* Look closely at local function func of core (spec: how the user named it, or NULL). */
 int profile__add_func(struct profile *p, const char *spec, uint32_t core, uint32_t func,

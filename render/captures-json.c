@@ -86,6 +86,12 @@ static void body(struct json_out *j, const struct render_captures *r)
 			json_key(j, "attributed_samples");
 			json_u64(j, r->attributed[k]);
 		}
+		if (r->reads) {	/* docs/damaged-recordings.md */
+			json_key(j, "truncated"); json_bool(j, r->reads[k].truncated);
+			json_key(j, "bytes_read"); json_u64(j, r->reads[k].bytes_read);
+			json_key(j, "bytes_expected"); json_u64(j, r->reads[k].bytes_expected);
+			json_key(j, "authoritative"); json_bool(j, r->reads[k].authoritative);
+		}
 		json_end_obj(j);
 	}
 	json_end_arr(j);

@@ -5,6 +5,7 @@
 #include "captures.h"
 #include "diff.h"
 #include "../cwasm/coreset.h"
+#include "../profile/profile.h"
 #include "../util/pct.h"
 #include "../util/term.h"
 
@@ -84,6 +85,14 @@ void render__captures_text(FILE *out, const struct render_captures *r)
 			fprintf(out, ", %6.2f%% in wasm",
 				ap_pct(r->attributed[k], s->captures[k].total));
 		fputc('\n', out);
+		if (r->reads && r->reads[k].truncated) {
+			char words[200], line[240];
+
+			profile__cut_words(r->reads[k].bytes_read, r->reads[k].bytes_expected, words,
+					   sizeof(words));
+			snprintf(line, sizeof(line), "    CUT SHORT: %s", words);
+			ap_term__wrap(out, line, AP_TERM_DEFAULT_COLUMNS, 6);
+		}
 	}
 	fprintf(out, "  in wasm code  ");
 	spread(out, &r->agg->wasm);

@@ -12,6 +12,13 @@
 #include "../compare/diff.h"
 #include "../util/err.h"
 
+/* How much of one recording was read (docs/damaged-recordings.md). */
+struct render_read {
+	int truncated;			/* cut short */
+	uint64_t bytes_read, bytes_expected;	/* data bytes */
+	int authoritative;		/* whole, and every core's mapping unique and consistent */
+};
+
 /* A classified function: its class table summed over the recordings. */
 struct render_captures_func {
 	const char *spec;
@@ -25,6 +32,7 @@ struct render_captures {
 	const struct cmp_side *side;	/* cores and recordings (labels, totals) */
 	const struct cmp_agg *agg;	/* their aggregate */
 	const uint64_t *attributed;	/* per recording: samples in any core (NULL: unknown) */
+	const struct render_read *reads; /* per recording (NULL: unknown) */
 	const char *event;
 	uint64_t top;			/* functions per core; 0: all */
 	uint32_t nfuncs;

@@ -156,7 +156,10 @@ int render__loops_md(FILE *f, const char *name, const struct profile_func *pf,
 	prose(f, buf, "\n\n");
 	if (whatif_table(f, name, lf, l, err))
 		return -1;
-	verdict(f, lf, l);
+	if (pf->cls.t.no_verdict)	/* the hottest loop is where samples of other code fell */
+		fprintf(f, "**what pays:** no verdict: %s.\n\n", pf->cls.t.no_verdict);
+	else
+		verdict(f, lf, l);
 	fputs("> payoff = 1 - cycles with the lever / cycles as compiled. The model assumes L1 "
 	      "hits and no memory dependences beyond llvm-mca's (a frame slot stored and reloaded "
 	      "costs no forwarding, as on cores that rename stack memory); the JSON has the exact "

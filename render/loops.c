@@ -138,7 +138,8 @@ static void print_listing(FILE *out, const struct lp_func *lf, const struct lp_l
 		fprintf(out, "  ... %u more (the JSON has the blocks)\n", all - shown);
 }
 
-static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loop *l, size_t cols)
+static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loop *l,
+			const char *no_verdict, size_t cols)
 {
 	int order[LP__NLEVERS], best = -1;
 	char line[768];
@@ -184,6 +185,11 @@ static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loo
 	if (lf->frame_keep)
 		fprintf(out, "    frame: allocator spills only (the sidecar's origins; %u frame "
 			"accesses of the function stay)\n", lf->frame_kept);
+	if (no_verdict) {	/* the hottest loop is where samples of other code fell */
+		snprintf(line, sizeof(line), "    verdict: none: %s", no_verdict);
+		ap_term__wrap(out, line, cols, 6);
+		return;
+	}
 	fprintf(out, "    verdict:");
 	for (int k = 0; k < LP__NLEVERS; k++) {
 		int lv = order[k];
@@ -251,7 +257,7 @@ void render__loops_text(FILE *out, const struct profile_func *pf, size_t cols)
 		ap_term__wrap(out, line, cols, 4);
 		return;
 	}
-	print_model(out, lf, &lf->loops[0], cols);
+	print_model(out, lf, &lf->loops[0], pf->cls.t.no_verdict, cols);
 }
 
 static void json_classes(struct json_out *j, const struct lp_loop *l)

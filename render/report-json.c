@@ -88,7 +88,7 @@ void render__report_json_core(struct json_out *j, const struct profile *p, uint3
 	const struct attr_core *c = &p->attr.cores[core];
 	const struct cwasm_module *m = c->mod;
 	uint64_t total = p->attr.total_samples;
-	char hex[65], abs[PATH_MAX];
+	char hex[65], abs[PATH_MAX], how[96];
 
 	json_key(j, "cwasm"); json_str(j, render__abspath(m->path, abs, sizeof(abs)));
 	json_key(j, "core"); json_str(j, core_set__core_name(m));
@@ -106,6 +106,7 @@ void render__report_json_core(struct json_out *j, const struct profile *p, uint3
 	json_key(j, "attribution_coverage_pct"); json_dbl(j, ap_pct(c->samples, total), 4);
 	json_key(j, "mapping");
 	json_begin_obj(j);
+	json_key(j, "how"); json_str(j, render__mapping_word(c, o->pin_word, how, sizeof(how)));
 	json_key(j, "authoritative"); json_bool(j, c->authoritative);
 	json_key(j, "override"); json_hex_or_null(j, c->base_override, c->base_override);
 	json_key(j, "base");
@@ -206,6 +207,12 @@ void render__report_json_members(struct json_out *j, const struct profile *p,
 		top.json_core_extra = NULL;	/* cores[0] carries them, once */
 		render__report_json_core(j, p, 0, &top);
 	} else {
+		int all = 1;
+
+		for (uint32_t i = 0; i < a->ncores; i++)
+			all &= a->cores[i].authoritative && !a->cores[i].base_override;
+		/* every core's: a reader of one verdict gets the weakest */
+		json_key(j, "authoritative"); json_bool(j, all && p->source != PROFILE_STATIC);
 		json_key(j, "total_samples"); json_u64(j, a->total_samples);
 		json_key(j, "attributed_samples"); json_u64(j, a->attributed_samples);
 		json_key(j, "attribution_coverage_pct");
@@ -238,7 +245,11 @@ void render__report_json_members(struct json_out *j, const struct profile *p,
 	}
 	if (p->source == PROFILE_RECORDS) {
 		json_key(j, "passes"); json_u64(j, (uint64_t)a->passes);
+	}
+	if (p->source != PROFILE_STATIC) {	/* docs/damaged-recordings.md */
 		json_key(j, "truncated"); json_bool(j, a->truncated);
+		json_key(j, "bytes_read"); json_u64(j, a->bytes_read);
+		json_key(j, "bytes_expected"); json_u64(j, a->bytes_expected);
 	}
 	render__offcpu_json(j, p, o);
 	json_key(j, "warnings");

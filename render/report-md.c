@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "consistency.h"
 #include "loops.h"
 #include "markdown.h"
 #include "report-export.h"
@@ -111,6 +112,12 @@ static void run_summary(struct md_out *o, const struct profile *p)
 
 	line(o, "### aotperf report: %s\n", in ? in : "");
 	free(in);
+	if (a->truncated) {
+		char words[200];
+
+		profile__cut_words(a->bytes_read, a->bytes_expected, words, sizeof(words));
+		line(o, "**CUT SHORT**: %s.\n", words);
+	}
 	t = table(o, cols, 2);
 	cell(o, t, "samples");
 	cell(o, t, "%" PRIu64, total);
@@ -153,7 +160,7 @@ static void core_block(struct md_out *o, const struct profile *p, uint32_t core,
 	uint64_t total = p->attr.total_samples;
 	char *name = esc(o, core_set__core_name(m), 1), *path = esc(o, m->path, 1);
 	struct md_table *t;
-	char fn[32], target[64];
+	char fn[32], target[64], how[96];
 	const char *abi;
 
 	if (m->manifest_idx >= 0)
@@ -170,8 +177,8 @@ static void core_block(struct md_out *o, const struct profile *p, uint32_t core,
 	if (c->nmappings)
 		line(o, "%s, mapped at `0x%" PRIx64 "` +0x%" PRIx64 " (%s, %u mapping(s));"
 		     " %" PRIu64 " samples (%.2f%% of run)\n", target, c->first_base, c->first_len,
-		     c->base_override ? "pinned" : c->mapping_unique ? "exact size, unique" :
-		     "exact size, NOT unique", c->nmappings, c->samples, ap_pct(c->samples, total));
+		     render__mapping_word(c, ro->pin_word, how, sizeof(how)), c->nmappings,
+		     c->samples, ap_pct(c->samples, total));
 	else
 		line(o, "%s, no mapping found; 0 samples\n", target);
 	if (!c->nranked)
@@ -324,10 +331,15 @@ static void func_block(struct md_out *o, const struct profile *p, const struct p
 	rl = esc(o, roles, 0);
 	line(o, "roles: %s\n", rl ? rl : "");
 	free(rl);
+	if (f->cls.t.no_verdict)
+		line(o, "**NOT authoritative**: %s; the classes count the samples where they fell,"
+		     " and no lever verdict is drawn.\n", f->cls.t.no_verdict);
 	class_table(o, &f->cls.t, total);
 	cls__levers(&f->cls.t, &l);
-	line(o, "**verdict: %s** (levers: frame %.1f%%, moves %.1f%%, bounds %.1f%%,"
-	     " dispatch %.1f%%)\n", l.verdict, l.frame, l.moves, l.bounds, l.dispatch);
+	line(o, "**verdict: %s**%s%s (levers: frame %.1f%%, moves %.1f%%, bounds %.1f%%,"
+	     " dispatch %.1f%%)\n", l.verdict, f->cls.t.no_verdict ? ": " : "",
+	     f->cls.t.no_verdict ? f->cls.t.no_verdict : "", l.frame, l.moves, l.bounds,
+	     l.dispatch);
 	hottest(o, f, ro->hottest);
 	if (!o->failed && render__loops_md(o->f, o->name, f, o->err))
 		o->failed = -1;

@@ -21,18 +21,15 @@ void render__report_coverage(FILE *out, const struct profile *p)
 		ap_pct(p->attr.attributed_samples, p->attr.total_samples));
 }
 
-/* How the mapping was chosen, in a few words. */
-static void mapping_how(char *buf, size_t len, const struct attr_core *c,
-			const struct render_opts *o)
+void render__report_cut(FILE *out, const struct profile *p, size_t cols)
 {
-	if (c->base_override)
-		snprintf(buf, len, "%s", o->pin_word ? o->pin_word : "pinned");
-	else if (c->mapping_unique)
-		snprintf(buf, len, "exact size, unique");
-	else if (c->sharing > 1)
-		snprintf(buf, len, "NOT unique: %u cores", c->sharing);
-	else
-		snprintf(buf, len, "exact size, copies");
+	char words[200], line[240];
+
+	if (!p->attr.truncated)
+		return;
+	profile__cut_words(p->attr.bytes_read, p->attr.bytes_expected, words, sizeof(words));
+	snprintf(line, sizeof(line), "  CUT SHORT: %s", words);
+	ap_term__wrap(out, line, cols ? cols : AP_TERM_DEFAULT_COLUMNS, 4);
 }
 
 void render__report_core(FILE *out, const struct profile *p, uint32_t core,
@@ -63,10 +60,10 @@ void render__report_core(FILE *out, const struct profile *p, uint32_t core,
 	if (p->source == PROFILE_STATIC)
 		return;
 	if (c->nmappings) {
-		mapping_how(how, sizeof(how), c, o);
 		fprintf(out, "  mapping     0x%" PRIx64 " +0x%" PRIx64 " (%s, %u %s%s)\n",
-			c->first_base, c->first_len, how, c->nmappings, noun,
-			c->nmappings == 1 ? "" : "s");
+			c->first_base, c->first_len,
+			render__mapping_word(c, o->pin_word, how, sizeof(how)), c->nmappings,
+			noun, c->nmappings == 1 ? "" : "s");
 		if (c->base_override && c->first_len != attr__page_round(m->text_size))
 			fprintf(out, "  NOT authoritative: the core's text takes 0x%" PRIx64
 				" bytes; the wrong .cwasm?\n", attr__page_round(m->text_size));
@@ -116,6 +113,11 @@ void render__report_func(FILE *out, const struct profile *p, const struct profil
 	ap_term__wrap(out, line, cols, 2);
 	if (p->attr.ncores > 1)
 		fprintf(out, "  core %s\n", core_set__core_name(m));
+	if (f->cls.t.no_verdict) {	/* above the table: its counts are not to be read as this code's */
+		snprintf(line, sizeof(line), "  NOT authoritative: %s; the classes below count"
+			 " the samples where they fell, and no lever verdict is drawn", f->cls.t.no_verdict);
+		ap_term__wrap(out, line, cols, 4);
+	}
 	cls__print_roles(out, &f->cls.f.roles);
 	cls__print_table_rows(out, &f->cls.t, total, o->all_classes);
 	if (f->sc)

@@ -43,6 +43,8 @@ struct render_opts {
 
 /* "  in wasm code        N  (P% of run)" */
 void render__report_coverage(FILE *out, const struct profile *p);
+/* "  CUT SHORT: read N of M data bytes ...", wrapped at cols; nothing for a whole recording. */
+void render__report_cut(FILE *out, const struct profile *p, size_t cols);
 /* Every core's block and function table, then every classified function. */
 void render__report_body(FILE *out, const struct profile *p, const struct render_opts *o);
 /* One core's block: name, mapping, samples, its top functions. */

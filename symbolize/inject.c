@@ -151,7 +151,9 @@ int symbolize__inject(const char *perf_in, const struct attr_result *res,
 		      const struct sym_inject_opts *o, const char *perf_out,
 		      struct sym_inject_result *r, struct ap_err *err)
 {
+	struct sym_opts feed = o->sym;	/* the dumps and marked copy: perf inject's input only */
 	char marked[PATH_MAX], **dumps = NULL;
+	const char *out;
 	uint32_t ndumps = 0;
 	int ret;
 
@@ -177,15 +179,20 @@ int symbolize__inject(const char *perf_in, const struct attr_result *res,
 	if ((size_t)snprintf(marked, sizeof(marked), "%s/marked.%d.data", o->sym.dir,
 			     (int)getpid()) >= sizeof(marked))
 		return ap_errf(err, "%s: path too long", o->sym.dir);
-	ret = symbolize__jitdump(perf_in, res, &o->sym, marked, &dumps, &ndumps, err);
-	if (!ret && o->progress) {
+	/* at their own names: the marked copy names the dumps perf inject reads */
+	feed.outs = NULL;
+	ret = symbolize__jitdump(perf_in, res, &feed, marked, &dumps, &ndumps, err);
+	out = ret ? NULL : sym_opts__write_name(&o->sym, perf_out, err);
+	if (!out) {
+		ret = -1;
+	} else if (o->progress) {
 		struct inject_progress ip = { o->progress, o->sym.dir, count_jitted(o->sym.dir) };
 
 		progress__phase(o->progress, "perf inject --jit", code_loads(res), "functions");
-		ret = run_perf_inject(o->perf, marked, perf_out, &ip, err);
+		ret = run_perf_inject(o->perf, marked, out, &ip, err);
 		progress__clear(o->progress);
-	} else if (!ret) {
-		ret = run_perf_inject(o->perf, marked, perf_out, NULL, err);
+	} else {
+		ret = run_perf_inject(o->perf, marked, out, NULL, err);
 	}
 	/* the marked copy and the dumps were only for perf inject */
 	unlink(marked);

@@ -22,6 +22,7 @@
 #include "../util/array.h"
 #include "../util/file.h"
 #include "../util/outfile.h"
+#include "../util/outset.h"
 
 #define IMAGE_VADDR 0x1000 /* the ELF images' text address and file offset */
 
@@ -140,15 +141,28 @@ static uint32_t *mapped_pids(const struct attr_result *res, uint32_t *n)
 	return pids;
 }
 
+const char *sym_opts__write_name(const struct sym_opts *o, const char *path, struct ap_err *err)
+{
+	return o->outs ? outset__add(o->outs, path, err) : path;
+}
+
 /* ---- perf maps ---- */
 
+/* path: the map's name; checked as such, written under o's name for it. */
 static int perfmap_for_pid(const struct attr_result *res, const struct core_syms *cs,
-			   uint32_t pid, const char *out, const struct sym_opts *o,
+			   uint32_t pid, const char *path, const struct sym_opts *o,
 			   struct ap_err *err)
 {
 	struct perfmap_entry *ents;
+	const char *name;
 	size_t n = 0, cap = 0;
 	int ret;
+
+	if (perfmap__check(path, o->force, err))
+		return -1;
+	name = sym_opts__write_name(o, path, err);
+	if (!name)
+		return -1;
 
 	for (uint32_t i = 0; i < res->nmappings; i++)
 		if (res->mappings[i].pid == pid && res->mappings[i].core >= 0)
@@ -171,7 +185,8 @@ static int perfmap_for_pid(const struct attr_result *res, const struct core_syms
 							    cs[am->core].names[f] };
 		}
 	}
-	ret = perfmap__write(out, (int)pid, ents, n, o->force, err);
+	/* the name is ours now: path was checked above */
+	ret = perfmap__write(name, (int)pid, ents, n, o->force || name != path, err);
 	free(ents);
 	return ret;
 }
@@ -200,7 +215,7 @@ int symbolize__perfmaps(const struct attr_result *res, const struct sym_opts *o,
 			snprintf(path, sizeof(path), "%s", out);
 		else
 			perfmap__default_path(path, sizeof(path), (int)pids[i]);
-		if (perfmap_for_pid(res, cs, pids[i], out ? out : NULL, o, err))
+		if (perfmap_for_pid(res, cs, pids[i], path, o, err))
 			goto out;
 		if (list_push(written, nwritten, path)) {
 			ap_err_nomem(err);
@@ -369,7 +384,7 @@ static uint16_t elf_machine(const struct cwasm_module *m)
 static int check_editable(const char *perf_in, const struct attr_result *res,
 			  struct ap_err *err)
 {
-	if (perfdata__check_editable(perf_in, err))
+	if (perfdata__check_editable(perf_in, res->truncated ? res->bytes_read : 0, err))
 		return -1;
 	for (uint32_t i = 0; i < res->nmappings; i++) {
 		const struct attr_mapping *am = &res->mappings[i];
@@ -384,25 +399,46 @@ static int check_editable(const char *perf_in, const struct attr_result *res,
 	return 0;
 }
 
-/* A failed run leaves nothing behind: remove the files it wrote from `first` on. */
-static void unwrite(char **written, uint32_t *nwritten, uint32_t first)
+/*
+ * A failed run leaves nothing behind: remove the files it wrote from
+ * `first` on (written into place, without an output set; a set's
+ * temporaries are its caller's to remove).
+ */
+static void unwrite(const struct sym_opts *o, char **written, uint32_t *nwritten,
+		    uint32_t first)
 {
 	for (uint32_t i = first; i < *nwritten; i++) {
-		unlink(written[i]);
+		if (!o->outs)
+			unlink(written[i]);
 		free(written[i]);
 	}
 	*nwritten = first;
+}
+
+/*
+ * perf_out: perf_in with the edits, under o's name for it; of a recording
+ * cut short (written only with --force), its whole records.
+ */
+static int write_copy(const char *perf_in, const struct attr_result *res,
+		      const struct sym_opts *o, const char *perf_out, const struct edits *ed,
+		      struct ap_err *err)
+{
+	const char *name = sym_opts__write_name(o, perf_out, err);
+
+	return name ? perfdata__write_edited(perf_in, res->truncated ? res->bytes_read : 0, name,
+					     ed->e, ed->n, err) : -1;
 }
 
 /* ---- jitdump ---- */
 
 static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 			const struct core_syms *cs, struct unwind_table *const *uw, uint32_t pid,
-			const char *dir, struct edits *ed, char ***written, uint32_t *nwritten,
-			struct ap_err *err)
+			const char *dir, const struct sym_opts *o, struct edits *ed,
+			char ***written, uint32_t *nwritten, struct ap_err *err)
 {
 	const struct attr_mapping *first = NULL;
 	char path[PATH_MAX];
+	const char *name;
 	struct aotjit *j;
 	uint32_t mach = 62, marker_size;
 	void *orig, *marker;
@@ -419,9 +455,13 @@ static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 	/* an earlier run's dump of ours is replaced; the open never follows a link */
 	if (ap_outfile__check_owner(path, err))
 		return -1;
-	if (unlink(path) && errno != ENOENT)
+	name = sym_opts__write_name(o, path, err);
+	if (!name)
+		return -1;
+	/* the open creates the file afresh (O_EXCL): an earlier one, or the set's placeholder, goes */
+	if (unlink(name) && errno != ENOENT)
 		return ap_errf(err, "%s: %s", path, strerror(errno));
-	j = aotjit_open_file(path, pid, mach, first->time, &e);
+	j = aotjit_open_file(name, pid, mach, first->time, &e);
 	if (!j)
 		return ap_errf(err, "%s: %s", path, strerror(-e));
 	for (uint32_t i = 0; i < res->nmappings; i++) {
@@ -434,7 +474,7 @@ static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 		/* after the mapping, before its first sample */
 		if (am->samples && am->first_sample_time <= am->time + 1) {
 			aotjit_close(j);
-			unlink(path);
+			unlink(name);
 			ap_errf(err, "%s: pid %u: a sample at the mapping's own time leaves no"
 				" room for the code-load records", perf_in, pid);
 			return ap_err_hint(err, AP_HINT_DIRECT);
@@ -445,20 +485,20 @@ static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 					       am->time + 1, uw[am->core]);
 		if (e) {
 			aotjit_close(j);
-			unlink(path);
+			unlink(name);
 			return ap_errf(err, "%s: %s", path, strerror(-e));
 		}
 	}
 	e = aotjit_close(j);
 	/* as private as the recording it describes (perf writes 0600) */
-	if (!e && chmod(path, outfile__mode_of(perf_in)))
+	if (!e && chmod(name, outfile__mode_of(perf_in)))
 		e = -errno;
 	if (e) {
-		unlink(path);
+		unlink(name);
 		return ap_errf(err, "%s: %s", path, strerror(-e));
 	}
 	if (list_push(written, nwritten, path)) {
-		unlink(path);
+		unlink(name);
 		return ap_err_nomem(err);
 	}
 	/* the marker perf inject --jit looks for, right after the first mapping */
@@ -499,12 +539,12 @@ int symbolize__jitdump(const char *perf_in, const struct attr_result *res,
 		goto out;
 	}
 	for (uint32_t i = 0; i < npids; i++)
-		if (dump_for_pid(perf_in, res, cs, uw, pids[i], dir, &ed, written, nwritten, err))
+		if (dump_for_pid(perf_in, res, cs, uw, pids[i], dir, o, &ed, written, nwritten, err))
 			goto out;
-	ret = perfdata__write_edited(perf_in, perf_out, ed.e, ed.n, err);
+	ret = write_copy(perf_in, res, o, perf_out, &ed, err);
 out:
 	if (ret)
-		unwrite(*written, nwritten, first);
+		unwrite(o, *written, nwritten, first);
 	symcfi__tables_delete(uw, res->ncores);
 	edits_free(&ed);
 	core_syms_free(cs, res->ncores);
@@ -573,6 +613,7 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 	}
 	for (uint32_t c = 0; c < res->ncores; c++) {
 		char path[PATH_MAX];
+		const char *name;
 
 		if (!res->cores[c].nmappings)
 			continue;
@@ -582,18 +623,20 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 		}
 		if (!maps && symcfi__maps_read(perf_in, &maps, err))
 			goto out;
-		if (write_core_image(path, res, c, cs[c].offsets, (const char *const *)cs[c].names,
-				     maps, &place[c], err))
+		/* written under o's name for it; the copy names the image's own */
+		name = sym_opts__write_name(o, path, err);
+		if (!name || write_core_image(name, res, c, cs[c].offsets,
+					      (const char *const *)cs[c].names, maps, &place[c], err))
 			goto out;
 		/* as private as the recording that names it (perf writes 0600) */
-		if (chmod(path, outfile__mode_of(perf_in))) {
+		if (chmod(name, outfile__mode_of(perf_in))) {
 			ap_errf(err, "%s: %s", path, strerror(errno));
-			unlink(path);
+			unlink(name);
 			goto out;
 		}
 		paths[c] = strdup(path);
 		if (!paths[c] || list_push(written, nwritten, path)) {
-			unlink(path);
+			unlink(name);
 			ap_err_nomem(err);
 			goto out;
 		}
@@ -636,10 +679,10 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 			goto out;
 		}
 	}
-	ret = perfdata__write_edited(perf_in, perf_out, ed.e, ed.n, err);
+	ret = write_copy(perf_in, res, o, perf_out, &ed, err);
 out:
 	if (ret)
-		unwrite(*written, nwritten, first);
+		unwrite(o, *written, nwritten, first);
 	for (uint32_t c = 0; paths && c < res->ncores; c++)
 		free(paths[c]);
 	free(paths);

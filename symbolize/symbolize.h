@@ -15,20 +15,34 @@
 #include "../util/err.h"
 #include "symname.h"
 
+struct outset;
+
 struct sym_opts {
 	enum symname_mode names;
 	int prefix_core;   /* "mod<M>:" on local/wasm names */
 	const char *dir;   /* where dumps / images go */
 	int force;         /* replace perf maps aotperf did not write */
+	/*
+	 * The run's outputs (util/outset.h): every map, dump, image and copy
+	 * is written under a temporary name from it, the caller commits them
+	 * together (or aborts: the files at those names stay as they were).
+	 * NULL: each is written into place (the dumps and marked copy that
+	 * only feed perf inject --jit).
+	 */
+	struct outset *outs;
 };
 
 /* Prefix names with the core unless only one core was mapped. */
 int symbolize__want_prefix(const struct attr_result *res);
 
+/* The name to write the output path under: its temporary in o->outs, or path. NULL with err. */
+const char *sym_opts__write_name(const struct sym_opts *o, const char *path, struct ap_err *err);
+
 /*
  * One perf map per process that mapped a core. out: NULL for the default
  * /tmp/perf-<pid>.map, else a path (only when one process is involved).
- * The paths written are appended to *written (caller frees each and it).
+ * The paths written (their final names) are appended to *written (caller
+ * frees each and it).
  */
 int symbolize__perfmaps(const struct attr_result *res, const struct sym_opts *o,
 			const char *out, char ***written, uint32_t *nwritten, struct ap_err *err);

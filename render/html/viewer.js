@@ -366,6 +366,13 @@
 
 	function renderSummary(app, m) {
 		var doc = m.doc, s = section(app, 'summary', 'Run');
+		/* the words of the text report (profile__cut_words), above everything it qualifies */
+		if (doc.truncated) {
+			var cut = put(s, el('p', 'warn cut', 'CUT SHORT: read ' + fmt(doc.bytes_read) + ' of ' +
+				fmt(doc.bytes_expected) + ' data bytes (' + pct(num(doc.bytes_read), num(doc.bytes_expected)) +
+				'): the records after the cut are missing; not authoritative.'));
+			cut.id = 'cut-short';
+		}
 		var cards = put(s, el('div', 'cards'));
 		var run = put(cards, el('div', 'card'));
 		add(run, el('h3', null, 'Recording'));
@@ -394,9 +401,10 @@
 			if (b.text_size !== undefined) kv(d, 'text', bytes(b.text_size));
 			var tb = b.text_base_hex || (typeof b.text_base === 'number' ? hex(b.text_base) : b.text_base);
 			if (tb) kv(d, 'mapped at', tb + (b.mapping ? ' +' + hex(b.mapping.size) : ''));
-			if (b.mapping) kv(d, 'mapping', (b.mapping.authoritative ? 'exact size, unique' : 'guessed (not unique)') +
-				(b.mapping.count !== undefined ? ', ' + b.mapping.count + ' mapping(s)' : '') +
-				(b.mapping.override ? ', pinned by base ' + b.mapping.override : ''));
+			/* the words of the text report (render__mapping_word) */
+			if (b.mapping && (b.mapping.how || b.mapping.count !== undefined))
+				kv(d, 'mapping', [b.mapping.how, b.mapping.count !== undefined ? b.mapping.count + ' mapping(s)' : null]
+					.filter(function (x) { return x; }).join(', '));
 			if (b.cwasm_sha256) kv(d, 'sha256', String(b.cwasm_sha256).slice(0, 16) + '\u2026');
 		});
 		if (m.oc) renderWallCard(cards, m);
@@ -649,7 +657,8 @@
 		var items = m.classified.map(function (x) {
 			var c = cfCounts(x.cf);
 			return { core: x.core, f: num(x.cf.local_func), name: x.cf.name, c: c,
-				verdict: x.cf.levers && x.cf.levers.verdict, samples: num(x.cf.samples) };
+				verdict: x.cf.levers && (x.cf.levers.no_verdict ? 'no verdict' : x.cf.levers.verdict),
+				samples: num(x.cf.samples) };
 		});
 		var have = {};
 		items.forEach(function (x) { have[x.core + ':' + x.f] = 1; });
@@ -907,7 +916,8 @@
 				el('td', 'num', num(lp.percent_of_function).toFixed(1) + '%'));
 		});
 		if (loops.length > 5) add(s, el('p', 'note', (loops.length - 5) + ' more loops in the document.'));
-		var hot = loops[0], md = hot.model;
+		/* no lever marked as paying on samples that are not this code's (the listing says why) */
+		var hot = loops[0], md = hot.model, nov = cf.levers && cf.levers.no_verdict;
 		if (!md) {
 			var nm = put(s, el('p', 'note', 'Throughput model: ' + (cf.loops_model_note ||
 				(cf.loops_model_note === undefined ? 'not run for this page (report --func/--hot runs llvm-mca).' :
@@ -932,7 +942,7 @@
 			var tr = put(wb, el('tr', rm ? null : 'none'));
 			tr.setAttribute('data-lever', lv);
 			add(tr, el('td', 'mono', lv), el('td', 'num', num(x.sample_pct).toFixed(1) + '%'),
-				el('td', 'num' + (rm && num(x.payoff_pct) >= 2 ? ' pays' : ''), rm ? num(x.payoff_pct).toFixed(1) + '%' : '-'),
+				el('td', 'num' + (rm && !nov && num(x.payoff_pct) >= 2 ? ' pays' : ''), rm ? num(x.payoff_pct).toFixed(1) + '%' : '-'),
 				el('td', 'num', rm ? num(x.cycles_per_iteration).toFixed(2) : '-'), el('td', 'num', String(rm)),
 				el('td', 'mono', md.mcpu));
 		});
@@ -967,10 +977,16 @@
 		if (l.partial)
 			add(box, el('p', 'note', 'Only the ' + insns.length + ' hottest instructions are in this document (report --json); ' +
 				'a full listing needs the document\u2019s listings[] (docs/html-data.md).'));
+		var cfl = classifiedOf(m, ci, f), hotLoop = cfl && cfl.loops && cfl.loops.length ? cfl.loops[0] : null;
+		/* the text report's line above the class table (README "Is it the right core?") */
+		if (cfl && cfl.levers && cfl.levers.no_verdict) {
+			var nv = put(box, el('p', 'warn', 'NOT authoritative: ' + cfl.levers.no_verdict +
+				'; the classes count the samples where they fell, and no lever verdict is drawn.'));
+			nv.id = idp + 'no-verdict';
+		}
 		var present = {};
 		insns.forEach(function (x) { present[x['class']] = 1; });
 		box.appendChild(legend(present));
-		var cfl = classifiedOf(m, ci, f), hotLoop = cfl && cfl.loops && cfl.loops.length ? cfl.loops[0] : null;
 		if (cfl && cfl.loops) renderLoops(box, cfl);
 		var wrap = put(box, el('div', 'lst-wrap'));
 		var t = put(wrap, el('table', 'lst'));

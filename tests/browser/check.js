@@ -133,6 +133,23 @@ async function main() {
 		ok(card.includes(core0.target.arch), 'summary shows the target (' + core0.target.arch + ')', card);
 	}
 
+	// how each core's mapping was found: the text report's words (mapping.how)
+	for (let i = 0; i < cores.length; i++) {
+		const m = cores[i].mapping;
+		if (!m || m.how === undefined) continue;
+		const card = await page.textContent('#core-' + i);
+		ok(card.includes('mapping' + m.how + ', ' + m.count + ' mapping(s)'),
+			'core ' + i + ': the mapping in the text report\'s words (' + m.how + ')', card);
+	}
+	// a recording cut short says so above the cards, with the document's figures
+	const cut = await page.$('#cut-short');
+	ok(!!cut === !!doc.truncated, 'a CUT SHORT banner exactly when the document is truncated (' + !!doc.truncated + ')');
+	if (cut && doc.truncated) {
+		const t = await cut.textContent();
+		ok(t.includes('read ' + fmt(doc.bytes_read) + ' of ' + fmt(doc.bytes_expected) + ' data bytes'),
+			'the banner gives bytes read and expected', t);
+	}
+
 	// function table: virtualised rows, the hottest first, the count line
 	// (the table opens on the core of the listed function: pick the first)
 	if (cores.length > 1) await page.selectOption('#fn-core', '0');

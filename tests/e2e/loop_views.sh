@@ -89,28 +89,16 @@ sed -n 's|^<script type="application/json" id="aotperf-data">\(.*\)</script>$|\1
 check "HTML: the document's loops = report --json's" cmp -s \
 	<(jq -S '[.classified_functions[] | .loops | map(del(.model.tool))]' "$WORK/doc.json") \
 	<(jq -S '[.classified_functions[] | .loops | map(del(.model.tool))]' "$WORK/r.json")
-why=
-command -v chromium >/dev/null 2>&1 || why="chromium is not installed"
-[ -n "$why" ] || command -v node >/dev/null 2>&1 || why="node is not installed"
-[ -n "$why" ] || [ -d "$ROOT/tests/browser/node_modules/playwright-core" ] ||
-	why="playwright-core is not installed (bash tests/browser/setup.sh)"
+. "$E2E/lib/browser.sh"
+why=$(browser_why)
 if [ -z "$why" ]; then
 	ART=${ARTIFACTS:-$B/tests/artifacts}
 	mkdir -p "$ART"
-	(cd "$ROOT/tests/browser" && node check.js --page "$WORK/r.html" --doc "$WORK/doc.json" \
-		--shot "$ART/loops.png" --loopshot "$ART/loops-listing.png") >"$WORK/b.check" 2>&1
-	grep -q "hottest loop's instructions are marked" "$WORK/b.check" || bad "browser: no loop checks ran"
-	while IFS= read -r line; do
-		case $line in
-		ok:*) ok "browser: ${line#ok: }" ;;
-		FAIL:*) bad "browser: ${line#FAIL: }" ;;
-		shot:*) echo "screenshot: ${line#shot: }" ;;
-		esac
-	done <"$WORK/b.check"
-elif [ -n "${AOTPERF_REQUIRE_BROWSER:-}${CI:-}" ]; then
-	bad "browser checks are required here but cannot run: $why"
+	browser_run browser check.js --page "$WORK/r.html" --doc "$WORK/doc.json" \
+		--shot "$ART/loops.png" --loopshot "$ART/loops-listing.png"
+	grep -q "hottest loop's instructions are marked" "$WORK/browser.check" || bad "browser: no loop checks ran"
 else
-	echo "skip: browser checks: $why"
+	browser_skip "$why"
 fi
 
 # ---- 2. diff: the builds with and without the levers' instructions ----
