@@ -18,7 +18,8 @@
  * "-" (stdout), a character device and a FIFO are written in place, as
  * outfile__open writes them: outset__add hands back the path itself. Every
  * write error surfaces before the first rename; a rename inside one folder
- * fails only when the folder changed under the run (docs/outputs.md).
+ * fails only when the folder changed under the run: then the outputs
+ * renamed before it stay, and the error names the one that failed.
  */
 #include "err.h"
 
