@@ -13,6 +13,8 @@ void render__helper_text_head(FILE *out, const struct helper_report *r)
 	fprintf(out, "core text base=0x%" PRIx64 " size=%u (%.1f MB), func_count=%u, total self "
 		"samples=%" PRIu64 "\n", r->base, m->text_size, m->text_size / 1048576.0, m->nfuncs,
 		a->total_samples);
+	if (r->cut)
+		fprintf(out, "CUT SHORT: %s\n", r->cut);
 	fprintf(out, "samples in this core: %" PRIu64 " (%.1f%% of run)\n\n", a->cores[0].samples,
 		ap_pct(a->cores[0].samples, a->total_samples));
 }
