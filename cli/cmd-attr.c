@@ -330,7 +330,7 @@ static int read_perf(struct attr_run *a)
 	if (attr_compat__recording(a->o.perf, &a->scan, a->o.accept_cut, &err))
 		return fail("%s", err.msg);
 	if (a->scan.truncated) {
-		/* part of the run: said, never authoritative (docs/damaged-recordings.md) */
+		/* part of the run: said, never authoritative (docs/helper-interface.md) */
 		attr_compat__cut_words(a->scan.bytes_read, a->scan.bytes_expected, a->cut,
 				       sizeof(a->cut));
 		if (a->o.authoritative)

@@ -9,7 +9,9 @@
 # loader calling each function as the runtime does, and every function's
 # classes (samples and static counts) and instruction count are compared
 # with the helper's rules applied by awk to objdump's own disassembly
-# (tests/e2e/helper_classes.awk).
+# (tests/e2e/helper_classes.awk). The aarch64 idioms (the CoreMark
+# harness's architecture) statically, through report's helper view, against
+# the aarch64 objdump the fixtures are built with.
 . "$(dirname "$0")/lib/common.sh"
 
 C=$B/classify
@@ -46,5 +48,26 @@ check "f_br_table: no cond_branch (the helper has none there)" bash -c "! grep -
 check "f_br_table: the table's bytes are instructions to the helper, data to report" \
 	test "$(jq .classified_function.instruction_count "$WORK/f_br_table.json")" -gt \
 	"$(jq '.classified_functions[0].instruction_count' "$WORK/r.json")"
+
+# aarch64, static (no recording on this host): report --func's helper view
+# is attr's (tests/e2e/helper_attr.sh)
+A64_OBJDUMP=${A64_OBJDUMP:-aarch64-linux-gnu-objdump}
+[ "$(uname -m)" = aarch64 ] && ! command -v "$A64_OBJDUMP" >/dev/null && A64_OBJDUMP=objdump
+cw=$C/a64_v11.cwasm
+while read -r n off size name; do
+	dd if="$C/a64_v11.text" of="$WORK/f.bin" bs=1 skip=$((off)) count="$size" 2>/dev/null
+	"$A64_OBJDUMP" -D -b binary -m aarch64 "$WORK/f.bin" >"$WORK/f.dis"
+	gawk -v base=0 -v size="$size" -v arch=aarch64 -f "$E2E/helper_classes.awk" /dev/null "$WORK/f.dis" |
+		sort >"$WORK/$name.ref"
+	"$AOTPERF" report -q --cwasm "$cw" --func "$n" --json "$WORK/$name.json" >/dev/null
+	check_eq "$name (aarch64): report --func exit status" "$?" 0
+	jq -r '.classified_function | (.classes | to_entries[] |
+		"\(.key) \(.value.samples) \(.value.static_instructions)"), "COUNT \(.instruction_count)"' \
+		"$WORK/$name.json" | sort >"$WORK/$name.attr"
+	check "$name (aarch64): classes == the helper's rules over objdump ($(grep -c . "$WORK/$name.ref") lines)" \
+		diff -u "$WORK/$name.ref" "$WORK/$name.attr"
+done <"$cw.syms"
+check "aarch64: the bounds pair (cmp, b.ls after the [x19, #8] load) found" \
+	grep -qh '^bounds_branch 0 [1-9]' "$WORK"/a_*.attr
 
 finish
