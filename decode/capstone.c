@@ -345,6 +345,19 @@ static int open_cs(enum cwasm_arch arch, csh *h, struct ap_err *err)
 	return 0;
 }
 
+/* A handle and one instruction buffer; 0, or -1 with err. */
+static int open_cs_insn(enum cwasm_arch arch, csh *h, cs_insn **in, struct ap_err *err)
+{
+	if (open_cs(arch, h, err))
+		return -1;
+	*in = cs_malloc(*h);
+	if (!*in) {
+		cs_close(h);
+		return ap_err_nomem(err);
+	}
+	return 0;
+}
+
 /* Jump tables placed further on than the jump (after the function's ret). */
 #define MAX_PENDING 64
 
@@ -428,13 +441,8 @@ int dc__decode(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t a
 	int oom = 0;
 	csh h;
 
-	if (open_cs(arch, &h, err))
+	if (open_cs_insn(arch, &h, &in, err))
 		return -1;
-	in = cs_malloc(h);
-	if (!in) {
-		cs_close(&h);
-		return ap_err_nomem(err);
-	}
 	while (off < len && !oom) {
 		const uint8_t *p = code + off;
 		size_t left = len - off;
@@ -528,13 +536,8 @@ int dc__decode_sweep(enum cwasm_arch arch, const uint8_t *code, size_t len, uint
 	int oom = 0;
 	csh h;
 
-	if (open_cs(arch, &h, err))
+	if (open_cs_insn(arch, &h, &in, err))
 		return -1;
-	in = cs_malloc(h);
-	if (!in) {
-		cs_close(&h);
-		return ap_err_nomem(err);
-	}
 	while (off < len && !oom) {
 		const uint8_t *p = code + off;
 		size_t left = len - off;

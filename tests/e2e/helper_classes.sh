@@ -19,6 +19,12 @@ cw=$C/x86_v9.cwasm
 mix=$(awk '{ printf "%s%s:1", (NR > 1 ? "," : ""), $4 }' "$cw.syms")
 record "$WORK/v9.data" -- --ms 1500 --call-abi sysv --mix "$mix" "$cw"
 check_eq "recorded the v9 idioms (loader --call-abi sysv)" "$?" 0
+# helper_view JSON: "CLASS samples static" and "COUNT n" of its classified_function, sorted
+helper_view() {
+	jq -r '.classified_function | (.classes | to_entries[] |
+		"\(.key) \(.value.samples) \(.value.static_instructions)"), "COUNT \(.instruction_count)"' \
+		"$1" | sort
+}
 base=$(sed -n 's/.* mapped at \(0x[0-9a-f]*\) .*/\1/p' "$WORK/v9.data.log" | head -1)
 perf script -i "$WORK/v9.data" -F ip 2>/dev/null | awk '{ print $1 }' >"$WORK/ips"
 
@@ -31,9 +37,7 @@ while read -r n off size name; do
 	"$AOTPERF" attr --perf "$WORK/v9.data" --cwasm "$cw" --func "$n" --json-out "$WORK/$name.json" \
 		>/dev/null
 	check_eq "$name: attr --func exit status" "$?" 0
-	jq -r '.classified_function | (.classes | to_entries[] |
-		"\(.key) \(.value.samples) \(.value.static_instructions)"), "COUNT \(.instruction_count)"' \
-		"$WORK/$name.json" | sort >"$WORK/$name.attr"
+	helper_view "$WORK/$name.json" >"$WORK/$name.attr"
 	check "$name: classes == the helper's rules over objdump ($(grep -c . "$WORK/$name.ref") lines)" \
 		diff -u "$WORK/$name.ref" "$WORK/$name.attr"
 	check "$name: has samples to compare" \
@@ -61,9 +65,7 @@ while read -r n off size name; do
 		sort >"$WORK/$name.ref"
 	"$AOTPERF" report -q --cwasm "$cw" --func "$n" --json "$WORK/$name.json" >/dev/null
 	check_eq "$name (aarch64): report --func exit status" "$?" 0
-	jq -r '.classified_function | (.classes | to_entries[] |
-		"\(.key) \(.value.samples) \(.value.static_instructions)"), "COUNT \(.instruction_count)"' \
-		"$WORK/$name.json" | sort >"$WORK/$name.attr"
+	helper_view "$WORK/$name.json" >"$WORK/$name.attr"
 	check "$name (aarch64): classes == the helper's rules over objdump ($(grep -c . "$WORK/$name.ref") lines)" \
 		diff -u "$WORK/$name.ref" "$WORK/$name.attr"
 done <"$cw.syms"
