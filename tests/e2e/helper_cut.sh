@@ -19,14 +19,24 @@ record "$WORK/w.data" -- --ms 800 --mix spill_heavy:3,zext_heavy:1 "$F"
 W=$WORK/w.data
 ts=$(syms_text_size "$F.syms")
 
-# every record of the file: "offset size type [ip]", in file order; the core's mapping
-perf report -D -i "$W" 2>/dev/null | gawk '
+# records FILE: every record, "offset size type [ip]" in file order, the
+# core's mapping record typed ANON (perf report -D)
+records() {
+	perf report -D -i "$1" 2>/dev/null | gawk '
 	match($0, /(^|[ ])0x([0-9a-f]+) \[0x([0-9a-f]+)\]: PERF_RECORD_([A-Z0-9_]+)/, m) {
 		ip = ""
 		if (m[4] == "SAMPLE" && match($0, /: (0x[0-9a-f]+) period/, s)) ip = strtonum(s[1])
 		anon = m[4] == "MMAP2" && $0 ~ /r-xp \/\/anon$/
 		printf "%d %d %s %s\n", strtonum("0x" m[2]), strtonum("0x" m[3]), anon ? "ANON" : m[4], ip
-	}' | sort -n >"$WORK/recs"
+	}' | sort -n
+}
+# mid_sample RECS: the offset of the sample half-way through those after the
+# core's mapping record (perf writes a record late when its CPU's buffer is
+# flushed late: samples can come before it in the file)
+mid_sample() {
+	awk '$3 == "ANON" { a = 1; next } a && $3 == "SAMPLE" { s[++n] = $1 } END { print s[int((n + 1) / 2)] }' "$1"
+}
+records "$W" >"$WORK/recs"
 read -r anon_off _ < <(awk '$3 == "ANON"' "$WORK/recs")
 base=$(perf script -i "$W" --show-mmap-events 2>/dev/null |
 	sed -n 's/.*PERF_RECORD_MMAP2.*\[\(0x[0-9a-f]*\)(0x[0-9a-f]*) .*r-xp \/\/anon$/\1/p' | head -1)
@@ -34,9 +44,8 @@ base=$(perf script -i "$W" --show-mmap-events 2>/dev/null |
 read -r attrs_off attrs_size data_off data_size < <(od -An -t u8 -j 24 -N 32 "$W" | tr -s ' \n' ' ')
 nsamples=$(awk '$3 == "SAMPLE"' "$WORK/recs" | wc -l)
 check "the recording has samples and the core's mapping" test "$nsamples" -gt 500 -a -n "$anon_off" -a -n "$base"
-# the sample cut: a sample half-way through the samples after the mapping
-read -r sample_off _ < <(awk -v a="$anon_off" '$1 > a && $3 == "SAMPLE"' "$WORK/recs" |
-	sed -n "$((nsamples / 2))p")
+check "a sample after the core's mapping record to cut" test -n "$(mid_sample "$WORK/recs")"
+sample_off=$(mid_sample "$WORK/recs")
 read -r last_off _ < <(tail -1 "$WORK/recs")
 declare -A CUT=([header]=50 [attrs]=$((attrs_off + attrs_size / 2)) [mmap]=$((anon_off + 16))
 	[sample]=$((sample_off + 8)) [last]=$((last_off + 4)))
@@ -131,9 +140,8 @@ done
 # a pipe-mode stream cut inside a sample: perf, and so the helper, read up to the cut
 perf record -q -e cpu-clock -k mono -F 2000 -o - -- "$LOADER" --ms 800 --mix spill_heavy:1 "$F" \
 	>"$WORK/pipe.data" 2>"$WORK/pipe.log"
-read -r poff _ < <(perf report -D -i "$WORK/pipe.data" 2>/dev/null |
-	gawk 'match($0, /(^|[ ])0x([0-9a-f]+) \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE/, m) { print strtonum("0x" m[2]) }' |
-	sort -n | awk '{ a[NR] = $1 } END { print a[int(NR * 2 / 3)] }')
+records "$WORK/pipe.data" >"$WORK/precs"
+poff=$(mid_sample "$WORK/precs")
 head -c $((poff + 8)) "$WORK/pipe.data" >"$WORK/pcut.data"
 check "pipe cut: the helper's perf commands read it up to the cut" helper_reads "$WORK/pcut.data"
 "$AOTPERF" attr --perf "$WORK/pcut.data" --cwasm "$F" --json-out "$WORK/p.json" >"$WORK/p.txt" 2>"$WORK/p.err"
