@@ -18,6 +18,7 @@ P=$WORK/p.data
 "$AOTPERF" attr --perf "$P" --cwasm "$F" --json-out "$WORK/good.json" >/dev/null
 check_eq "the good container (version 11, verified target info): attr exit 0" "$?" 0
 good=$(jq -c '[.attributed_samples, .top_functions]' "$WORK/good.json")
+check "the good one has samples in the core to compare" test "$(jq .attributed_samples "$WORK/good.json")" -gt 100
 
 # the same code in each version and target form the compiler wrote
 for v in 6 7 8 9 10 11; do
