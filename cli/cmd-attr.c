@@ -445,7 +445,6 @@ static int run(struct attr_run *a)
 		r->truncated = 1;
 		r->bytes_read = a->scan.bytes_read;
 		r->bytes_expected = a->scan.bytes_expected;
-		r->cut = a->cut;
 	}
 	r->authoritative = a->o.authoritative && a->o.perf && r->map_authoritative;
 	c = &a->p->attr.cores[0];
