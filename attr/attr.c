@@ -903,6 +903,8 @@ int attr__scan(const char *perf_path, struct attr_scan *out, struct ap_err *err)
 			break;
 		}
 	}
+	out->truncated = perfdata__truncated(pd, &out->bytes_read, &out->bytes_expected);
+	out->pipe = perfdata__is_pipe(pd);
 	perfdata__close(pd);
 	if (ret < 0)
 		attr_scan__exit(out);

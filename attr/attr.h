@@ -226,6 +226,8 @@ struct attr_scan {
 	struct attr_span *anon;
 	uint32_t nanon;
 	size_t cap_anon;
+	int truncated, pipe;		/* cut short (perfdata__truncated); a pipe-mode stream */
+	uint64_t bytes_read, bytes_expected;
 };
 int attr__scan(const char *perf_path, struct attr_scan *out, struct ap_err *err);
 void attr_scan__exit(struct attr_scan *s);

@@ -628,7 +628,6 @@ int cls_classify(const struct cls_roles *roles, const struct dc_vec *nv, uint64_
 		d->size = (uint16_t)(v[i].size > UINT16_MAX ? UINT16_MAX : v[i].size);
 		d->cls = c.cls[i];
 		d->detail = c.det[i];
-		d->helper = cls_helper__of(c.arch, &v[i], c.cls[i], c.det[i], c.frame[i]);
 		memcpy(d->text, v[i].text, sizeof(d->text));
 		out->static_count[c.cls[i]]++;
 		if (c.cls[i] == CLS_DATA)
@@ -637,7 +636,7 @@ int cls_classify(const struct cls_roles *roles, const struct dc_vec *nv, uint64_
 	out->ninsns = n;
 	free(buf);
 	cls_flow__exit(&fl);
-	return 0;
+	return cls_helper__fill(c.arch, v, n, out->insns) ? ap_err_nomem(err) : 0;
 }
 
 int cls__decode(enum cwasm_arch arch, const struct cls_roles *roles, const uint8_t *code,

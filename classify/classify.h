@@ -173,13 +173,23 @@ int64_t cls__insn_at(const struct cls_func *f, uint64_t addr);
 uint32_t cls__insn_count(const struct cls_func *f);
 
 /*
- * The class the upstream helper's users know (docs/codegen-idioms.md,
- * "The helper's names"): frame_load_unattributed, frame_store_unattributed, bounds_cmp,
+ * The class the upstream helper gives entry i, by its rules
+ * (docs/helper-interface.md, "Instruction classes"): frame_load_unattributed, frame_store_unattributed, bounds_cmp,
  * bounds_branch, call, dispatch_jmp, jmp, cond_branch, mem_access,
  * regmov, alu, other; aarch64 also linear_memory, indirect_dispatch,
  * direct_branch; data entries inline_data_or_sample_skid.
  */
 const char *cls__helper_class(const struct cls_func *f, uint32_t i);
+/*
+ * The helper's class of each of n instructions decoded as the helper
+ * decodes (dc__decode_sweep, or between a sidecar's inline data ranges),
+ * by its rules alone (docs/helper-interface.md, "Instruction classes"),
+ * aarch64's bounds pair over the stream included: out[i], a code for
+ * cls_helper__name(). 0, or -1 when out of memory.
+ */
+struct dc_insn;
+int cls_helper__stream(enum cwasm_arch arch, const struct dc_insn *v, uint32_t n, uint8_t *out);
+const char *cls_helper__name(uint8_t c);
 
 /*
  * Per-class totals. samples[] are counts; when the input only had

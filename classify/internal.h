@@ -75,9 +75,13 @@ int cls__noreturn(const struct dc_insn *ni, const struct cls_rstate *st);
 void cls__pinned(enum cwasm_arch arch, enum cwasm_abi abi, const struct cls_flow *fl,
 		 const struct dc_vec *nv, uint8_t *vmctx, uint8_t *membase);
 
-/* helper.c: the helper's class of one classified instruction. */
-uint8_t cls_helper__of(enum cwasm_arch arch, const struct dc_insn *ni, uint8_t cls,
-		       uint8_t detail, int frame);
+/*
+ * helper.c: the helper's class of every entry of a classified function
+ * (insns[i] decoded as v[i]; CLS_DATA entries the skid class) into
+ * insns[].helper. 0, or -1 when out of memory.
+ */
+int cls_helper__fill(enum cwasm_arch arch, const struct dc_insn *v, uint32_t n,
+		     struct cls_insn *insns);
 
 /*
  * classify.c: classes for nv (address order) of a function occupying

@@ -109,6 +109,14 @@ const char *dc__skip_prefixes(const char *s);
 /* capstone.c: append capstone's decode of code[0..len) (at addr) to nv. */
 int dc__decode(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t addr,
 		      struct dc_vec *nv, struct ap_err *err);
+/*
+ * The same as objdump sweeps it (the upstream helper's disassembly): jump
+ * tables decoded as instructions, each undecodable byte (x86) or word
+ * (aarch64) an instruction of kind DC_OTHER, "(bad)" or ".inst 0x...",
+ * and the zero runs objdump skips ("...") no instruction.
+ */
+int dc__decode_sweep(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t addr,
+		     struct dc_vec *nv, struct ap_err *err);
 
 /*
  * The table base of the indirect jump nv->v[j]: a pc-relative address
