@@ -71,13 +71,6 @@ int attr_compat__container(const char *path, const struct cwasm_module *m, int a
 	return 0;
 }
 
-void attr_compat__cut_words(uint64_t read, uint64_t expected, char *buf, size_t len)
-{
-	snprintf(buf, len, "read %" PRIu64 " of %" PRIu64 " data bytes (%.2f%%): the records "
-		 "after the cut are missing; not authoritative", read, expected,
-		 ap_pct(read, expected));
-}
-
 int attr_compat__recording(const char *path, const struct attr_scan *s, int accept_cut,
 			   struct ap_err *err)
 {

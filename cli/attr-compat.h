@@ -35,7 +35,4 @@ int attr_compat__container(const char *path, const struct cwasm_module *m, int a
 int attr_compat__recording(const char *path, const struct attr_scan *s, int accept_cut,
 			   struct ap_err *err);
 
-/* "read N of M data bytes (P%): the records after the cut are missing; not authoritative" */
-void attr_compat__cut_words(uint64_t read, uint64_t expected, char *buf, size_t len);
-
 #endif

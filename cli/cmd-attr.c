@@ -332,8 +332,8 @@ static int read_perf(struct attr_run *a)
 		return fail("%s", err.msg);
 	if (a->scan.truncated) {
 		/* part of the run: said, never authoritative (docs/helper-interface.md) */
-		attr_compat__cut_words(a->scan.bytes_read, a->scan.bytes_expected, a->cut,
-				       sizeof(a->cut));
+		profile__cut_words(a->scan.bytes_read, a->scan.bytes_expected, a->cut,
+				   sizeof(a->cut));
 		if (a->o.authoritative)
 			return fail("--authoritative: %s: cut short: %s", a->o.perf, a->cut);
 		cli_warn("attr", "%s: cut short: %s", a->o.perf, a->cut);
