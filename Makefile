@@ -10,7 +10,10 @@
 #   make bench      aotperf report vs the perf script/report pipeline it replaces
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make static     build/aotperf-static, no shared library needed (ARCH=aarch64:
-#                   build-aarch64/); make dist: the release tarballs (dist/static.mk)
+#                   build-aarch64/, its cross dependencies installed when missing:
+#                   dist/arch.mk); make dist: the release tarballs (dist/static.mk)
+#   make test-arm64-vm  build the emulated arm64 machine if missing, record in it,
+#                   check the recordings (docs/arm64-vm.md)
 #
 # SAN=1 builds into build-san/ with AddressSanitizer and UBSan; WERROR=1 makes
 # warnings errors (CI does).
@@ -65,7 +68,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 TEST_HELPERS := $(B)/tests/loader $(B)/tests/mkfixture
 
 .DEFAULT_GOAL := all
-.PHONY: all check test unit e2e demo bench install clean deps test-deps fixtures lint
+.PHONY: all check test unit e2e demo bench install clean deps test-deps fixtures lint test-arm64-vm
 
 # A fresh clone without the build dependencies: one line saying what to do,
 # not the compiler's first "No such file". Goals that install or need no
@@ -181,6 +184,11 @@ test-deps:
 demo: deps
 	$(MAKE) all $(B)/tests/loader $(B)/fixtures/sample.cwasm
 	bash scripts/demo.sh $(B)
+
+# scripts/arm64-vm.sh's machine (built when missing: root, apt), fresh
+# recordings in it (tests/fixtures/arm64/remake.sh), tests/e2e/arm64.sh on them
+test-arm64-vm: all $(B)/tests/mkfixture $(B)/aotperf-static
+	bash tests/e2e/arm64.sh $(B) --live
 
 bench: deps
 	$(MAKE) all $(TEST_HELPERS) fixtures

@@ -90,6 +90,7 @@ struct profile_stacks {
 	uint64_t samples;
 	uint64_t fp_samples, dwarf_samples;	/* by mode; the rest had neither */
 	uint64_t caller_unknown;	/* -g: the chain skipped the immediate caller */
+	uint64_t caller_from_lr;	/* -g, aarch64: ... and x30 named it */
 	uint64_t cut;			/* dwarf: unwinding stopped inside wasm code */
 	uint64_t max_depth;		/* the deepest stack, in frames */
 	int finished;
