@@ -366,6 +366,20 @@ static const char *tpath(const char *name)
 	return buf[k];
 }
 
+/* attr__run over a session of path of its own (session/session.h). */
+static int attr_run_file(const char *path, struct attr_core *cores, uint32_t n,
+			 const struct attr_opts *o, struct attr_result *res, struct ap_err *err)
+{
+	struct session *se;
+	int r;
+
+	if (session__open(path, &se, err))
+		return -1;
+	r = attr__run(se, cores, n, o, res, err);
+	session__delete(se);
+	return r;
+}
+
 static void write_file(const char *path, const void *p, size_t n)
 {
 	int fd;
@@ -1674,7 +1688,7 @@ static void test_attr_pids_and_injected(void)
 	build_file(&file, &a, 1, &data, NULL);
 	write_file(tpath("pids.data"), file.p, file.len);
 	core.mod = m;
-	CHECK_EQ_U64(attr__run(tpath("pids.data"), &core, 1, &o, &res, &err), 0);
+	CHECK_EQ_U64(attr_run_file(tpath("pids.data"), &core, 1, &o, &res, &err), 0);
 	CHECK_EQ_U64(res.nmappings, 1);
 	CHECK_EQ_U64(res.nmappings ? res.mappings[0].pid : 0, 42);
 	CHECK_EQ_U64(res.total_samples, 3);
@@ -1699,7 +1713,7 @@ static void test_attr_pids_and_injected(void)
 	write_file(tpath("inj.data"), file.p, file.len);
 	memset(&core, 0, sizeof(core));
 	core.mod = m;
-	CHECK_EQ_U64(attr__run(tpath("inj.data"), &core, 1, &o, &res, &err), (uint64_t)-1);
+	CHECK_EQ_U64(attr_run_file(tpath("inj.data"), &core, 1, &o, &res, &err), (uint64_t)-1);
 	CHECK_STR_CONTAINS(err.msg, "written by perf inject --jit");
 	CHECK_EQ_U64(err.hint, AP_HINT_INJECTED);
 	attr_result__exit(&res);
