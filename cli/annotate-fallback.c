@@ -72,12 +72,16 @@ int annot_fallback__run(const char *input, const char *symbol, const struct cls_
 	char tmp[PATH_MAX], dir[PATH_MAX], side[PATH_MAX];
 	/* where aotperf inject puts the images by default: OUT.d, next to OUT */
 	const char *dirs[] = { dir, side, NULL };
+	struct session *s;
 	uint64_t n = 0;
+	int r;
 
 	snprintf(tmp, sizeof(tmp), "%s", input);
 	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
 	snprintf(side, sizeof(side), "%s.d", input);
-	if (cls__annot_recording(input, symbol, dirs, o, a, err))
+	r = session__open(input, &s, err) ? -1 : cls__annot_recording(s, symbol, dirs, o, a, err);
+	session__delete(s);
+	if (r)
 		return ap_err_prefix(err, "%s; and without it: ", why);
 	for (uint32_t i = 0; i < a->n; i++)
 		n += a->funcs[i].header_samples;

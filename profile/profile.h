@@ -165,6 +165,9 @@ struct profile_opts {
 	 */
 	int offcpu;
 	struct progress *progress;	/* a progress line while reading (util/progress.h), or NULL */
+	/* a command's own consumers of the same pass (session/session.h), or none */
+	struct session_tool *const *tools;
+	uint32_t ntools;
 };
 
 /*

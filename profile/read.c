@@ -270,7 +270,7 @@ int profile__read_events(struct session *s, const struct core_set *cs,
 			 struct profile **out, struct ap_err *errs, struct ap_err *err)
 {
 	struct reader *rd = calloc(n ? n : 1, sizeof(*rd));
-	struct session_tool **tools = calloc(n ? n : 1, sizeof(*tools));
+	struct session_tool **tools = calloc(n + o->ntools + 1, sizeof(*tools));
 	uint32_t ntools = 0;
 	int ret = 0;
 
@@ -288,6 +288,8 @@ int profile__read_events(struct session *s, const struct core_set *cs,
 		else
 			tools[ntools++] = attr_reader__tool(rd[i].ar);
 	}
+	for (uint32_t i = 0; ntools && i < o->ntools; i++)
+		tools[ntools++] = o->tools[i];	/* only along a reading */
 	session__set_progress(s, o->progress);
 	if (ntools && session__process(s, tools, ntools, err))
 		ret = -1;
