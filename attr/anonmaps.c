@@ -111,24 +111,15 @@ struct census {
 	struct session_tool tool;	/* first: the session hands it back */
 	struct anon_census *c;
 	struct attr_comms comms;
-	int samples;		/* the second pass */
 };
 
 static int census_record(struct session_tool *t, const struct pd_event *ev, struct ap_err *err)
 {
 	struct census *cs = (struct census *)t;
-	int r = cs->samples ? on_sample_record(cs->c, &cs->comms, ev) :
-			      on_map_record(cs->c, &cs->comms, ev);
+	int r = t->pass ? on_sample_record(cs->c, &cs->comms, ev) :
+			  on_map_record(cs->c, &cs->comms, ev);
 
 	return r ? ap_err_nomem(err) : 0;
-}
-
-static int census_pass_end(struct session_tool *t, struct ap_err *err)
-{
-	struct census *cs = (struct census *)t;
-
-	(void)err;
-	return !cs->samples++;
 }
 
 static int by_samples_map(const void *a, const void *b)
@@ -151,7 +142,7 @@ static int by_samples_pid(const void *a, const void *b)
 
 int anon_census__read(struct session *s, struct anon_census *c, struct ap_err *err)
 {
-	struct census cs = { .tool = { .record = census_record, .pass_end = census_pass_end },
+	struct census cs = { .tool = { .record = census_record, .pass_end = session_tool__twice },
 			     .c = c };
 	struct session_tool *t = &cs.tool;
 	struct attr_comms comms;

@@ -407,6 +407,19 @@ static int note_comm(struct run *r, const struct pd_event *ev)
 	return 0;
 }
 
+/* An address-space record of a process the reading attributes (not the kernel's, --pid's). */
+static int map_selected(const struct run *r, const struct mt_event *me)
+{
+	return !no_core_pid(me) && (r->opts->pid < 0 || me->pid == (uint32_t)r->opts->pid);
+}
+
+/* A selected one seen: an inject step's file noted; kept for pass 1's ordering when keep. */
+static int collect_map(struct run *r, const struct mt_event *me, int keep)
+{
+	r->res->injected |= me->injected;
+	return keep ? ap_push(&r->list.ev, &r->list.n, &r->list.cap, me, sizeof(*me)) : 0;
+}
+
 /* Pass 1: an address-space record collected (the hook sees it now); -1 when out of memory. */
 static int maps_record(struct run *r, const struct pd_event *ev)
 {
@@ -418,10 +431,7 @@ static int maps_record(struct run *r, const struct pd_event *ev)
 		return 0;
 	if (note_map(r, ev, &me))
 		return -1;
-	if (no_core_pid(&me) || (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid))
-		return 0;
-	r->res->injected |= me.injected;
-	return ap_push(&r->list.ev, &r->list.n, &r->list.cap, &me, sizeof(me));
+	return map_selected(r, &me) ? collect_map(r, &me, 1) : 0;
 }
 
 /* The end of pass 1: the records in time order into the maptable. */
@@ -489,7 +499,7 @@ static int take_record(struct run *r, const struct pd_event *ev)
 		return -1;
 	if ((!r->single_pass && !r->one_pass) || !to_mt_event(ev, r->use_time, &me))
 		return 0;
-	if (!no_core_pid(&me) && (r->opts->pid < 0 || me.pid == (uint32_t)r->opts->pid)) {
+	if (map_selected(r, &me)) {
 		if (r->one_pass && maptable__late(&r->mt, &me))
 			r->fallback = 1;
 		if (r->fallback)
@@ -498,11 +508,10 @@ static int take_record(struct run *r, const struct pd_event *ev)
 	/* read once: the hook sees the records as they come (else pass 1 did) */
 	if (note_map(r, ev, &me))
 		return -1;
-	if (no_core_pid(&me) || (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid))
+	if (!map_selected(r, &me))
 		return 0;
-	r->res->injected |= me.injected;
 	/* kept for a fall back: its mappings pass is the rest of this one (run_record) */
-	if (r->one_pass && ap_push(&r->list.ev, &r->list.n, &r->list.cap, &me, sizeof(me)))
+	if (collect_map(r, &me, r->one_pass))
 		return -1;
 	return maptable__add(&r->mt, &me, r->res) ? -1 : 0;
 }

@@ -359,26 +359,17 @@ static void state_exit(struct ar_state *st)
 struct ar_tool {
 	struct session_tool tool;	/* first: the session hands it back */
 	struct ar_state *st;
-	int samples;			/* the second pass */
 };
 
 static int ar_record(struct session_tool *t, const struct pd_event *ev, struct ap_err *err)
 {
 	struct ar_tool *at = (struct ar_tool *)t;
 
-	if (!at->samples)
+	if (!t->pass)
 		return record(at->st, ev) ? ap_err_nomem(err) : 0;
 	if (ev->hdr->type == PERF_RECORD_SAMPLE)
 		count(at->st, &ev->sample);
 	return 0;
-}
-
-static int ar_pass_end(struct session_tool *t, struct ap_err *err)
-{
-	struct ar_tool *at = (struct ar_tool *)t;
-
-	(void)err;
-	return !at->samples++;
 }
 
 int cls__annot_recording(struct session *s, const char *symbol,
@@ -386,7 +377,8 @@ int cls__annot_recording(struct session *s, const char *symbol,
 			 struct cls_annot *out, struct ap_err *err)
 {
 	struct ar_state st = { .symbol = symbol, .dirs = extra_dirs };
-	struct ar_tool at = { .tool = { .record = ar_record, .pass_end = ar_pass_end }, .st = &st };
+	struct ar_tool at = { .tool = { .record = ar_record, .pass_end = session_tool__twice },
+			      .st = &st };
 	struct session_tool *t = &at.tool;
 	struct perfdata *pd = session__data(s);
 	char event[64] = "unknown";

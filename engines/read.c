@@ -602,14 +602,13 @@ static int count_sample(struct rd *r, const struct pd_event *ev, struct ap_err *
 struct rd_tool {
 	struct session_tool tool;	/* first: the session hands it back */
 	struct rd *r;
-	int samples;			/* the second pass */
 };
 
 static int rd_record(struct session_tool *t, const struct pd_event *ev, struct ap_err *err)
 {
 	struct rd_tool *rt = (struct rd_tool *)t;
 
-	if (!rt->samples)
+	if (!t->pass)
 		return maps_record(rt->r, ev, err);
 	return ev->hdr->type == PERF_RECORD_SAMPLE ? count_sample(rt->r, ev, err) : 0;
 }
@@ -621,9 +620,8 @@ static int rd_pass_end(struct session_tool *t, struct ap_err *err)
 {
 	struct rd_tool *rt = (struct rd_tool *)t;
 
-	if (rt->samples)
+	if (t->pass)
 		return 0;
-	rt->samples = 1;
 	return read_jitdumps(rt->r, err) || build_index(rt->r, err) ? -1 : 1;
 }
 

@@ -183,14 +183,22 @@ static int one_pass(struct session *s, struct session_tool *const *tools, size_t
 	return 0;
 }
 
+int session_tool__twice(struct session_tool *t, struct ap_err *err)
+{
+	(void)err;
+	return !t->pass;
+}
+
 int session__process(struct session *s, struct session_tool *const *tools, size_t n,
 		     struct ap_err *err)
 {
 	size_t more = n;
 	int ret = 0;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		tools[i]->in_pass = 1;
+		tools[i]->pass = 0;
+	}
 	while (more && !ret) {
 		ret = one_pass(s, tools, n, err);
 		more = 0;
@@ -205,6 +213,7 @@ int session__process(struct session *s, struct session_tool *const *tools, size_
 			if (r < 0)
 				ret = -1;
 			t->in_pass = r > 0;
+			t->pass += r > 0;
 			more += r > 0;
 		}
 	}

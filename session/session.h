@@ -51,16 +51,20 @@ enum session_need {
  * more of this pass, -1 fails the read with err. pass_end() follows every
  * pass the tool was in: 0 when it is done, 1 when it wants the records
  * once more from the first, -1 with err; without one, a tool is done
- * after one pass.
+ * after one pass (session_tool__twice: after two).
  */
 struct session_tool {
 	int (*record)(struct session_tool *t, const struct pd_event *ev, struct ap_err *err);
 	int (*pass_end)(struct session_tool *t, struct ap_err *err);
 	unsigned needs;		/* enum session_need, for the coming pass */
 	const char *phase;	/* the progress line's words for it; NULL: "reading perf.data" */
-	/* the session's own */
+	/* the session's: which of the tool's passes this is (0: the first) */
+	unsigned pass;
 	int in_pass, done;
 };
+
+/* A pass_end for a tool that reads the records twice (say, mappings, then samples). */
+int session_tool__twice(struct session_tool *t, struct ap_err *err);
 
 /* Open path ("-": standard input) and read its header. 0 and *out, or -1 with err. */
 int session__open(const char *path, struct session **out, struct ap_err *err);

@@ -1643,6 +1643,27 @@ static void test_phantom_mmap(void)
 	wfree(&file);
 }
 
+/* A core of two functions (offsets 0 and 2048) in one page of text; *buf backs it. */
+static struct cwasm_module *two_func_core(uint8_t **buf)
+{
+	static const uint8_t text[4096] = { 0xc3 };
+	uint32_t offs[2] = { 0, 2048 };
+	struct cwasm_spec spec = { 0 };
+	struct cwasm_module *m = NULL;
+	struct ap_err err = { 0 };
+	size_t len = 0;
+
+	spec.version = 7;
+	cwasm_target__spec(&spec.ti, CWASM_ARCH_X86_64, CWASM_FMT_ELF64, CWASM_ABI_SYSV);
+	spec.text = text;
+	spec.text_size = sizeof(text);
+	spec.nfuncs = 2;
+	spec.offsets = offs;
+	CHECK_EQ_U64(cwasm__build(&spec, buf, &len, &err), 0);
+	CHECK_EQ_U64(cwasm__parse(*buf, len, "core.cwasm", &m, &err), 0);
+	return m;
+}
+
 /*
  * Attribution over such a file: pid -1 (the kernel's maps) and 0 (idle)
  * map no core, so no perf map or jitdump is ever written for them; the
@@ -1652,11 +1673,8 @@ static void test_phantom_mmap(void)
  */
 static void test_attr_pids_and_injected(void)
 {
-	static const uint8_t text[4096] = { 0xc3 };
 	const uint64_t base = 0x7f0000000000ULL;
-	uint32_t offs[2] = { 0, 2048 };
 	uint32_t pids[3] = { (uint32_t)-1, 0, 42 };
-	struct cwasm_spec spec = { 0 };
 	struct wbuf data = { 0 }, file = { 0 };
 	struct attr_core core = { 0 };
 	struct attr_opts o = { .pid = -1 };
@@ -1665,16 +1683,8 @@ static void test_attr_pids_and_injected(void)
 	struct cwasm_module *m;
 	struct tattr a;
 	uint8_t *buf;
-	size_t len;
 
-	spec.version = 7;
-	cwasm_target__spec(&spec.ti, CWASM_ARCH_X86_64, CWASM_FMT_ELF64, CWASM_ABI_SYSV);
-	spec.text = text;
-	spec.text_size = sizeof(text);
-	spec.nfuncs = 2;
-	spec.offsets = offs;
-	CHECK_EQ_U64(cwasm__build(&spec, &buf, &len, &err), 0);
-	CHECK_EQ_U64(cwasm__parse(buf, len, "core.cwasm", &m, &err), 0);
+	m = two_func_core(&buf);
 	tattr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_ONE, 1);
 	for (int i = 0; i < 3; i++) {
 		struct tsample s = { .pid = pids[i], .tid = pids[i], .time = 10 + (uint64_t)i,
@@ -1795,10 +1805,7 @@ static void th_restart(void *ctx)
 
 static void test_session(void)
 {
-	static const uint8_t text[4096] = { 0xc3 };
 	const uint64_t base = 0x7f0000000000ULL;
-	uint32_t offs[2] = { 0, 2048 };
-	struct cwasm_spec spec = { 0 };
 	struct wbuf data = { 0 }, file = { 0 };
 	struct ttool a, b, c;
 	struct session_tool *tools[3] = { &a.tool, &b.tool, &c.tool };
@@ -1808,7 +1815,6 @@ static void test_session(void)
 	struct cwasm_module *m;
 	struct tattr at;
 	uint8_t *buf;
-	size_t len;
 	const uint64_t n = 4;	/* records: two samples, one mapping, a sample */
 
 	tattr_init(&at, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_ONE, 1);
@@ -1861,14 +1867,7 @@ static void test_session(void)
 	 * mappings pass, the samples are read once more (2 passes, not 3), and
 	 * the hook gets each mapping once.
 	 */
-	spec.version = 7;
-	cwasm_target__spec(&spec.ti, CWASM_ARCH_X86_64, CWASM_FMT_ELF64, CWASM_ABI_SYSV);
-	spec.text = text;
-	spec.text_size = sizeof(text);
-	spec.nfuncs = 2;
-	spec.offsets = offs;
-	CHECK_EQ_U64(cwasm__build(&spec, &buf, &len, &err), 0);
-	CHECK_EQ_U64(cwasm__parse(buf, len, "core.cwasm", &m, &err), 0);
+	m = two_func_core(&buf);
 	{
 		struct thooks h = { 0 };
 		struct attr_opts o = { .pid = -1, .on_sample = th_sample, .on_map = th_map,
