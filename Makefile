@@ -56,7 +56,7 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR_FLAG) -Wshadow 
 override LDFLAGS += $(SANFLAGS)
 LDLIBS  += -lzstd $(CAPSTONE_LIBS) $(TRACEEVENT_LIBS) -ldw -lelf -lm
 
-LIB_DIRS := util cwasm perfdata attr jitdump decode classify loops symbolize spills frames engines \
+LIB_DIRS := util cwasm perfdata session attr jitdump decode classify loops symbolize spills frames engines \
 	    unwind profile render compare
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include "../cwasm/cwasm.h"
 #include "../perfdata/perfdata.h"
+#include "../session/session.h"
 #include "../util/err.h"
 #include "consistency.h"
 #include "comms.h"
@@ -84,10 +85,11 @@ struct attr_span {
  *
  *   on_sample   every selected sample, in a core or not (core -1);
  *   on_map      every address-space record of any process: executable
- *               MMAP/MMAP2 (files, //anon, the kernel's), exec COMM, FORK;
- *               the two-pass read hands them all over before the first
- *               sample, the one pass as they come;
- *   on_restart  forget everything: the one pass starts over;
+ *               MMAP/MMAP2 (files, //anon, the kernel's), exec COMM, FORK,
+ *               each once, in file order: the two-pass read hands them all
+ *               over before the first sample, the one pass as they come;
+ *   on_restart  forget every sample (and every record on_other got): the
+ *               one pass falls back (what on_map got stands);
  *   on_other    the records attribution does not count: samples of the
  *               events not selected, context switches (SWITCH,
  *               SWITCH_CPU_WIDE) and FINISHED_ROUND, for the off-CPU view
@@ -103,8 +105,9 @@ struct attr_span {
  *               read fails.
  *
  * A hook cannot take back what it was given, so when the one-pass read
- * meets a record it cannot order it starts over (on_restart) and reads
- * twice. In a hooked one pass every lookup that finds no core counts for
+ * meets a record it cannot order it falls back (on_restart): the rest of
+ * that pass only collects the address-space records (on_map gets them
+ * there), and one more pass reads the samples against all of them. In a hooked one pass every lookup that finds no core counts for
  * that check (maptable__late), and with on_map so does a late mapping of
  * a file over an address a lookup missed: no hooked sample misses a
  * mapping that arrives too late, a core's or the host's.
@@ -149,8 +152,6 @@ typedef void (*attr_other_fn)(void *ctx, const struct pd_event *ev, struct attr_
 typedef int (*attr_begin_fn)(void *ctx, struct perfdata *pd, const char **event,
 			     struct ap_err *err);
 
-struct progress;
-
 struct attr_opts {
 	int pid;                 /* -1 = all */
 	const char *event;       /* NULL = all events */
@@ -168,11 +169,10 @@ struct attr_opts {
 	attr_other_fn on_other;
 	attr_begin_fn on_begin;
 	void *ctx;
-	struct progress *progress; /* bytes read, a phase per pass (util/progress.h); NULL: none */
+	unsigned needs;          /* what the hooks read of a sample (session.h's enum session_need) */
 };
 
 struct attr_result {
-	const char *perf_path;
 	uint32_t ncores;
 	struct attr_core *cores;
 	uint64_t total_samples;       /* of the selected events/pids */
@@ -201,23 +201,40 @@ struct attr_result {
 };
 
 /*
- * Attribute the samples of perf_path (one pass when it can, else mappings
- * first, then samples). cores[] is filled by the caller (mod,
- * base_override); results are written into it. Returns 0 or -1 with err
- * ("perf.data: no samples", ...; AP_ERR_GATE when require_size_match
- * failed; the hint AP_HINT_PIN_CORE when a pin would help, AP_HINT_NO_CORE_MAP
- * when no mapping has a core's size, AP_HINT_PID_SAMPLES when the pid has no
- * samples: attr/anonmaps.h lists what there is).
+ * Attribute the samples of the recording s reads (one pass when it can,
+ * else mappings first, then samples). cores[] is filled by the caller
+ * (mod, base_override); results are written into it. Returns 0 or -1 with
+ * err ("perf.data: no samples", ...; AP_ERR_GATE when require_size_match
+ * failed; the hint AP_HINT_PIN_CORE when a pin would help,
+ * AP_HINT_NO_CORE_MAP when no mapping has a core's size,
+ * AP_HINT_PID_SAMPLES when the pid has no samples: attr/anonmaps.h lists
+ * what there is). res holds the cores from the start, on failure too.
  */
-int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
+int attr__run(struct session *s, struct attr_core *cores, uint32_t ncores,
 	      const struct attr_opts *opts, struct attr_result *res, struct ap_err *err);
+
+/*
+ * attr__run in steps, so that several readings share one pass of the
+ * session (report: one reading per sampling event, all fed by one read):
+ * __new (a file's attrs are checked now: an unknown opts->event fails
+ * here), its tool among the others to session__process(), then __finish
+ * (what attr__run returns). opts and res must outlive the reader.
+ */
+struct attr_reader;
+int attr_reader__new(struct session *s, struct attr_core *cores, uint32_t ncores,
+		     const struct attr_opts *opts, struct attr_result *res,
+		     struct attr_reader **out, struct ap_err *err);
+struct session_tool *attr_reader__tool(struct attr_reader *r);
+int attr_reader__finish(struct attr_reader *r, struct ap_err *err);
+/* NULL is fine. */
+void attr_reader__delete(struct attr_reader *r);
 void attr_result__exit(struct attr_result *res);
 
 /* Fill every core's ranked[] from its func_samples; -1 when out of memory. */
 int attr__rank_cores(struct attr_result *res);
 
 /*
- * One quick read of perf_path for what the upstream helper decides before
+ * One quick pass of s for what the upstream helper decides before
  * it attributes anything (docs/helper-interface.md): every sample
  * counted, and the executable //anon mappings (attr_result.anon's rule).
  */
@@ -229,7 +246,7 @@ struct attr_scan {
 	int truncated, pipe;		/* cut short (perfdata__truncated); a pipe-mode stream */
 	uint64_t bytes_read, bytes_expected;
 };
-int attr__scan(const char *perf_path, struct attr_scan *out, struct ap_err *err);
+int attr__scan(struct session *s, struct attr_scan *out, struct ap_err *err);
 void attr_scan__exit(struct attr_scan *s);
 /* Append (start, len) unless it is there already; -1 when out of memory. */
 int attr_spans__add(struct attr_span **v, uint32_t *n, size_t *cap, uint64_t start,

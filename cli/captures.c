@@ -146,6 +146,10 @@ static int take(struct captures *c, uint32_t k, struct attr_args *a, const char 
 			 p->event ? p->event : p->attr.event_name);
 		c->event = c->event_name;
 	}
+	if (!k) {
+		memcpy(c->cpuid, p->cpuid, sizeof(c->cpuid));
+		memcpy(c->cpudesc, p->cpudesc, sizeof(c->cpudesc));
+	}
 	for (uint32_t m = 0; m < a->cs.n; m++)
 		memcpy((uint64_t *)c->self[k * a->cs.n + m], p->attr.cores[m].func_samples,
 		       a->cs.mods[m]->nfuncs * sizeof(uint64_t));

@@ -44,6 +44,7 @@ struct captures {
 	struct capture_func *funcs;	/* borrowed from the caller, filled in */
 	uint32_t nfuncs;
 	const char *event;		/* the first recording's event: event_name, or NULL */
+	char cpuid[64], cpudesc[128];	/* the first recording's machine (profile.h) */
 	char event_name[128];		/* --event, else the one event perf recorded */
 	struct cmp_side side;		/* what compare/ reads: cores and captures */
 	struct attr_hist hist;		/* samples per (core, text offset), summed: listings */

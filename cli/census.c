@@ -102,7 +102,7 @@ void census__explain(const struct attr_args *a, const struct ap_err *err)
 		cut_note(a);
 	if (err->hint != AP_HINT_NO_CORE_MAP && err->hint != AP_HINT_PID_SAMPLES)
 		return;
-	if (anon_census__read(a->input, &c, &why))
+	if (!a->s || anon_census__read(a->s, &c, &why))
 		return;		/* a pipe, or the error already said what is wrong */
 	if (err->hint == AP_HINT_NO_CORE_MAP)
 		no_core_map(a, &c);

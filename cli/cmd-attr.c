@@ -85,6 +85,7 @@ struct attr_run {
 	struct attr_cmd_opts o;
 	struct core_set cs;
 	struct attr_scan scan;
+	struct session *s;		/* the recording, opened once: scanned, then attributed */
 	struct profile *p;
 	struct helper_report r;
 	char cut[200];			/* the cut's wording, when the recording is cut short */
@@ -326,7 +327,7 @@ static int read_perf(struct attr_run *a)
 	/* the helper reads the file twice too; a stream cannot be */
 	if (!strcmp(a->o.perf, "-"))
 		return fail("--perf -: a pipe cannot be read twice; save the recording to a file");
-	if (attr__scan(a->o.perf, &a->scan, &err))
+	if (session__open(a->o.perf, &a->s, &err) || attr__scan(a->s, &a->scan, &err))
 		return fail("%s", err.msg);
 	if (attr_compat__recording(a->o.perf, &a->scan, a->o.accept_cut, &err))
 		return fail("%s", err.msg);
@@ -347,7 +348,7 @@ static int read_perf(struct attr_run *a)
 	if (ret)
 		return ret;
 	po.pins = &a->r.base;
-	if (profile__read(a->o.perf, &a->cs, &po, &a->p, &err))
+	if (profile__read(a->s, &a->cs, &po, &a->p, &err))
 		return fail("%s", err.msg);
 	/* the helper's keys keep their meaning; another build is said on stderr, as report says it */
 	if (profile__require_consistent(a->p, &err))
@@ -479,6 +480,7 @@ int cmd_attr(int argc, char **argv)
 		return ret;
 	ret = run(&a);
 	profile__delete(a.p);
+	session__delete(a.s);
 	attr_scan__exit(&a.scan);
 	core_set__exit(&a.cs);
 	return ret;

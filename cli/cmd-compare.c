@@ -259,7 +259,8 @@ static int open_other(const struct compare_opts *o, const struct cwasm_module *m
  * CPU): the gap is the code's. A side whose loops cannot be built is
  * warned about and left out (pair->lf NULL): the comparison stands.
  */
-static int compare_loops(const struct compare_opts *o, const struct cwasm_module *m,
+static int compare_loops(const struct compare_opts *o, const struct captures *c,
+			 const struct cwasm_module *m,
 			 const struct capture_func *fn, const struct eng_classes *oc,
 			 struct loops_side *ws, struct lp_func *olf, struct render_loop_pair *pair,
 			 const char *engine, struct ap_err *err)
@@ -287,7 +288,7 @@ static int compare_loops(const struct compare_opts *o, const struct cwasm_module
 	} else if (!o->a.quiet) {
 		cli_warn("compare", "%s's loops not modelled: %s", engine, e.msg);
 	}
-	return lp__model(lfs, fs, n, o->a.ninputs ? o->a.inputs[0] : o->a.input, err);
+	return lp__model(lfs, fs, n, c->cpuid, c->cpudesc, err);
 }
 
 /* --json, --markdown, --html: all of them or none (util/outset.h). */
@@ -366,7 +367,7 @@ int cmd_compare(int argc, char **argv)
 	for (uint32_t k = 0; k < c.n; k++)
 		r.wamr_run_total += c.caps[k].total;
 	engines__headroom(&fn.t, r.wamr_run_total, &oc, o.min_samples, &h);
-	if (compare_loops(&o, m, &fn, &oc, &ws, &olf, &pair,
+	if (compare_loops(&o, &c, m, &fn, &oc, &ws, &olf, &pair,
 			  eng_engine__name(engines__summary(p)->engine), &err)) {
 		ret = cli_fail("compare", &err);
 		goto out;

@@ -445,7 +445,7 @@ static int diff_loops(struct diff_opts *o, struct loops_side ls[][2],
 		}
 		rf[i].loops = &pairs[i];
 	}
-	return n ? lp__model(lfs, fs, n, o->side[0].caps.paths[0], err) : 0;
+	return n ? lp__model(lfs, fs, n, o->side[0].caps.cpuid, o->side[0].caps.cpudesc, err) : 0;
 }
 
 /* --fail-if-slower: 0 passed, -1 with err (AP_ERR_GATE failed, else bad target) */

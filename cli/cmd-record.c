@@ -18,6 +18,7 @@
 #include "attr-args.h"
 #include "hints.h"
 #include "annotate-fallback.h"
+#include "../symbolize/cfi.h"
 #include "../symbolize/inject.h"
 #include "../util/outset.h"
 #include "../util/progress.h"
@@ -301,10 +302,10 @@ static int record_argv(struct rec_args *r, char ***out)
 /* ---- symbolizing ---- */
 
 /* What aotperf inject does, on the profile already read. */
-static int inject(struct rec_args *r, struct ap_err *err)
+static int inject(struct rec_args *r, struct symcfi_maps *maps, struct ap_err *err)
 {
-	struct sym_inject_opts io = { .sym = { .names = r->mode }, .jitdump = r->jitdump,
-				      .perf = r->perf };
+	struct sym_inject_opts io = { .sym = { .names = r->mode, .maps = maps },
+				      .jitdump = r->jitdump, .perf = r->perf };
 	struct sym_inject_result res;
 	struct outset outs = OUTSET_INIT;
 	struct progress pr;
@@ -319,7 +320,7 @@ static int inject(struct rec_args *r, struct ap_err *err)
 	io.sym.outs = &outs;	/* the copy and its images together, or none (util/outset.h) */
 	progress__init(&pr, stderr, r->a.quiet);
 	io.progress = &pr;
-	ret = symbolize__inject(r->out, &r->a.p->attr, &io, r->jit_out, &res, err);
+	ret = symbolize__inject(r->a.s, &r->a.p->attr, &io, r->jit_out, &res, err);
 	progress__exit(&pr);
 	if (ret || outset__commit(&outs, err)) {
 		outset__abort(&outs, err);
@@ -530,6 +531,8 @@ int cmd_record(int argc, char **argv)
 {
 	struct rec_args r = { .out = "perf.data", .freq = "999", .mode = SYMNAME_LOCAL };
 	struct ap_err err = { 0 };
+	struct symcfi_maps *maps = NULL;
+	struct session_tool *tool;
 	int status, ret = EXIT_OK, injected = 0, read;
 
 	attr_args__init(&r.a, "record");
@@ -547,12 +550,19 @@ int cmd_record(int argc, char **argv)
 			 " anyway", status);
 	r.a.input = r.out;
 	/* one read of the recording serves the inject and the summary */
+	if (!r.no_inject && !r.jitdump && (maps = symcfi_maps__new())) {
+		tool = symcfi_maps__tool(maps);	/* the ELF images' placing: every mapping */
+		r.a.opts.tools = &tool;
+		r.a.opts.ntools = 1;
+	}
 	read = attr_args__read(&r.a);
+	r.a.opts.tools = NULL;
+	r.a.opts.ntools = 0;
 	if (!r.no_inject) {
 		if (read == EXIT_OK && !r.force && profile__require_consistent(r.a.p, &err)) {
 			ap_err_hint(&err, AP_HINT_FORCE_MISMATCH);
 			read = cli_fail("record", &err);
-		} else if (read == EXIT_OK && inject(&r, &err)) {
+		} else if (read == EXIT_OK && inject(&r, maps, &err)) {
 			read = cli_fail("record", &err);
 		}
 		injected = read == EXIT_OK;
@@ -571,6 +581,7 @@ int cmd_record(int argc, char **argv)
 		ret = status;
 out:
 	free(r.core_args);
+	symcfi__maps_delete(maps);
 	attr_args__exit(&r.a);
 	return ret;
 }

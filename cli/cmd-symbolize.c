@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "attr-args.h"
 #include "hints.h"
+#include "../symbolize/cfi.h"
 #include "../symbolize/inject.h"
 #include "../util/outset.h"
 #include "../util/progress.h"
@@ -244,7 +245,7 @@ static int do_inject(struct sym_args *s, const struct sym_opts *so, char ***file
 	io.perf = ap_perf__find(NULL, perf, sizeof(perf), &perf_err) ? NULL : perf;
 	progress__init(&pr, stderr, s->a.quiet);
 	io.progress = &pr;
-	ret = symbolize__inject(s->a.input, &s->a.p->attr, &io, s->out, &r, err);
+	ret = symbolize__inject(s->a.s, &s->a.p->attr, &io, s->out, &r, err);
 	progress__exit(&pr);
 	*files = r.images;
 	*nfiles = r.nimages;
@@ -258,8 +259,10 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 	struct ap_err err = { 0 };
 	struct outset outs = OUTSET_INIT;
 	char dir[PATH_MAX], **files = NULL;
+	struct symcfi_maps *maps = NULL;
+	struct session_tool *tool;
 	uint32_t nfiles = 0;
-	int ret, created = 0, mono;
+	int ret, created = 0;
 
 	attr_args__init(&s.a, cmd);
 	if (parse(argc, argv, &s, &err) ||
@@ -268,7 +271,16 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		ret = cli_fail(cmd, &err);
 		goto out;
 	}
+	/* the ELF images' placing needs every mapping: collected by the same read */
+	if (route == ROUTE_INJECT && !s.jitdump && (maps = symcfi_maps__new())) {
+		tool = symcfi_maps__tool(maps);
+		s.a.opts.tools = &tool;
+		s.a.opts.ntools = 1;
+		so.maps = maps;
+	}
 	ret = attr_args__read(&s.a);
+	s.a.opts.tools = NULL;
+	s.a.opts.ntools = 0;
 	if (ret != EXIT_OK)
 		goto out;
 	so.prefix_core = symbolize__want_prefix(&s.a.p->attr);
@@ -280,7 +292,7 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		goto out;
 	}
 	/* perf inject --jit refuses the dump of a recording without -k mono */
-	if ((route == ROUTE_JITDUMP || s.jitdump) && !symbolize__clock_is_mono(s.a.input, &mono, &err) && !mono) {
+	if ((route == ROUTE_JITDUMP || s.jitdump) && !symbolize__clock_is_mono(s.a.s)) {
 		ap_errf(&err, "%s: not recorded with -k mono: perf inject --jit would refuse its"
 			" jitdump", s.a.input);
 		ap_err_hint(&err, AP_HINT_NO_MONO);
@@ -303,7 +315,7 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		ret = symbolize__perfmaps(&s.a.p->attr, &so, s.out, &files, &nfiles, &err);
 		break;
 	case ROUTE_JITDUMP:
-		ret = symbolize__jitdump(s.a.input, &s.a.p->attr, &so, s.out, &files, &nfiles, &err);
+		ret = symbolize__jitdump(s.a.s, &s.a.p->attr, &so, s.out, &files, &nfiles, &err);
 		break;
 	case ROUTE_INJECT:
 		ret = do_inject(&s, &so, &files, &nfiles, &err);
@@ -320,6 +332,7 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		print_done(&s, &so, files, nfiles);
 out:
 	symbolize__free_list(files, nfiles);
+	symcfi__maps_delete(maps);
 	attr_args__exit(&s.a);
 	return ret;
 }

@@ -58,11 +58,11 @@ static int model_all(struct lp_func *const *lfs, const struct cls_func *const *f
 }
 
 int lp__model(struct lp_func *const *lfs, const struct cls_func *const *fs, uint32_t n,
-	      const char *perfdata, struct ap_err *err)
+	      const char *cpuid, const char *cpudesc, struct ap_err *err)
 {
 	struct lp_cpu cpu;
 
-	if (!perfdata || lp_cpu__from_perfdata(perfdata, &cpu))
+	if (lp_cpu__from_recording(cpuid, cpudesc, &cpu))
 		lp_cpu__host(&cpu);
 	return model_all(lfs, fs, n, &cpu, err);
 }
@@ -130,7 +130,7 @@ int lp__profile(struct profile *p, int model, struct ap_err *err)
 		lfs[i] = p->funcs[i].loops;
 		fs[i] = &p->funcs[i].cls.f;
 	}
-	if (p->source == PROFILE_STATIC || lp_cpu__from_perfdata(p->input, &cpu))
+	if (p->source == PROFILE_STATIC || lp_cpu__from_recording(p->cpuid, p->cpudesc, &cpu))
 		lp_cpu__host(&cpu);
 	ret = model_all(lfs, fs, p->nfuncs, &cpu, err);
 	free(lfs);

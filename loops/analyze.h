@@ -12,11 +12,12 @@ int lp__profile(struct profile *p, int model, struct ap_err *err);
 
 /*
  * Model functions built apart from a profile (diff's sides, compare's two
- * engines): lfs[i] decoded as fs[i], all on the CPU that recorded perfdata
- * (NULL or no cpuid: this machine), one llvm-mca child per CPU in
- * parallel. Without llvm-mca each lfs[i]->model.note says how to get it.
+ * engines): lfs[i] decoded as fs[i], all on the CPU that recorded them
+ * (its cpuid and cpudesc, a profile's; NULL or "": this machine), one
+ * llvm-mca child per CPU in parallel. Without llvm-mca each
+ * lfs[i]->model.note says how to get it.
  */
 int lp__model(struct lp_func *const *lfs, const struct cls_func *const *fs, uint32_t n,
-	      const char *perfdata, struct ap_err *err);
+	      const char *cpuid, const char *cpudesc, struct ap_err *err);
 
 #endif

@@ -119,6 +119,12 @@ void perfdata__close(struct perfdata *pd);
  */
 int perfdata__next(struct perfdata *pd, struct pd_event *ev, struct ap_err *err);
 
+/*
+ * n bytes of the file at off (a record again, at its pd_event.file_offset),
+ * through the open descriptor. 0, or -1 with err: past the end, a stream.
+ */
+int perfdata__pread(struct perfdata *pd, void *buf, size_t n, uint64_t off, struct ap_err *err);
+
 /* Start over from the first record (files only; -1 with err for a pipe). */
 int perfdata__rewind(struct perfdata *pd, struct ap_err *err);
 int perfdata__seekable(const struct perfdata *pd);

@@ -783,6 +783,24 @@ int perfdata__rewind(struct perfdata *pd, struct ap_err *err)
 	return stream_start(pd, err);
 }
 
+int perfdata__pread(struct perfdata *pd, void *buf, size_t n, uint64_t off, struct ap_err *err)
+{
+	ssize_t r;
+
+	if (!pd->seekable)
+		return ap_errf(err, "%s: a stream cannot be read again", pd->path);
+	if (!in_file(pd, off, n))
+		return ap_errf(err, "%s: %zu bytes at offset %llu: past the end of the file", pd->path,
+			       n, (unsigned long long)off);
+	r = pread_full(pd->fd, buf, n, off);
+	if (r < 0)
+		return ap_errk(err, AP_ERR_IO, "%s: read error at offset %llu: %s", pd->path,
+			       (unsigned long long)off, strerror(errno));
+	if ((size_t)r != n)
+		return ap_errf(err, "%s: cut short at offset %llu", pd->path, (unsigned long long)off);
+	return 0;
+}
+
 int perfdata__seekable(const struct perfdata *pd)
 {
 	return pd->seekable;

@@ -100,7 +100,7 @@ struct offcpu_reader {
 	struct profile *p;
 	struct hostmaps *maps;
 	struct hostsyms *syms;
-	struct pd_tracing *tr;
+	const struct pd_tracing *tr;	/* the session's */
 	const struct pd_tp_field *f_state, *f_prev_pid;
 	const struct pd_tp_field **f_sc_nr;	/* per event: a sys_enter's syscall number */
 	enum sc_arch sc_arch;
@@ -796,15 +796,16 @@ static int sc_role(struct offcpu_reader *r, uint64_t id, const char *name, size_
  * The roles of the recording's events, its tracepoint formats; the source.
  * Damaged tracing data fails only a recording the view is for.
  */
-static int learn(struct offcpu_reader *r, struct perfdata *pd, struct ap_err *err)
+static int learn(struct offcpu_reader *r, struct session *s, struct ap_err *err)
 {
+	struct perfdata *pd = session__data(s);
 	int has_switch = 0, has_tp = 0, has_bpf = 0, has_enter = 0, has_exit = 0;
 	const char *on = NULL;
 	struct ap_err terr = { 0 };
 	int bad_tracing;
 	char name[128];
 
-	bad_tracing = perfdata__tracing(pd, &r->tr, &terr);
+	bad_tracing = session__tracing(s, &r->tr, &terr);
 	r->nroles = perfdata__nevsels(pd);
 	r->roles = calloc(r->nroles + 1, 1);
 	r->f_sc_nr = calloc(r->nroles + 1, sizeof(*r->f_sc_nr));
@@ -854,43 +855,29 @@ static int learn(struct offcpu_reader *r, struct perfdata *pd, struct ap_err *er
 	return 0;
 }
 
-int offcpu__probe(const char *path, char **on_event, struct ap_err *err)
+int offcpu__probe(struct session *s, char **on_event, struct ap_err *err)
 {
 	struct offcpu_reader r = { 0 };
-	struct perfdata *pd;
-	struct ap_err oerr;
-	int yes;
+	int rc;
 
 	*on_event = NULL;
-	/* a pipe, or a file the read itself fails on */
-	if (!strcmp(path, "-") || perfdata__open(path, 0, &pd, &oerr))
-		return 0;
-	yes = learn(&r, pd, err);
-	perfdata__close(pd);
-	if (yes < 0) {
-		pd_tracing__delete(r.tr);
-		free(r.roles);
-		free(r.f_sc_nr);
-		free(r.on_event);
-		return -1;
-	}
-	yes = r.source != 0;
-	if (yes)
+	if (session__stdin(s))
+		return 0;	/* read once: its stream says (offcpu_reader__begin) */
+	rc = learn(&r, s, err);
+	if (!rc && r.source)
 		*on_event = r.on_event;
 	else
 		free(r.on_event);
-	pd_tracing__delete(r.tr);
 	free(r.roles);
 	free(r.f_sc_nr);
-	return yes;
+	return rc < 0 ? -1 : r.source != 0;
 }
 
-struct offcpu_reader *offcpu_reader__new(struct profile *p, const char *path,
+struct offcpu_reader *offcpu_reader__new(struct profile *p, struct session *s,
 					 struct hostmaps *maps, struct hostsyms *syms,
 					 struct ap_err *err)
 {
 	struct offcpu_reader *r = calloc(1, sizeof(*r));
-	struct perfdata *pd = NULL;
 
 	if (!r) {
 		ap_err_nomem(err);
@@ -899,16 +886,14 @@ struct offcpu_reader *offcpu_reader__new(struct profile *p, const char *path,
 	r->p = p;
 	r->maps = maps;
 	r->syms = syms;
-	if (perfdata__open(path, 0, &pd, err) || learn(r, pd, err)) {
-		perfdata__close(pd);
+	if (learn(r, s, err)) {
 		offcpu_reader__delete(r);
 		return NULL;
 	}
-	perfdata__close(pd);
 	return r;
 }
 
-int offcpu_reader__begin(struct profile *p, struct perfdata *pd, struct hostmaps *maps,
+int offcpu_reader__begin(struct profile *p, struct session *s, struct hostmaps *maps,
 			 struct hostsyms *syms, struct offcpu_reader **out, struct ap_err *err)
 {
 	struct offcpu_reader *r = calloc(1, sizeof(*r));
@@ -920,7 +905,7 @@ int offcpu_reader__begin(struct profile *p, struct perfdata *pd, struct hostmaps
 	r->p = p;
 	r->maps = maps;
 	r->syms = syms;
-	if ((ret = learn(r, pd, err)) || !r->source) {
+	if ((ret = learn(r, s, err)) || !r->source) {
 		offcpu_reader__delete(r);
 		return ret;
 	}
@@ -977,7 +962,6 @@ void offcpu_reader__delete(struct offcpu_reader *r)
 	free(r->roles);
 	free(r->f_sc_nr);
 	free(r->on_event);
-	pd_tracing__delete(r->tr);
 	free(r);
 }
 

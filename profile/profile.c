@@ -172,6 +172,7 @@ void profile__delete(struct profile *p)
 	if (p->host)
 		profile_host__exit(p->host);
 	free(p->host);
+	free(p->input);
 	free(p);
 }
 

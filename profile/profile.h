@@ -8,8 +8,10 @@
  * there, never a new pass over perf.data.
  *
  * Two producers fill it the same way:
- *   profile__read()    aotperf: reads perf.data (MMAP records give the
- *                      mappings; attr/attr.h has the mapping rule);
+ *   profile__read()    aotperf: reads perf.data through its session
+ *                      (session/session.h; MMAP records give the mappings,
+ *                      attr/attr.h has the mapping rule); one profile per
+ *                      sampling event from one read: profile__read_events();
  *   profile__new() +   the dlfilter: perf hands it samples one by one and
  *   profile__sample()  no MMAP records (regions found by probing,
  *                      attr/regions.h), then profile__set_mapping().
@@ -60,6 +62,7 @@
 #include "../attr/hist.h"
 #include "../classify/funcclass.h"
 #include "../cwasm/coreset.h"
+#include "../session/session.h"
 #include "../util/err.h"
 #include "stacks.h"
 
@@ -94,7 +97,7 @@ struct lp_func;
 
 struct profile {
 	enum profile_source source;
-	const char *input;		/* perf.data as given; NULL for fed samples */
+	char *input;			/* perf.data as given (owned); NULL for fed samples */
 	const char *event;		/* samples of this event only; NULL: all */
 	const struct core_set *cs;	/* the cores; attr.cores[i].mod == cs->mods[i] */
 	struct attr_result attr;	/* see attr/attr.h and above */
@@ -108,6 +111,11 @@ struct profile {
 	struct profile_offcpu *offcpu;	/* see above; NULL unless there and asked */
 	/* the samples by perf report --sort's keys (profile/sorted.h); NULL unless asked */
 	struct profile_sorted *sorted;
+	/*
+	 * The recording machine (perf's HEADER_CPUID, HEADER_CPUDESC; "" when
+	 * it holds none), for llvm-mca's -mcpu (loops/mca.h).
+	 */
+	char cpuid[64], cpudesc[128];
 };
 
 /* Pins (aotperf's --base, the dlfilter's base=): the i-th pins the i-th core. */
@@ -157,14 +165,28 @@ struct profile_opts {
 	 */
 	int offcpu;
 	struct progress *progress;	/* a progress line while reading (util/progress.h), or NULL */
+	/* a command's own consumers of the same pass (session/session.h), or none */
+	struct session_tool *const *tools;
+	uint32_t ntools;
 };
 
 /*
- * Read perf_path ("-": a pipe-mode stream on stdin) and attribute its
- * samples to the cores of cs. 0 and *out (finished), or -1 with err.
+ * Read the recording of s (session/session.h; "-": standard input) and
+ * attribute its samples to the cores of cs. 0 and *out (finished), or -1
+ * with err.
  */
-int profile__read(const char *perf_path, const struct core_set *cs,
+int profile__read(struct session *s, const struct core_set *cs,
 		  const struct profile_opts *o, struct profile **out, struct ap_err *err);
+/*
+ * The same for n events at once (events[i] in place of o->event; NULL:
+ * o->event for the one), every profile fed by the same pass of s: out[i],
+ * or NULL with errs[i] saying why that event has none ("no samples of the
+ * selected event", ...). 0, or -1 with err when the read itself failed
+ * (then every out[i] is NULL).
+ */
+int profile__read_events(struct session *s, const struct core_set *cs,
+			 const struct profile_opts *o, const char *const *events, uint32_t n,
+			 struct profile **out, struct ap_err *errs, struct ap_err *err);
 
 /*
  * A profile of cs without a recording (report --func without -i): no

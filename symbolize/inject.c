@@ -147,19 +147,19 @@ static int run_perf_inject(const char *perf, const char *in, const char *out,
 	return 0;
 }
 
-int symbolize__inject(const char *perf_in, const struct attr_result *res,
+int symbolize__inject(struct session *s, const struct attr_result *res,
 		      const struct sym_inject_opts *o, const char *perf_out,
 		      struct sym_inject_result *r, struct ap_err *err)
 {
 	struct sym_opts feed = o->sym;	/* the dumps and marked copy: perf inject's input only */
+	const char *perf_in = session__path(s);
 	char marked[PATH_MAX], **dumps = NULL;
 	const char *out;
 	uint32_t ndumps = 0;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	if (symbolize__clock_is_mono(perf_in, &r->mono, err))
-		return -1;
+	r->mono = symbolize__clock_is_mono(s);
 	if (o->jitdump && !r->mono) {
 		/* perf inject --jit would refuse the dump: say so, never switch routes */
 		ap_errf(err, "%s: not recorded with -k mono: perf inject --jit would refuse its"
@@ -168,7 +168,7 @@ int symbolize__inject(const char *perf_in, const struct attr_result *res,
 	}
 	if (!o->jitdump) {
 		r->elf = 1;
-		return symbolize__elf(perf_in, res, &o->sym, perf_out, &r->images, &r->nimages,
+		return symbolize__elf(s, res, &o->sym, perf_out, &r->images, &r->nimages,
 				      err);
 	}
 	if (!o->perf) {
@@ -181,7 +181,7 @@ int symbolize__inject(const char *perf_in, const struct attr_result *res,
 		return ap_errf(err, "%s: path too long", o->sym.dir);
 	/* at their own names: the marked copy names the dumps perf inject reads */
 	feed.outs = NULL;
-	ret = symbolize__jitdump(perf_in, res, &feed, marked, &dumps, &ndumps, err);
+	ret = symbolize__jitdump(s, res, &feed, marked, &dumps, &ndumps, err);
 	out = ret ? NULL : sym_opts__write_name(&o->sym, perf_out, err);
 	if (!out) {
 		ret = -1;

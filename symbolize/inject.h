@@ -27,8 +27,8 @@ struct sym_inject_result {
 	uint32_t nimages;
 };
 
-/* Write perf_out from perf_in and its attribution res. 0, or -1 with err. */
-int symbolize__inject(const char *perf_in, const struct attr_result *res,
+/* Write perf_out from the recording s reads and its attribution res. 0, or -1 with err. */
+int symbolize__inject(struct session *s, const struct attr_result *res,
 		      const struct sym_inject_opts *o, const char *perf_out,
 		      struct sym_inject_result *r, struct ap_err *err);
 void sym_inject_result__exit(struct sym_inject_result *r);

@@ -231,34 +231,30 @@ out:
 
 /* ---- records ---- */
 
-int symbolize__clock_is_mono(const char *perf_path, int *mono, struct ap_err *err)
+int symbolize__clock_is_mono(struct session *s)
 {
-	struct perfdata *pd;
-	size_t n;
+	struct perfdata *pd = session__data(s);
+	size_t n = perfdata__nevsels(pd);
+	int mono = n > 0;
 
-	if (perfdata__open(perf_path, 0, &pd, err))
-		return -1;
-	n = perfdata__nevsels(pd);
-	*mono = n > 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct perf_event_attr *a = &perfdata__evsel(pd, i)->attr;
 
 		if (!a->use_clockid || a->clockid != CLOCK_MONOTONIC)
-			*mono = 0;
+			mono = 0;
 	}
-	perfdata__close(pd);
-	return 0;
+	return mono;
 }
 
-/* The original MMAP/MMAP2 record of a mapping, read from the file. */
-static void *read_record(const char *path, const struct attr_mapping *am, struct ap_err *err)
+/* The original MMAP/MMAP2 record of a mapping, read from the file again. */
+static void *read_record(struct session *s, const struct attr_mapping *am, struct ap_err *err)
 {
-	struct ap_file f;
 	void *rec;
 
 	if (am->in_compressed) {
 		ap_errf(err, "%s: the mapping record of pid %u at 0x%" PRIx64 " sits inside a"
-			" compressed (-z) record, which cannot be edited", path, am->pid, am->start);
+			" compressed (-z) record, which cannot be edited", session__path(s), am->pid,
+			am->start);
 		ap_err_hint(err, AP_HINT_PERFMAP);
 		return NULL;
 	}
@@ -267,16 +263,10 @@ static void *read_record(const char *path, const struct attr_mapping *am, struct
 		ap_err_nomem(err);
 		return NULL;
 	}
-	if (ap_file__open(&f, path, 0, err)) {
+	if (perfdata__pread(session__data(s), rec, am->rec_size, am->file_offset, err)) {
 		free(rec);
 		return NULL;
 	}
-	if (ap_file__pread(&f, rec, am->rec_size, am->file_offset, err)) {
-		ap_file__close(&f);
-		free(rec);
-		return NULL;
-	}
-	ap_file__close(&f);
 	return rec;
 }
 
@@ -431,7 +421,7 @@ static int write_copy(const char *perf_in, const struct attr_result *res,
 
 /* ---- jitdump ---- */
 
-static int dump_for_pid(const char *perf_in, const struct attr_result *res,
+static int dump_for_pid(struct session *s, const struct attr_result *res,
 			const struct core_syms *cs, struct unwind_table *const *uw, uint32_t pid,
 			const char *dir, const struct sym_opts *o, struct edits *ed,
 			char ***written, uint32_t *nwritten, struct ap_err *err)
@@ -439,6 +429,7 @@ static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 	const struct attr_mapping *first = NULL;
 	char path[PATH_MAX];
 	const char *name;
+	const char *perf_in = session__path(s);
 	struct aotjit *j;
 	uint32_t mach = 62, marker_size;
 	void *orig, *marker;
@@ -502,7 +493,7 @@ static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 		return ap_err_nomem(err);
 	}
 	/* the marker perf inject --jit looks for, right after the first mapping */
-	orig = read_record(perf_in, first, err);
+	orig = read_record(s, first, err);
 	if (!orig)
 		return -1;
 	marker = make_mmap2(orig, first->rec_size, pid, first->tid, first->start, 4096, 0, path,
@@ -516,10 +507,11 @@ static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 	return 0;
 }
 
-int symbolize__jitdump(const char *perf_in, const struct attr_result *res,
+int symbolize__jitdump(struct session *s, const struct attr_result *res,
 		       const struct sym_opts *o, const char *perf_out, char ***written,
 		       uint32_t *nwritten, struct ap_err *err)
 {
+	const char *perf_in = session__path(s);
 	struct edits ed = { 0 };
 	struct core_syms *cs = NULL;
 	struct unwind_table **uw = NULL;
@@ -539,7 +531,7 @@ int symbolize__jitdump(const char *perf_in, const struct attr_result *res,
 		goto out;
 	}
 	for (uint32_t i = 0; i < npids; i++)
-		if (dump_for_pid(perf_in, res, cs, uw, pids[i], dir, o, &ed, written, nwritten, err))
+		if (dump_for_pid(s, res, cs, uw, pids[i], dir, o, &ed, written, nwritten, err))
 			goto out;
 	ret = write_copy(perf_in, res, o, perf_out, &ed, err);
 out:
@@ -590,13 +582,15 @@ static int write_core_image(const char *path, const struct attr_result *res, uin
 	return ret;
 }
 
-int symbolize__elf(const char *perf_in, const struct attr_result *res,
+int symbolize__elf(struct session *s, const struct attr_result *res,
 		   const struct sym_opts *o, const char *perf_out, char ***written,
 		   uint32_t *nwritten, struct ap_err *err)
 {
+	const char *perf_in = session__path(s);
 	struct edits ed = { 0 };
 	struct core_syms *cs = NULL;
-	struct symcfi_maps *maps = NULL;
+	struct symcfi_maps *own = NULL;
+	struct symcfi_maps *maps = o->maps;
 	struct symcfi_place *place = NULL;
 	char dir[PATH_MAX], **paths = NULL;
 	uint32_t first = *nwritten;
@@ -621,8 +615,10 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 			ap_errf(err, "%s: path too long", dir);
 			goto out;
 		}
-		if (!maps && symcfi__maps_read(perf_in, &maps, err))
+		/* the caller's read collected them, or a pass of their own */
+		if (!maps && symcfi__maps_read(s, &own, err))
 			goto out;
+		maps = maps ? maps : own;
 		/* written under o's name for it; the copy names the image's own */
 		name = sym_opts__write_name(o, path, err);
 		if (!name || write_core_image(name, res, c, cs[c].offsets,
@@ -649,7 +645,7 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 
 		if (am->core < 0)
 			continue;
-		orig = read_record(perf_in, am, err);
+		orig = read_record(s, am, err);
 		if (!orig)
 			goto out;
 		rec = make_mmap2(orig, am->rec_size, am->pid, am->tid, am->start, am->len,
@@ -687,7 +683,7 @@ out:
 		free(paths[c]);
 	free(paths);
 	free(place);
-	symcfi__maps_delete(maps);
+	symcfi__maps_delete(own);
 	edits_free(&ed);
 	core_syms_free(cs, res->ncores);
 	return ret;

@@ -16,6 +16,7 @@
 #include "symname.h"
 
 struct outset;
+struct symcfi_maps;
 
 struct sym_opts {
 	enum symname_mode names;
@@ -30,6 +31,11 @@ struct sym_opts {
 	 * only feed perf inject --jit).
 	 */
 	struct outset *outs;
+	/*
+	 * every mapping record (cfi.h), collected by the caller's read (the
+	 * images' CFI claims room in it); NULL: a pass of their own
+	 */
+	struct symcfi_maps *maps;
 };
 
 /* Prefix names with the core unless only one core was mapped. */
@@ -47,23 +53,24 @@ const char *sym_opts__write_name(const struct sym_opts *o, const char *path, str
 int symbolize__perfmaps(const struct attr_result *res, const struct sym_opts *o,
 			const char *out, char ***written, uint32_t *nwritten, struct ap_err *err);
 
-/* 1 when every event of the recording used CLOCK_MONOTONIC (-k mono). */
-int symbolize__clock_is_mono(const char *perf_path, int *mono, struct ap_err *err);
+/* 1 when every event of the recording used CLOCK_MONOTONIC (-k mono), else 0. */
+int symbolize__clock_is_mono(struct session *s);
 
 /*
- * jit-<pid>.dump per process into o->dir, and perf_out: a copy of perf_in
- * with a marker MMAP2 for each dump right after that process's first core
- * mapping record. Dump paths are appended to *written.
+ * jit-<pid>.dump per process into o->dir, and perf_out: a copy of the
+ * recording s reads with a marker MMAP2 for each dump right after that
+ * process's first core mapping record. Dump paths are appended to *written.
  */
-int symbolize__jitdump(const char *perf_in, const struct attr_result *res,
+int symbolize__jitdump(struct session *s, const struct attr_result *res,
 		       const struct sym_opts *o, const char *perf_out, char ***written,
 		       uint32_t *nwritten, struct ap_err *err);
 
 /*
- * One ELF image per mapped core into o->dir, and perf_out: a copy of perf_in
- * whose core mapping records name the images (pgoff 0x1000).
+ * One ELF image per mapped core into o->dir, and perf_out: a copy of the
+ * recording s reads whose core mapping records name the images (pgoff
+ * 0x1000).
  */
-int symbolize__elf(const char *perf_in, const struct attr_result *res,
+int symbolize__elf(struct session *s, const struct attr_result *res,
 		   const struct sym_opts *o, const char *perf_out, char ***written,
 		   uint32_t *nwritten, struct ap_err *err);
 
