@@ -39,6 +39,14 @@ struct captures {
 	const uint64_t **incl;		/* [n * ncores] inclusive samples, NULL until a
 					 * profile has call graphs (captures.c) */
 	uint64_t *incl_store;
+	/* the same weighed by the samples' periods (attr_sample_period): CPU time */
+	const uint64_t **self_period, **incl_period;
+	uint64_t *period_store, *incl_period_store;
+	int period_ns;			/* the first recording's event counts ns (cpu-clock) */
+	/* per recording: cut short, and each core's consistency ([n * ncores]) */
+	int truncated[ATTR_MAX_INPUTS];
+	uint64_t bytes_read[ATTR_MAX_INPUTS], bytes_expected[ATTR_MAX_INPUTS];
+	struct attr_consistency *cons;
 	struct capture_func *funcs;	/* borrowed from the caller, filled in */
 	uint32_t nfuncs;
 	const char *event;		/* the first recording's event: event_name, or NULL */
