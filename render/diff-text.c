@@ -106,8 +106,12 @@ static void class_table(FILE *out, const struct view_diff *v, uint32_t i, unsign
 
 static void gate_lines(FILE *out, const struct view_diff *v, unsigned cols)
 {
-	fprintf(out, "\nGate --fail-if-slower %g (%s, by %s): %s\n", v->in.gate->pct,
-		v->in.gate_what, v->gate_by, v->gate_verdict);
+	char head[300];
+
+	snprintf(head, sizeof(head), "Gate --fail-if-slower %g (%s, by %s): %s", v->in.gate->pct,
+		 v->in.gate_what, v->gate_by, v->gate_verdict);
+	fputc('\n', out);
+	ap_term__wrap(out, head, cols, 2);
 	if (vt_table__nrows(v->checks))
 		render__table_text(out, v->checks, cols, 2, 0);
 	if (v->gate_line[0])

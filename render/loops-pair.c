@@ -86,8 +86,11 @@ void render__loop_pair_text(FILE *out, const struct render_loop_pair *p, size_t 
 		ap_term__wrap(out, line, cols, 4);
 		return;
 	}
-	fprintf(out, "\n  hottest loop, predicted by llvm-mca -mcpu=%s (cycles per iteration)\n",
-		mi->mcpu);
+	/* a long -mcpu name (sapphirerapids) passes 80 columns: wrapped */
+	snprintf(line, sizeof(line), "  hottest loop, predicted by llvm-mca -mcpu=%s (cycles per "
+		 "iteration)", mi->mcpu);
+	fputc('\n', out);
+	ap_term__wrap(out, line, cols, 4);
 	for (int k = 0; k < 2; k++) {
 		if (!l[k]) {
 			snprintf(line, sizeof(line), "    %-8s -: %s", p->word[k], why_none(p, k));

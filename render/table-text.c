@@ -70,6 +70,17 @@ static void widths(const struct vt_table *t, unsigned columns, unsigned indent, 
 		w[flex] = FLEX_MIN;
 }
 
+/* "..." and the last cols - 3 columns of s */
+static const char *tail(const char *s, size_t cols, char *buf, size_t len)
+{
+	size_t skip = cols_of(s) - (cols - 3);
+
+	for (; skip; s++)
+		skip -= ((unsigned char)s[1] & 0xc0) != 0x80;
+	snprintf(buf, len, "...%s", s);
+	return buf;
+}
+
 /* one line: cells (or headings when i is UINT32_MAX), trailing spaces dropped */
 static void line(FILE *out, const struct vt_table *t, const size_t *w, unsigned indent,
 		 uint32_t i)
@@ -92,7 +103,9 @@ static void line(FILE *out, const struct vt_table *t, const size_t *w, unsigned 
 			continue;
 		v = i == UINT32_MAX ? (col->head ? col->head : "")
 				    : render__cell(col, vt_table__cell(t, i, c), buf, sizeof(buf));
-		if (col->flags & VT_FLEX)
+		if ((col->flags & VT_FLEX) && (col->flags & VT_TAIL) && cols_of(v) > w[c] && w[c] > 3)
+			v = tail(v, w[c], cut, sizeof(cut));
+		else if (col->flags & VT_FLEX)
 			v = ap_term__fit(cut, sizeof(cut), v, w[c]);
 		vw = cols_of(v);
 		need = n + strlen(v) + w[c] + 2;

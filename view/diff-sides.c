@@ -123,7 +123,7 @@ static int recordings(struct view_diff *v, struct view_diff_side *sd)
 	struct vcols s = { 0 };
 	uint32_t path, samples, time, trunc, bread, bexp, ok, note;
 
-	path = vcols__add(&s, "perf", "recording", VT_TEXT, VT_FLEX | VT_CODE);
+	path = vcols__add(&s, "perf", "recording", VT_TEXT, VT_FLEX | VT_TAIL | VT_CODE);
 	s.c[path].max_chars = 58;
 	samples = vcols__add(&s, "total_samples", "samples", VT_COUNT, 0);
 	time = vcols__add(&s, "time", v->ms_word, VT_NS, v->time ? 0 : VT_NO_TEXT | VT_NO_MD);

@@ -47,6 +47,7 @@ enum vt_flags {
 	VT_NO_MD = 1 << 4,	/* not in the Markdown table */
 	VT_LEFT = 1 << 5,	/* left-aligned (text cells are, numbers are not) */
 	VT_TIGHT = 1 << 6,	/* text: no space before it (a marker: "0.002 *") */
+	VT_TAIL = 1 << 7,	/* text, VT_FLEX: a cut keeps the end ("...dir/run.data") */
 };
 
 struct vt_col {
