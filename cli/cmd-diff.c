@@ -613,8 +613,8 @@ int cmd_diff(int argc, char **argv)
 		goto out;
 	}
 	if (!o.side[0].a.quiet)
-		for (uint32_t i = 0; i < v->nwarnings; i++)
-			cli_warn("diff", "%s", v->warnings[i]);
+		for (uint32_t i = 0; i < v->warnings.n; i++)
+			cli_warn("diff", "%s", v->warnings.w[i].msg);
 	if (write_outputs(&o, v, &o.side[1].caps.hist, &err)) {
 		ret = cli_fail("diff", &err);
 		goto out;

@@ -167,8 +167,8 @@ void render__diff_json_body(struct json_out *j, const struct view_diff *v)
 	gate(j, v);
 	json_key(j, "warnings");
 	json_begin_arr(j);
-	for (uint32_t i = 0; i < v->nwarnings; i++)
-		json_str(j, v->warnings[i]);
+	for (uint32_t i = 0; i < v->warnings.n; i++)
+		json_str(j, v->warnings.w[i].msg);
 	json_end_arr(j);
 }
 

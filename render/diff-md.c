@@ -129,11 +129,11 @@ static int body(FILE *f, const char *path, const struct view_diff *v, struct ap_
 			return -1;
 	if (v->in.gate && gate(f, path, v, err))
 		return -1;
-	if (v->nwarnings) {
+	if (v->warnings.n) {
 		fprintf(f, "## Warnings\n\n");
-		for (uint32_t i = 0; i < v->nwarnings; i++) {
+		for (uint32_t i = 0; i < v->warnings.n; i++) {
 			fprintf(f, "* ");
-			md__fputs(f, v->warnings[i]);
+			md__fputs(f, v->warnings.w[i].msg);
 			fputc('\n', f);
 		}
 	}

@@ -51,8 +51,8 @@ static void func_table(FILE *out, const struct view_diff *v, int incl, unsigned 
 	char title[300];
 
 	if (v->time)
-		snprintf(title, sizeof(title), "%s: CPU time per run (%s) and share of the run (%%), "
-			 "by the size of the %s change:", incl ? "Inclusive (call graphs)" : "Self",
+		snprintf(title, sizeof(title), "%s: CPU time per run (%s) and share (%%), by the "
+			 "size of the %s change:", incl ? "Inclusive (call graphs)" : "Self",
 			 v->ms_word, v->in.by_share ? "share" : "time");
 	else
 		snprintf(title, sizeof(title), "%s share of the run, by the size of the change:",

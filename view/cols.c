@@ -157,6 +157,20 @@ void vchange__put(struct vt_table *t, uint32_t at, const struct cmp_change *ch)
 	vt_table__bool(t, at + C_SIG, ch->significant);
 }
 
+/* one side's cells of a group at `at` (share: with its total, S_SIDE cells; time: T_SIDE) */
+static void side_put(struct vt_table *t, uint32_t at, double mean, double sd, double min,
+		     double max, uint64_t samples, const uint64_t *total, uint32_t n)
+{
+	vt_table__dbl(t, at, mean);
+	vt_table__dbl(t, at + 1, sd);
+	vt_table__dbl(t, at + 2, min);
+	vt_table__dbl(t, at + 3, max);
+	vt_table__u64(t, at + 4, samples);
+	if (total)
+		vt_table__u64(t, at++ + 5, *total);
+	vt_table__u64(t, at + 5, n);
+}
+
 void vgroup__share(struct vt_table *t, struct vgroup g, const struct cmp_metric *m)
 {
 	const struct cmp_share *sd[2];
@@ -165,17 +179,9 @@ void vgroup__share(struct vt_table *t, struct vgroup g, const struct cmp_metric 
 		return;
 	sd[0] = &m->before;
 	sd[1] = &m->after;
-	for (int k = 0; k < 2; k++) {
-		uint32_t at = g.first + (uint32_t)k * S_SIDE;
-
-		vt_table__dbl(t, at, sd[k]->mean);
-		vt_table__dbl(t, at + 1, sd[k]->sd);
-		vt_table__dbl(t, at + 2, sd[k]->min);
-		vt_table__dbl(t, at + 3, sd[k]->max);
-		vt_table__u64(t, at + 4, sd[k]->samples);
-		vt_table__u64(t, at + 5, sd[k]->total);
-		vt_table__u64(t, at + 6, sd[k]->n);
-	}
+	for (int k = 0; k < 2; k++)
+		side_put(t, g.first + (uint32_t)k * S_SIDE, sd[k]->mean, sd[k]->sd, sd[k]->min,
+			 sd[k]->max, sd[k]->samples, &sd[k]->total, sd[k]->n);
 	vchange__put(t, g.first + 2 * S_SIDE, &m->ch);
 }
 
@@ -187,15 +193,8 @@ void vgroup__time(struct vt_table *t, struct vgroup g, const struct cmp_tmetric 
 		return;
 	sd[0] = &m->before;
 	sd[1] = &m->after;
-	for (int k = 0; k < 2; k++) {
-		uint32_t at = g.first + (uint32_t)k * T_SIDE;
-
-		vt_table__dbl(t, at, sd[k]->mean);
-		vt_table__dbl(t, at + 1, sd[k]->sd);
-		vt_table__dbl(t, at + 2, sd[k]->min);
-		vt_table__dbl(t, at + 3, sd[k]->max);
-		vt_table__u64(t, at + 4, sd[k]->samples);
-		vt_table__u64(t, at + 5, sd[k]->n);
-	}
+	for (int k = 0; k < 2; k++)
+		side_put(t, g.first + (uint32_t)k * T_SIDE, sd[k]->mean, sd[k]->sd, sd[k]->min,
+			 sd[k]->max, sd[k]->samples, NULL, sd[k]->n);
 	vchange__put(t, g.first + 2 * T_SIDE, &m->ch);
 }

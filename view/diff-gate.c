@@ -18,7 +18,7 @@ static int class_table(const struct view_diff_func *fn, struct vt_table **out)
 	uint32_t cls, sb, sa, sc, nb, na, pb, pa, ch;
 
 	cls = vcols__add(&s, "class", "class", VT_TEXT, VT_CODE);
-	sb = vcols__add(&s, "static_before", "static", VT_COUNT, 0);
+	sb = vcols__add(&s, "static_before", "before", VT_COUNT, 0);
 	s.c[sb].md_head = "static before";
 	sa = vcols__add(&s, "static_after", "after", VT_COUNT, 0);
 	s.c[sa].md_head = "static after";

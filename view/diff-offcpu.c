@@ -78,6 +78,19 @@ void view_diff__oc_put(struct vt_table *t, uint32_t at, const struct cmp_oc_func
 	vt_table__bool(t, at + 23, x->significant);
 }
 
+/* an off-CPU row's label, as the diff labels a function */
+static const char *oc_label(const struct view_diff *v, const struct cmp_oc_func *f, char *buf,
+			    size_t len)
+{
+	struct cmp_func cf = {
+		.pair = f->pair, .wasm_index = f->wasm_index, .local_before = f->local_before,
+		.local_after = f->local_after, .name_before = f->name_before,
+		.name_after = f->name_after,
+	};
+
+	return view_diff__label(v, &cf, buf, len);
+}
+
 /* the JSON's rows: core, wasm_func, local_before, local_after, name, off_cpu */
 static int json_rows(struct view_diff *v)
 {
@@ -96,17 +109,12 @@ static int json_rows(struct view_diff *v)
 		return -1;
 	for (uint32_t i = 0; i < oc->nfuncs; i++) {
 		const struct cmp_oc_func *f = &oc->funcs[i];
-		struct cmp_func cf = {
-			.pair = f->pair, .wasm_index = f->wasm_index, .local_before = f->local_before,
-			.local_after = f->local_after, .name_before = f->name_before,
-			.name_after = f->name_after,
-		};
 		char buf[300];
 
 		if (vt_table__add_row(v->oc_json) ||
 		    vt_table__strf(v->oc_json, core, "%s",
 				   view_diff__pair_label(v, f->pair, buf, sizeof(buf))) ||
-		    vt_table__strf(v->oc_json, name, "%s", view_diff__label(v, &cf, buf, sizeof(buf))))
+		    vt_table__strf(v->oc_json, name, "%s", oc_label(v, f, buf, sizeof(buf))))
 			return -1;
 		vt_table__u64(v->oc_json, wasm, f->wasm_index);
 		if (f->local_before >= 0)
@@ -168,15 +176,10 @@ static int show_table(struct view_diff *v, int wall, struct vt_table **out)
 		return -1;
 	for (uint32_t i = 0; i < oc->nfuncs; i++) {
 		const struct cmp_oc_func *f = &oc->funcs[i];
-		struct cmp_func cf = {
-			.pair = f->pair, .wasm_index = f->wasm_index, .local_before = f->local_before,
-			.local_after = f->local_after, .name_before = f->name_before,
-			.name_after = f->name_after,
-		};
 		char buf[300];
 
 		if (vt_table__add_row(*out) ||
-		    vt_table__strf(*out, c.name, "%s", view_diff__label(v, &cf, buf, sizeof(buf))))
+		    vt_table__strf(*out, c.name, "%s", oc_label(v, f, buf, sizeof(buf))))
 			return -1;
 		vt_table__u64(*out, c.wasm, f->wasm_index);
 		vt_table__dbl(*out, c.off_b, f->before.off_ns);

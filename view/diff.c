@@ -3,33 +3,11 @@
  * The diff's view (diff.h): its words, the run and wasm totals, and the
  * parts built in diff-*.c, each once.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 #include "../cwasm/coreset.h"
-#include "../util/array.h"
-
-int view_diff__warn(struct view_diff *v, const char *fmt, ...)
-{
-	size_t cap = v->nwarnings;
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -1;
-	if (ap_grow(&v->warnings, &cap, (size_t)v->nwarnings + 1, sizeof(*v->warnings))) {
-		free(s);
-		return -1;
-	}
-	v->warnings[v->nwarnings++] = s;
-	return 0;
-}
 
 static const struct cwasm_module *pair_mod(const struct view_diff *v, const struct cmp_pair *p,
 					   int after)
@@ -117,7 +95,7 @@ static int run_note(struct view_diff *v)
 		 longer ? "before" : "after", (longer ? r->after.mean : r->before.mean) / 1e6,
 		 (longer ? r->before.mean : r->after.mean) / 1e6, v->ms_word,
 		 r->ch.has_rel ? r->ch.rel_pct : 0.0, p);
-	return view_diff__warn(v, "%s", v->run_note);
+	return ap_warnings__add(&v->warnings, AP_HINT_NONE, "%s", v->run_note);
 }
 
 /* The run, wasm code and each core pair: time and share before and after. */
@@ -234,7 +212,7 @@ int view_diff__new(const struct view_diff_input *in, struct view_diff **out, str
 	v->test_words = test_words(in->d);
 	adjust_words(v);
 	for (uint32_t i = 0; i < in->d->nwarnings; i++)
-		if (view_diff__warn(v, "%s", in->d->warnings[i]))
+		if (ap_warnings__add(&v->warnings, AP_HINT_NONE, "%s", in->d->warnings[i]))
 			goto nomem;
 	if (view_diff__sides(v) || run_note(v) || totals(v) || view_diff__funcs(v) ||
 	    view_diff__lists(v) || view_diff__classes(v) || view_diff__gate(v) ||
@@ -271,9 +249,7 @@ void view_diff__delete(struct view_diff *v)
 	vt_table__delete(v->oc_json);
 	vt_table__delete(v->oc_self);
 	vt_table__delete(v->oc_wall);
-	for (uint32_t i = 0; i < v->nwarnings; i++)
-		free(v->warnings[i]);
-	free(v->warnings);
+	ap_warnings__exit(&v->warnings);
 	free(v->listed);
 	free(v);
 }

@@ -110,9 +110,8 @@ struct view_diff {
 	int gate_failed;		/* slower, or blocked by a cut/inconsistent side */
 	int gate_blocked;		/* the recordings cannot be judged (no --force) */
 	char gate_line[1024];		/* why it failed, one line; "" when it passed */
-	/* the words of every warning (the diff's, the runs', the sides') */
-	char **warnings;
-	uint32_t nwarnings;
+	/* the words of every warning (the diff's, the runs') */
+	struct ap_warnings warnings;
 	/* the after build's functions the HTML lists: (core, local function) */
 	uint32_t nlisted;
 	uint32_t (*listed)[2];

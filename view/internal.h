@@ -79,8 +79,5 @@ int view_diff__offcpu(struct view_diff *v);
 /* A function's off_cpu.* columns (JSON only): the first's index; filled by view_diff__oc_put. */
 uint32_t view_diff__oc_cols(struct vcols *s);
 void view_diff__oc_put(struct vt_table *t, uint32_t first, const struct cmp_oc_func *x);
-/* Append a warning (printf); 0, or -1 when out of memory. */
-int view_diff__warn(struct view_diff *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 #endif

@@ -3,7 +3,8 @@
 // Opening an aotperf HTML report in headless Chromium for the browser
 // checks (playwright-core, /usr/bin/chromium or $CHROMIUM): a fresh
 // profile, no network (any request but the page itself is counted and
-// aborted), console errors and CSP violations collected.
+// aborted), console errors and CSP violations collected, the time from
+// loading to the viewer's data-ready (renderMs).
 'use strict';
 
 const path = require('path');
@@ -33,13 +34,15 @@ async function openPage(pageUrl) {
 		window.__csp = [];
 		document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));
 	});
+	const t0 = Date.now();
 	await page.goto(pageUrl);
 	await page.waitForSelector('html[data-ready]', { timeout: 15000 });
+	const renderMs = Date.now() - t0;
 	const close = async () => {
 		await context.close();
 		fs.rmSync(userDir, { recursive: true, force: true });
 	};
-	return { page, errors, requests, close };
+	return { page, errors, requests, close, renderMs };
 }
 
 module.exports = { openPage };

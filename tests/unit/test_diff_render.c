@@ -257,7 +257,7 @@ static void test_diff(void)
 	 * f1: 295 -> 510 samples a run of 0.5 ms: 147.50 -> 255.00 ms, +107.50
 	 * (+73%); 29.5% -> 51.0% of the run; the largest change, first
 	 */
-	CHECK_STR_CONTAINS(r.txt, "Self: CPU time per run (ms) and share of the run (%)");
+	CHECK_STR_CONTAINS(r.txt, "Self: CPU time per run (ms) and share (%)");
 	CHECK_STR_CONTAINS(r.txt, "  f1                         147.50 255.00 +107.50  +73%  0.029 *"
 			   "   29.50  51.00");
 	CHECK(strstr(r.txt, "  f1 ") < strstr(r.txt, "  f0 "));
