@@ -3,7 +3,7 @@
 # ran (docs/compare.md "Time per run", "Whole recordings of the right
 # cores"), on real recordings of the loader (tests/e2e/lib/diff_fixtures.sh):
 #
-#  * the same core run for T and for 2T (the after runs do the same work
+#  * the same core run for T and for 2T (0.8 s, 1.6 s) (the after runs do the same work
 #    twice as long: zext_heavy alone, so that the loader's calibration of
 #    a mix, which moves shares from run to run, leaves the shares alone):
 #    its time per run doubles while its share stays; --fail-if-slower 5
@@ -26,9 +26,9 @@ D=$WORK/t
 ONE=zext_heavy:1 FASTER=zext_heavy:1,spill_heavy:1
 mkdir -p "$D"
 for k in 1 2 3; do
-	diff_record "$D/base.$k.data" "$S" "$ONE" 500 &&
-		diff_record "$D/double.$k.data" "$S" "$ONE" 1000 &&
-		diff_record "$D/faster.$k.data" "$S" "$FASTER" 500 ||
+	diff_record "$D/base.$k.data" "$S" "$ONE" 800 &&
+		diff_record "$D/double.$k.data" "$S" "$ONE" 1600 &&
+		diff_record "$D/faster.$k.data" "$S" "$FASTER" 800 ||
 		{ bad "recording the runs"; finish; exit; }
 done
 base=("$D"/base.{1,2,3}.data) double=("$D"/double.{1,2,3}.data) faster=("$D"/faster.{1,2,3}.data)
@@ -104,11 +104,12 @@ for n in 3 1; do
 	same_times "$n a side: before, every function's time per run (mean, min, max) and samples = perf script's periods" \
 		"$WORK/ours.b$n" "$WORK/ref.b$n"
 	same_times "$n a side: after, the same" "$WORK/ours.a$n" "$WORK/ref.a$n"
-	# the shares stay: zext_heavy's share within 3 points, its time about doubles
+	# the shares stay (within 10% of before: the loader's fixed start-up, larger
+	# sanitized, weighs less in the longer runs), its time about doubles
 	read -r sb sa rt <<<"$(jq -r --argjson w "$zw" '.functions[] | select(.wasm_func == $w) |
 		"\(.self.before.mean) \(.self.after.mean) \(.self_time.after.mean / .self_time.before.mean)"' "$WORK/t$n.json")"
 	check "$n a side: zext_heavy's share stays ($sb% -> $sa%), its time x$rt" \
-		gawk -v a="$sb" -v b="$sa" -v r="$rt" 'BEGIN { exit !((a - b) ^ 2 < 9 && r > 1.7 && r < 2.3) }'
+		gawk -v a="$sb" -v b="$sa" -v r="$rt" 'BEGIN { exit !(b / a > 0.9 && b / a < 1.1 && r > 1.7 && r < 2.3) }'
 	check "$n a side: the text says the after runs take more CPU time" \
 		grep -q 'NOTE: the after runs take more CPU time than the before runs' "$WORK/t$n.txt"
 	check_eq "$n a side: so does the JSON" "$(jq -r '.run_note | startswith("the after runs take more")' "$WORK/t$n.json")" true
