@@ -14,8 +14,8 @@
 // recordings and the consistency of its cores, the function table (the
 // rows the text lists, in its order: time before and after in ms, the
 // change coloured by its sign, relative, adjusted p and '*', the shares),
-// the gate and its verdicts, the warnings, a click on a row opening its
-// listing. Prints "ok: ..." / "FAIL: ..." lines and "shot: PATH".
+// each --func's hottest loop's cycles, the gate and its verdicts, the
+// warnings, a click on a row opening its listing. Prints "ok: ..." / "FAIL: ..." lines and "shot: PATH".
 'use strict';
 
 const path = require('path');
@@ -95,6 +95,21 @@ async function main() {
 	const note = await page.$$eval('#diff p.note', (p) => p.map((x) => x.textContent).join(' '));
 	ok(note.includes('significant at ' + Math.round(100 * doc.level) + '%') && note.includes('over ' + doc.tested_functions_time +
 		' tested'), 'diff: says what * means (level, family)', note.slice(0, 200));
+
+	// each --func's hottest loop on both sides: the document's cycles (llvm-mca)
+	const lps = (doc.classified_functions || []).filter((x) => x.hottest_loop && x.hottest_loop.sides);
+	if (lps.length) {
+		const cyc = (v) => (v ? v.cycles_per_iteration.toFixed(2) : '-');
+		const wantc = lps.map((x) => {
+			const h = x.hottest_loop, ch = h.change_cycles_per_iteration;
+			return [h.mcpu || '-', cyc(h[h.sides[0]]), cyc(h[h.sides[1]]),
+				ch === null || ch === undefined ? '-' : (ch > 0 ? '+' : '') + ch.toFixed(2)];
+		});
+		const got = await page.$$eval('#loop-pair-table tbody tr', (r) => r.map((x) =>
+			Array.from(x.children).slice(1, 5).map((c) => c.textContent)));
+		ok(JSON.stringify(got) === JSON.stringify(wantc), 'hottest loops before/after: the document\'s cycles (' +
+			wantc.length + ')', JSON.stringify(got) + ' vs ' + JSON.stringify(wantc));
+	}
 
 	// the gate: its verdict and each check's
 	if (doc.gate) {
