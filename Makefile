@@ -57,7 +57,7 @@ override LDFLAGS += $(SANFLAGS)
 LDLIBS  += -lzstd $(CAPSTONE_LIBS) $(TRACEEVENT_LIBS) -ldw -lelf -lm
 
 LIB_DIRS := util cwasm perfdata session attr jitdump decode classify loops symbolize spills frames engines \
-	    unwind profile render compare
+	    unwind profile render view compare
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)
 CLI_SRCS := $(wildcard cli/*.c)

@@ -158,7 +158,7 @@ struct run {
  */
 struct pending {
 	uint32_t pid, tid;
-	uint64_t time, ip;
+	uint64_t time, ip, period;
 	int attr_idx;
 };
 
@@ -187,8 +187,26 @@ struct hit {
 	uint64_t start, len;	/* the mapping it was found in */
 };
 
-/* Count a sample that lies in a core's mapping; 0 if it found none. */
-static int attribute(struct run *r, const struct pd_sample *s, uint64_t t, struct hit *h)
+uint64_t attr_sample_period(const struct pd_sample *s, const struct perf_event_attr *attr)
+{
+	if (s->has_period)
+		return s->period;
+	return attr && !attr->freq ? attr->sample_period : 0;
+}
+
+static uint64_t period_of(const struct run *r, const struct pd_sample *s)
+{
+	const struct perf_event_attr *a = NULL;
+
+	if (!s->has_period && s->attr_idx >= 0 && r->pd &&
+	    (size_t)s->attr_idx < perfdata__nevsels(r->pd))
+		a = &perfdata__evsel(r->pd, (size_t)s->attr_idx)->attr;
+	return attr_sample_period(s, a);
+}
+
+/* Count a sample that lies in a core's mapping (period: its weight); 0 if it found none. */
+static int attribute(struct run *r, const struct pd_sample *s, uint64_t t, uint64_t period,
+		     struct hit *h)
 {
 	uint32_t midx = 0;
 	struct attr_mapping *m;
@@ -211,6 +229,8 @@ static int attribute(struct run *r, const struct pd_sample *s, uint64_t t, struc
 	}
 	c->samples++;
 	c->func_samples[fn]++;
+	c->func_period[fn] += period;
+	r->res->attributed_period += period;
 	if (r->opts->hist)
 		attr_hist__add(r->opts->hist, (uint32_t)core, off);
 	m->samples++;
@@ -225,6 +245,7 @@ struct attr_lookup {
 	struct run *r;
 	uint32_t pid;
 	uint64_t time;
+	uint64_t period;
 };
 
 int attr_lookup__core(struct attr_lookup *lk, uint64_t ip, uint64_t *base)
@@ -242,19 +263,25 @@ uint64_t attr_lookup__time(const struct attr_lookup *lk)
 	return lk->time;
 }
 
-static void defer_sample(struct run *r, const struct pd_sample *s, uint64_t t)
+uint64_t attr_lookup__period(const struct attr_lookup *lk)
+{
+	return lk->period;
+}
+
+static void defer_sample(struct run *r, const struct pd_sample *s, uint64_t t, uint64_t period)
 {
 	if (r->npend == PENDING_MAX || ap_grow(&r->pend, &r->cpend, r->npend + 1, sizeof(*r->pend))) {
 		r->fallback = 1;
 		return;
 	}
-	r->pend[r->npend++] = (struct pending){ s->sid.pid, s->sid.tid, t, s->ip, s->attr_idx };
+	r->pend[r->npend++] = (struct pending){ s->sid.pid, s->sid.tid, t, s->ip, period,
+						s->attr_idx };
 }
 
 /* The on_other hook, for a record of the selected pid (or every pid). */
 static void other_record(struct run *r, const struct pd_event *ev, const struct pd_sample_id *sid)
 {
-	struct attr_lookup lk = { r, sid->pid, r->use_time ? sid->time : ev->seq };
+	struct attr_lookup lk = { r, sid->pid, r->use_time ? sid->time : ev->seq, 0 };
 
 	if (!r->opts->on_other || (r->opts->pid >= 0 && ev->hdr->type != PERF_RECORD_FINISHED_ROUND &&
 				   sid->pid != (uint32_t)r->opts->pid))
@@ -319,7 +346,7 @@ static void count_returns(struct run *r, const struct pd_sample *s, uint64_t t,
 static void count_sample(struct run *r, const struct pd_event *ev)
 {
 	const struct pd_sample *s = &ev->sample;
-	uint64_t t = r->use_time ? s->sid.time : ev->seq;
+	uint64_t t = r->use_time ? s->sid.time : ev->seq, period;
 	struct hit h = { .core = -1 };
 	int found;
 
@@ -329,12 +356,14 @@ static void count_sample(struct run *r, const struct pd_event *ev)
 	}
 	if (!sample_filter__keep(r->opts->filter, &s->sid))
 		return;	/* as if not recorded: no view counts it */
+	period = period_of(r, s);
 	r->res->total_samples++;
-	found = s->has_ip && attribute(r, s, t, &h);
+	r->res->total_period += period;
+	found = s->has_ip && attribute(r, s, t, period, &h);
 	if (r->opts->ret_hist && s->has_callchain)
 		count_returns(r, s, t, &h);
 	if (r->opts->on_sample) {
-		struct attr_lookup lk = { r, s->sid.pid, t };
+		struct attr_lookup lk = { r, s->sid.pid, t, period };
 
 		r->opts->on_sample(r->opts->ctx, s, h.core, h.func, h.off, &lk);
 		if (r->mt.miss_oom)
@@ -343,7 +372,7 @@ static void count_sample(struct run *r, const struct pd_event *ev)
 	if (!s->has_ip || found)
 		return;
 	if (r->one_pass && s->cpumode == PERF_RECORD_MISC_USER)
-		defer_sample(r, s, t);
+		defer_sample(r, s, t, period);
 }
 
 /*
@@ -391,7 +420,7 @@ static void retry_pending(struct run *r)
 
 		struct hit h;
 
-		attribute(r, &s, p->time, &h);
+		attribute(r, &s, p->time, p->period, &h);
 	}
 }
 
@@ -600,9 +629,11 @@ static int start_over(struct run *r)
 		struct attr_core *c = &r->cores[i];
 
 		memset(c->func_samples, 0, (c->mod->nfuncs + 1) * sizeof(uint64_t));
+		memset(c->func_period, 0, (c->mod->nfuncs + 1) * sizeof(uint64_t));
 		c->samples = c->outside_text = 0;
 	}
 	res->total_samples = res->attributed_samples = 0;
+	res->total_period = res->attributed_period = 0;
 	free(res->mappings);
 	res->mappings = NULL;
 	res->nmappings = 0;
@@ -904,7 +935,8 @@ int attr_reader__new(struct session *s, struct attr_core *cores, uint32_t ncores
 	*out = (struct attr_reader *)r;
 	for (uint32_t i = 0; i < ncores; i++) {
 		cores[i].func_samples = calloc(cores[i].mod->nfuncs + 1, sizeof(uint64_t));
-		if (!cores[i].func_samples)
+		cores[i].func_period = calloc(cores[i].mod->nfuncs + 1, sizeof(uint64_t));
+		if (!cores[i].func_samples || !cores[i].func_period)
 			return ap_err_nomem(err);
 	}
 	if (maptable__init(&r->mt, cores, ncores))

@@ -43,6 +43,9 @@ struct attr_core {
 	/* results */
 	uint64_t samples;               /* inside this core's text */
 	uint64_t *func_samples;         /* [mod->nfuncs] */
+	uint64_t *func_period;          /* [mod->nfuncs]: the samples' periods summed (CPU time
+	                                 * in ns for cpu-clock; attr_sample_period); NULL when
+	                                 * fed sample by sample */
 	uint64_t outside_text;          /* in the mapping but past text_size (page tail) */
 	uint32_t nmappings;             /* distinct mappings attributed to this core */
 	uint64_t first_base;            /* start of the first one, 0 if none */
@@ -71,6 +74,14 @@ struct attr_mapping {
 	uint64_t samples;           /* attributed through this mapping */
 	uint64_t first_sample_time; /* UINT64_MAX when none */
 };
+
+/*
+ * A sample's period, what it stands for: PERF_SAMPLE_PERIOD when recorded
+ * (frequency mode: perf adjusts it sample by sample), else the event's
+ * fixed sample_period (perf record -c N). For cpu-clock and task-clock it
+ * is nanoseconds of CPU time, so the periods summed are the time sampled.
+ */
+uint64_t attr_sample_period(const struct pd_sample *s, const struct perf_event_attr *attr);
 
 /* An executable //anon mapping as recorded: where and how long. */
 struct attr_span {
@@ -122,6 +133,8 @@ struct attr_lookup;
 int attr_lookup__core(struct attr_lookup *lk, uint64_t ip, uint64_t *base);
 /* The hooked sample's time key: what attr_map_event.time is compared with. */
 uint64_t attr_lookup__time(const struct attr_lookup *lk);
+/* The hooked sample's period (attr_sample_period). */
+uint64_t attr_lookup__period(const struct attr_lookup *lk);
 
 /*
  * A selected sample. core >= 0: its ip is in that core's text, in local
@@ -177,6 +190,8 @@ struct attr_result {
 	struct attr_core *cores;
 	uint64_t total_samples;       /* of the selected events/pids */
 	uint64_t attributed_samples;  /* inside any core's text */
+	uint64_t total_period;        /* the selected samples' periods summed (attr_sample_period) */
+	uint64_t attributed_period;   /* of those inside any core's text */
 	uint32_t nmappings;
 	struct attr_mapping *mappings; /* candidate mappings attributed to cores, time order */
 	size_t cap_mappings;

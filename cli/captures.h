@@ -41,6 +41,12 @@ struct captures {
 	const uint64_t **incl;		/* [n * ncores] inclusive samples, NULL until a
 					 * profile has call graphs (captures.c) */
 	uint64_t *incl_store;
+	/* the same weighed by the samples' periods (attr_sample_period): CPU time */
+	const uint64_t **self_period, **incl_period;
+	uint64_t *period_store, *incl_period_store;
+	int period_ns;			/* the first recording's event counts ns (cpu-clock) */
+	/* per recording, each core's consistency ([n * ncores]); the cut: reads[] */
+	struct attr_consistency *cons;
 	struct capture_func *funcs;	/* borrowed from the caller, filled in */
 	uint32_t nfuncs;
 	const char *event;		/* the first recording's event: event_name, or NULL */

@@ -469,6 +469,7 @@ void stacks_reader__sample(struct stacks_reader *r, const struct pd_sample *s, i
 		fail(r);
 		return;
 	}
+	stacks__add_period(r->st, attr_lookup__period(lk));
 	if (r->leaves && (core >= 0 || host_frame >= 0) &&
 	    stacks__add_leaf(r->st, core, core >= 0 ? text_off : (uint64_t)host_frame))
 		fail(r);

@@ -1094,7 +1094,6 @@
 			add(s, el('p', 'note', '* significant at ' + (100 * num(d.level || 0.95)).toFixed(0) + '%: p-value ' +
 				(d.adjust || 'Holm') + '-adjusted over ' + fmt(num(d.tested_functions)) + ' tested functions (as aotperf diff prints).'));
 		if (fs.length > 100) add(s, el('p', 'note', 'The 100 largest changes of ' + fmt(fs.length) + ' functions.'));
-		renderDiffOffCpu(s, d.off_cpu);
 		if (Array.isArray(d.classes) && d.classes.length) {
 			add(s, el('h3', null, 'Class mix, before and after'));
 			var grid = put(s, el('div', 'bars mixbars'));
@@ -1139,14 +1138,15 @@
 		});
 		var tb = put(t, el('tbody'));
 		oc.functions.slice(0, 100).forEach(function (x) {
-			var tr = put(tb, el('tr')), dn = num(x.after_ns) - num(x.before_ns);
-			if (x.significant) tr.classList.add('sig');
-			add(tr, el('td', 'name mono', x.name || ''), el('td', 'num', ms(x.before_ns)), el('td', 'num', ms(x.after_ns)),
-				el('td', 'num ' + (dn > 0 ? 'worse' : dn < 0 ? 'better' : ''), (dn > 0 ? '+' : '') + ms(dn)),
-				el('td', 'num', ms(x.incl_before_ns)), el('td', 'num', ms(x.incl_after_ns)),
-				el('td', 'num', ms(x.wall_before_ns)), el('td', 'num', ms(x.wall_after_ns)),
-				el('td', 'num', ms(x.wait_before_ns) + ' \u2192 ' + ms(x.wait_after_ns)),
-				el('td', 'num pval', x.p_adjusted === null || x.p_adjusted === undefined ? '-' : pval(Number(x.p_adjusted)) + (x.significant ? ' *' : '')));
+			var o = x.off_cpu || {}, b = o.before || {}, a = o.after || {}, mt = o.mean_interval_test || {};
+			var tr = put(tb, el('tr')), dn = num(a.off_cpu_ns) - num(b.off_cpu_ns);
+			if (mt.significant) tr.classList.add('sig');
+			add(tr, el('td', 'name mono', x.name || ''), el('td', 'num', ms(b.off_cpu_ns)), el('td', 'num', ms(a.off_cpu_ns)),
+				el('td', 'num ' + (dn > 0 ? 'worse' : dn < 0 ? 'better' : ''), (dn > 0 ? '+' : '') + ms(o.change_ns)),
+				el('td', 'num', ms(b.off_cpu_incl_ns)), el('td', 'num', ms(a.off_cpu_incl_ns)),
+				el('td', 'num', ms(b.wall_ns)), el('td', 'num', ms(a.wall_ns)),
+				el('td', 'num', ms(b.mean_interval_ns) + ' \u2192 ' + ms(a.mean_interval_ns)),
+				el('td', 'num pval', mt.p_adjusted === null || mt.p_adjusted === undefined ? '-' : pval(Number(mt.p_adjusted)) + (mt.significant ? ' *' : '')));
 		});
 		add(s, el('p', 'note', 'ms per recording; wall = on-CPU samples \u00d7 period + off-CPU (self). p: Welch\u2019s t-test of the mean wait ' +
 			'(one off-CPU interval), adjusted over ' + fmt(num(oc.tested_functions)) + ' tested functions; the totals\u2019 change is not tested.'));
@@ -1189,6 +1189,192 @@
 		});
 	}
 
+	/* ---- aotperf diff's page: the diff's JSON document (docs/compare.md "JSON") ---- */
+
+	/* a diff document: aotperf diff's JSON, with the page's listings */
+	function isDiffDoc(doc) {
+		return doc.tool === 'aotperf diff' && Array.isArray(doc.functions) && doc.before && Array.isArray(doc.before.captures);
+	}
+
+	/* the formats' words for a time, a change, a relative change (render/table-cell.c) */
+	function dms(ns, sign) {
+		if (ns === null || ns === undefined) return '';
+		var v = (num(ns) / 1e6).toFixed(2);
+		return sign && num(ns) >= 0 ? '+' + v : v;
+	}
+	function drel(ch) {
+		if (!ch) return '';
+		if (ch.relative_pct === null || ch.relative_pct === undefined) return num(ch.delta !== undefined ? ch.delta : ch.points) > 0 ? 'new' : '';
+		var r = num(ch.relative_pct);
+		if (Math.abs(r) >= 9999.5) return r > 0 ? '>+9999%' : '<-9999%';
+		return (r >= 0 ? '+' : '') + r.toFixed(0) + '%';
+	}
+	function dp(ch) {
+		return !ch || ch.test === 'none' ? '-' : pval(num(ch.p_adjusted)) + (ch.significant ? ' *' : '');
+	}
+	function dpct(v) {
+		return v === null || v === undefined ? '' : num(v).toFixed(2);
+	}
+
+	/* one side: its recordings (samples, CPU time, cut short, fit), its cores' consistency */
+	function diffSideCard(cards, word, sd, unit) {
+		var card = put(cards, el('div', 'card'));
+		card.id = 'side-' + word;
+		add(card, el('h3', null, word + ': ' + (sd.cores || []).map(function (c) { return c.core; }).join(', ')));
+		var dl = put(card, el('dl', 'kv'));
+		(sd.captures || []).forEach(function (c) {
+			kv(dl, c.perf, fmt(c.total_samples) + ' samples' + (c.time !== null && c.time !== undefined ? ', ' + dms(c.time) + ' ' + unit : '') +
+				(c.truncated ? ', CUT SHORT' : '') + (c.consistent === false ? ', NOT consistent with its core' : ''));
+		});
+		(sd.cores || []).forEach(function (c) {
+			var cs = c.consistency;
+			if (cs) kv(dl, 'consistency', fmt(cs.consistent) + ' of ' + fmt(cs.checked) + ' sampled addresses fit ' + c.core +
+				' (' + num(cs.percent).toFixed(2) + '%)' + (cs.ok ? '' : ': NOT consistent'));
+		});
+		if (sd.problem) add(card, el('p', 'warn', sd.problem));
+	}
+
+	function diffCells(tr, t, s) {
+		var ch = t ? t.change : null;
+		add(tr, el('td', 'num', t ? dms(t.before.mean) : ''), el('td', 'num', t ? dms(t.after.mean) : ''),
+			el('td', 'num ' + (ch && num(ch.delta) > 0 ? 'worse' : ch && num(ch.delta) < 0 ? 'better' : ''), ch ? dms(ch.delta, 1) : ''),
+			el('td', 'num', drel(ch)), el('td', 'num pval', dp(ch)),
+			el('td', 'num', s ? dpct(s.before.mean) : ''), el('td', 'num', s ? dpct(s.after.mean) : ''));
+	}
+
+	function diffHead(t, first, unit) {
+		var hr = put(put(t, el('thead')), el('tr'));
+		[first, 'before ' + unit, 'after ' + unit, '\u0394 ' + unit, 'rel', 'p (adj.)', 'before %', 'after %'].forEach(function (h, k) {
+			add(hr, el('th', k ? 'num' : null, h));
+		});
+	}
+
+	function renderDiffDoc(app, doc) {
+		var unit = doc.time_unit === 'ns' ? 'ms' : 'M ' + (doc.time_unit || 'events');
+		var after = doc.after.cores || [];
+		/* what renderListing needs: the after build's cores and listings */
+		var m = { cores: after.map(function (c, i) { return { i: i, label: c.core, block: c, rows: [] }; }),
+			listings: {}, classified: [], byLabel: {} };
+		m.cores.forEach(function (c) { m.byLabel[c.label] = c.i; });
+		m.coreOf = function (lbl) { return m.byLabel[lbl] !== undefined ? m.byLabel[lbl] : m.cores.length === 1 ? 0 : -1; };
+		(doc.listings || []).forEach(function (l) { m.listings[m.coreOf(l.core) + ':' + num(l.local_func)] = l; });
+		m.total = 0;
+		(doc.after.captures || []).forEach(function (c) { m.total += num(c.total_samples); });
+
+		var s = section(app, 'summary', 'Run');
+		var cards = put(s, el('div', 'cards'));
+		diffSideCard(cards, 'before', doc.before, unit);
+		diffSideCard(cards, 'after', doc.after, unit);
+		var t = put(s, el('table', 'dtable'));
+		t.id = 'diff-totals';
+		diffHead(t, 'CPU time per run', unit);
+		var tb = put(t, el('tbody'));
+		[['the run (every sample)', doc.run_time, null], ['in wasm code', doc.wasm_time, doc.wasm]].concat(
+			(doc.core_pairs || []).length > 1 ? doc.core_pairs.map(function (p) { return [p.core, p.time, p.share]; }) : []
+		).forEach(function (r) {
+			if (!r[1] && !r[2]) return;
+			diffCells(add(put(tb, el('tr')), el('td', 'name', r[0])), r[1], r[2]);
+		});
+		var warnings = [].concat(doc.warnings || []);
+		if (warnings.length) {
+			var ul = put(s, el('ul', 'warn'));
+			warnings.forEach(function (w) { add(ul, el('li', null, w)); });
+		}
+
+		var state = { box: null };
+		var pick = function (ci, f) {
+			if (ci < 0 || !state.box) return;
+			renderListing(state.box, m, ci, f);
+			var ls = document.getElementById('listing');
+			if (ls && ls.scrollIntoView && state.scroll) ls.scrollIntoView({ block: 'start' });
+		};
+		var d = section(app, 'diff', 'Before / after');
+		var byTime = doc.by !== 'share';
+		add(d, el('p', 'note', 'Self CPU time per run (' + unit + ', the mean over each side\u2019s recordings) and share of the run, ' +
+			'sorted by the size of the ' + (byTime ? 'time' : 'share') + ' change; \u0394 coloured by the time change. ' + doc.test + '.'));
+		var ft = put(d, el('table', 'dtable'));
+		ft.id = 'diff-table';
+		diffHead(ft, 'function', unit);
+		var fb = put(ft, el('tbody'));
+		var shown = doc.functions.slice(0, num(doc.functions_listed));
+		shown.forEach(function (x) {
+			var tr = put(fb, el('tr'));
+			var af = x.after_func, ci = af ? m.coreOf(x.core) : -1, f = af ? num(af.local_func) : -1;
+			var nm = el('td', 'name mono', x.label);
+			nm.title = x.label;
+			if (ci >= 0 && m.listings[ci + ':' + f]) nm.classList.add('has-listing');
+			var tm = x.self_time || null;
+			if (tm && tm.change.significant || !tm && x.self.change.significant) tr.classList.add('sig');
+			tr.setAttribute('data-verdict', x.verdict || '');
+			nm.addEventListener('click', function () { pick(ci, f); });
+			diffCells(add(tr, nm), tm, x.self);
+		});
+		add(d, el('p', 'note', '* significant at ' + (100 * num(doc.level)).toFixed(0) + '%: p-value ' + ({ holm: 'Holm', bonferroni: 'Bonferroni' }[doc.adjust] || 'no') +
+			'-adjusted over ' + fmt(num(tmOf(doc) ? doc.tested_functions_time : doc.tested_functions)) + ' tested functions (as aotperf diff prints).' +
+			(doc.functions.length > shown.length ? ' ' + fmt(shown.length) + ' of ' + fmt(doc.functions.length) +
+				' functions with samples listed (--top); the JSON has every one.' : '')));
+		renderDiffOffCpu(d, doc.off_cpu);
+		var cfs = doc.classified_functions || [];
+		if (cfs.length) {
+			add(d, el('h3', null, 'Class mix, before and after'));
+			var grid = put(d, el('div', 'bars mixbars'));
+			var present = {};
+			cfs.forEach(function (x) {
+				var lb = el('span', 'lbl mono', x.name || x.spec);
+				var pair = el('div', 'pair'), tots = [];
+				['before', 'after'].forEach(function (side) {
+					var counts = {}, tot = 0;
+					Object.keys(x.classes || {}).forEach(function (c) {
+						counts[c] = num(x.classes[c]['samples_' + side]);
+						tot += counts[c];
+						if (counts[c]) present[c] = 1;
+					});
+					tots.push(fmt(tot));
+					add(pair, el('span', 'meta', side), mixBar(counts, tot));
+				});
+				add(grid, lb, pair, el('span', 'num', tots.join(' \u2192 ')));
+			});
+			d.appendChild(legend(present));
+			renderLoopPairs(d, m, { classes: cfs.map(function (x) {
+				return { core: x.core, local_func: x.after_local_func, name: x.name, hottest_loop: x.hottest_loop };
+			}) });
+		}
+		if (doc.gate) {
+			var g = section(app, 'gate', 'Gate: --fail-if-slower ' + doc.gate.fail_if_slower_pct + '%: ' + doc.gate.verdict);
+			add(g, el('p', 'note', 'Judged: ' + doc.gate.judged + ', by ' + doc.gate.by + '.'));
+			var gt = put(g, el('table', 'dtable'));
+			gt.id = 'gate-table';
+			var gh = put(put(gt, el('thead')), el('tr'));
+			['judged', 'before', 'after', 'rel', 'p (adj.)', 'verdict'].forEach(function (h, k) { add(gh, el('th', k && k < 5 ? 'num' : null, h)); });
+			var gb = put(gt, el('tbody'));
+			(doc.gate.checks || []).forEach(function (c) {
+				var byT = doc.gate.by === 'time per run' && c.time;
+				var ch = byT ? c.time.change : c.change;
+				add(put(gb, el('tr', c.slower ? 'sig' : null)), el('td', 'name mono', c.label),
+					el('td', 'num', byT ? dms(c.time.before.mean) + ' ' + unit : dpct(c.before.mean) + '%'),
+					el('td', 'num', byT ? dms(c.time.after.mean) + ' ' + unit : dpct(c.after.mean) + '%'),
+					el('td', 'num ' + (num(byT ? ch.delta : ch.points) > 0 ? 'worse' : 'better'), drel(ch)),
+					el('td', 'num pval', dp(ch)), el('td', c.slower ? 'worse' : null, c.verdict));
+			});
+			if (doc.gate.reason) add(g, el('p', doc.gate.failed ? 'warn' : 'note', doc.gate.reason));
+		}
+		var ls = section(app, 'listing', 'Annotated listing (after)');
+		state.box = put(ls, el('div'));
+		state.box.id = 'listing-box';
+		var best = null;
+		Object.keys(m.listings).forEach(function (k) {
+			var l = m.listings[k], n = 0;
+			(l.insns || []).forEach(function (x) { n += num(x.samples); });
+			if (!best || n > best.n) best = { core: m.coreOf(l.core), f: num(l.local_func), n: n };
+		});
+		if (best) pick(best.core, best.f);
+		else add(state.box, el('p', 'note', 'No listings in this document.'));
+		state.scroll = true;
+	}
+	function tmOf(doc) {
+		return doc.time_unit !== null && doc.time_unit !== undefined;
+	}
+
 	/* ---- the page ---- */
 
 	function fail(app, msg) {
@@ -1208,6 +1394,15 @@
 		}
 		if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
 			fail(app, 'The data document in this file is not a JSON object.');
+			return;
+		}
+		if (isDiffDoc(doc)) {
+			app.textContent = '';
+			document.title = 'aotperf: ' + (doc.title || 'before / after');
+			add(app, el('h1', null, doc.title || 'before / after'));
+			add(app, el('p', 'sub', [doc.tool, doc.event].filter(Boolean).join(' \u00b7 ')));
+			renderDiffDoc(app, doc);
+			document.documentElement.setAttribute('data-ready', '1');
 			return;
 		}
 		var m = normalise(doc);

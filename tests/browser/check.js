@@ -20,7 +20,7 @@
 
 const path = require('path');
 const fs = require('fs');
-const { chromium } = require('playwright-core');
+const { openPage } = require('./page.js');
 
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
@@ -92,35 +92,9 @@ async function checkEvents(page) {
 }
 
 async function main() {
-	const userDir = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'chromium-profile.'));
-	// a fresh profile each run (playwright passes it as --user-data-dir)
-	const context = await chromium.launchPersistentContext(userDir, {
-		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-			'--disable-background-networking', '--disable-component-update', '--disable-sync',
-			'--disable-dev-shm-usage'],
-		viewport: { width: 1280, height: 900 },
-	});
-	const page = context.pages()[0] || await context.newPage();
-	const errors = [], requests = [];
-	page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') errors.push(m.type() + ': ' + m.text()); });
-	page.on('pageerror', (e) => errors.push('pageerror: ' + e.message));
-	// anything but the page itself would be the network (or another file)
-	await context.route('**/*', (route) => {
-		const u = route.request().url();
-		if (u === pageUrl) return route.continue();
-		requests.push(u);
-		return route.abort();
-	});
-	await page.addInitScript(() => {
-		window.__csp = [];
-		document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));
-	});
-
-	const t0 = Date.now();
-	await page.goto(pageUrl);
-	await page.waitForSelector('html[data-ready]', { timeout: 15000 });
-	console.log('note: rendered in ' + (Date.now() - t0) + ' ms');
+	const o = await openPage(pageUrl);
+	const page = o.page, errors = o.errors, requests = o.requests;
+	console.log('note: rendered in ' + o.renderMs + ' ms');
 
 	const csp = await page.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content);
 	ok(/^default-src 'none'; script-src 'sha256-[^']+'; style-src 'sha256-[^']+'/.test(csp), 'strict CSP meta tag', csp);
@@ -453,8 +427,7 @@ async function main() {
 	await page.evaluate(() => window.scrollTo(0, 0));
 	await page.screenshot({ path: args.shot, fullPage: true });
 	console.log('shot: ' + path.resolve(args.shot));
-	await context.close();
-	fs.rmSync(userDir, { recursive: true, force: true });
+	await o.close();
 }
 
 main().then(() => process.exit(0), (e) => {

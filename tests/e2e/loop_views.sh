@@ -7,7 +7,7 @@
 #     Markdown's what-if rows (rendered by cmark-gfm) = the JSON's whatif;
 #     the HTML page's document holds the JSON's loops; in Chromium the
 #     hottest loop's rows are the instructions inside its JSON blocks, the
-#     what-if table is the document's (tests/browser/check.js);
+#     what-if table is the document's (tests/browser/check.js, diff.js);
 #  2. diff of the builds with and without the levers' instructions: each
 #     side's hottest loop = llvm-mca rerun here on the diff JSON's input,
 #     the change = after - before, and the after side = the what-if of the
@@ -131,8 +131,8 @@ check_eq "diff Markdown: the predicted cycles per --func" \
 
 if [ -z "$why" ]; then
 	sed -n 's|^<script type="application/json" id="aotperf-data">\(.*\)</script>$|\1|p' "$WORK/d.html" >"$WORK/dd.json"
-	(cd "$ROOT/tests/browser" && node check.js --page "$WORK/d.html" --doc "$WORK/dd.json" \
-		--shot "$ART/loops-diff.png") >"$WORK/d.check" 2>&1
+	(cd "$ROOT/tests/browser" && node diff.js --page "$WORK/d.html" --doc "$WORK/dd.json" \
+		--json "$WORK/d.json" --shot "$ART/loops-diff.png") >"$WORK/d.check" 2>&1
 	check "diff page: the hottest loops' table = the document's cycles" \
 		grep -q "^ok: hottest loops before/after: the document's cycles (2)" "$WORK/d.check"
 	check "diff page: the other checks pass" bash -c "! grep -q '^FAIL' '$WORK/d.check'"
