@@ -3,8 +3,9 @@
  * perfdata/tracing.h: a tracing-data section built here (either
  * endianness) holding the sched_switch format as the kernel prints it,
  * parsed with libtraceevent; fields read by name from a payload whose
- * bytes are placed at the format's offsets; sections cut or damaged are
- * refused with a message. The same section in a pipe-mode stream's
+ * bytes are placed at the format's offsets, and its validated fields;
+ * sections cut or damaged (a mangled header_page, two formats of one id)
+ * are refused with a message. The same section in a pipe-mode stream's
  * HEADER_TRACING_DATA record, from a file and through a pipe.
  */
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "check.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/tracing.h"
+#include "perfdata/tracing_format.h"
 
 static const char sched_switch_fmt[] =
 	"name: sched_switch\nID: 372\nformat:\n"
@@ -32,6 +34,12 @@ static const char sched_switch_fmt[] =
 	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
 	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"prev_pid=%d next_pid=%d\", REC->prev_pid, REC->next_pid\n";
+
+static const char header_page[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
 
 struct buf {
 	unsigned char b[4096];
@@ -54,7 +62,8 @@ static void put_num(struct buf *b, uint64_t v, size_t n)
 	b->n += n;
 }
 
-static void section(struct buf *b, int big)
+/* The section, sched_switch's format once (or twice: two formats of one id). */
+static void section_n(struct buf *b, int big, int n)
 {
 	memset(b, 0, sizeof(*b));
 	b->big = big;
@@ -64,19 +73,26 @@ static void section(struct buf *b, int big)
 	put_num(b, 8, 1);
 	put_num(b, 4096, 4);
 	put(b, "header_page", 12);
-	put_num(b, 3, 8);
-	put(b, "abc", 3);
+	put_num(b, strlen(header_page), 8);
+	put(b, header_page, strlen(header_page));
 	put(b, "header_event", 13);
 	put_num(b, 0, 8);
 	put_num(b, 0, 4);		/* no ftrace formats */
 	put_num(b, 1, 4);		/* one system */
 	put(b, "sched", 6);
-	put_num(b, 1, 4);
-	put_num(b, strlen(sched_switch_fmt), 8);
-	put(b, sched_switch_fmt, strlen(sched_switch_fmt));
+	put_num(b, (uint64_t)n, 4);
+	for (int i = 0; i < n; i++) {
+		put_num(b, strlen(sched_switch_fmt), 8);
+		put(b, sched_switch_fmt, strlen(sched_switch_fmt));
+	}
 	put_num(b, 0, 4);		/* kallsyms */
 	put_num(b, 0, 4);		/* printk */
 	put_num(b, 0, 8);		/* cmdlines */
+}
+
+static void section(struct buf *b, int big)
+{
+	section_n(b, big, 1);
 }
 
 static void check_endian(int big)
@@ -98,6 +114,12 @@ static void check_endian(int big)
 	      !strcmp(name, "sched:sched_switch"));
 	CHECK(!pd_tracing__field(t, 372, "no_such_field"));
 	CHECK(!pd_tracing__field(t, 373, "prev_state"));
+	CHECK(!!pd_tracing__big_endian(t) == big);
+	/* the validated fields, for reading at their offsets */
+	CHECK(pd_tracing__format(t, 372) && !pd_tracing__format(t, 373) &&
+	      !pd_tracing__format(t, 372 + (1ULL << 32)));
+	CHECK(tracing_format__field(pd_tracing__format(t, 372), "prev_state") &&
+	      tracing_format__field(pd_tracing__format(t, 372), "prev_state")->offset == 32);
 
 	memset(&raw, 0, sizeof(raw));
 	raw.big = big;
@@ -137,6 +159,14 @@ static void check_bad(void)
 	b.b[15] = 3;		/* long size */
 	CHECK(pd_tracing__parse(b.b, b.n, "t.data", &t, &err) == -1 && !t);
 	CHECK_STR_CONTAINS(err.msg, "bad long size");
+	section(&b, 0);
+	CHECK(b.b[40] == '\t' && b.b[42] == 'i');
+	b.b[42] = '\\';	/* "\tfi\\ld: u64 timestamp;" (fuzzing) */
+	CHECK(pd_tracing__parse(b.b, b.n, "t.data", &t, &err) == -1 && !t);
+	CHECK_STR_CONTAINS(err.msg, "t.data: tracing data: header_page not in the kernel's layout");
+	section_n(&b, 0, 2);
+	CHECK(pd_tracing__parse(b.b, b.n, "t.data", &t, &err) == -1 && !t);
+	CHECK_STR_CONTAINS(err.msg, "t.data: tracing data: two tracepoint formats with one id");
 }
 
 /* A record header, then its body (n bytes). */
@@ -280,7 +310,7 @@ static void check_pipe(void)
 	p = write_tmp("cut.data", s, n - 200);
 	CHECK(perfdata__open(p, 0, &pd, &err) == 0);
 	CHECK(tracing_of(pd, &err) == -1);
-	CHECK_STR_CONTAINS(err.msg, "cut.data: tracing data cut short: 640 of 832 bytes");
+	CHECK_STR_CONTAINS(err.msg, "cut.data: tracing data cut short: 840 of 1032 bytes");
 	perfdata__close(pd);
 	unlink(p);
 
