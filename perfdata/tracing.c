@@ -23,6 +23,7 @@ struct pd_tracing {
 	int big;
 	struct tracing_format **formats;	/* by id, each parsed into tep */
 	size_t nevents, cap;
+	char why[2 * TRACING_NAME_MAX + 64];	/* what is wrong with a format */
 };
 
 struct tcur {
@@ -104,7 +105,10 @@ static int format_find(const struct pd_tracing *t, uint32_t id, size_t *at)
 	return 0;
 }
 
-/* f (owned from here) into tep from its generated text, and among t's formats. */
+/*
+ * f (owned from here) into tep from its generated text, and among t's
+ * formats; -1 (what says why) or -2 when out of memory.
+ */
 static int add_format(struct pd_tracing *t, struct tracing_format *f, const char **what)
 {
 	size_t at, len;
@@ -133,9 +137,12 @@ static int add_format(struct pd_tracing *t, struct tracing_format *f, const char
 	}
 	r = tep_parse_event(t->tep, text, (unsigned long)len, tracing_format__system(f));
 	free(text);
-	if (r) {	/* never seen: fuzz_tracing checks it parses every generated text */
+	if (r) {	/* never seen: the fuzz targets check it parses every generated text */
+		snprintf(t->why, sizeof(t->why), "libtraceevent refused the format aotperf"
+			 " made of %s:%s", tracing_format__system(f), tracing_format__name(f));
+		*what = t->why;
 		tracing_format__delete(f);
-		return 0;
+		return -1;
 	}
 	memmove(t->formats + at + 1, t->formats + at, (t->nevents - at) * sizeof(*t->formats));
 	t->formats[at] = f;
@@ -145,15 +152,16 @@ static int add_format(struct pd_tracing *t, struct tracing_format *f, const char
 
 /*
  * One format text: u64 size, then the text; read and parsed into tep
- * under sys (NULL: skipped) when aotperf decodes that tracepoint. A
- * malformed one stays undecoded, as in perf; -1 when cut short or two
- * share an id (what says), -2 when out of memory.
+ * under sys (NULL: skipped) when aotperf decodes that tracepoint. -1 when
+ * cut short, off the kernel's layout or two share an id (t->why says),
+ * -2 when out of memory.
  */
 static int take_format(struct pd_tracing *t, struct tcur *c, const char *sys, const char **what)
 {
 	struct tracing_format *f;
 	uint64_t n;
 	const char *text;
+	char name[TRACING_NAME_MAX + 1];
 
 	if (take_u64(c, &n) || n > (uint64_t)(c->end - c->p) || n > TRACING_MAX_FORMAT)
 		return -1;
@@ -166,6 +174,12 @@ static int take_format(struct pd_tracing *t, struct tcur *c, const char *sys, co
 		return add_format(t, f, what);
 	case TRACING_FORMAT_NOMEM:
 		return -2;
+	case TRACING_FORMAT_MALFORMED:
+		tracing_format__name_line(text, (size_t)n, name);
+		snprintf(t->why, sizeof(t->why), "the format of %.*s:%s is not in the kernel's"
+			 " layout", TRACING_NAME_MAX, sys, name);
+		*what = t->why;
+		return -1;
 	default:
 		return 0;
 	}

@@ -33,8 +33,8 @@ struct pd_tp_field;
 /*
  * Parse a tracing-data section (name: the file, for messages). 0 and
  * *out, or -1 with err "NAME: tracing data: ...": cut short, a header_page
- * off the kernel's layout, two decoded formats with one id. A decoded
- * tracepoint's format off the kernel's layout leaves it undecoded.
+ * or the format of a tracepoint aotperf decodes off the kernel's layout,
+ * two of those with one id.
  */
 int pd_tracing__parse(const void *buf, size_t len, const char *name, struct pd_tracing **out,
 		      struct ap_err *err);

@@ -140,22 +140,28 @@ static size_t attribute_len(const char *w, size_t n)
 	return i + sizeof(close) - 1;
 }
 
-/* One word of the type: an identifier, stars, both (`char*`), an attribute. */
+/*
+ * One word of the type: identifiers and stars (`char`, `*`, `char*`,
+ * `*const`: execve's `const char *const * argv`), or an attribute.
+ */
 static int type_word(const char *w, size_t n, struct tf_decl *d, int *idents)
 {
-	size_t k;
+	size_t i = 0, k;
 
 	if (attribute_len(w, n) == n)
 		return 0;
-	k = ident_len(w, n);
-	if (k > 0) {
-		(*idents)++;
-		d->is_char |= k == 4 && !memcmp(w, "char", 4);
-	}
-	for (size_t i = k; i < n; i++)
-		if (w[i] != '*')
+	while (i < n) {
+		if (w[i] == '*') {
+			d->pointer = 1;
+			i++;
+		} else if ((k = ident_len(w + i, n - i))) {
+			(*idents)++;
+			d->is_char |= k == 4 && !memcmp(w + i, "char", 4);
+			i += k;
+		} else {
 			return -1;
-	d->pointer |= k < n;
+		}
+	}
 	return 0;
 }
 
@@ -343,9 +349,8 @@ static enum tracing_format_verdict parse(const char *sys, struct tf_text *t,
 	size_t nfields, k;
 
 	if (next_line(t, &l) || eat(&l, "name: ") || (k = ident_len(l.p, l.n)) != l.n ||
-	    k > TRACING_NAME_MAX)
-		return TRACING_FORMAT_MALFORMED;
-	if (strlen(sys) > TRACING_NAME_MAX || !tracing_format__wanted(sys, l.p, l.n))
+	    k > TRACING_NAME_MAX || strlen(sys) > TRACING_NAME_MAX ||
+	    !tracing_format__wanted(sys, l.p, l.n))
 		return TRACING_FORMAT_UNWANTED;
 	f = calloc(1, sizeof(*f));
 	if (!f)
@@ -377,6 +382,20 @@ enum tracing_format_verdict tracing_format__parse(const char *sys, const char *t
 
 	*out = NULL;
 	return parse(sys, &t, out);
+}
+
+void tracing_format__name_line(const char *text, size_t n, char *buf)
+{
+	struct tf_text t = { text, text + n };
+	struct tf_line l;
+	size_t k;
+
+	buf[0] = 0;
+	if (next_line(&t, &l) || eat(&l, "name: ") || (k = ident_len(l.p, l.n)) != l.n ||
+	    k > TRACING_NAME_MAX)
+		return;
+	memcpy(buf, l.p, k);
+	buf[k] = 0;
 }
 
 void tracing_format__delete(struct tracing_format *f)

@@ -55,8 +55,8 @@ struct tracing_format;
 
 enum tracing_format_verdict {
 	TRACING_FORMAT_OK = 0,		/* *out holds the fields */
-	TRACING_FORMAT_UNWANTED,	/* a tracepoint aotperf does not decode */
-	TRACING_FORMAT_MALFORMED,	/* not the kernel's layout: leave it undecoded */
+	TRACING_FORMAT_UNWANTED,	/* no name line of a tracepoint aotperf decodes */
+	TRACING_FORMAT_MALFORMED,	/* one aotperf decodes, off the kernel's layout */
 	TRACING_FORMAT_NOMEM,
 };
 
@@ -67,6 +67,8 @@ int tracing_format__wanted(const char *sys, const char *name, size_t name_len);
 enum tracing_format_verdict tracing_format__parse(const char *sys, const char *text, size_t n,
 						  struct tracing_format **out);
 void tracing_format__delete(struct tracing_format *f);
+/* The tracepoint name text's first line gives, into buf (TRACING_NAME_MAX + 1); "" when none. */
+void tracing_format__name_line(const char *text, size_t n, char *buf);
 
 const char *tracing_format__system(const struct tracing_format *f);
 const char *tracing_format__name(const struct tracing_format *f);

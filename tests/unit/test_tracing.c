@@ -62,8 +62,8 @@ static void put_num(struct buf *b, uint64_t v, size_t n)
 	b->n += n;
 }
 
-/* The section, sched_switch's format once (or twice: two formats of one id). */
-static void section_n(struct buf *b, int big, int n)
+/* The section, a sched_switch format (fmt) n times (twice: two formats of one id). */
+static void section_fmt(struct buf *b, int big, const char *fmt, int n)
 {
 	memset(b, 0, sizeof(*b));
 	b->big = big;
@@ -82,8 +82,8 @@ static void section_n(struct buf *b, int big, int n)
 	put(b, "sched", 6);
 	put_num(b, (uint64_t)n, 4);
 	for (int i = 0; i < n; i++) {
-		put_num(b, strlen(sched_switch_fmt), 8);
-		put(b, sched_switch_fmt, strlen(sched_switch_fmt));
+		put_num(b, strlen(fmt), 8);
+		put(b, fmt, strlen(fmt));
 	}
 	put_num(b, 0, 4);		/* kallsyms */
 	put_num(b, 0, 4);		/* printk */
@@ -92,7 +92,7 @@ static void section_n(struct buf *b, int big, int n)
 
 static void section(struct buf *b, int big)
 {
-	section_n(b, big, 1);
+	section_fmt(b, big, sched_switch_fmt, 1);
 }
 
 static void check_endian(int big)
@@ -145,6 +145,7 @@ static void check_endian(int big)
 
 static void check_bad(void)
 {
+	char fmt[sizeof(sched_switch_fmt) + 16];
 	struct buf b;
 	struct pd_tracing *t = NULL;
 	struct ap_err err = { 0 };
@@ -164,9 +165,18 @@ static void check_bad(void)
 	b.b[42] = '\\';	/* "\tfi\\ld: u64 timestamp;" (fuzzing) */
 	CHECK(pd_tracing__parse(b.b, b.n, "t.data", &t, &err) == -1 && !t);
 	CHECK_STR_CONTAINS(err.msg, "t.data: tracing data: header_page not in the kernel's layout");
-	section_n(&b, 0, 2);
+	section_fmt(&b, 0, sched_switch_fmt, 2);
 	CHECK(pd_tracing__parse(b.b, b.n, "t.data", &t, &err) == -1 && !t);
 	CHECK_STR_CONTAINS(err.msg, "t.data: tracing data: two tracepoint formats with one id");
+	/* a field libtraceevent 1.7.1 leaked on (fuzzing): the view would lose its stacks */
+	snprintf(fmt, sizeof(fmt), "%.*sintchar[16]%s",
+		 (int)(strstr(sched_switch_fmt, "int next_prio") - sched_switch_fmt),
+		 sched_switch_fmt, strstr(sched_switch_fmt, " next_prio"));
+	CHECK(strstr(fmt, "\tfield:intchar[16] next_prio;\toffset:60;"));
+	section_fmt(&b, 0, fmt, 1);
+	CHECK(pd_tracing__parse(b.b, b.n, "t.data", &t, &err) == -1 && !t);
+	CHECK_STR_CONTAINS(err.msg, "t.data: tracing data: the format of sched:sched_switch is not"
+			   " in the kernel's layout");
 }
 
 /* A record header, then its body (n bytes). */

@@ -2,11 +2,11 @@
 /*
  * perfdata/tracing_format.h: format texts read into validated fields and
  * the text generated from them. Kernel formats (Linux 6.1's sched_switch,
- * raw_syscalls, a syscalls tracepoint with and without BTF's __user
- * attribute) read into the fields their lines say; the generated text is
+ * raw_syscalls, syscalls tracepoints with and without BTF's __user
+ * attribute, execve's `const char *const *`) read into the fields their lines say; the generated text is
  * exact, the same for texts with the same fields, reads back into itself,
  * and libtraceevent reads it as the fields say; tracepoints aotperf does
- * not decode are skipped; texts off the kernel's layout (among them the
+ * not decode (or whose name line cannot be read) are skipped; texts off the kernel's layout (among them the
  * lines fuzzing found libtraceevent leaking on) are refused; the header
  * page is checked.
  */
@@ -66,6 +66,14 @@ static const char openat[] =
 	"\tfield:int flags;\toffset:32;\tsize:8;\tsigned:0;\n"
 	"\tfield:umode_t mode;\toffset:40;\tsize:8;\tsigned:0;\n\n"
 	"print fmt: \"dfd: 0x%08lx\", ((unsigned long)(REC->dfd))\n";
+
+static const char execve[] =
+	"name: sys_enter_execve\nID: 700\nformat:\n" COMMON
+	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:const char * filename;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:const char *const * argv;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:const char *const * envp;\toffset:32;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"\"\n";
 
 static const char openat_btf[] =
 	"name: sys_enter_openat\nID: 640\nformat:\n" COMMON
@@ -194,6 +202,7 @@ static void check_generation(void)
 	CHECK(a && strstr(a, "\tfield:u64 filename;\toffset:24;"));
 	free(a);
 	free(b);
+	free(check_generated("syscalls", execve, NULL));
 	/* no event fields after the common ones */
 	free(check_generated("syscalls", "name: sys_exit_sync\nID: 9\nformat:\n" COMMON
 			     "\nprint fmt: \"\"\n",
@@ -207,6 +216,9 @@ static void check_unwanted(void)
 		{ "ftrace", "name: function\nID: 1\n" },
 		{ "raw_syscalls", "name: sys_enterx\nID: 1\n" },
 		{ "syscalls", "name: sys_enter_\nID: 1\n" },
+		/* no name line: which tracepoint it is cannot be known */
+		{ "sched", "" },
+		{ "sched", "name: sched switch\nID: 1\n" },
 	};
 	enum tracing_format_verdict v;
 
@@ -222,7 +234,6 @@ static void check_unwanted(void)
 static void check_malformed(void)
 {
 	static const char *const bad[] = {
-		"",
 		"name: sys_enter",					/* cut after the name */
 		"name: sys_enter\nID: 4294967296\nformat:\n" COMMON TAIL,
 		"name: sys_enter\nID: 1x\nformat:\n" COMMON TAIL,
