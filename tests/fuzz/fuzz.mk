@@ -5,6 +5,8 @@
 #                    (default 60), print executions and coverage per target
 #   make fuzz-ci     the same, 20 s each
 #   make fuzz FUZZ_TARGETS="perfdata spills" FUZZ_SECONDS=600
+#   make fuzz-distill  tests/fuzz/corpus/NAME made again from it and what
+#                    the runs grew in build/fuzz/corpus/NAME (run.sh --distill)
 #
 # `make unit` also builds BUILD/tests/test_fuzz_NAME for each target: the
 # target compiled with the project's compiler (plain or SAN) and
@@ -30,7 +32,7 @@ FUZZ_LIBSRCS := $(filter-out render/html% render/pprof%,$(LIB_SRCS))
 FUZZ_OBJS    := $(FUZZ_LIBSRCS:%.c=$(FUZZ_B)/obj/%.o) $(FUZZ_B)/obj/tests/fuzz/scratch.o
 FUZZ_REPLAY  := $(FUZZ_NAMES:%=$(B)/tests/test_fuzz_%)
 
-.PHONY: fuzz fuzz-ci fuzz-build
+.PHONY: fuzz fuzz-ci fuzz-build fuzz-distill
 .PRECIOUS: $(FUZZ_B)/obj/%.o
 
 # Library code gets coverage instrumentation; libFuzzer's main only in the link.
@@ -63,5 +65,8 @@ fuzz: fuzz-build
 
 fuzz-ci:
 	$(MAKE) fuzz FUZZ_SECONDS=20
+
+fuzz-distill: fuzz-build
+	bash tests/fuzz/run.sh --distill $(FUZZ_B) $(B) $(FUZZ_TARGETS)
 
 -include $(shell find $(FUZZ_B)/obj -name '*.d' 2>/dev/null)
