@@ -19,27 +19,10 @@
 #include "perfdata/perfdata.h"
 #include "perfdata/tracing.h"
 #include "perfdata/tracing_format.h"
+#include "tracing_texts.h"
 
-static const char sched_switch_fmt[] =
-	"name: sched_switch\nID: 372\nformat:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
-	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
-	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"prev_pid=%d next_pid=%d\", REC->prev_pid, REC->next_pid\n";
-
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+static const char sched_switch_fmt[] = TT_SCHED_SWITCH;
+static const char header_page[] = TT_HEADER_PAGE;
 
 struct buf {
 	unsigned char b[4096];
@@ -320,7 +303,7 @@ static void check_pipe(void)
 	p = write_tmp("cut.data", s, n - 200);
 	CHECK(perfdata__open(p, 0, &pd, &err) == 0);
 	CHECK(tracing_of(pd, &err) == -1);
-	CHECK_STR_CONTAINS(err.msg, "cut.data: tracing data cut short: 840 of 1032 bytes");
+	CHECK_STR_CONTAINS(err.msg, "cut.data: tracing data cut short: 872 of 1064 bytes");
 	perfdata__close(pd);
 	unlink(p);
 

@@ -3,24 +3,22 @@
  * perfdata/tracing_format.h: format texts read into validated fields and
  * the text generated from them. Kernel formats (Linux 6.1's sched_switch,
  * raw_syscalls, syscalls tracepoints with and without BTF's __user
- * attribute, execve's `const char *const *`) read into the fields their lines say; the generated text is
- * exact, the same for texts with the same fields, reads back into itself,
- * and libtraceevent reads it as the fields say; tracepoints aotperf does
- * not decode (or whose name line cannot be read) are skipped; texts off the kernel's layout (among them the
- * lines fuzzing found libtraceevent leaking on) are refused; the header
- * page is checked.
+ * attribute, execve's `const char *const *`) read into the fields their
+ * lines say; the generated text is exact, the same for texts with the
+ * same fields, reads back into itself, and libtraceevent reads it as the
+ * fields say; tracepoints aotperf does not decode (or whose name line
+ * cannot be read) are skipped; texts off the kernel's layout (among them
+ * the lines fuzzing found libtraceevent leaking on) are refused; the
+ * header page is checked.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
 #include "check.h"
 #include "perfdata/tracing_format.h"
+#include "tracing_texts.h"
 
-#define COMMON \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+#define COMMON TT_COMMON
 
 #define GEN_COMMON \
 	"\tfield:u16 common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
@@ -28,17 +26,7 @@
 	"\tfield:u8 common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
 	"\tfield:s32 common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
 
-/* As Linux 6.1 prints them. */
-static const char sched_switch[] =
-	"name: sched_switch\nID: 372\nformat:\n" COMMON
-	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
-	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
-	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"prev_comm=%s prev_pid=%d\", REC->prev_comm, REC->prev_pid\n";
+static const char sched_switch[] = TT_SCHED_SWITCH;
 
 static const char sched_switch_gen[] =
 	"name: sched_switch\nID: 372\nformat:\n" GEN_COMMON
@@ -296,32 +284,32 @@ static void check_too_many(void)
 	CHECK(!parse("raw_syscalls", text, &v) && v == TRACING_FORMAT_MALFORMED);
 }
 
-#define PAGE_TS		"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-#define PAGE_COMMIT	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-#define PAGE_OVER	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-#define PAGE_DATA	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n"
 
 static void check_header_page(void)
 {
 	static const char *const good[] = {
-		PAGE_TS PAGE_COMMIT PAGE_OVER PAGE_DATA,
-		PAGE_TS PAGE_COMMIT PAGE_DATA,
+		TT_PAGE_TS TT_PAGE_COMMIT TT_PAGE_OVER TT_PAGE_DATA,
+		TT_PAGE_TS TT_PAGE_COMMIT TT_PAGE_DATA,
 		/* 32-bit */
-		PAGE_TS "\tfield: local_t commit;\toffset:8;\tsize:4;\tsigned:1;\n" PAGE_OVER
+		TT_PAGE_TS "\tfield: local_t commit;\toffset:8;\tsize:4;\tsigned:1;\n" TT_PAGE_OVER
 		"\tfield: char data;\toffset:12;\tsize:4084;\tsigned:1;\n",
 	};
 	static const char *const bad[] = {
 		"",
 		"abc",
-		PAGE_TS PAGE_COMMIT PAGE_OVER,
-		PAGE_TS PAGE_COMMIT PAGE_OVER PAGE_DATA PAGE_DATA,
-		PAGE_COMMIT PAGE_TS PAGE_OVER PAGE_DATA,
+		TT_PAGE_TS TT_PAGE_COMMIT TT_PAGE_OVER,
+		TT_PAGE_TS TT_PAGE_COMMIT TT_PAGE_OVER TT_PAGE_DATA TT_PAGE_DATA,
+		TT_PAGE_COMMIT TT_PAGE_TS TT_PAGE_OVER TT_PAGE_DATA,
 		/* fuzzing's mangled line */
-		PAGE_TS PAGE_COMMIT "\tfi\\ld: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n" PAGE_DATA,
-		PAGE_TS PAGE_COMMIT PAGE_OVER "\tfield: char data;\toffset:12;\tsize:4080;\tsigned:0;\n",
-		PAGE_TS PAGE_COMMIT PAGE_OVER "\tfield: char data[4];\toffset:16;\tsize:4;\tsigned:0;\n",
-		"\tfield: u64 timestamp;\toffset:0;\tsize:4;\tsigned:0;\n" PAGE_COMMIT PAGE_OVER PAGE_DATA,
-		PAGE_TS PAGE_COMMIT PAGE_OVER PAGE_DATA "\n",
+		TT_PAGE_TS TT_PAGE_COMMIT
+		"\tfi\\ld: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n" TT_PAGE_DATA,
+		TT_PAGE_TS TT_PAGE_COMMIT TT_PAGE_OVER
+		"\tfield: char data;\toffset:12;\tsize:4080;\tsigned:0;\n",
+		TT_PAGE_TS TT_PAGE_COMMIT TT_PAGE_OVER
+		"\tfield: char data[4];\toffset:16;\tsize:4;\tsigned:0;\n",
+		"\tfield: u64 timestamp;\toffset:0;\tsize:4;\tsigned:0;\n"
+		TT_PAGE_COMMIT TT_PAGE_OVER TT_PAGE_DATA,
+		TT_PAGE_TS TT_PAGE_COMMIT TT_PAGE_OVER TT_PAGE_DATA "\n",
 	};
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
