@@ -55,6 +55,9 @@ make_recordings() {
 	local L=$B/tests/loader S=$B/fixtures/sample.cwasm tmp=$FB/fuzz-rec.tmp
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
+	# perf's build-id cache here, not in ~/.debug
+	. "$root/tests/perfconfig.sh"
+	perfconfig_use "$FB"
 	if ! command -v perf >/dev/null || [ ! -x "$L" ] || [ ! -f "$S" ] ||
 	   ! perf record -q -e cpu-clock -o "$tmp/probe" true >/dev/null 2>&1; then
 		echo "fuzz: no perf recordings for seeds (perf record does not work here)"
@@ -72,6 +75,10 @@ make_recordings() {
 	$R -g -o - -- "$L" --ms 40 --fork "$S" >"$tmp/pipe-fp.data"
 	perf record -q -N -k mono -F 1000 -e cpu-clock -e sched:sched_switch -g --switch-events \
 		-o - -- "$L" --wall --ms 40 "$S" >"$tmp/pipe-offcpu.data"
+	# a file's tracing-data section with sched_switch and raw_syscalls' formats
+	perf record -q -N -k mono -F 1000 -e cpu-clock -e sched:sched_switch \
+		-e raw_syscalls:sys_enter -e raw_syscalls:sys_exit --switch-events \
+		-o "$tmp/offcpu.data" -- "$L" --wall --ms 20 "$S"
 	if perf version --build-options 2>/dev/null | grep -Eq 'zstd: *\[ on'; then
 		$R -z -o "$tmp/z.data" -- "$L" --ms 60 "$S"
 		$R -z -o - -- "$L" --ms 60 "$S" >"$tmp/pipe-z.data"
