@@ -259,10 +259,11 @@ int pd_tracing__parse(const void *buf, size_t len, const char *name, struct pd_t
 	/* its messages would go to stderr; failures are ours to report */
 	tep_set_loglevel(TEP_LOG_NONE);
 	if (parse(t, &c, &what)) {
+		/* what may be t->why: the message before t goes */
+		int r = what ? ap_errf(err, "%s: tracing data: %s", name, what) : ap_err_nomem(err);
+
 		pd_tracing__delete(t);
-		if (!what)
-			return ap_err_nomem(err);
-		return ap_errf(err, "%s: tracing data: %s", name, what);
+		return r;
 	}
 	*out = t;
 	return 0;
