@@ -22,7 +22,7 @@
 #
 # --distill: tests/fuzz/corpus/NAME becomes the inputs of the committed
 # corpus and FUZZ_BUILD/corpus/NAME (those of at most FUZZ_CORPUS_MAX
-# bytes, default 16384) that reach code the rest of the seeds do not,
+# bytes, default 4096) that reach code the rest of the seeds do not,
 # smallest first (libFuzzer's -merge=1 with -use_counters=0: edges, not
 # hit counts, which keeps it a few dozen files). Prints files and bytes
 # before and after per target.
@@ -214,7 +214,7 @@ files_bytes() {
 distill_one() {
 	local name=$1 f d
 	local src=$root/tests/fuzz/fuzz_$name.c dst=$root/tests/fuzz/corpus/$name
-	local work=$FB/distill/$name max=${FUZZ_CORPUS_MAX:-16384}
+	local work=$FB/distill/$name max=${FUZZ_CORPUS_MAX:-4096}
 	rm -rf "$work"
 	mkdir -p "$work/in" "$dst"
 	# the seeds first: what the merge adds to them is the corpus
