@@ -15,8 +15,8 @@
  *
  * fuzz-rec/ holds short real recordings of the test loader that
  * tests/fuzz/run.sh makes with perf (file, pipe, -z, -g, dwarf, two
- * events, a pipe with sched_switch); fuzz_write_seeds() adds small
- * hand-made streams.
+ * events, a pipe with sched_switch, a file with sched_switch and
+ * raw_syscalls); fuzz_write_seeds() adds small hand-made streams.
  */
 #include <errno.h>
 #include <fcntl.h>
