@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# The docs hold together (issue 31's docs part): docs/layout.md names every
+# top-level folder that holds files and no folder that does not exist; every
+# link between README.md and docs/ (and every docs/NAME.md they mention)
+# reaches a file, and a #section a heading of it; every page of docs/ is
+# linked from the README or another page; README.md is a first screen and
+# a map, at most 300 lines, whose first `make test` command is the one
+# .ci/run runs. No recording: the folders and the pages are the input.
+#
+#   tests/e2e/docs_layout.sh BUILD_DIR
+. "$(dirname "$0")/lib/common.sh"
+ROOT=$(cd "$E2E/../.." && pwd)
+LAYOUT=$ROOT/docs/layout.md
+
+# ---- the layout table against the folders ----
+# top-level folders with files: the tracked ones in a git checkout, else
+# every folder but the build trees and the dependency links
+if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	git -C "$ROOT" ls-files | awk -F/ 'NF > 1 { print $1 }' | sort -u >"$WORK/have"
+else
+	(cd "$ROOT" && find . -mindepth 2 -type f ! -path './.git/*' ! -path './build*' \
+		! -path './.deps/*' | awk -F/ '{ print $2 }' | sort -u) >"$WORK/have"
+fi
+# the first column's `name/` spans of the table rows
+gawk -F'|' '/^\| `/ { n = split($2, w, "`")
+	for (i = 2; i <= n; i += 2) if (w[i] ~ /\/$/) print substr(w[i], 1, length(w[i]) - 1) }' \
+	"$LAYOUT" | sort -u >"$WORK/named"
+check "docs/layout.md names folders ($(wc -l <"$WORK/named"))" test -s "$WORK/named"
+missing=$(comm -23 "$WORK/have" "$WORK/named" | tr '\n' ' ')
+check_eq "every top-level folder with files is in docs/layout.md" "${missing:-none missing}" \
+	"none missing"
+extra=$(comm -13 "$WORK/have" "$WORK/named" | tr '\n' ' ')
+check_eq "docs/layout.md names no folder that does not exist" "${extra:-none extra}" "none extra"
+
+# ---- links ----
+# link_problems FILE...: "FILE: TARGET" for each Markdown link to a page or
+# a #section that is not there (http(s) and mailto links are not checked),
+# and for each docs/NAME.md mentioned in the text that does not exist
+link_problems() {
+	gawk -v root="$ROOT" '
+	function slug(h) {	# a heading as GitHub anchors it
+		h = tolower(h); gsub(/`/, "", h)
+		gsub(/[^a-z0-9 _-]/, "", h); gsub(/ /, "-", h); return h
+	}
+	function anchors(path,    line, fence, s, n) {
+		if (path in loaded) return
+		loaded[path] = 1; fence = 0
+		while ((getline line < path) > 0) {
+			if (line ~ /^```/) fence = !fence
+			if (fence || line !~ /^#+ /) continue
+			sub(/^#+ +/, "", line); s = slug(line)
+			n = seen[path, s]++
+			anchor[path, n ? s "-" n : s] = 1
+		}
+		close(path)
+	}
+	function dir(p) { return p ~ /\// ? gensub(/\/[^\/]*$/, "", 1, p) : "." }
+	function norm(p,    n, i, k, part, out) {	# a/b/../c -> a/c
+		n = split(p, part, "/"); k = 0
+		for (i = 1; i <= n; i++) {
+			if (part[i] == "." || part[i] == "") continue
+			if (part[i] == ".." && k > 0) { k--; continue }
+			out[++k] = part[i]
+		}
+		p = ""; for (i = 1; i <= k; i++) p = p "/" out[i]
+		return p	# the pages are given by absolute paths
+	}
+	FNR == 1 { fence = 0 }
+	/^```/ { fence = !fence }
+	{
+		line = $0
+		while (match(line, /\]\([^) ]+\)/)) {
+			t = substr(line, RSTART + 2, RLENGTH - 3); line = substr(line, RSTART + RLENGTH)
+			if (t ~ /^(https?|mailto):/) continue
+			file = t; frag = ""
+			if (index(t, "#")) { file = substr(t, 1, index(t, "#") - 1); frag = substr(t, index(t, "#") + 1) }
+			path = file == "" ? FILENAME : norm(dir(FILENAME) "/" file)
+			if ((getline x < path) < 0) { print FILENAME ": " t; continue }
+			close(path)
+			if (frag == "") continue
+			anchors(path)
+			if (!((path, frag) in anchor)) print FILENAME ": " t " (no such section)"
+		}
+		if (fence) next
+		line = $0; gsub(/\]\([^) ]+\)/, "]", line)	# mentions outside link targets
+		while (match(line, /docs\/[a-z0-9_\/-]+\.md/)) {
+			m = substr(line, RSTART, RLENGTH); line = substr(line, RSTART + RLENGTH)
+			if ((getline x < (root "/" m)) < 0) print FILENAME ": " m " (mentioned)"
+			else close(root "/" m)
+		}
+	}' "$@"
+}
+pages=("$ROOT/README.md" "$ROOT"/docs/*.md "$ROOT"/docs/commands/*.md)
+link_problems "${pages[@]}" | sed "s|$ROOT/||g" >"$WORK/links"
+check "every link between README.md and docs/ reaches its page and section$(
+	[ -s "$WORK/links" ] && printf ':\n%s' "$(cat "$WORK/links")")" test ! -s "$WORK/links"
+
+# the check fails on what it must catch
+mkdir -p "$WORK/bad/docs"
+printf '# Bad\n\n## Here\n\n[a](docs/none.md), [b](#there), [c](#here), docs/gone.md\n' \
+	>"$WORK/bad/README.md"
+ROOT=$WORK/bad link_problems "$WORK/bad/README.md" | sed "s|$WORK/bad/||" >"$WORK/bad.out"
+check_eq "a missing page, a missing section and a mentioned page are caught (3 of 4)" \
+	"$(wc -l <"$WORK/bad.out")" 3
+
+# every page is reached from the README or another page
+for p in "$ROOT"/docs/*.md "$ROOT"/docs/commands/*.md; do
+	name=${p#"$ROOT"/docs/}
+	grep -qF -- "$name" "$ROOT/README.md" && continue
+	base=${name##*/}
+	grep -lE -- "[(/]${base//./\\.}[)#]" "$ROOT"/docs/*.md "$ROOT"/docs/commands/*.md |
+		grep -qvxF -- "$p" && continue
+	echo "$name"
+done >"$WORK/orphans"
+check_eq "every page of docs/ is linked from README.md or another page" \
+	"$(tr '\n' ' ' <"$WORK/orphans")" ""
+
+# ---- the README: a first screen and a map ----
+lines=$(wc -l <"$ROOT/README.md")
+check "README.md is at most 300 lines ($lines)" test "$lines" -le 300
+first=$(grep -m1 -oE '^ +make test[a-z-]*' "$ROOT/README.md" | sed 's/^ *//')
+check_eq "the README's first make test command is 'make test'" "$first" "make test"
+check ".ci/run runs the README's test command" grep -qx "$first" "$ROOT/.ci/run"
+check "README.md's benchmark table between its markers" \
+	gawk '/<!-- bench:begin -->/ { b = NR } /<!-- bench:end -->/ { e = NR }
+	      b && !e && /^\| / { rows++ } END { exit !(b && e > b && rows >= 3) }' "$ROOT/README.md"
+finish
