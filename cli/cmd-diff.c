@@ -114,7 +114,7 @@ static const char diff_usage[] =
 	"                          their samples do not fit its cores, gate or not\n"
 	"      --level PCT         confidence level of the tests (default 95)\n"
 	"      --adjust HOW        holm (default), bonferroni or none\n"
-	"      --json FILE         also write the diff as JSON (schema in README)\n"
+	"      --json FILE         also write the diff as JSON (keys: docs/json.md)\n"
 	"      --markdown FILE     also write it as GitHub Markdown tables\n"
 	"      --html FILE         also write the HTML report of the diff (with the\n"
 	"                          listings of the functions listed and --func's)\n"

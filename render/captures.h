@@ -4,8 +4,8 @@
 /*
  * `aotperf report -i a.data -i b.data ...`: several recordings of one
  * build as the mean and spread of each function's share (compare/diff.h
- * struct cmp_agg), as text (80 columns) and JSON (README "Several
- * captures").
+ * struct cmp_agg), as text (80 columns) and JSON (docs/json.md,
+ * "Several recordings").
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -48,8 +48,8 @@ double render__loop_payoff(const struct lp_loop *l, int lv)
 	 * llvm-mca lets a frame load run ahead of the store it reloads, which
 	 * breaks a chain carried through the slot: the loop as compiled then
 	 * models faster than its register version. A core that renames stack
-	 * memory carries the value like a register (measured: README "Which
-	 * lever pays"), so the loop as compiled is at least as slow as that.
+	 * memory carries the value like a register (measured:
+	 * docs/levers.md), so the loop as compiled is at least as slow as that.
 	 */
 	if (lv == LP_FRAME && r->cycles_per_iter > base)
 		base = r->cycles_per_iter;
@@ -214,7 +214,7 @@ static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loo
 			render__loop_payoff(l, best));
 	fprintf(out, "    (the model assumes L1 hits and no memory dependences beyond llvm-mca's:\n"
 		"     a frame slot stored and reloaded costs no store-to-load latency, as on\n"
-		"     cores that rename stack memory; README \"Which lever pays\")\n");
+		"     cores that rename stack memory; docs/levers.md)\n");
 }
 
 void render__loops_text(FILE *out, const struct profile_func *pf, size_t cols)

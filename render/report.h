@@ -55,7 +55,7 @@ void render__report_func(FILE *out, const struct profile *p, const struct profil
 			 const struct render_opts *o);
 
 /*
- * The whole JSON document (README "JSON"): schema_version, tool, perf,
+ * The whole JSON document (docs/json.md): schema_version, tool, perf,
  * event; a lone core's keys at the top level; every core under "cores";
  * classified_function(s); passes, truncated (perf.data only);
  * warnings; then json_extra's members.
