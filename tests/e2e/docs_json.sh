@@ -55,12 +55,12 @@ data() {
 bash "$ROOT/scripts/sample-inputs.sh" "$B" "$WORK/si" >"$WORK/si.log" 2>&1
 check_eq "scripts/sample-inputs.sh: exit status" "$?" 0
 P=$WORK/si/sample.data
-record "$WORK/g.data" -g -- --ms 600 "$S"
-record "$WORK/ev.data" -e task-clock -- --ms 400 "$S"
-record "$WORK/man.data" -- --ms 400 --manifest "$FIX/comp.cwasm.json"
-record "$WORK/fr.data" -- --ms 600 --mix spill_heavy:3,br_table_dispatch:1 "$F"
+record "$WORK/g.data" -g -- --ms 300 "$S"
+record "$WORK/ev.data" -e task-clock -- --ms 300 "$S"
+record "$WORK/man.data" -- --ms 300 --manifest "$FIX/comp.cwasm.json"
+record "$WORK/fr.data" -- --ms 300 --mix spill_heavy:3,br_table_dispatch:1 "$F"
 "$AOTPERF" record -q --off-cpu -F 2000 --cwasm "$S" -o "$WORK/off.data" --no-inject -- \
-	"$LOADER" --wall --ms 600 "$S" >/dev/null 2>&1
+	"$LOADER" --wall --ms 400 "$S" >/dev/null 2>&1
 check_eq "aotperf record --off-cpu: exit status" "$?" 0
 
 # ---- report ----
