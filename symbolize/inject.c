@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "inject.h"
+#include "buildid_cache.h"
+#include "elfimage.h"
 #include "../util/outfile.h"
 #include "../util/progress.h"
 #include "../util/run.h"
@@ -147,6 +149,30 @@ static int run_perf_inject(const char *perf, const char *in, const char *out,
 	return 0;
 }
 
+/*
+ * The images into perf's build-id cache. The copy is complete without it
+ * (perf reads the images where they are): a failure is said, not fatal.
+ */
+static void cache_images(const char *perf, const uint8_t *ids, struct sym_inject_result *r)
+{
+	struct ap_err e = { 0 };
+
+	if (!perf) {
+		snprintf(r->cache_why, sizeof(r->cache_why), "perf was not found");
+		return;
+	}
+	if (bidcache__dir(perf, r->cache_dir, sizeof(r->cache_dir), &e))
+		goto fail;
+	for (uint32_t i = 0; i < r->nimages; i++)
+		if (bidcache__add(perf, r->cache_dir, r->images[i], ids + i * ELFIMAGE_BUILD_ID_SIZE,
+				  ELFIMAGE_BUILD_ID_SIZE, &e))
+			goto fail;
+	r->cached = 1;
+	return;
+fail:
+	snprintf(r->cache_why, sizeof(r->cache_why), "%s", e.msg);
+}
+
 int symbolize__inject(const char *perf_in, const struct attr_result *res,
 		      const struct sym_inject_opts *o, const char *perf_out,
 		      struct sym_inject_result *r, struct ap_err *err)
@@ -165,9 +191,16 @@ int symbolize__inject(const char *perf_in, const struct attr_result *res,
 		return ap_err_hint(err, AP_HINT_NO_MONO);
 	}
 	if (!o->jitdump) {
+		uint8_t *ids = NULL;
+
 		r->elf = 1;
-		return symbolize__elf(perf_in, res, &o->sym, perf_out, &r->images, &r->nimages,
-				      err);
+		if (symbolize__elf(perf_in, res, &o->sym, perf_out, &r->images, &r->nimages, &ids,
+				   err))
+			return -1;
+		if (!o->no_cache)
+			cache_images(o->perf, ids, r);
+		free(ids);
+		return 0;
 	}
 	if (!o->perf) {
 		ap_errf(err, "%s: perf inject --jit turns its jitdumps into ELF files, but perf"

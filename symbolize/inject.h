@@ -5,10 +5,11 @@
  * The one-step route to a symbolized copy of a recording (aotperf inject,
  * and aotperf record after recording): by default one ELF image per core
  * and a copy whose mappings name them (any clock, stable names, one file
- * per core); on request, for a -k mono recording, jitdumps plus a marked
+ * per core), the images added to perf's build-id cache; on request, for a -k mono recording, jitdumps plus a marked
  * copy handed to stock `perf inject --jit` (whose dumps and marked copy
  * are removed afterwards; it writes one ELF file per function).
  */
+#include <limits.h>
 #include "symbolize.h"
 
 struct progress;
@@ -16,7 +17,8 @@ struct progress;
 struct sym_inject_opts {
 	struct sym_opts sym;	/* names, prefix, dir (must exist), force */
 	int jitdump;		/* jitdump + perf inject --jit (a -k mono recording, else an error) */
-	const char *perf;	/* the perf that runs `perf inject --jit` */
+	int no_cache;		/* ELF route: leave perf's build-id cache alone */
+	const char *perf;	/* the perf that runs `perf inject --jit` and adds to its cache */
 	struct progress *progress; /* perf inject's progress: the ELF files it has written */
 };
 
@@ -25,6 +27,15 @@ struct sym_inject_result {
 	int elf;		/* the ELF route was taken (no jitdump asked) */
 	char **images;		/* the ELF route's images: perf report needs them */
 	uint32_t nimages;
+	/*
+	 * The ELF route's images in perf's build-id cache, so that the copy
+	 * still names them once moved (docs/formats-perf.md "Build ids"):
+	 * cached 1 and cache_dir the cache's folder, or cached 0 and
+	 * cache_why saying why not (no_cache: empty).
+	 */
+	int cached;
+	char cache_dir[PATH_MAX];
+	char cache_why[512];
 };
 
 /* Write perf_out from perf_in and its attribution res. 0, or -1 with err. */
