@@ -157,8 +157,8 @@ static int copy_features(int fd, FILE *out, const struct pd_file_header *h, uint
 		goto fail;
 	for (uint64_t i = 0; i < nfeat; i++) {
 		if (secs[i].offset < table + nfeat * sizeof(*secs)) {
-			ap_errf(err, "%s: feature section %llu lies before the data end", path,
-				(unsigned long long)i);
+			ap_errf(err, "%s: feature section %llu lies inside the data or the feature"
+				" table", path, (unsigned long long)i);
 			goto fail;
 		}
 	}

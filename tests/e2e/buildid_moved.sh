@@ -25,7 +25,8 @@
 #   --no-buildid-cache   nothing cached, and the closing lines say so
 # With perf 6.12 built (PERF612, else ~/.cache/aotperf/perf-6.12/bin/perf:
 # scripts/build-perf612.sh) its perf report reads the moved and the
-# unpacked copy too; else one "skip:" line.
+# unpacked copy too, and its perf archive --unpack unpacks it; else one
+# "skip:" line.
 #
 #   tests/e2e/buildid_moved.sh BUILD_DIR
 . "$(dirname "$0")/lib/common.sh"
@@ -86,6 +87,17 @@ mv "$HERE/perf.jit.data.d" "$HERE/gone.d"
 perf_counts "$WORK/moved/perf.jit.data" >"$WORK/moved.counts"
 same_counts "moved, images gone: perf report == before the move" \
 	"$WORK/moved.counts" "$WORK/before.counts"
+p612_counts() { # perf_counts, by perf 6.12
+	"$P612" report -i "$1" --stdio --no-children --sort sym -n 2>/dev/null |
+		gawk '$3 == "[.]" && $4 ~ /^local_func_[0-9]+$/ {
+			sub(/^local_func_/, "", $4); n[$4] += $2 }
+			END { for (k in n) print "FUNC " k " " n[k] }' | sort
+}
+if [ -n "$P612" ]; then
+	p612_counts "$WORK/moved/perf.jit.data" >"$WORK/moved612.counts"
+	same_counts "perf 6.12, moved, images gone: the same counts" \
+		"$WORK/moved612.counts" "$WORK/before.counts"
+fi
 
 # ---- archived: the other side ----
 O=$WORK/other
@@ -106,15 +118,18 @@ other perf_counts perf.jit.data >"$WORK/other.counts"
 same_counts "the other side, unpacked: perf report == before the move" \
 	"$WORK/other.counts" "$WORK/before.counts"
 if [ -n "$P612" ]; then
-	p612_counts() {
-		"$P612" report -i "$1" --stdio --no-children --sort sym -n 2>/dev/null |
-			gawk '$3 == "[.]" && $4 ~ /^local_func_[0-9]+$/ {
-				sub(/^local_func_/, "", $4); n[$4] += $2 }
-				END { for (k in n) print "FUNC " k " " n[k] }' | sort
-	}
 	other p612_counts perf.jit.data >"$WORK/other612.counts"
 	same_counts "perf 6.12, the other side: the same counts" \
 		"$WORK/other612.counts" "$WORK/before.counts"
+	# perf 6.12's own unpack, into a third side's ~/.debug
+	mkdir -p "$O/home3/.debug"
+	(cd "$O" && HOME=$O/home3 PERF_CONFIG=$O/perfconfig "$P612" archive --unpack \
+		perf.jit.data.tar.bz2 >/dev/null 2>&1)
+	check_eq "perf 6.12: perf archive --unpack: exit status" "$?" 0
+	(cd "$O" && HOME=$O/home3 PERF_CONFIG=$O/perfconfig p612_counts perf.jit.data) \
+		>"$WORK/unpack612.counts"
+	same_counts "perf 6.12, after perf archive --unpack: the same counts" \
+		"$WORK/unpack612.counts" "$WORK/before.counts"
 else
 	echo "skip: perf 6.12 not built (scripts/build-perf612.sh)"
 fi
