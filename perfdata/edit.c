@@ -118,13 +118,10 @@ static uint64_t feature_rank(const struct pd_file_header *h, int below)
  * no other section may straddle that point.
  */
 static int check_growth(const struct pd_file_section *secs, uint64_t nfeat, uint64_t slot,
-			uint64_t fsize, const char *path, struct ap_err *err)
+			const char *path, struct ap_err *err)
 {
 	uint64_t at = secs[slot].offset + secs[slot].size;
 
-	if (at < secs[slot].offset || at > fsize)
-		return ap_errf(err, "%s: feature section %llu runs past the end of the file",
-			       path, (unsigned long long)slot);
 	for (uint64_t i = 0; i < nfeat; i++)
 		if (i != slot && secs[i].offset < at && secs[i].size > at - secs[i].offset)
 			return ap_errf(err, "%s: feature sections %llu and %llu overlap", path,
@@ -161,9 +158,15 @@ static int copy_features(int fd, FILE *out, const struct pd_file_header *h, uint
 				" table", path, (unsigned long long)i);
 			goto fail;
 		}
+		/* so that moving it cannot overflow */
+		if (secs[i].offset > fsize || secs[i].size > fsize - secs[i].offset) {
+			ap_errf(err, "%s: feature section %llu runs past the end of the file", path,
+				(unsigned long long)i);
+			goto fail;
+		}
 	}
 	if (present) {
-		if (check_growth(secs, nfeat, slot, fsize, path, err))
+		if (check_growth(secs, nfeat, slot, path, err))
 			goto fail;
 		at = secs[slot].offset + secs[slot].size;
 	} else if (app) {

@@ -22,8 +22,6 @@
 #include "perfdata/internal.h"
 #include "fuzz.h"
 
-static volatile uint64_t sink;
-
 static long file_size(const char *path)
 {
 	struct stat st;
