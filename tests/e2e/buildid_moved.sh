@@ -35,7 +35,10 @@ S=$FIX/sample.cwasm
 P612=${PERF612:-$HOME/.cache/aotperf/perf-6.12/bin/perf}
 [ -x "$P612" ] && "$P612" version 2>/dev/null | grep -q '^perf version 6\.12' || P612=
 HERE=$WORK/vm		# where the recording is made and symbolized
-CACHE=$WORK/debug	# perf's build-id cache here (tests/perfconfig.sh)
+CACHE=$WORK/debug	# perf's build-id cache here: this test's own, even under
+			# tests/run.sh's PERF_CONFIG, since it takes it away below
+printf '[buildid]\n\tdir = %s\n' "$CACHE" >"$WORK/own.perfconfig"
+export PERF_CONFIG=$WORK/own.perfconfig
 mkdir -p "$HERE"
 
 record "$HERE/rec.data" -- --ms 1500 "$S"
