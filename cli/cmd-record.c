@@ -319,6 +319,12 @@ static int inject(struct rec_args *r, struct ap_err *err)
 	progress__exit(&pr);
 	if (ret && created)
 		rmdir(dir);
+	/* as inject does: a moved copy still names the functions (docs/formats-perf.md) */
+	if (!ret)
+		symbolize__cache_images(r->perf, &res);
+	if (!ret && res.elf && !res.cached && !r->a.quiet)
+		cli_warn("record", "%s: its images are not in perf's build-id cache (%s): moved, it"
+			 " names no function", r->jit_out, res.cache_why);
 	sym_inject_result__exit(&res);
 	return ret;
 }

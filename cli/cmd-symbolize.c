@@ -198,8 +198,7 @@ static void print_list(const char *what, char **list, uint32_t n)
 static int do_inject(struct sym_args *s, const struct sym_opts *so,
 		     struct sym_inject_result *r, struct ap_err *err)
 {
-	struct sym_inject_opts io = { .sym = *so, .jitdump = s->jitdump,
-				      .no_cache = s->no_cache };
+	struct sym_inject_opts io = { .sym = *so, .jitdump = s->jitdump };
 	struct ap_err perf_err;
 	struct progress pr;
 	char perf[PATH_MAX];
@@ -211,6 +210,9 @@ static int do_inject(struct sym_args *s, const struct sym_opts *so,
 	io.progress = &pr;
 	ret = symbolize__inject(s->a.input, &s->a.p->attr, &io, s->out, r, err);
 	progress__exit(&pr);
+	/* the images are where the copy names them now (docs/formats-perf.md "Build ids") */
+	if (!ret && !s->no_cache)
+		symbolize__cache_images(io.perf, r);
 	return ret;
 }
 
@@ -311,10 +313,8 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		break;
 	case ROUTE_INJECT:
 		ret = do_inject(&s, &so, &ir, &err);
-		files = ir.images;
-		nfiles = ir.nimages;
 		if (!ret && !s.a.quiet) {
-			print_list("image", files, nfiles);
+			print_list("image", ir.images, ir.nimages);
 			printf("wrote %s\nnext: perf report -i", s.out);
 			hints__put_arg(stdout, s.out);
 			printf(" --sort sym\n");
@@ -335,6 +335,7 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		ret = cli_fail(cmd, &err);
 out:
 	symbolize__free_list(files, nfiles);
+	sym_inject_result__exit(&ir);
 	attr_args__exit(&s.a);
 	return ret;
 }

@@ -149,14 +149,12 @@ static int run_perf_inject(const char *perf, const char *in, const char *out,
 	return 0;
 }
 
-/*
- * The images into perf's build-id cache. The copy is complete without it
- * (perf reads the images where they are): a failure is said, not fatal.
- */
-static void cache_images(const char *perf, const uint8_t *ids, struct sym_inject_result *r)
+void symbolize__cache_images(const char *perf, struct sym_inject_result *r)
 {
 	struct ap_err e = { 0 };
 
+	if (!r->elf)
+		return;		/* perf inject --jit caches its own files */
 	if (!perf) {
 		snprintf(r->cache_why, sizeof(r->cache_why), "perf was not found");
 		return;
@@ -164,7 +162,7 @@ static void cache_images(const char *perf, const uint8_t *ids, struct sym_inject
 	if (bidcache__dir(perf, r->cache_dir, sizeof(r->cache_dir), &e))
 		goto fail;
 	for (uint32_t i = 0; i < r->nimages; i++)
-		if (bidcache__add(perf, r->cache_dir, r->images[i], ids + i * ELFIMAGE_BUILD_ID_SIZE,
+		if (bidcache__add(perf, r->cache_dir, r->images[i], r->ids + i * ELFIMAGE_BUILD_ID_SIZE,
 				  ELFIMAGE_BUILD_ID_SIZE, &e))
 			goto fail;
 	r->cached = 1;
@@ -191,16 +189,9 @@ int symbolize__inject(const char *perf_in, const struct attr_result *res,
 		return ap_err_hint(err, AP_HINT_NO_MONO);
 	}
 	if (!o->jitdump) {
-		uint8_t *ids = NULL;
-
 		r->elf = 1;
-		if (symbolize__elf(perf_in, res, &o->sym, perf_out, &r->images, &r->nimages, &ids,
-				   err))
-			return -1;
-		if (!o->no_cache)
-			cache_images(o->perf, ids, r);
-		free(ids);
-		return 0;
+		return symbolize__elf(perf_in, res, &o->sym, perf_out, &r->images, &r->nimages,
+				      &r->ids, err);
 	}
 	if (!o->perf) {
 		ap_errf(err, "%s: perf inject --jit turns its jitdumps into ELF files, but perf"
@@ -231,6 +222,8 @@ int symbolize__inject(const char *perf_in, const struct attr_result *res,
 void sym_inject_result__exit(struct sym_inject_result *r)
 {
 	symbolize__free_list(r->images, r->nimages);
+	free(r->ids);
 	r->images = NULL;
+	r->ids = NULL;
 	r->nimages = 0;
 }

@@ -17,8 +17,7 @@ struct progress;
 struct sym_inject_opts {
 	struct sym_opts sym;	/* names, prefix, dir (must exist), force */
 	int jitdump;		/* jitdump + perf inject --jit (a -k mono recording, else an error) */
-	int no_cache;		/* ELF route: leave perf's build-id cache alone */
-	const char *perf;	/* the perf that runs `perf inject --jit` and adds to its cache */
+	const char *perf;	/* the perf that runs `perf inject --jit` */
 	struct progress *progress; /* perf inject's progress: the ELF files it has written */
 };
 
@@ -27,11 +26,12 @@ struct sym_inject_result {
 	int elf;		/* the ELF route was taken (no jitdump asked) */
 	char **images;		/* the ELF route's images: perf report needs them */
 	uint32_t nimages;
+	uint8_t *ids;		/* their build ids, ELFIMAGE_BUILD_ID_SIZE bytes each */
 	/*
-	 * The ELF route's images in perf's build-id cache, so that the copy
-	 * still names them once moved (docs/formats-perf.md "Build ids"):
-	 * cached 1 and cache_dir the cache's folder, or cached 0 and
-	 * cache_why saying why not (no_cache: empty).
+	 * After symbolize__cache_images: the images in perf's build-id cache,
+	 * so that the copy still names them once moved (docs/formats-perf.md
+	 * "Build ids"): cached 1 and cache_dir the cache's folder, or cached
+	 * 0 and cache_why saying why not (not asked: empty).
 	 */
 	int cached;
 	char cache_dir[PATH_MAX];
@@ -43,6 +43,15 @@ int symbolize__inject(const char *perf_in, const struct attr_result *res,
 		      const struct sym_inject_opts *o, const char *perf_out,
 		      struct sym_inject_result *r, struct ap_err *err);
 void sym_inject_result__exit(struct sym_inject_result *r);
+
+/*
+ * The ELF route's images into perf's build-id cache through PERF (NULL:
+ * not found), each checked there afterwards; call once they are at their
+ * final paths, since perf keeps the path it is given. The copy is complete
+ * without it (perf reads the images where they are): a failure is only
+ * said, in r->cache_why.
+ */
+void symbolize__cache_images(const char *perf, struct sym_inject_result *r);
 
 /*
  * The folder for dumps and images (and the jitted-*.so files perf inject

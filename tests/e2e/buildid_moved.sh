@@ -22,6 +22,7 @@
 #   -B        a recording without HEADER_BUILD_ID gets one naming the image
 #   --jitdump perf inject --jit's copy moved: the same counts (perf caches
 #             its jitted-*.so itself)
+#   record    aotperf record's copy: its image cached the same way
 #   --no-buildid-cache   nothing cached, and the closing lines say so
 # With perf 6.12 built (PERF612, else ~/.cache/aotperf/perf-6.12/bin/perf:
 # scripts/build-perf612.sh) its perf report reads the moved and the
@@ -171,6 +172,17 @@ mv "$HERE/j.data.d" "$HERE/j.gone.d"
 perf_counts "$WORK/jmoved/j.data" >"$WORK/j.counts"
 same_counts "--jitdump, moved, jitted files gone: perf report == before the move" \
 	"$WORK/j.counts" "$WORK/before.counts"
+
+# ---- aotperf record: the same copy, cached the same way ----
+mkdir -p "$WORK/rec"	# a cache of its own: the image may have inject's id
+printf '[buildid]\n\tdir = %s/debug\n' "$WORK/rec" >"$WORK/rec/perfconfig"
+PERF_CONFIG=$WORK/rec/perfconfig "$AOTPERF" record -q --cwasm "$S" -o "$WORK/rec/r.data" -- \
+	"$LOADER" --ms 500 "$S" >"$WORK/rec.out" 2>&1
+check_eq "record: exit status" "$?" 0
+rimg=$(ls "$WORK"/rec/*.d/*.aotperf.so 2>/dev/null | head -1)
+rid=$(readelf -n "$rimg" 2>/dev/null | sed -n 's/^ *Build ID: *\([0-9a-f]*\)$/\1/p')
+check "record: its image is in perf's build-id cache by its id (${rid:-no image})" \
+	cmp -s "$WORK/rec/debug/.build-id/${rid:0:2}/${rid:2}/elf" "$rimg"
 
 # ---- --no-buildid-cache ----
 N=$WORK/nocache
