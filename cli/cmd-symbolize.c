@@ -27,6 +27,8 @@ struct sym_args {
 	int force;
 	int jitdump;		/* inject: the jitdump + perf inject --jit route */
 	int no_cache;		/* inject: images not added to perf's build-id cache */
+	const char *perf;	/* inject: the perf found, or NULL */
+	char perf_buf[PATH_MAX];
 	struct attr_args a;
 };
 
@@ -201,18 +203,16 @@ static int do_inject(struct sym_args *s, const struct sym_opts *so,
 	struct sym_inject_opts io = { .sym = *so, .jitdump = s->jitdump };
 	struct ap_err perf_err;
 	struct progress pr;
-	char perf[PATH_MAX];
 	int ret;
 
-	/* perf runs only for a -k mono recording; without it that route fails */
-	io.perf = ap_perf__find(NULL, perf, sizeof(perf), &perf_err) ? NULL : perf;
+	/* perf inject --jit runs only for a -k mono recording; without it that route fails */
+	s->perf = ap_perf__find(NULL, s->perf_buf, sizeof(s->perf_buf), &perf_err) ? NULL
+										    : s->perf_buf;
+	io.perf = s->perf;
 	progress__init(&pr, stderr, s->a.quiet);
 	io.progress = &pr;
 	ret = symbolize__inject(s->a.input, &s->a.p->attr, &io, s->out, r, err);
 	progress__exit(&pr);
-	/* the images are where the copy names them now (docs/formats-perf.md "Build ids") */
-	if (!ret && !s->no_cache)
-		symbolize__cache_images(io.perf, r);
 	return ret;
 }
 
@@ -313,6 +313,9 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		break;
 	case ROUTE_INJECT:
 		ret = do_inject(&s, &so, &ir, &err);
+		/* once the images are where the copy names them (docs/formats-perf.md "Build ids") */
+		if (!ret && !s.no_cache)
+			symbolize__cache_images(s.perf, &ir);
 		if (!ret && !s.a.quiet) {
 			print_list("image", ir.images, ir.nimages);
 			printf("wrote %s\nnext: perf report -i", s.out);
