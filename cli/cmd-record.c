@@ -306,7 +306,7 @@ static int inject(struct rec_args *r, struct symcfi_maps *maps, struct ap_err *e
 {
 	struct sym_inject_opts io = { .sym = { .names = r->mode, .maps = maps },
 				      .jitdump = r->jitdump, .perf = r->perf };
-	struct sym_inject_result res;
+	struct sym_inject_result res = { 0 };
 	struct outset outs = OUTSET_INIT;
 	struct progress pr;
 	char dir[PATH_MAX];
@@ -328,6 +328,12 @@ static int inject(struct rec_args *r, struct symcfi_maps *maps, struct ap_err *e
 	}
 	if (ret && created)
 		rmdir(dir);
+	/* as inject does: a moved copy still names the functions (docs/formats-perf.md) */
+	if (!ret)
+		symbolize__cache_images(r->perf, &res);
+	if (!ret && res.elf && !res.cached && !r->a.quiet)
+		cli_warn("record", "%s: its images are not in perf's build-id cache (%s): moved, it"
+			 " names no function", r->jit_out, res.cache_why);
 	sym_inject_result__exit(&res);
 	return ret;
 }
