@@ -45,22 +45,30 @@ struct pd_file_header {
 #define PD_COMP_ZSTD		1
 
 #define PD_MAX_RECORD		65535u		/* header.size is a u16 */
-#define PD_WINDOW_SIZE		(1u << 20)	/* read() chunk for the data section */
+#define PD_WINDOW_SIZE		(1u << 20)	/* read() chunk of a stream */
+#define PD_MAP_SIZE		(4u << 20)	/* mmap() window of a file's records */
 #define PD_MIN_WINDOW		(128u << 10)	/* > PD_MAX_RECORD */
 #define PD_DECOMP_SIZE		(1u << 20)	/* decompressed-bytes buffer */
 #define PD_MAX_ATTRS		65536u
 #define PD_MAX_ATTR_ENTRY	4096u
 #define PD_MAX_FEATURE		(64u << 20)	/* EVENT_DESC we are willing to load */
 
-/* Sliding read window over the record stream. */
+/*
+ * Sliding window over the record stream. A regular file's records are
+ * mapped (mmap) a window at a time: nothing is copied, and the bytes a
+ * reader skips (a dwarf sample's stack when nobody unwinds) are never
+ * touched. A stream is read() into a buffer that keeps a partial record
+ * at its front.
+ */
 struct pd_window {
-	char *buf;
-	size_t cap;
+	char *buf;		/* the buffer, or the mapping */
+	size_t cap;		/* the buffer's size (0: mapped) */
 	size_t pos;		/* next unread byte */
 	size_t len;		/* valid bytes in buf */
 	uint64_t off;		/* stream offset of buf[0] */
 	uint64_t limit;		/* stream offset where records end, UINT64_MAX: EOF */
 	int eof;		/* read() returned 0 or limit reached */
+	int mapped;		/* buf is a mapping of len bytes (or NULL) */
 };
 
 /* Streaming zstd state: one context for the whole file, as perf writes it. */

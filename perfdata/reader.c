@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * perf.data reader: the file header, attrs and feature sections are read
- * with pread(); the record stream is read() into a fixed window that slides
- * forward, keeping a partial record at its front. A record is at most 64 KiB,
- * so the window never needs to grow. Pipe-mode streams (from a pipe or a
- * file) go through the same window.
+ * with pread(); the records go through a fixed window that slides forward
+ * (internal.h): a regular file's are mapped a window at a time, as perf
+ * maps its data section, so no byte is copied and a payload nobody reads
+ * (a dwarf sample's stack in a report that does not unwind) is never
+ * touched; a stream's are read() into a buffer that keeps a partial record
+ * at its front. A record is at most 64 KiB, so neither needs to grow.
+ * Pipe-mode streams (from a pipe or a file) go through the same window.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include "internal.h"
 #include "../util/file.h"
@@ -62,8 +66,8 @@ static int in_file(const struct perfdata *pd, uint64_t off, uint64_t size)
 
 /* --- the window --------------------------------------------------------- */
 
-/* Small files get a small window; it must hold the largest record. */
-static int win_alloc(struct perfdata *pd, struct ap_err *err)
+/* A stream's buffer; small files get a small one. It must hold the largest record. */
+static int win_buffer(struct perfdata *pd, struct ap_err *err)
 {
 	uint64_t want = PD_WINDOW_SIZE;
 
@@ -72,17 +76,78 @@ static int win_alloc(struct perfdata *pd, struct ap_err *err)
 	want = want < PD_MIN_WINDOW ? PD_MIN_WINDOW : want;
 	pd->win.cap = (size_t)want;
 	pd->win.buf = malloc(pd->win.cap);
+	pd->win.mapped = 0;
 	if (!pd->win.buf)
 		return ap_errk(err, AP_ERR_NOMEM, "%s: out of memory", pd->path);
 	return 0;
 }
 
+/* A regular file is mapped window by window (win_map); a stream gets a buffer. */
+static int win_alloc(struct perfdata *pd, struct ap_err *err)
+{
+	if (pd->seekable) {
+		pd->win.mapped = 1;
+		return 0;
+	}
+	return win_buffer(pd, err);
+}
+
+static void win_unmap(struct pd_window *w)
+{
+	if (!w->mapped)
+		return;
+	if (w->buf)
+		munmap(w->buf, w->len);
+	w->buf = NULL;
+}
+
 static void win_reset(struct pd_window *w, uint64_t off, uint64_t limit)
 {
+	win_unmap(w);
 	w->pos = w->len = 0;
 	w->off = off;
 	w->limit = limit;
 	w->eof = 0;
+}
+
+static ssize_t win_fill(struct perfdata *pd, size_t need, struct ap_err *err);
+
+/*
+ * The next mapping: from the page that holds the next unread byte,
+ * PD_MAP_SIZE bytes (more than a page and the largest record) or up to
+ * where the records end. The bytes available, or -1 on an error. A file
+ * that cannot be mapped (a file system without mmap) is read instead.
+ */
+static ssize_t win_map(struct perfdata *pd, size_t need, struct ap_err *err)
+{
+	struct pd_window *w = &pd->win;
+	uint64_t at = w->off + w->pos, last = pd__min(w->limit, pd->layout.file_size), base, end;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	void *m;
+
+	win_unmap(w);
+	w->off = at;
+	w->pos = w->len = 0;
+	if (at >= last) {
+		w->eof = 1;
+		return 0;
+	}
+	base = at - at % page;
+	end = pd__min(last, base + PD_MAP_SIZE);
+	m = mmap(NULL, (size_t)(end - base), PROT_READ, MAP_SHARED, pd->fd, (off_t)base);
+	if (m == MAP_FAILED) {
+		if (win_buffer(pd, err))
+			return -1;
+		if (lseek(pd->fd, (off_t)at, SEEK_SET) == (off_t)-1)
+			return ap_errk(err, AP_ERR_IO, "%s: seek: %s", pd->path, strerror(errno));
+		return win_fill(pd, need, err);
+	}
+	w->buf = m;
+	w->off = base;
+	w->pos = (size_t)(at - base);
+	w->len = (size_t)(end - base);
+	w->eof = end == last;
+	return (ssize_t)(w->len - w->pos);
 }
 
 /*
@@ -96,6 +161,8 @@ static ssize_t win_fill(struct perfdata *pd, size_t need, struct ap_err *err)
 
 	if (avail >= need || w->eof)
 		return (ssize_t)avail;
+	if (w->mapped)
+		return win_map(pd, need, err);
 	if (w->pos) {
 		memmove(w->buf, w->buf + w->pos, avail);
 		w->off += w->pos;
@@ -581,6 +648,7 @@ void perfdata__close(struct perfdata *pd)
 		close(pd->fd);
 	pd__free_attrs(pd);
 	pd_decomp__exit(&pd->dec);
+	win_unmap(&pd->win);
 	free(pd->win.buf);
 	free(pd->scratch);
 	free(pd->tracing);
