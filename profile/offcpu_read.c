@@ -19,8 +19,9 @@
  * sys_exit_NAME) recorded, their samples are held with the switches of
  * their thread, so each interval knows the system call it began in.
  * Without them the kernel part of an interval's stack says it: its system
- * call entry frame, named through /proc/kallsyms (hostsyms.h) only when
- * the recording's kernel is the running one (kernel_id.h). With both, the
+ * call entry frame, named through the recorded kernel's symbols
+ * (hostsyms.h, kallsyms.h: perf's copy of them, or /proc/kallsyms when the
+ * recording's kernel is the running one). With both, the
  * tracepoints count and the kernel frames' split is kept beside as a check.
  */
 #include <stdio.h>
@@ -28,7 +29,7 @@
 #include <string.h>
 #include "hostmaps.h"
 #include "hostsyms.h"
-#include "kernel_id.h"
+#include "kallsyms.h"
 #include "offcpu_pair.h"
 #include "offcpu_read.h"
 #include "syscall_names.h"
@@ -136,7 +137,7 @@ struct offcpu_reader {
 	int kname;			/* kernel frames named: the recording's kernel runs */
 	int ksc;			/* the split from kernel frames (no tracepoints) */
 	int kframes;			/* some stack held kernel frames */
-	char kwhy[160];			/* why kernel frames are not named */
+	char kwhy[400];			/* why kernel frames are not named */
 	struct oc_kslot kcache[OC_KCACHE];
 	uint64_t kgen;			/* the mappings' generation the cache holds */
 	uint64_t intervals, unpaired, no_stack;
@@ -842,9 +843,17 @@ static int learn(struct offcpu_reader *r, struct session *s, struct ap_err *err)
 	}
 	/* entries and exits both, in switches: exits alone would say nothing */
 	r->has_sc = has_enter && has_exit && r->source == OFFCPU_SWITCH;
-	/* kernel frames named only from the kernel they were recorded on (not when probing) */
-	if (r->p && r->source)
-		r->kname = kernel_id__same(pd, KERNEL_ID_NOTES, r->kwhy, sizeof(r->kwhy));
+	/*
+	 * kernel frames named only from the symbols of the kernel they were
+	 * recorded on (kallsyms.h; not when probing)
+	 */
+	if (r->p && r->source) {
+		struct kallsyms_where w;
+
+		kallsyms__where(pd, 0, &w);
+		r->kname = w.from != KALLSYMS_NONE;
+		snprintf(r->kwhy, sizeof(r->kwhy), "%s", w.why);
+	}
 	r->ksc = r->kname && !r->has_sc && r->source;
 	if ((r->has_sc || r->ksc) &&
 	    !perfdata__feature_string(pd, PD_FEAT_ARCH, r->sc_arch_name, sizeof(r->sc_arch_name)))

@@ -188,6 +188,8 @@ static int reader_hooks(struct reader *r, const struct profile_opts *o, struct a
 		return ap_err_nomem(err);
 	r->maps = hostmaps__new();
 	r->syms = r->maps ? hostsyms__new(r->maps) : NULL;
+	if (r->syms)
+		hostsyms__set_recording(r->syms, session__data(r->s));
 	if (o->host)
 		p->host = calloc(1, sizeof(*p->host));
 	if (!r->syms || (o->host && !p->host))
