@@ -212,6 +212,24 @@ static int addr_cmp(const char *a, const char *b)
 	return 0;
 }
 
+/*
+ * A blank in a line's first 16 bytes: a shorter address (the full parse
+ * takes such a line; the index, comparing 16 bytes, would not).
+ */
+static int blank_in_addr(const char *line)
+{
+	uint64_t w[2];
+
+	memcpy(w, line, sizeof(w));
+	for (int i = 0; i < 2; i++) {
+		uint64_t v = w[i] ^ 0x2020202020202020ULL;
+
+		if ((v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL)
+			return 1;
+	}
+	return 0;
+}
+
 /* The address of the line at line, when it is a valid one: _text's and _etext's. */
 static void range_line(struct kallsyms *k, const char *line, size_t n)
 {
@@ -253,14 +271,17 @@ int kallsyms__index(char *text, size_t len, struct kallsyms **out)
 		if (!nl)
 			nl = end;
 		p = nl < end ? nl + 1 : end;
-		if (nl == line || (nl[-1] == ']' && memchr(line, '\t', (size_t)(nl - line))))
-			continue;	/* empty, or a module's "name\t[module]" */
+		/* empty, or a module's "name\t[module]" (a line ends at a NUL, as in the parse) */
+		if (nl == line ||
+		    (nl[-1] == ']' && memchr(line, '\t', strnlen(line, (size_t)(nl - line)))))
+			continue;
 		/*
 		 * 16 digits, a blank, the type, a blank, in order: else the full
 		 * parse takes it. Lowercase hex digits compare as their values.
 		 */
 		if (len > UINT32_MAX || nl - line <= KS_ADDR + 3 || line[KS_ADDR] != ' ' ||
-		    line[KS_ADDR + 2] != ' ' || (prev && addr_cmp(prev, line) > 0)) {
+		    line[KS_ADDR + 2] != ' ' || blank_in_addr(line) ||
+		    (prev && addr_cmp(prev, line) > 0)) {
 			free(k->lines);
 			free(k);
 			return 0;
