@@ -7,6 +7,7 @@
  * attrs.c (attrs, ids), sample.c (sample and sample_id parsing), check.c
  * (record sizes per type), decompress.c and names.c.
  */
+#include <string.h>
 #include <zstd.h>
 #include "perfdata.h"
 
@@ -81,6 +82,17 @@ struct pd_decomp {
 	int active;		/* input left, or zstd may hold more output */
 };
 
+/*
+ * Where a sample_id trailer's fields sit for one attr, in u64 words from
+ * the trailer's start (-1: absent), worked out once per attr: a
+ * recording's records are mostly trailers (a switch record is nothing
+ * else), so reading one is a few loads, not a walk of sample_type's bits.
+ */
+struct pd_sid_layout {
+	uint8_t words;		/* the trailer's length; 0: none (sample_id_all off) */
+	int8_t tid, time, id, cpu;
+};
+
 /* Open-addressing map sample id -> attr index. */
 struct pd_idmap {
 	uint64_t *keys;
@@ -120,15 +132,23 @@ struct perfdata {
 	uint64_t start;		/* stream offset of the first record */
 
 	struct pd_evsel *attrs;
+	struct pd_sid_layout *sidl;	/* per attr */
 	size_t nattrs, cattrs;
 	size_t nheader_attrs;	/* attrs from the file header (kept on rewind) */
 	struct pd_idmap ids;
 	int id_pos;		/* u64 index of the id in a sample, -1 none */
 	int is_pos;		/* u64 index of the id from the end of a trailer, 0 none */
+	uint64_t last_id;	/* the trailer id looked up last, and its attr (-2: none yet) */
+	int last_idx;
 
 	struct pd_window win;
 	struct pd_decomp dec;
 	char *scratch;		/* aligned copy of records at odd addresses */
+	const struct pd_event *cleared;	/* an event whose sample part is all zero */
+	pd_switch_fn switch_fn;	/* context switches go there (perfdata__set_switch_fn) */
+	void *switch_ctx;
+	int switch_drop;	/* and are skipped unread (perfdata__drop_switches) */
+	uint64_t switched;
 
 	uint64_t seq;
 	uint64_t consumed;	/* stream bytes of complete records */
@@ -172,14 +192,74 @@ void pd__free_attrs(struct perfdata *pd);
 /* sample.c */
 int pd__parse_sample(const struct perfdata *pd,
 		     const struct perf_event_header *hdr, struct pd_sample *s);
-size_t pd__sid_len(const struct perfdata *pd, const struct perf_event_header *hdr,
-		   const struct perf_event_attr **attr_out);
-void pd__read_sid(uint64_t sample_type, const uint8_t *p, struct pd_sample_id *sid);
+
+/*
+ * The sample_id trailer of a non-sample kernel record: where its fields
+ * sit (words 0: none), with *attr_out the attr whose layout it follows.
+ * The trailer is the record's last bytes, so the owner is found by the id
+ * at is_pos from the end, as perf does; the id looked up last is kept
+ * (a CPU's records come in runs of one id). Inline: once a record.
+ */
+static inline const struct pd_sid_layout *pd__sid_of(struct perfdata *pd,
+						     const struct perf_event_header *hdr,
+						     const struct perf_event_attr **attr_out)
+{
+	size_t n = (hdr->size - sizeof(*hdr)) / sizeof(uint64_t);
+	int idx = 0;
+
+	*attr_out = NULL;
+	if (!pd->nattrs)
+		return NULL;
+	if (pd->nattrs > 1 && pd->is_pos > 0 && (size_t)pd->is_pos <= n) {
+		uint64_t id;
+
+		memcpy(&id, (const uint8_t *)(hdr + 1) + (n - (size_t)pd->is_pos) * 8, sizeof(id));
+		if (pd->last_idx == -2 || id != pd->last_id) {
+			pd->last_id = id;
+			pd->last_idx = pd__idmap_get(&pd->ids, id);
+		}
+		idx = pd->last_idx;
+	}
+	idx = idx < 0 ? 0 : idx;
+	*attr_out = &pd->attrs[idx].attr;
+	return &pd->sidl[idx];
+}
+void pd__sid_layout(uint64_t sample_type, int sample_id_all, struct pd_sid_layout *l);
+
+/* Fill sid from a trailer laid out as l (its length already checked); inline: once a record. */
+static inline void pd__read_sid(const struct pd_sid_layout *l, const uint8_t *p,
+				struct pd_sample_id *sid)
+{
+	uint32_t v[2];
+
+	memset(sid, 0, sizeof(*sid));
+	if (l->tid >= 0) {
+		memcpy(v, p + 8 * l->tid, sizeof(v));	/* pid, tid: two u32 in memory order */
+		sid->pid = v[0];
+		sid->tid = v[1];
+		sid->has_tid = 1;
+	}
+	if (l->time >= 0) {
+		memcpy(&sid->time, p + 8 * l->time, 8);
+		sid->has_time = 1;
+	}
+	if (l->id >= 0) {
+		memcpy(&sid->id, p + 8 * l->id, 8);
+		sid->has_id = 1;
+	}
+	if (l->cpu >= 0) {
+		memcpy(v, p + 8 * l->cpu, sizeof(v));
+		sid->cpu = v[0];
+		sid->has_cpu = 1;
+	}
+}
 int pd__read_format_ok(const void *p, size_t len, uint64_t read_format);
 
 /* check.c */
-int pd__check_record(const struct perfdata *pd, const struct perf_event_header *h,
+int pd__check_record(struct perfdata *pd, const struct perf_event_header *h,
 		     int in_compressed, struct pd_event *ev, struct ap_err *err);
+int pd__switch_record(struct perfdata *pd, const struct perf_event_header *h,
+		      struct pd_sample_id *sid);
 
 /* names.c */
 const char *pd__builtin_name(const struct perf_event_attr *attr);

@@ -110,7 +110,18 @@ static void win_reset(struct pd_window *w, uint64_t off, uint64_t limit)
 	w->eof = 0;
 }
 
-static ssize_t win_fill(struct perfdata *pd, size_t need, struct ap_err *err);
+static ssize_t win_fill_slow(struct perfdata *pd, size_t need, struct ap_err *err);
+
+/*
+ * Make at least need bytes available at w->pos unless the stream ends first.
+ * Returns the bytes available, -1 on a read error. Inline: twice a record.
+ */
+static inline ssize_t win_fill(struct perfdata *pd, size_t need, struct ap_err *err)
+{
+	size_t avail = pd->win.len - pd->win.pos;
+
+	return avail >= need ? (ssize_t)avail : win_fill_slow(pd, need, err);
+}
 
 /*
  * The next mapping: from the page that holds the next unread byte,
@@ -150,11 +161,8 @@ static ssize_t win_map(struct perfdata *pd, size_t need, struct ap_err *err)
 	return (ssize_t)(w->len - w->pos);
 }
 
-/*
- * Make at least need bytes available at w->pos unless the stream ends first.
- * Returns the bytes available, -1 on a read error.
- */
-static ssize_t win_fill(struct perfdata *pd, size_t need, struct ap_err *err)
+/* win_fill() when the window holds fewer than need bytes: the next mapping, or a read(). */
+static ssize_t win_fill_slow(struct perfdata *pd, size_t need, struct ap_err *err)
 {
 	struct pd_window *w = &pd->win;
 	size_t avail = w->len - w->pos;
@@ -568,6 +576,7 @@ static int stream_start(struct perfdata *pd, struct ap_err *err)
 	pd->collecting = 0;
 	pd->nrec = 0;
 	pd->stopped = pd->ended = 0;
+	pd->cleared = NULL;
 	return 0;
 }
 
@@ -759,7 +768,8 @@ static int deliver(struct perfdata *pd, const char *rec, size_t size,
 	/*
 	 * Field by field, not one memset of the whole event: that one is a
 	 * `rep stos` costing more than parsing a switch record. A sample's
-	 * part is cleared by its parser, or here.
+	 * part is cleared by its parser, or here (not again while the same
+	 * event has held no sample since: callers only read it).
 	 */
 	ev->hdr = h;
 	ev->ev = (const union perf_event *)h;
@@ -770,9 +780,12 @@ static int deliver(struct perfdata *pd, const char *rec, size_t size,
 	ev->has_sid = 0;
 	ev->sid_off = h->size;
 	ev->sid_len = 0;
-	if (h->type != PERF_RECORD_SAMPLE)
+	if (h->type != PERF_RECORD_SAMPLE && pd->cleared != ev) {
 		memset(&ev->sample, 0, sizeof(ev->sample));
+		pd->cleared = ev;
+	}
 	if (h->type == PERF_RECORD_SAMPLE) {
+		pd->cleared = NULL;
 		if (pd__parse_sample(pd, h, &ev->sample)) {
 			pd->malformed++;
 			return 0;
@@ -792,6 +805,71 @@ static int deliver(struct perfdata *pd, const char *rec, size_t size,
 	}
 	ev->seq = pd->seq++;
 	return 1;
+}
+
+/* A context switch to the switch consumer: 1 when it took it (else it is handed out). */
+static int switch_lane(struct perfdata *pd, const char *rec)
+{
+	struct pd_sample_id sid;
+
+	if (pd->switch_drop) {
+		/* nobody reads them in this pass: not even their trailer */
+		pd->nrec++;
+		pd->seq++;
+		pd->switched++;
+		return 1;
+	}
+	if ((uintptr_t)rec & 7 ||
+	    !pd__switch_record(pd, (const struct perf_event_header *)(const void *)rec, &sid))
+		return 0;
+	pd->nrec++;
+	pd->seq++;
+	pd->switched++;
+	pd->switch_fn(pd->switch_ctx, ((const struct perf_event_header *)(const void *)rec)->misc,
+		      &sid);
+	return 1;
+}
+
+/*
+ * The switch records one after the other in the window, to the switch
+ * consumer without a round through perfdata__next() each (most records
+ * of a recording of switches): up to the first other record, or one
+ * that needs the window to move.
+ */
+static void switch_run(struct perfdata *pd)
+{
+	struct pd_window *w = &pd->win;
+
+	while (w->len - w->pos >= sizeof(struct perf_event_header)) {
+		const char *rec = w->buf + w->pos;
+		struct perf_event_header h;
+
+		/* the lines a few records on, across a page end too (the hardware stops there) */
+		__builtin_prefetch(rec + 1024);
+		memcpy(&h, rec, sizeof(h));
+		if ((h.type != PERF_RECORD_SWITCH && h.type != PERF_RECORD_SWITCH_CPU_WIDE) ||
+		    h.size < sizeof(h) || h.size > w->len - w->pos || !switch_lane(pd, rec))
+			return;
+		w->pos += h.size;
+		pd->consumed += h.size;
+	}
+}
+
+void perfdata__set_switch_fn(struct perfdata *pd, pd_switch_fn fn, void *ctx)
+{
+	pd->switch_fn = fn;
+	pd->switch_ctx = ctx;
+	pd->switch_drop = 0;
+}
+
+void perfdata__drop_switches(struct perfdata *pd, int yes)
+{
+	pd->switch_drop = yes && pd->switch_fn;
+}
+
+uint64_t perfdata__switched(const struct perfdata *pd)
+{
+	return pd->switched;
 }
 
 static void stream_end(struct perfdata *pd)
@@ -814,7 +892,11 @@ int perfdata__next(struct perfdata *pd, struct pd_event *ev, struct ap_err *err)
 
 		if (pd->ended)
 			return 0;
-		r = pd__decomp_next(pd, &rec, err);
+		if (pd->switch_fn && !pd->dec.active && pd->dec.len == pd->dec.pos && !pd->skip &&
+		    !pd->stopped)
+			switch_run(pd);
+		/* records from a COMPRESSED one first, when one is being read */
+		r = pd->dec.active || pd->dec.len > pd->dec.pos ? pd__decomp_next(pd, &rec, err) : 0;
 		if (r < 0)
 			return -1;
 		if (r) {
@@ -836,6 +918,9 @@ int perfdata__next(struct perfdata *pd, struct pd_event *ev, struct ap_err *err)
 				return -1;
 			continue;
 		}
+		if (pd->switch_fn && (h.type == PERF_RECORD_SWITCH ||
+				      h.type == PERF_RECORD_SWITCH_CPU_WIDE) && switch_lane(pd, rec))
+			continue;
 		r = deliver(pd, rec, h.size, off, inc, ev, err);
 		if (r)
 			return r;
