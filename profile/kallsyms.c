@@ -212,21 +212,29 @@ static int addr_cmp(const char *a, const char *b)
 	return 0;
 }
 
+/* A blank among 8 bytes. */
+static int has_blank(uint64_t w)
+{
+	uint64_t v = w ^ 0x2020202020202020ULL;
+
+	return ((v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL) != 0;
+}
+
 /*
- * A blank in a line's first 16 bytes: a shorter address (the full parse
- * takes such a line; the index, comparing 16 bytes, would not).
+ * A line's 16 address bytes as a key that compares as they read (first
+ * byte most significant): 0, or -1 when a blank is among them (a shorter
+ * address: the full parse takes such a line; the index, comparing 16
+ * bytes, would not).
  */
-static int blank_in_addr(const char *line)
+static int addr_key(const char *line, uint64_t key[2])
 {
 	uint64_t w[2];
 
 	memcpy(w, line, sizeof(w));
-	for (int i = 0; i < 2; i++) {
-		uint64_t v = w[i] ^ 0x2020202020202020ULL;
-
-		if ((v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL)
-			return 1;
-	}
+	if (has_blank(w[0]) || has_blank(w[1]))
+		return -1;
+	key[0] = __builtin_bswap64(w[0]);
+	key[1] = __builtin_bswap64(w[1]);
 	return 0;
 }
 
@@ -256,11 +264,15 @@ void kallsyms__delete(struct kallsyms *k)
 
 int kallsyms__index(char *text, size_t len, struct kallsyms **out)
 {
-	struct kallsyms *k = calloc(1, sizeof(*k));
-	const char *p = text, *end = text + len, *prev = NULL;
+	struct kallsyms *k;
+	const char *p = text, *end = text + len;
 	size_t cap = len / 32 + 16;
+	uint64_t prev[2] = { 0, 0 }, key[2];
 
 	*out = NULL;
+	if (len > UINT32_MAX)
+		return 0;
+	k = calloc(1, sizeof(*k));
 	if (!k || !(k->lines = malloc(cap * sizeof(*k->lines)))) {
 		free(k);
 		return -1;
@@ -279,14 +291,14 @@ int kallsyms__index(char *text, size_t len, struct kallsyms **out)
 		 * 16 digits, a blank, the type, a blank, in order: else the full
 		 * parse takes it. Lowercase hex digits compare as their values.
 		 */
-		if (len > UINT32_MAX || nl - line <= KS_ADDR + 3 || line[KS_ADDR] != ' ' ||
-		    line[KS_ADDR + 2] != ' ' || blank_in_addr(line) ||
-		    (prev && addr_cmp(prev, line) > 0)) {
+		if (nl - line <= KS_ADDR + 3 || line[KS_ADDR] != ' ' || line[KS_ADDR + 2] != ' ' ||
+		    addr_key(line, key) || key[0] < prev[0] || (key[0] == prev[0] && key[1] < prev[1])) {
 			free(k->lines);
 			free(k);
 			return 0;
 		}
-		prev = line;
+		prev[0] = key[0];
+		prev[1] = key[1];
 		if (k->n == cap) {
 			uint32_t *nv = realloc(k->lines, cap * 2 * sizeof(*nv));
 
