@@ -96,11 +96,12 @@ int pd_tracing__num(const struct pd_tracing *t, uint64_t id, const char *name,
 static inline int pd_tp_num__read(const struct pd_tp_num *f, const void *raw, size_t raw_size,
 				  int64_t *val)
 {
-	const uint8_t *p = (const uint8_t *)raw + f->offset;
+	const uint8_t *p;
 	uint64_t v = 0;
 
 	if (!f->size || !raw || f->offset > raw_size || f->size > raw_size - f->offset)
 		return -1;
+	p = (const uint8_t *)raw + f->offset;
 	for (unsigned i = 0; i < f->size; i++)	/* byte by byte: any machine's order */
 		v |= (uint64_t)p[f->big_endian ? f->size - 1 - i : i] << (8 * i);
 	if (f->is_signed && f->size < 8 && (v & (1ULL << (f->size * 8 - 1))))
