@@ -309,7 +309,7 @@ static enum cls_class base_class(const struct ctx *c, uint32_t i)
 	case DC_LEA: return CLS_LEA;
 	default: break;
 	}
-	m = cls__mem_op(ni);
+	m = dc_insn__mem_op(ni);
 	if (m) {
 		fs = cls__frame_slot(c->ovr, c->arch, ni, &c->fl->in[i], &s);
 		if (fs)
@@ -357,7 +357,7 @@ static int64_t size_load(const struct ctx *c, uint32_t i, uint8_t reg)
 {
 	for (uint32_t k = i; k-- > 0 && i - k <= 8;) {
 		const struct dc_insn *p = &c->v[k];
-		const struct dc_op *m = cls__mem_op(p);
+		const struct dc_op *m = dc_insn__mem_op(p);
 
 		if (ends_walk(p))
 			break;
@@ -402,7 +402,7 @@ static void mark_bounds(struct ctx *c)
 {
 	for (uint32_t i = 0; i < c->n; i++) {
 		const struct dc_insn *ni = &c->v[i];
-		const struct dc_op *m = cls__mem_op(ni);
+		const struct dc_op *m = dc_insn__mem_op(ni);
 		int hit = 0;
 
 		if (ni->kind != DC_CMP)
@@ -487,7 +487,7 @@ static void mark_feeders(struct ctx *c, const struct dc_vec *nv, uint32_t j)
 	set[nset++] = v[j].op[0].reg;
 	for (uint32_t k = j; k-- > 0 && j - k <= 6 && nset;) {
 		const struct dc_insn *p = &v[k];
-		const struct dc_op *m = cls__mem_op(p);
+		const struct dc_op *m = dc_insn__mem_op(p);
 		uint8_t dst[2];
 		int hit = 0, in = 0;
 

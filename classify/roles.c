@@ -19,14 +19,6 @@
 #define MAX_ROUNDS 64
 #define PROLOGUE_SCAN 12
 
-const struct dc_op *cls__mem_op(const struct dc_insn *ni)
-{
-	for (int i = 0; i < ni->nops; i++)
-		if (ni->op[i].type == DC_OP_MEM)
-			return &ni->op[i];
-	return NULL;
-}
-
 int cls__is_frame_base(const struct cls_roles *ovr, enum cwasm_arch arch, uint8_t fam)
 {
 	if (!fam)
@@ -98,7 +90,7 @@ int cls__dests(enum cwasm_arch arch, const struct dc_insn *ni, uint8_t dst[2])
 int cls__frame_slot(const struct cls_roles *ovr, enum cwasm_arch arch, const struct dc_insn *ni,
 		    const struct cls_rstate *st, struct cls_slot *s)
 {
-	const struct dc_op *m = cls__mem_op(ni);
+	const struct dc_op *m = dc_insn__mem_op(ni);
 
 	if (!m || ni->kind == DC_LEA)
 		return 0;
@@ -225,7 +217,7 @@ static void add_slot(struct pass *p, struct cls_slot *set, uint32_t *n, const st
 static uint8_t dest_role(struct pass *p, const struct dc_insn *ni, const struct cls_rstate *st,
 			 uint8_t dst)
 {
-	const struct dc_op *m = cls__mem_op(ni);
+	const struct dc_op *m = dc_insn__mem_op(ni);
 	const struct dc_op *o = ni->op;
 	struct cls_slot s;
 	int fs;
@@ -329,7 +321,7 @@ static void transfer(struct pass *p, const struct dc_insn *ni, const struct cls_
 			out->r[dst[k]] = r[k];
 	/* writeback bases, implicit x86 writes (mul, div, cqo, string ops) */
 	if (ni->writeback) {
-		const struct dc_op *m = cls__mem_op(ni);
+		const struct dc_op *m = dc_insn__mem_op(ni);
 
 		if (m && !cls__is_frame_base(p->ovr, p->arch, m->base) && m->base < CLS_NREG)
 			out->r[m->base] = R_UNK;
