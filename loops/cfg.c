@@ -21,14 +21,6 @@ const char *lp_lever__name(enum lp_lever l)
 	return l < LP__NLEVERS ? names[l] : "?";
 }
 
-int lp_loop__has(const struct lp_loop *l, uint32_t b)
-{
-	for (uint32_t i = 0; i < l->nblocks; i++)
-		if (l->blocks[i] == b)
-			return 1;
-	return 0;
-}
-
 static int ends_block(const struct dc_insn *d)
 {
 	return d->kind == DC_JMP || d->kind == DC_JCC || d->kind == DC_RET || d->kind == DC_TRAP;
