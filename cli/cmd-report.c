@@ -289,7 +289,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		if (r)
 			continue;
 		switch (c) {
-		case 'h': fputs(report_usage, stdout); fputs(CLI_FILES_USAGE, stdout); exit(EXIT_OK);
+		case 'h': cli_usage(report_usage); exit(EXIT_OK);
 		case O_TOP:
 			if (cli_parse_u64(optarg, 10, &o->top))
 				return ap_errf(err, "--top: '%s' is not a count (a whole number, 0 or more)", optarg);
