@@ -5,7 +5,7 @@
 #   make test-deps  install what the tests add (root)
 #   make check      build, then every unit and end-to-end test; offline
 #   make test       make deps test-deps, then make check plain and under ASan/UBSan
-#   make lint       cppcheck
+#   make lint       cppcheck, the layout rules (scripts/check-layout.sh)
 #   make demo       make deps, record the bundled sample, print the report
 #   make bench      aotperf report vs the perf script/report pipeline it replaces
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -195,9 +195,12 @@ bench: deps
 	bash scripts/bench.sh $(B)
 	bash scripts/bench-offcpu.sh $(B)
 
+# cppcheck, then the layout rules (scripts/check-layout.sh: the file cycles
+# too when $(B) is built)
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
 		--suppress=missingIncludeSystem -I. $(LIB_DIRS) cli plugin
+	bash scripts/check-layout.sh $(if $(wildcard $(B)/obj),$(B))
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/aotperf

@@ -5,14 +5,25 @@
 # below; nothing forms a cycle, neither between folders nor between files;
 # only the front ends (cli/, plugin/) print.
 #
-#   scripts/check-layout.sh [BUILD_DIR]
+#   scripts/check-layout.sh [-C SRCDIR] [BUILD_DIR]
 #
 # Folder edges come from #include lines; with BUILD_DIR (a built tree),
 # also from the calls between objects: file A uses file B when A's object
 # needs a global symbol B's object defines (nm). Prints one line per
-# violation and a last line counting them; exit status 1 when there is any.
+# violation and a last line counting them; exit status 1 when there is any
+# (tests/e2e/layout.sh). SRCDIR: another tree than this one (the test's).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+src=$(dirname "$0")/..
+if [ "${1:-}" = -C ]; then
+	src=${2:?usage: scripts/check-layout.sh [-C SRCDIR] [BUILD_DIR]}
+	shift 2
+fi
+build=${1:-}
+[ -z "$build" ] || build=$(cd "$build" 2>/dev/null && pwd) || {
+	echo "check-layout: $1: no such folder" >&2
+	exit 2
+}
+cd "$src" || exit 2
 
 # Lowest first. A folder not listed here is an error: place it when it is
 # created. Within a tier, uses are allowed as long as they form no cycle.
@@ -31,7 +42,6 @@ forbidden="cwasm>perfdata perfdata>cwasm"
 # Files outside the front ends that may name stdout: "-o -" writes there.
 may_print="util/outfile.c"
 
-build=${1:-}
 if [ -n "$build" ] && [ ! -d "$build/obj" ]; then
 	echo "check-layout: $build/obj: no such folder (build first: make all)" >&2
 	exit 2
@@ -83,13 +93,14 @@ if [ -n "$build" ]; then
 	done
 	# "path/to/build/obj/DIR/NAME.o:ADDR T SYM" -> "D SYM DIR/NAME.c"
 	{ nm -A -g --defined-only "${objs[@]}" | sed 's/^/D /'; nm -A -u "${objs[@]}" | sed 's/^/U /'; } |
-	awk -v b="$build" '{
+	awk '{
 		split($2, f, ":"); src = f[1]; sub(/\.o$/, ".c", src)
 		n = split(src, p, "/"); src = p[n - 1] "/" p[n]
 		print $1, $NF, src
 	}' >"$work/syms"
-	awk '$1 == "D" { def[$2] = $3 }
-	     $1 == "U" { use[n] = $2; from[n++] = $3 }
+	awk 'BEGIN { n = 0 }
+	     $1 == "D" { def[$2] = $3 }
+	     $1 == "U" { use[n] = $2; from[n] = $3; n++ }
 	     END { for (i = 0; i < n; i++) if (use[i] in def && def[use[i]] != from[i]) print from[i], def[use[i]] }' \
 		"$work/syms" | sort -u >"$work/file-edges"
 	awk '{ split($1, a, "/"); split($2, b, "/"); if (a[1] != b[1]) print a[1], b[1], $1 " -> " $2 }' \
