@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include "internal.h"
+#include "../util/search.h"
 
 static const struct {
 	const char *name;
@@ -377,18 +378,11 @@ static int64_t size_load(const struct ctx *c, uint32_t i, uint8_t reg)
  */
 static int ud2_block(const struct ctx *c, uint64_t addr, int known)
 {
-	uint32_t lo = 0, hi = c->n;
+	uint32_t lo;
 
 	if (!known)
 		return 0;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (c->v[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = (uint32_t)ap_search__lower(c->v, c->n, AP_SEARCH_FIELD(c->v, addr), addr);
 	for (uint32_t k = lo; k < c->n && k < lo + 4 && c->v[k].addr >= addr; k++) {
 		if (c->v[k].kind == DC_TRAP)
 			return 1;
@@ -567,22 +561,14 @@ static void mark_targets(struct ctx *c)
 {
 	for (uint32_t i = 0; i < c->n; i++) {
 		const struct dc_insn *ni = &c->v[i];
+		size_t k;
 
 		if (!((ni->kind == DC_JMP || ni->kind == DC_JCC || ni->kind == DC_DATA) &&
 		      ni->has_target))
 			continue;
-		for (uint32_t lo = 0, hi = c->n; lo < hi;) {
-			uint32_t mid = lo + (hi - lo) / 2;
-
-			if (c->v[mid].addr == ni->target) {
-				c->target[mid] = 1;
-				break;
-			}
-			if (c->v[mid].addr < ni->target)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		k = ap_search__lower(c->v, c->n, AP_SEARCH_FIELD(c->v, addr), ni->target);
+		if (k < c->n && c->v[k].addr == ni->target)
+			c->target[k] = 1;
 	}
 }
 
@@ -701,17 +687,10 @@ void cls_func__exit(struct cls_func *f)
 
 int64_t cls__insn_at(const struct cls_func *f, uint64_t addr)
 {
-	uint32_t lo = 0, hi = f->ninsns;
-
 	/* the last entry starting at or below addr */
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
+	uint32_t lo = (uint32_t)ap_search__upper(f->insns, f->ninsns,
+						 AP_SEARCH_FIELD(f->insns, addr), addr);
 
-		if (f->insns[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return -1;
 	lo--;

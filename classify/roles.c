@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 #include "internal.h"
+#include "../util/search.h"
 
 #define TRAP_FIELD_LO 0x50
 #define TRAP_FIELD_HI 0x70
@@ -358,16 +359,8 @@ static int reached(const struct cls_rstate *s)
 
 static int64_t find_addr(const struct dc_insn *v, uint32_t n, uint64_t addr)
 {
-	uint32_t lo = 0, hi = n;
+	size_t lo = ap_search__lower(v, n, AP_SEARCH_FIELD(v, addr), addr);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < n && v[lo].addr == addr && v[lo].kind != DC_DATA ? (int64_t)lo : -1;
 }
 
@@ -375,18 +368,11 @@ static int64_t find_addr(const struct dc_insn *v, uint32_t n, uint64_t addr)
 static uint32_t table_start(const struct dc_vec *nv, uint32_t j)
 {
 	uint64_t tb = dc__table_base(nv, j);
-	uint32_t lo = 0, hi = nv->n;
+	uint32_t lo;
 
 	if (tb < nv->v[j].addr + nv->v[j].size + DC_TABLE_PAD)
 		return j + 1;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (nv->v[mid].addr < tb)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = (uint32_t)ap_search__lower(nv->v, nv->n, AP_SEARCH_FIELD(nv->v, addr), tb);
 	return lo < nv->n && nv->v[lo].addr == tb ? lo : nv->n;
 }
 

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "../util/search.h"
 
 static int is_gpr(uint8_t r)
 {
@@ -228,16 +229,8 @@ int eng_roles__infer(enum cwasm_arch arch, const uint8_t *code, size_t len, uint
 
 static int64_t index_at(const struct dc_insn *v, uint32_t n, uint64_t a)
 {
-	uint32_t lo = 0, hi = n;
+	size_t lo = ap_search__lower(v, n, AP_SEARCH_FIELD(v, addr), a);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].addr < a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < n && v[lo].addr == a ? (int64_t)lo : -1;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "../util/search.h"
 
 const struct unwind_row unwind_row_unknown = { .known = 0 };
 
@@ -54,20 +55,15 @@ void rowbuf__put(struct rowbuf *rb, uint32_t off, const struct unwind_row *r)
 
 int insn_starts__has(const struct insn_starts *is, uint32_t off, uint32_t *idx)
 {
-	uint32_t lo = 0, hi = is->n;
+	uint32_t lo;
 
 	if (!is->insn) {
 		*idx = off;
 		return 1;
 	}
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (insn_at(is, mid) < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* insn[i] - bias < off: every start is at or past bias, its function's */
+	lo = (uint32_t)ap_search__lower(is->insn, is->n, AP_SEARCH_ITEMS(is->insn),
+					(uint64_t)off + is->bias);
 	*idx = lo;
 	return lo < is->n && insn_at(is, lo) == off;
 }

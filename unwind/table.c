@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "../util/search.h"
 
 struct unwind_table {
 	enum unwind_arch arch;
@@ -151,36 +152,21 @@ int unwind_table__func_known(const struct unwind_table *t, uint32_t func)
 const struct unwind_row *unwind_table__row(const struct unwind_table *t, uint32_t text_off,
 					   uint32_t *func)
 {
-	uint32_t lo = 0, hi = t->nfuncs, f, rel;
+	uint32_t f, rel, k;
 
 	if (!t->nfuncs || text_off < t->start[0] || text_off >= t->start[t->nfuncs])
 		return NULL;
 	/* the last function starting at or before text_off (a non-empty one) */
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (t->start[mid] <= text_off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	f = lo;
+	f = (uint32_t)ap_search__upper(t->start, t->nfuncs, AP_SEARCH_ITEMS(t->start), text_off) - 1;
 	while (f + 1 < t->nfuncs && t->start[f + 1] <= text_off)
 		f++;
 	if (t->first[f + 1] == t->first[f])
 		return NULL;
 	rel = text_off - t->start[f];
-	lo = t->first[f];
-	hi = t->first[f + 1];
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (t->rows[mid].off <= rel)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	/* its last row at or before rel; the first when none is (it starts at 0) */
+	k = (uint32_t)ap_search__upper(t->rows + t->first[f], t->first[f + 1] - t->first[f],
+				       AP_SEARCH_FIELD(t->rows, off), rel);
 	if (func)
 		*func = f;
-	return &t->rows[lo];
+	return &t->rows[t->first[f] + (k ? k - 1 : 0)];
 }
