@@ -109,11 +109,6 @@ int cls__is_stack_traffic(enum cls_class c)
 	       c == CLS_VMCTX_RELOAD;
 }
 
-int cls__is_frame_read(enum cls_class c)
-{
-	return c == CLS_FRAME_LOAD || c == CLS_VMCTX_RELOAD;
-}
-
 /* ---- role overrides ---- */
 
 void cls__roles_default(enum cwasm_arch arch, struct cls_roles *r)
