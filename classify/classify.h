@@ -277,7 +277,5 @@ void cls__json_function(struct json_out *j, const struct cwasm_module *m, uint32
 
 /* Frame-slot data traffic that is not a save: frame_load/store, vmctx_save/reload. */
 int cls__is_stack_traffic(enum cls_class c);
-/* Of those, the reads. */
-int cls__is_frame_read(enum cls_class c);
 
 #endif

@@ -138,7 +138,7 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o, struct ap_
 	while ((c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o->input = optarg; break;
-		case 'h': fputs(annotate_usage, stdout); fputs(CLI_FILES_USAGE, stdout); exit(EXIT_OK);
+		case 'h': cli_usage(annotate_usage); exit(EXIT_OK);
 		case O_INTEL: o->att = 0; break;
 		case O_ATT: o->att = 1; break;
 		case O_OBJDUMP: o->objdump = optarg; break;

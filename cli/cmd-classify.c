@@ -71,7 +71,7 @@ static int parse_args(int argc, char **argv, struct classify_opts *o, struct ap_
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(classify_usage, stdout); fputs(CLI_FILES_USAGE, stdout); exit(EXIT_OK);
+		case 'h': cli_usage(classify_usage); exit(EXIT_OK);
 		case O_CLASSES: print_classes(); exit(EXIT_OK);
 		case O_ARCH:
 			if (cli_parse_arch(optarg, &o->annot.arch, err))

@@ -212,7 +212,7 @@ static int parse(int argc, char **argv, struct rec_args *r, struct ap_err *err)
 	/* '+': stop at the command, whose own options are not ours */
 	while ((c = getopt_long(argc, argv, "+o:gF:e:qh", longopts, NULL)) != -1) {
 		if (c == 'h') {
-			fputs(record_usage, stdout);
+			cli_usage(record_usage);
 			exit(EXIT_OK);
 		}
 		if (c == ATTR_OPT_EVENT)	/* --event: what perf samples */

@@ -15,7 +15,6 @@
 #include "../render/offcpu.h"
 #include "../render/offcpu_callgraph.h"
 #include "../classify/classify.h"
-#include "../loops/analyze.h"
 #include "../render/report.h"
 #include "../render/report-export.h"
 #include "../render/report-events.h"
@@ -290,7 +289,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		if (r)
 			continue;
 		switch (c) {
-		case 'h': fputs(report_usage, stdout); fputs(CLI_FILES_USAGE, stdout); exit(EXIT_OK);
+		case 'h': cli_usage(report_usage); exit(EXIT_OK);
 		case O_TOP:
 			if (cli_parse_u64(optarg, 10, &o->top))
 				return ap_errf(err, "--top: '%s' is not a count (a whole number, 0 or more)", optarg);
@@ -511,7 +510,7 @@ static int classify(struct report_opts *o, struct ap_err *err)
 	if (o->frame_meta && profile__set_sidecar(p, 0, o->frame_meta, err))
 		return -1;
 	/* loops, and their llvm-mca model only for what --func/--hot named */
-	return profile__classify(p, o->roles, err) || lp__profile(p, 1, err) ? -1 : 0;
+	return profile__classify(p, o->roles, err) || profile__loops(p, 1, err) ? -1 : 0;
 }
 
 typedef int (*export_file_fn)(const char *path, const struct profile *const *ps, uint32_t n,

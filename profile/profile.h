@@ -279,5 +279,10 @@ int profile__set_sidecar(struct profile *p, uint32_t i, const char *path, struct
  * NULL); with a sidecar also its origins, which the lever verdict then uses.
  */
 int profile__classify(struct profile *p, const char *roles, struct ap_err *err);
+/*
+ * The blocks and loops of every classified function (f->loops) and, with
+ * model, their llvm-mca model on the CPU that recorded (profile/loops.c).
+ */
+int profile__loops(struct profile *p, int model, struct ap_err *err);
 
 #endif

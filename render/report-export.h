@@ -20,26 +20,14 @@
  * The functions shown closely are the profile's classified ones (the front
  * end adds and classifies them first); pprof wants p->host for the samples
  * outside wasm (profile_opts.host), else they become one [unknown] frame.
- * The FILE variants write to an open stream (name for messages); the path
- * variants write atomically (util/outfile.h), nothing left on failure.
+ * Written through render/report-events.h (one profile per event); here the
+ * Markdown of one profile, into an open stream (name for messages).
  */
 #include <stdio.h>
 #include "report.h"
 
-int render__report_html(FILE *f, const char *name, const struct profile *p,
-			const struct render_opts *o, struct ap_err *err);
-int render__report_html_file(const char *path, const struct profile *p,
-			     const struct render_opts *o, struct ap_err *err);
-
 int render__report_md(FILE *f, const char *name, const struct profile *p,
 		      const struct render_opts *o, struct ap_err *err);
-int render__report_md_file(const char *path, const struct profile *p,
-			   const struct render_opts *o, struct ap_err *err);
-
-int render__report_pprof(FILE *f, const char *name, const struct profile *p,
-			 const struct render_opts *o, struct ap_err *err);
-int render__report_pprof_file(const char *path, const struct profile *p,
-			      const struct render_opts *o, struct ap_err *err);
 
 /* The host frames (p->host) summed per (dso, symbol), most samples first. */
 struct render_host_row {

@@ -319,15 +319,3 @@ int render__report_events_html_file(const char *path, const struct profile *cons
 {
 	return write_events(NULL, path, ps, n, o, err);
 }
-
-int render__report_html(FILE *f, const char *name, const struct profile *p,
-			const struct render_opts *o, struct ap_err *err)
-{
-	return write_events(f, name, &p, 1, o, err);
-}
-
-int render__report_html_file(const char *path, const struct profile *p,
-			     const struct render_opts *o, struct ap_err *err)
-{
-	return write_events(NULL, path, &p, 1, o, err);
-}

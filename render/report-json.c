@@ -260,17 +260,6 @@ void render__report_json_members(struct json_out *j, const struct profile *p,
 		o->json_extra(j, p, o->ctx);
 }
 
-void render__report_json(struct json_out *j, const struct profile *p,
-			 const struct render_opts *o)
-{
-	json_begin_obj(j);
-	json_key(j, "schema_version"); json_u64(j, 1);
-	json_key(j, "tool"); json_str(j, o->tool);
-	render__report_json_members(j, p, o);
-	json_end_obj(j);
-	json_finish(j);
-}
-
 int render__report_json_file(const char *path, const struct profile *p,
 			     const struct render_opts *o, struct ap_err *err)
 {

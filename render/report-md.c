@@ -362,17 +362,3 @@ int render__report_md(FILE *f, const char *name, const struct profile *p,
 		return ap_errk(err, AP_ERR_IO, "%s: write failed", name);
 	return 0;
 }
-
-int render__report_md_file(const char *path, const struct profile *p,
-			   const struct render_opts *o, struct ap_err *err)
-{
-	struct outfile out;
-
-	if (outfile__open(&out, path, err))
-		return -1;
-	if (render__report_md(out.f, path, p, o, err)) {
-		outfile__abort(&out);
-		return -1;
-	}
-	return outfile__commit(&out, err);
-}

@@ -477,15 +477,3 @@ int render__report_events_pprof_file(const char *path, const struct profile *con
 	pprof__delete(pp);
 	return rc;
 }
-
-int render__report_pprof(FILE *f, const char *name, const struct profile *p,
-			 const struct render_opts *o, struct ap_err *err)
-{
-	return render__report_events_pprof(f, name, &p, 1, o, err);
-}
-
-int render__report_pprof_file(const char *path, const struct profile *p,
-			      const struct render_opts *o, struct ap_err *err)
-{
-	return render__report_events_pprof_file(path, &p, 1, o, err);
-}

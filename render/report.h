@@ -55,17 +55,14 @@ void render__report_func(FILE *out, const struct profile *p, const struct profil
 			 const struct render_opts *o);
 
 /*
- * The whole JSON document (README "JSON"): schema_version, tool, perf,
- * event; a lone core's keys at the top level; every core under "cores";
- * classified_function(s); passes, truncated (perf.data only);
- * warnings; then json_extra's members.
+ * The members of the JSON document (README "JSON"), for an object already
+ * open with schema_version and tool: perf, event; a lone core's keys at
+ * the top level; every core under "cores"; classified_function(s);
+ * passes, truncated (perf.data only); warnings; then json_extra's members.
  */
-void render__report_json(struct json_out *j, const struct profile *p,
-			 const struct render_opts *o);
-/* The same without the opening (schema_version, tool) and closing: for an object already open. */
 void render__report_json_members(struct json_out *j, const struct profile *p,
 				 const struct render_opts *o);
-/* The same, written atomically to path (util/outfile.h). */
+/* The whole document, written atomically to path (util/outfile.h). */
 int render__report_json_file(const char *path, const struct profile *p,
 			     const struct render_opts *o, struct ap_err *err);
 /* One core's block members (the keys the upstream helper's consumers read). */

@@ -41,7 +41,7 @@ void json_finish(struct json_out *j);
 /*
  * A JSON report written atomically (util/outfile.h): the object is opened
  * with "schema_version": 1 and "tool": TOOL; the caller adds its members
- * through d->j, then commits (or aborts: nothing is left behind).
+ * through d->j, then commits (a failed write leaves nothing behind).
  */
 struct json_doc {
 	struct outfile out;
@@ -50,6 +50,5 @@ struct json_doc {
 
 int json_doc__open(struct json_doc *d, const char *path, const char *tool, struct ap_err *err);
 int json_doc__commit(struct json_doc *d, struct ap_err *err);
-void json_doc__abort(struct json_doc *d);
 
 #endif

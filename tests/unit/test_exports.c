@@ -18,9 +18,16 @@
 #include "../../cwasm/json_read.h"
 #include "../../profile/host.h"
 #include "../../profile/profile.h"
-#include "../../render/report-export.h"
+#include "../../render/report-events.h"
 
 #define HOT 1504	/* bounds_checked_mem in tests/fixtures */
+
+/* The page of p alone (the one-event report). */
+static int report_html(FILE *f, const char *name, const struct profile *p,
+		       const struct render_opts *o, struct ap_err *err)
+{
+	return render__report_events_html(f, name, &p, 1, o, err);
+}
 
 static char *to_string(int (*fn)(FILE *, const char *, const struct profile *,
 				 const struct render_opts *, struct ap_err *),
@@ -46,7 +53,7 @@ static const struct jr_node *get(const struct jr_node *o, const char *key)
 
 static void test_html(const struct profile *p, const struct render_opts *o)
 {
-	char *page = to_string(render__report_html, p, o), *doc, *end;
+	char *page = to_string(report_html, p, o), *doc, *end;
 	struct jr_node *root = NULL;
 	const struct jr_node *fns, *l, *insns, *cores, *core0;
 	struct ap_err err;
@@ -130,13 +137,13 @@ static void test_pprof(const struct profile *p, const struct render_opts *o, con
 	struct ap_err err = { 0 };
 
 	snprintf(path, sizeof(path), "%s/p.pb.gz", dir);
-	CHECK(render__report_pprof_file(path, p, o, &err) == 0);
+	CHECK(render__report_events_pprof_file(path, &p, 1, o, &err) == 0);
 	if (system("command -v protoc >/dev/null 2>&1") == 0)
 		CHECK(pprof_total(path) == 18);	/* 15 in wasm + 3 [unknown] */
 	else
 		printf("protoc not installed: the pprof decode check is skipped\n");
 	snprintf(bad, sizeof(bad), "%s/missing/p.pb.gz", dir);
-	CHECK(render__report_pprof_file(bad, p, o, &err) == -1);
+	CHECK(render__report_events_pprof_file(bad, &p, 1, o, &err) == -1);
 	CHECK(access(bad, F_OK) != 0);
 	unlink(path);
 }
@@ -144,7 +151,7 @@ static void test_pprof(const struct profile *p, const struct render_opts *o, con
 /* The page's data document, parsed; NULL on failure (page freed). */
 static struct jr_node *page_doc(const struct profile *p, const struct render_opts *o)
 {
-	char *page = to_string(render__report_html, p, o), *doc, *end;
+	char *page = to_string(report_html, p, o), *doc, *end;
 	struct jr_node *root = NULL;
 	struct ap_err err;
 
@@ -202,6 +209,7 @@ static long long pprof_incl(const char *gz, const char *name)
  */
 static void test_stacks(struct profile *p, const struct render_opts *o, const char *dir)
 {
+	const struct profile *cp = p;
 	struct profile_stacks *st = stacks__new();
 	struct profile_host *h = calloc(1, sizeof(*h));
 	const struct cwasm_module *m = p->cs->mods[0];
@@ -272,7 +280,7 @@ static void test_stacks(struct profile *p, const struct render_opts *o, const ch
 	jr__delete(root);
 
 	snprintf(path, sizeof(path), "%s/s.pb.gz", dir);
-	CHECK(render__report_pprof_file(path, p, o, &err) == 0);
+	CHECK(render__report_events_pprof_file(path, &cp, 1, o, &err) == 0);
 	if (system("command -v protoc >/dev/null 2>&1") == 0) {
 		CHECK(pprof_total(path) == 18);
 		CHECK(pprof_incl(path, "main") == 18);
@@ -339,10 +347,10 @@ static void test_failures(const struct profile *p, const struct render_opts *o, 
 		fclose(full);
 	}
 	snprintf(bad, sizeof(bad), "%s/missing/r.html", dir);
-	CHECK(render__report_html_file(bad, p, o, &err) == -1);
+	CHECK(render__report_events_html_file(bad, &p, 1, o, &err) == -1);
 	CHECK(access(bad, F_OK) != 0);
 	snprintf(bad, sizeof(bad), "%s/missing/r.md", dir);
-	CHECK(render__report_md_file(bad, p, o, &err) == -1);
+	CHECK(render__report_events_md_file(bad, &p, 1, o, &err) == -1);
 }
 
 int main(void)

@@ -308,7 +308,12 @@ static void test_profile(const struct core_set *cs)
 		struct json_out j;
 
 		json_init(&j, f);
-		render__report_json(&j, p, &ro);
+		json_begin_obj(&j);
+		json_key(&j, "schema_version"); json_u64(&j, 1);
+		json_key(&j, "tool"); json_str(&j, ro.tool);
+		render__report_json_members(&j, p, &ro);
+		json_end_obj(&j);
+		json_finish(&j);
 		fclose(f);
 	}
 	CHECK(jr__parse(json, len, &root, &err) == 0);
