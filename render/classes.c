@@ -122,6 +122,18 @@ void render__classes_json_levers(struct json_out *j, const struct view_classes *
 	json_end_obj(j);
 }
 
+void render__cls_table_json(struct json_out *j, const struct cls_table *t, uint64_t run_total)
+{
+	struct view_classes v;
+
+	if (view_classes__init(&v, t, run_total, 0, NULL)) {
+		json_null(j);	/* out of memory: nothing rather than a wrong table */
+		return;
+	}
+	render__classes_json(j, &v);
+	view_classes__exit(&v);
+}
+
 int render__classes_md(FILE *f, const char *name, const struct view_classes *v,
 		       struct ap_err *err)
 {
@@ -167,4 +179,31 @@ void render__roles_text(FILE *out, const char *roles)
 		p += n;
 	}
 	fprintf(out, "\n");
+}
+
+static void json_names(struct json_out *j, const char *const *v, uint32_t n)
+{
+	json_begin_arr(j);
+	for (uint32_t i = 0; i < n; i++)
+		json_str(j, v[i]);
+	json_end_arr(j);
+}
+
+void render__roles_json(struct json_out *j, const struct cls_func_roles *r)
+{
+	struct cls_roles_words w;
+
+	cls__roles_words(r, &w);
+	json_begin_obj(j);
+	json_key(j, "abi"); json_str(j, w.abi);
+	json_key(j, "abi_source"); json_str(j, w.abi_source);
+	json_key(j, "vmctx_param"); json_str(j, w.vmctx_param);
+	json_key(j, "vmctx_slot"); json_str(j, w.vmctx_slot[0] ? w.vmctx_slot : NULL);
+	json_key(j, "vmctx_registers"); json_names(j, w.vmctx_regs, w.nvmctx);
+	json_key(j, "membase_registers"); json_names(j, w.membase_regs, w.nmembase);
+	json_key(j, "pinned_vmctx"); json_str(j, w.pinned_vmctx);
+	json_key(j, "pinned_membase"); json_str(j, w.pinned_membase);
+	json_key(j, "frame"); json_str(j, w.frame);
+	json_key(j, "override"); json_str(j, w.override[0] ? w.override : NULL);
+	json_end_obj(j);
 }

@@ -16,6 +16,11 @@
 void render__classes_text(FILE *out, const struct view_classes *v);
 /* The "classes" value: {class: {samples, percent_of_run, static_instructions, percent_of_function}}. */
 void render__classes_json(struct json_out *j, const struct view_classes *v);
+/*
+ * The "classes" value of a table that has no view yet (compare's, until
+ * it is one): the view built and written at once.
+ */
+void render__cls_table_json(struct json_out *j, const struct cls_table *t, uint64_t run_total);
 /* The members "stack_traffic", "frame_traffic" and "levers". */
 void render__classes_json_levers(struct json_out *j, const struct view_classes *v);
 /* The table and the verdict's line, as Markdown; 0, or -1 with err. */
@@ -29,5 +34,7 @@ void render__hottest_json(struct json_out *j, const struct vt_table *h);
 
 /* "  roles      abi sysv (prologue), vmctx ...", wrapped at ", " and "; " within 80 columns. */
 void render__roles_text(FILE *out, const char *roles);
+/* The roles as a JSON object {abi, abi_source, vmctx_param, vmctx_slot, ..., override}. */
+void render__roles_json(struct json_out *j, const struct cls_func_roles *r);
 
 #endif

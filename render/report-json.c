@@ -152,7 +152,7 @@ static void json_func(struct json_out *j, const struct view_report_func *f)
 	json_key(j, "percent_of_run"); json_dbl(j, f->pct, 4);
 	json_key(j, "instruction_count"); json_u64(j, f->ninsns);
 	json_key(j, "code_bytes"); json_u64(j, f->mod->funcs[pf->func].size);
-	json_key(j, "roles"); cls__json_roles(j, &pf->cls.f.roles);
+	json_key(j, "roles"); render__roles_json(j, &pf->cls.f.roles);
 	json_key(j, "classes"); render__classes_json(j, &f->cls);
 	render__classes_json_levers(j, &f->cls);
 	json_key(j, "hottest_instructions"); render__hottest_json(j, f->hottest);
