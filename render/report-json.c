@@ -162,7 +162,7 @@ static void json_func(struct json_out *j, const struct view_report_func *f)
 		json_key(j, "frame_metadata"); json_str(j, pf->sc->path);
 		json_key(j, "frame_metadata_present"); json_bool(j, 0);
 	}
-	render__loops_json(j, pf);
+	render__loops_json(j, f->loops);
 	json_end_obj(j);
 }
 

@@ -159,7 +159,7 @@ static void func_block(struct md_out *o, const struct view_report_func *f)
 		o->failed = -1;
 	if (vt_table__nrows(f->hottest))
 		table(o, f->hottest);
-	if (!o->failed && render__loops_md(o->f, o->name, f->pf, o->err))
+	if (!o->failed && render__loops_md(o->f, o->name, f->loops, o->err))
 		o->failed = -1;
 }
 

@@ -146,7 +146,7 @@ void render__report_func(FILE *out, const struct view_report *v,
 		fprintf(out, "\n  hottest instructions\n");
 		render__hottest_text(out, f->hottest, o->columns);
 	}
-	render__loops_text(out, f->pf, cols);
+	render__loops_text(out, f->loops, cols);
 }
 
 void render__report_body(FILE *out, const struct view_report *v, const struct render_opts *o)

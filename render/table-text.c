@@ -22,6 +22,12 @@ static int shown_col(const struct vt_col *c)
 	return !(c->flags & VT_NO_TEXT);
 }
 
+/* a column of its own (a suffix is part of the flexible column before it) */
+static int own_col(const struct vt_col *c)
+{
+	return shown_col(c) && !(c->flags & VT_SUFFIX);
+}
+
 static int left(const struct vt_col *c)
 {
 	return c->kind == VT_TEXT || (c->flags & VT_LEFT);
@@ -69,7 +75,7 @@ static void widths(const struct vt_table *t, unsigned columns, unsigned indent, 
 		const struct vt_col *col = vt_table__col(t, c);
 
 		w[c] = 0;
-		if (!shown_col(col))
+		if (!own_col(col))
 			continue;
 		used += gap(col, !nshown++);
 		w[c] = cols_of(col->head ? col->head : "");
@@ -129,7 +135,7 @@ static void line(FILE *out, const struct vt_table *t, const size_t *w, unsigned 
 {
 	uint32_t nc = vt_table__ncols(t);
 	size_t cap = 64;
-	char *s = malloc(cap), buf[128], cut[512];
+	char *s = malloc(cap), buf[128], cut[512], sbuf[128], joined[700];
 	size_t n = 0, first = 1;
 
 	if (!s)
@@ -138,16 +144,29 @@ static void line(FILE *out, const struct vt_table *t, const size_t *w, unsigned 
 		s[n++] = ' ';
 	for (uint32_t c = 0; c < nc; c++) {
 		const struct vt_col *col = vt_table__col(t, c);
-		const char *v;
-		size_t vw, need;
+		const char *v, *sfx = NULL;
+		size_t vw, need, room = w[c];
 
-		if (!shown_col(col))
+		if (!own_col(col))
 			continue;
 		v = cell_text(t, i, c, buf, sizeof(buf));
-		if ((col->flags & VT_FLEX) && (col->flags & VT_TAIL) && cols_of(v) > w[c] && w[c] > 3)
-			v = tail(v, w[c], cut, sizeof(cut));
+		/* a suffix after this cell: the cell cut to leave it room */
+		if ((col->flags & VT_FLEX) && c + 1 < nc && shown_col(vt_table__col(t, c + 1)) &&
+		    (vt_table__col(t, c + 1)->flags & VT_SUFFIX) && i != UINT32_MAX &&
+		    *(sfx = cell_text(t, i, c + 1, sbuf, sizeof(sbuf))))
+			room = room > cols_of(sfx) + gap(vt_table__col(t, c + 1), 0) + 3 ?
+			       room - cols_of(sfx) - gap(vt_table__col(t, c + 1), 0) : 3;
+		else
+			sfx = NULL;
+		if ((col->flags & VT_FLEX) && (col->flags & VT_TAIL) && cols_of(v) > room && room > 3)
+			v = tail(v, room, cut, sizeof(cut));
 		else if (col->flags & VT_FLEX)
-			v = ap_term__fit(cut, sizeof(cut), v, w[c]);
+			v = ap_term__fit(cut, sizeof(cut), v, room);
+		if (sfx) {
+			snprintf(joined, sizeof(joined), "%s%*s%s", v,
+				 (int)gap(vt_table__col(t, c + 1), 0), "", sfx);
+			v = joined;
+		}
 		vw = cols_of(v);
 		need = n + strlen(v) + w[c] + 2 + gap(col, first);
 		if (need > cap) {

@@ -37,6 +37,9 @@ static int func_new(struct view_report *v, struct view_report_func *vf,
 	if (v->o.listings &&
 	    view_listing__init(&vf->listing, m, pf->func, &pf->cls.f, pf->cls.insn_samples, err))
 		return -1;
+	if (pf->loops && !(vf->loops = view_loops__new(pf->loops, &pf->cls.f, pf->cls.insn_samples,
+						       pf->cls.t.no_verdict, err)))
+		return -1;
 	return 0;
 }
 
@@ -63,6 +66,7 @@ void view_report__funcs_exit(struct view_report *v)
 		view_classes__exit(&v->funcs[i].cls);
 		vt_table__delete(v->funcs[i].hottest);
 		view_listing__exit(&v->funcs[i].listing);
+		view_loops__delete(v->funcs[i].loops);
 	}
 	free(v->funcs);
 	v->funcs = NULL;

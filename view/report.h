@@ -20,12 +20,11 @@
 #include <stdint.h>
 #include "classes.h"
 #include "listing.h"
+#include "loops.h"
 #include "table.h"
 #include "../profile/profile.h"
 #include "../profile/sorted.h"
 #include "../util/err.h"
-
-struct view_loops;
 
 struct view_report_opts {
 	uint64_t top;			/* rows shown per table (text, Markdown, top_functions); 0: all */

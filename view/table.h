@@ -49,6 +49,8 @@ enum vt_flags {
 	VT_TIGHT = 1 << 6,	/* text: no space before it (a marker: "0.002 *") */
 	VT_TAIL = 1 << 7,	/* text, VT_FLEX: a cut keeps the end ("...dir/run.data") */
 	VT_PCT = 1 << 8,	/* text and Markdown: a "%" after the number (26.33%) */
+	VT_SUFFIX = 1 << 9,	/* text: right after the VT_FLEX column before it, its gap apart
+				 * (that cell cut shorter for it): a tag ("(trap block)") */
 };
 
 struct vt_col {
