@@ -10,6 +10,7 @@
 #include "annotate-fallback.h"
 #include "../cwasm/name.h"
 #include "../classify/annotate.h"
+#include "../render/annotate.h"
 #include "../cwasm/coreset.h"
 #include "../render/frames.h"
 #include "../classify/classify.h"
@@ -358,12 +359,15 @@ static int write_json(const struct annotate_opts *o, const struct cls_annot *a,
 	struct json_doc d;
 
 	if (!sc)
-		return cls__annot_write_json(o->json, "aotperf annotate", o->input, a,
-					     (uint32_t)o->top, err);
+		return render__annot_write_json(o->json, "aotperf annotate", o->input, a,
+						(uint32_t)o->top, err);
 	if (json_doc__open(&d, o->json, "aotperf annotate", err))
 		return -1;
 	json_key(&d.j, "input"); json_str(&d.j, o->input);
-	cls__annot_json(&d.j, a, (uint32_t)o->top);
+	if (render__annot_json(&d.j, a, (uint32_t)o->top, err)) {
+		json_doc__abort(&d);
+		return -1;
+	}
 	if (sc->fr) {
 		render__frames_json(&d.j, sc, 0, 1);
 	} else {
@@ -389,7 +393,8 @@ int cmd_annotate(int argc, char **argv)
 		goto fail;
 	if (!o.json || strcmp(o.json, "-")) {	/* else stdout holds the JSON */
 		printf("aotperf annotate: %s %s", o.input, o.perf_symbol);
-		cls__annot_print(stdout, &a, (uint32_t)o.top);
+		if (render__annot_print(stdout, &a, (uint32_t)o.top, &err))
+			goto fail;
 		if (sc)
 			render__frames_text(stdout, sc, a.funcs[0].table.total,
 					    RENDER_FRAMES_LISTED);

@@ -218,13 +218,6 @@ int profile__finish(struct profile *p, struct ap_err *err);
 void profile__delete(struct profile *p);
 
 /*
- * perf report --percent-limit PCT: each core's ranked functions under PCT
- * percent of the run's samples leave its ranking (profile/limit.c), so
- * every table and export lists the same rows.
- */
-void profile__percent_limit(struct profile *p, double pct);
-
-/*
  * The samples against each core's code (attr/consistency.h), from hist and
  * rets (the -g return addresses, NULL: none), into each core's consistency;
  * a core that fails is not authoritative and gets a warning, and so is

@@ -175,3 +175,8 @@ int json_doc__commit(struct json_doc *d, struct ap_err *err)
 	json_finish(&d->j);
 	return outfile__commit(&d->out, err);
 }
+
+void json_doc__abort(struct json_doc *d)
+{
+	outfile__abort(&d->out);
+}

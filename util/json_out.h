@@ -50,5 +50,6 @@ struct json_doc {
 
 int json_doc__open(struct json_doc *d, const char *path, const char *tool, struct ap_err *err);
 int json_doc__commit(struct json_doc *d, struct ap_err *err);
+void json_doc__abort(struct json_doc *d);
 
 #endif
