@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The docs hold together (issue 31's docs part): docs/layout.md names every
-# top-level folder that holds files and no folder that does not exist; every
+# top-level folder that holds files and no folder that does not exist, and
+# the code folders' tiers as scripts/check-layout.sh has them; every
 # link between README.md and docs/ (and every docs/NAME.md they mention)
 # reaches a file, and a #section a heading of it; every page of docs/ is
 # linked from the README or another page; README.md is a first screen and
@@ -32,6 +33,21 @@ check_eq "every top-level folder with files is in docs/layout.md" "${missing:-no
 	"none missing"
 extra=$(comm -13 "$WORK/have" "$WORK/named" | tr '\n' ' ')
 check_eq "docs/layout.md names no folder that does not exist" "${extra:-none extra}" "none extra"
+
+# the tiers listed in docs/layout.md are scripts/check-layout.sh's (which
+# tests/e2e/layout.sh checks the code against): one line per tier, lowest
+# first, its folders sorted
+gawk '/^tiers=\(/ { t = 1; next } t && /^\)/ { exit }
+	t && match($0, /^[ \t]*"[^"]*"/) { s = substr($0, RSTART, RLENGTH); gsub(/[ \t"]/, " ", s)
+		n = split(s, w, " "); asort(w); l = ""; for (i = 1; i <= n; i++) l = l w[i] " "; print l }' \
+	"$ROOT/scripts/check-layout.sh" >"$WORK/tiers.script"
+gawk '/^[0-9]+\. `/ { sub(/:.*/, ""); n = 0; delete w
+	while (match($0, /`[a-z_-]+\/`/)) { w[++n] = substr($0, RSTART + 1, RLENGTH - 3); $0 = substr($0, RSTART + RLENGTH) }
+	asort(w); l = ""; for (i = 1; i <= n; i++) l = l w[i] " "; print l }' "$LAYOUT" >"$WORK/tiers.doc"
+check "scripts/check-layout.sh's tiers read ($(wc -l <"$WORK/tiers.script"))" \
+	test "$(wc -l <"$WORK/tiers.script")" -ge 5
+check_eq "docs/layout.md lists scripts/check-layout.sh's tiers" \
+	"$(diff "$WORK/tiers.script" "$WORK/tiers.doc" | grep '^[<>]' | tr '\n' ';')" ""
 
 # ---- links ----
 # link_problems FILE...: "FILE: TARGET" for each Markdown link to a page or
