@@ -13,8 +13,11 @@ static const struct cwasm_module *pair_mod(const struct view_diff *v, const stru
 					   int after)
 {
 	int c = after ? p->after : p->before;
+	const struct cmp_side *side = v->in.side[after];
 
-	return c < 0 ? NULL : v->in.side[after]->mods[c];
+	if (c < 0)
+		return NULL;
+	return side->mods[c];
 }
 
 const char *view_diff__pair_label(const struct view_diff *v, uint32_t pair, char *buf,
