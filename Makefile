@@ -5,7 +5,7 @@
 #   make test-deps  install what the tests add (root)
 #   make check      build, then every unit and end-to-end test; offline
 #   make test       make deps test-deps, then make check plain and under ASan/UBSan
-#   make lint       cppcheck
+#   make lint       cppcheck, the layout rules (scripts/check-layout.sh)
 #   make demo       make deps, record the bundled sample, print the report
 #   make bench      issue 32's speed goals, ratios (scripts/bench.sh), the README's
 #                   table rewritten from the run; make bench-quick: the same, 3 runs
@@ -202,9 +202,12 @@ bench-quick: deps
 	$(MAKE) all $(TEST_HELPERS) fixtures
 	bash scripts/bench.sh $(B) --quick
 
+# cppcheck, then the layout rules (scripts/check-layout.sh: the file cycles
+# too when $(B) is built)
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
 		--suppress=missingIncludeSystem -I. $(LIB_DIRS) cli plugin
+	bash scripts/check-layout.sh $(if $(wildcard $(B)/obj),$(B))
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/aotperf

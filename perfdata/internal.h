@@ -263,6 +263,7 @@ int pd__switch_record(struct perfdata *pd, const struct perf_event_header *h,
 
 /* names.c */
 const char *pd__builtin_name(const struct perf_event_attr *attr);
+/* event_names.c */
 int pd__set_name(struct perfdata *pd, size_t idx, const char *name, size_t max);
 int pd__event_desc(struct perfdata *pd, const char *buf, size_t len);
 int pd__event_update(struct perfdata *pd, const union perf_event *ev);

@@ -226,6 +226,15 @@ int perfdata__sample_time(struct perfdata *pd, uint64_t *first, uint64_t *last);
 size_t perfdata__kernel_build_id(struct perfdata *pd, uint8_t *id, size_t cap);
 /* The same from a HEADER_BUILD_ID section's bytes (buf, len). */
 size_t pd_build_id__kernel(const void *buf, size_t len, uint8_t *id, size_t cap);
+/*
+ * One HEADER_BUILD_ID entry as perf writes a user-space DSO's (the host's,
+ * pid -1; the id's length in the entry; the name NUL-padded to 64): its
+ * size, the bytes written into buf only when they fit in cap. 0 for an
+ * id of 0 or over 20 bytes, or a name too long for an entry.
+ */
+#define PD_FEAT_BUILD_ID 2
+size_t pd_build_id__entry(void *buf, size_t cap, const uint8_t *id, size_t id_len,
+			  const char *name);
 
 /* "mmap", "mmap2", "sample", ... for diagnostics. */
 const char *perfdata__record_name(uint32_t type);

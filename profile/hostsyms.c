@@ -23,6 +23,7 @@
 #include "kallsyms.h"
 #include "../util/elffuncs.h"
 #include "../util/file.h"
+#include "../util/search.h"
 
 #define HOSTSYMS_KALLSYMS_MAX ((size_t)256 << 20)
 #define HOSTSYMS_VDSO_MAX ((uint64_t)1 << 20)
@@ -400,7 +401,7 @@ int hostsyms__find(struct hostsyms *hs, const struct hostmap *m, uint64_t ip,
 {
 	struct hs_dso *d = dso_of(hs, m->dso);
 	uint64_t va;
-	size_t lo = 0, hi;
+	size_t lo;
 
 	*sym = NULL;
 	if (!d)
@@ -420,14 +421,7 @@ int hostsyms__find(struct hostsyms *hs, const struct hostmap *m, uint64_t ip,
 		va = ip;
 	else
 		elf_loads__vaddr(d->loads, d->nloads, ip - m->start + m->pgoff, &va);
-	for (hi = d->nsyms; lo < hi;) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->syms[mid].start <= va)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = ap_search__upper(d->syms, d->nsyms, AP_SEARCH_FIELD(d->syms, start), va);
 	if (lo && va < d->syms[lo - 1].end)
 		*sym = d->syms[lo - 1].name;
 	return 0;

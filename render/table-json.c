@@ -26,7 +26,8 @@ static void value(struct json_out *j, const struct vt_col *col, const struct vt_
 	case VT_BOOL: json_bool(j, (int)x->v.i); return;
 	case VT_NS:
 		if (prec < 0) {
-			json_i64(j, (int64_t)llround(x->v.d));
+			/* to the nearest, halves away from zero (llround, without libm: the dlfilter) */
+			json_i64(j, (int64_t)(x->v.d < 0 ? x->v.d - 0.5 : x->v.d + 0.5));
 			return;
 		}
 		break;
