@@ -298,26 +298,13 @@ static int load_vdso(struct hs_dso *d, uint64_t len)
 	return ret;
 }
 
-/* The kernel's function symbols from the kallsyms text at path; _text and _etext. */
-static int load_kallsyms(struct hs_dso *d, const char *path)
+/* Every function symbol of a kallsyms text not in the kernel's own layout (buf: taken). */
+static int parse_kallsyms(struct hs_dso *d, char *buf, size_t len)
 {
 	struct elf_func *v;
-	struct ap_err err;
-	size_t len, n;
-	char *buf;
+	size_t n;
 	int ret;
 
-	if (ap_file__read_all(path, 0, HOSTSYMS_KALLSYMS_MAX, &buf, &len, NULL, &err))
-		return err.kind == AP_ERR_NOMEM ? -1 : 0;
-	/* the kernel's own layout: looked up in place; else every line read */
-	ret = kallsyms__index(buf, len, &d->ks);
-	if (ret) {
-		if (ret < 0)
-			free(buf);
-		else
-			kallsyms__range(d->ks, &d->text, &d->etext);
-		return ret < 0 ? -1 : 0;
-	}
 	if (kallsyms__parse(buf, len, &v, &n, &d->text, &d->etext)) {
 		free(buf);
 		return -1;
@@ -326,6 +313,31 @@ static int load_kallsyms(struct hs_dso *d, const char *path)
 	ret = keep_syms(d, v, n, buf);
 	free(v);
 	return ret;
+}
+
+/* The kernel's function symbols from the kallsyms text at path; _text and _etext. */
+static int load_kallsyms(struct hs_dso *d, const char *path)
+{
+	/* the kernel's own layout looked up in place, a regular file mapped */
+	int ret = kallsyms__index_file(path, HOSTSYMS_KALLSYMS_MAX, &d->ks);
+
+	/* else read (/proc/kallsyms): indexed, or every line parsed */
+	if (!ret) {
+		struct ap_err err;
+		size_t len;
+		char *buf;
+
+		if (ap_file__read_all(path, 0, HOSTSYMS_KALLSYMS_MAX, &buf, &len, NULL, &err))
+			return err.kind == AP_ERR_NOMEM ? -1 : 0;
+		ret = kallsyms__index(buf, len, &d->ks);
+		if (!ret)
+			return parse_kallsyms(d, buf, len);
+		if (ret < 0)
+			free(buf);
+	}
+	if (ret > 0)
+		kallsyms__range(d->ks, &d->text, &d->etext);
+	return ret < 0 ? -1 : 0;
 }
 
 /* The kernel's symbols: the file named, else the recording's (kallsyms.h); else none. */

@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include "kallsyms.h"
 #include "kernel_id.h"
@@ -191,6 +193,7 @@ int kallsyms__parse(char *text, size_t len, struct elf_func **out, size_t *n, ui
 
 struct kallsyms {
 	char *text;		/* len bytes and a NUL */
+	size_t map_len;		/* text is a private mapping of this many bytes; 0: malloc()ed */
 	uint32_t *lines;	/* offsets of its lines, modules' left out: sorted by address */
 	size_t n;
 	uint64_t stext, etext;
@@ -257,7 +260,10 @@ void kallsyms__delete(struct kallsyms *k)
 {
 	if (!k)
 		return;
-	free(k->text);
+	if (k->map_len)
+		munmap(k->text, k->map_len);
+	else
+		free(k->text);
 	free(k->lines);
 	free(k);
 }
@@ -316,6 +322,51 @@ int kallsyms__index(char *text, size_t len, struct kallsyms **out)
 	k->text = text;
 	*out = k;
 	return 1;
+}
+
+/*
+ * A regular file that can be mapped as a text: a NUL follows its bytes
+ * (the rest of its last page, which mmap() fills with zeros), at most max
+ * bytes. Its size, 0 when not.
+ */
+static size_t mappable(int fd, const char *path, size_t max)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct stat st;
+
+	if ((fd < 0 ? stat(path, &st) : fstat(fd, &st)) || !S_ISREG(st.st_mode) ||
+	    st.st_size <= 0 || (uint64_t)st.st_size > max || page <= 0 ||
+	    (uint64_t)st.st_size % (uint64_t)page == 0)
+		return 0;
+	return (size_t)st.st_size;
+}
+
+int kallsyms__index_file(const char *path, size_t max, struct kallsyms **out)
+{
+	void *text = MAP_FAILED;
+	size_t len = 0;
+	int fd, ret;
+
+	*out = NULL;
+	/* not opened when it cannot be mapped (/proc/kallsyms: the caller's read opens it) */
+	if (!mappable(-1, path, max))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	/* private: a lookup ends the lines it reads with a NUL, on copies of their pages */
+	len = mappable(fd, path, max);
+	if (len)
+		text = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (text == MAP_FAILED)
+		return 0;
+	ret = kallsyms__index(text, len, out);
+	if (ret == 1)
+		(*out)->map_len = len;
+	else
+		munmap(text, len);
+	return ret;
 }
 
 void kallsyms__range(const struct kallsyms *k, uint64_t *stext, uint64_t *etext)

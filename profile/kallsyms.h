@@ -70,6 +70,14 @@ int kallsyms__parse(char *text, size_t len, struct elf_func **out, size_t *n, ui
  */
 struct kallsyms;
 int kallsyms__index(char *text, size_t len, struct kallsyms **out);
+/*
+ * The same for the file at path (perf's copy: a regular file), mapped
+ * rather than read: nothing copied, only the pages a pass and the lookups
+ * touch. 1 and *out; 0 when it cannot be mapped (/proc/kallsyms, a size a
+ * page multiple, larger than max) or is not in that layout: the caller
+ * reads it then; -1 when out of memory.
+ */
+int kallsyms__index_file(const char *path, size_t max, struct kallsyms **out);
 void kallsyms__delete(struct kallsyms *k);
 /* _text and _etext (0 when absent). */
 void kallsyms__range(const struct kallsyms *k, uint64_t *stext, uint64_t *etext);

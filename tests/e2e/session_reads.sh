@@ -16,6 +16,10 @@
 #     one of them (both profiles come from the same passes);
 #   - the off-CPU view: one open, one read per pass;
 #   - -i - from a file: standard input read once, nothing opened;
+#   - a --call-graph=dwarf recording, report and report --children: the
+#     data section mapped a window at a time, only the header and features
+#     read() (its 8 KB stack dumps never copied); a pipe-mode one from a
+#     pipe read() once;
 #   - inject --direct: the attribution's passes and the copy it writes
 #     (perfdata/edit.c), three opens at most (the session, the copy's
 #     check, the copy).
@@ -40,7 +44,7 @@ S=$FIX/sample.cwasm
 # traced_bytes FILE CMD...: "OPENS BYTES" of FILE (lib/traced.sh), the bytes read or mapped
 traced_bytes() {
 	local opens read mapped
-	read -r opens read mapped < <(traced "$@")
+	read -r opens read mapped _ < <(traced "$@")
 	echo "$opens $((read + mapped))"
 }
 # reads BYTES FILE: how many times FILE's size, two decimals
@@ -83,6 +87,41 @@ check_eq "report -i - <file: exit 0" "$(cat "$WORK/traced.rc")" 0
 check_eq "report -i - <file: the recording is not opened by name" "$opens" 0
 at_most "report -i - <file: standard input read once per pass" "$(reads "$bytes" "$G")" \
 	"$passes.05"
+
+# the records are mapped, not copied (perfdata/reader.c): of a dwarf
+# recording read() gets the header and features only, mmap() the data
+# section a window (4 MB) at a time, for the plain report and for the
+# unwinding of --children alike; standard input from a pipe is read()
+W=$WORK/dwarf.data
+record "$W" --call-graph=dwarf -- --ms 500 "$S"
+check "a --call-graph=dwarf recording" [ -s "$W" ]
+read -r _ _ data_off data_size < <(od -An -t u8 -j 24 -N 32 "$W" | tr -s ' \n' ' ')
+wsize=$(stat -c %s "$W")
+maps_want=$(( (data_size + 4194303) / 4194304 ))
+for view in "" --children; do
+	read -r opens rbytes mapped maps < <(traced "$W" "$AOTPERF" report -q -i "$W" --cwasm "$S" $view)
+	check_eq "dwarf report${view:+ $view}: exit 0" "$(cat "$WORK/traced.rc")" 0
+	at_most "dwarf report${view:+ $view}: read() the header and features only (bytes)" "$rbytes" \
+		"$((wsize - data_size + 4096))"
+	check "dwarf report${view:+ $view}: the data section mapped ($mapped of $data_size bytes)" \
+		[ "$mapped" -ge "$data_size" ]
+	at_most "dwarf report${view:+ $view}: mapped once, a window at a time ($maps mmap calls)" "$maps" \
+		"$((maps_want + 1))"
+done
+# a pipe cannot be mapped: a pipe-mode recording (perf record -o -) read()
+# from standard input, each byte once, the stack dumps included
+WP=$WORK/dwarf-pipe.data
+perf record -q -e cpu-clock -k mono -F 2000 --call-graph=dwarf -o - -- "$LOADER" --ms 500 "$S" \
+	>"$WP" 2>"$WP.log"
+check "a --call-graph=dwarf recording to a pipe (-o -)" [ -s "$WP" ]
+# (cat in a process substitution: the trace holds aotperf's calls alone)
+traced "$WP" "$AOTPERF" report -q -i - --cwasm "$S" < <(cat "$WP") >/dev/null
+check_eq "dwarf report -i - from a pipe: exit 0" "$(cat "$WORK/traced.rc")" 0
+check_eq "dwarf report -i - from a pipe: standard input read once (bytes)" \
+	"$(gawk '/read\(0<pipe:/ && match($0, /= ([0-9]+)$/, m) { b += m[1] } END { print b + 0 }' \
+		"$WORK/trace")" "$(stat -c %s "$WP")"
+check_eq "dwarf report -i - from a pipe: nothing mapped from standard input" \
+	"$(grep -c 'mmap(.*0<pipe:' "$WORK/trace")" 0
 
 T=$WORK/two.data
 perf record -q -e cpu-clock/period=250000/,task-clock/period=1000000/ -k mono -g -o "$T" \

@@ -7,6 +7,10 @@
  *    lines, a symbol sized by the next): the index (kallsyms__index) and
  *    the full parse name each address as perf's rules say; a text out of
  *    the kernel's layout (unsorted, short addresses) is left to the parse;
+ *  - the same text as a file (kallsyms__index_file, mapped): the same
+ *    names, the file unchanged by the lookups; a size a page multiple (no
+ *    NUL after the mapped bytes), a text out of layout, a file over the
+ *    limit, /proc/kallsyms and a missing file left to the caller's read;
  *  - this machine's /proc/kallsyms, when it shows addresses: every
  *    address around every function symbol named by the index as a
  *    reference computed here from the lines (sorted, the last one listed
@@ -18,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "check.h"
 #include "../../profile/kallsyms.h"
 #include "../../util/file.h"
@@ -190,6 +195,84 @@ out:
 	free(r);
 }
 
+static void write_file(const char *path, const char *text);
+
+/* The mapped file: kallsyms__index_file()'s answer for text (len bytes) in a file. */
+static int index_file(const char *path, const char *text, size_t len, size_t max)
+{
+	struct kallsyms *k;
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	CHECK(f != NULL);
+	if (!f)
+		return -2;
+	CHECK(fwrite(text, 1, len, f) == len);
+	fclose(f);
+	ret = kallsyms__index_file(path, max, &k);
+	CHECK(ret == 1 || k == NULL);
+	kallsyms__delete(k);
+	return ret;
+}
+
+static void test_file(void)
+{
+	static const uint64_t at[] = { 0xffffffff81000000ull, 0xffffffff81000018ull,
+		0xffffffff81000020ull, 0xffffffff81000fffull, 0xffffffff81002fffull,
+		0xffffffff81003000ull, 0xffffffff80ffffffull, 0xffffffffc0000004ull };
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	size_t len = strlen(kernel_text), page = (size_t)sysconf(_SC_PAGESIZE), got_len;
+	char path[600], buf[128], *back = NULL, *padded;
+	struct kallsyms *k = NULL;
+	struct ap_err err;
+	uint64_t a, b;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/kallsyms-file.XXXXXX", tmp);
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	close(fd);
+	write_file(path, kernel_text);
+	CHECK(kallsyms__index_file(path, (size_t)1 << 20, &k) == 1);
+	if (k) {
+		kallsyms__range(k, &a, &b);
+		CHECK_EQ_U64(a, 0xffffffff81000000ull);
+		CHECK_EQ_U64(b, 0xffffffff81001000ull);
+		for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+			const char *name = kallsyms__find(k, at[i]);
+
+			CHECK(!strcmp(name ? name : "-", indexed(kernel_text, at[i], buf, sizeof(buf))));
+		}
+	}
+	kallsyms__delete(k);
+	/* the lookups' NULs went to a private copy */
+	CHECK(!ap_file__read_all(path, 0, (size_t)1 << 20, &back, &got_len, NULL, &err) &&
+	      got_len == len && !memcmp(back, kernel_text, len));
+	free(back);
+
+	/* no room for a NUL after a page multiple: read instead (empty lines fill it here) */
+	padded = malloc(page);
+	CHECK(padded != NULL);
+	if (padded) {
+		memset(padded, '\n', page);
+		memcpy(padded, kernel_text, len);
+		CHECK(index_file(path, padded, page, (size_t)1 << 20) == 0);
+		CHECK(index_file(path, padded, page - 1, (size_t)1 << 20) == 1);
+		free(padded);
+	}
+	/* not the kernel's layout, over the limit, empty */
+	CHECK(index_file(path, "ffffffff81000010 T b\nffffffff81000000 T a\n", 42, 1 << 20) == 0);
+	CHECK(index_file(path, kernel_text, len, len - 1) == 0);
+	CHECK(index_file(path, kernel_text, len, len) == 1);
+	CHECK(index_file(path, "", 0, 1 << 20) == 0);
+	remove(path);
+	/* missing; a file that cannot be mapped (its size reads as 0) */
+	CHECK(kallsyms__index_file(path, (size_t)1 << 20, &k) == 0 && !k);
+	CHECK(kallsyms__index_file(KALLSYMS_PROC, (size_t)1 << 30, &k) == 0 && !k);
+}
+
 static void test_config(void)
 {
 	char out[256];
@@ -265,6 +348,7 @@ static void test_dir(void)
 int main(void)
 {
 	test_texts();
+	test_file();
 	test_proc();
 	test_config();
 	test_dir();

@@ -3,9 +3,9 @@
 # load changes nothing. The command's output goes to $WORK/traced.out and
 # .err, its exit status to $WORK/traced.rc, the trace to $WORK/trace.
 
-# traced FILE CMD...: CMD under strace; prints "OPENS READ MAPPED" of FILE:
-# the successful openat() calls that name it, the bytes read() and
-# pread() from it, the bytes of it mmap()ed
+# traced FILE CMD...: CMD under strace; prints "OPENS READ MAPPED MAPS" of
+# FILE: the successful openat() calls that name it, the bytes read() and
+# pread() from it, the bytes of it mmap()ed and the mmap() calls
 traced() {
 	local f=$1
 	shift
@@ -21,8 +21,9 @@ traced() {
 		}
 		/mmap\(/ && index($0, "<" f ">") && match($0, /^[^(]*mmap\([^,]*, ([0-9]+),/, m) {
 			mapped += m[1]
+			maps++
 		}
-		END { printf "%d %d %d\n", opens, bytes, mapped }' "$WORK/trace"
+		END { printf "%d %d %d %d\n", opens, bytes, mapped, maps }' "$WORK/trace"
 }
 
 # traced_opens PATTERN: the successful openat() calls of the last trace whose path matches
