@@ -15,6 +15,7 @@
 #include "html_offcpu.h"
 #include "../profile/offcpu.h"
 #include "../profile/stacks.h"
+#include "../view/callgraph.h"
 
 /* a path element's kind, in the order paths sort by */
 enum { EL_WASM, EL_HOST, EL_STATE };
@@ -239,7 +240,7 @@ void html_offcpu__json(const struct html_offcpu *h, struct json_out *j)
 		if (n->out < 0)
 			continue;
 		if (n->kind == EL_WASM)
-			hn.name = render__stack_name(h->p, &sym, name, sizeof(name));
+			hn.name = view__stack_name(h->p, &sym, name, sizeof(name));
 		else if (n->kind == EL_HOST)
 			hn.name = n->via;
 		else

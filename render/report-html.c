@@ -17,6 +17,7 @@
 #include "report-events.h"
 #include "report-export.h"
 #include "../profile/host.h"
+#include "../view/callgraph.h"
 
 /* Host rows in the document: the viewer lists them; the rest is summed. */
 #define HTML_HOST_ROWS 100
@@ -156,7 +157,7 @@ static void stacks(struct json_out *j, const struct profile *p, const struct htm
 						       p->attr.cores[sym->core].mod : NULL;
 			struct html_stack_node hn = {
 				.parent = out[nd->parent], .kind = node_kinds[sym->kind],
-				.name = render__stack_name(p, sym, name, sizeof(name)),
+				.name = view__stack_name(p, sym, name, sizeof(name)),
 				.self = nd->self, .total = nd->total,
 				.core = m ? core_set__core_name(m) : NULL,
 				.local_func = m ? (int64_t)sym->func : -1,

@@ -356,7 +356,7 @@ int render__report_md(FILE *f, const char *name, const struct profile *p,
 	host_block(&o, p);
 	for (uint32_t i = 0; i < p->nfuncs; i++)
 		func_block(&o, p, &p->funcs[i], ro);
-	if (o.failed)
+	if (o.failed || (ro->md_extra && ro->md_extra(f, name, p, ro->ctx, err)))
 		return -1;
 	if (fflush(f) || ferror(f))
 		return ap_errk(err, AP_ERR_IO, "%s: write failed", name);

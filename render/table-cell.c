@@ -49,7 +49,8 @@ const char *render__cell(const struct vt_col *col, const struct vt_cell *x, char
 		return x->v.i ? "yes" : "";
 	case VT_PERCENT:
 	case VT_RATIO:
-		snprintf(buf, len, sign ? "%+.*f" : "%.*f", prec_of(col, 2), x->v.d);
+		snprintf(buf, len, sign ? "%+.*f%s" : "%.*f%s", prec_of(col, 2), x->v.d,
+			 col->flags & VT_PCT_SIGN ? "%" : "");
 		break;
 	}
 	return buf;

@@ -39,5 +39,7 @@ void render__table_json_group(struct json_out *j, const struct vt_table *t, uint
 			      const char *prefix);
 /* Every row kept by the cut (not only the shown ones) as an array of objects. */
 void render__table_json_rows(struct json_out *j, const struct vt_table *t);
+/* Only the shown rows (a view whose JSON lists what the text lists: --top). */
+void render__table_json_shown(struct json_out *j, const struct vt_table *t);
 
 #endif

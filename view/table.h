@@ -48,6 +48,8 @@ enum vt_flags {
 	VT_LEFT = 1 << 5,	/* left-aligned (text cells are, numbers are not) */
 	VT_TIGHT = 1 << 6,	/* text: no space before it (a marker: "0.002 *") */
 	VT_TAIL = 1 << 7,	/* text, VT_FLEX: a cut keeps the end ("...dir/run.data") */
+	VT_PCT_SIGN = 1 << 8,	/* text and Markdown: "12.50%" (perf report's columns) */
+	VT_JSON_OPT = 1 << 9,	/* JSON: no key at all when the cell is absent (not null) */
 };
 
 struct vt_col {
