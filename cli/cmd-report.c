@@ -45,9 +45,6 @@ struct report_opts {
 	int children;
 	const char *callers[REPORT_MAX_EDGES], *callees[REPORT_MAX_EDGES];
 	uint32_t ncallers, ncallees;
-	/* the stack symbols of --callers/--callees in each event's profile */
-	uint32_t caller_syms[REPORT_MAX_EVENTS][REPORT_MAX_EDGES];
-	uint32_t callee_syms[REPORT_MAX_EVENTS][REPORT_MAX_EDGES];
 	/* each event's call-graph view (view/callgraph.h), built once for every format */
 	struct view_callgraph *cg[REPORT_MAX_EVENTS];
 	const char *folded;
@@ -381,21 +378,6 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 	return check_outputs(o, err);
 }
 
-/* --callers/--callees: each F as a stack symbol; a spec that names no function fails. */
-static int find_syms(const struct profile *p, const char *const *specs, uint32_t n,
-		     uint32_t *syms, const char *opt, struct ap_err *err)
-{
-	for (uint32_t i = 0; i < n; i++) {
-		int64_t s = view__stack_find(p, specs[i]);
-
-		if (s < 0)
-			return ap_errf(err, "%s: '%s' is in no stack of %s", opt, specs[i],
-				       p->input);
-		syms[i] = (uint32_t)s;
-	}
-	return 0;
-}
-
 /* Which event's profile p is (0 when none: the static report). */
 static uint32_t event_of(const struct report_opts *o, const struct profile *p)
 {
@@ -444,16 +426,15 @@ static int check_folded(const struct report_opts *o, struct ap_err *err)
 		       " no event: choose one with --event", o->a.input, o->ev.n, names);
 }
 
-/* Each event's view: the stack symbols of --callers/--callees, the cut of --children. */
+/* Each event's view: --callers/--callees found in its stacks, the cut of --children. */
 static int callgraph_views(struct report_opts *o, struct ap_err *err)
 {
 	for (uint32_t i = 0; i < o->ev.n; i++) {
 		const struct profile *p = o->ev.p[i];
 		struct view_callgraph_input in = {
 			.p = p, .state = (enum view_cpu_state)o->cpu_state, .top = o->top,
-			.percent_limit = o->perf.percent_limit, .callers = o->caller_syms[i],
-			.callees = o->callee_syms[i], .ncallers = o->ncallers,
-			.ncallees = o->ncallees,
+			.percent_limit = o->perf.percent_limit, .callers = o->callers,
+			.callees = o->callees, .ncallers = o->ncallers, .ncallees = o->ncallees,
 		};
 
 		if (!p->stacks)
@@ -461,15 +442,12 @@ static int callgraph_views(struct report_opts *o, struct ap_err *err)
 		if (p->stacks->mode == STACKS_NONE)
 			return ap_errf(err, "%s: no call chains: record with perf record -g or"
 				       " --call-graph=dwarf", o->a.input);
-		if (find_syms(p, o->callers, o->ncallers, o->caller_syms[i], "--callers", err) ||
-		    find_syms(p, o->callees, o->ncallees, o->callee_syms[i], "--callees", err))
-			return o->ev.n > 1 ? ap_err_prefix(err, "event %s: ", p->attr.event_name) : -1;
 		if (o->cpu_state != VIEW_CPU_ON && !p->offcpu)
 			return ap_errf(err, "%s: --cpu-state %s needs off-CPU data: record with"
 				       " aotperf record --off-cpu", o->a.input,
 				       o->cpu_state == VIEW_CPU_OFF ? "off" : "both");
 		if (view_callgraph__new(&in, &o->cg[i], err))
-			return -1;
+			return o->ev.n > 1 ? ap_err_prefix(err, "event %s: ", p->attr.event_name) : -1;
 	}
 	return 0;
 }

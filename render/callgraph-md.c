@@ -59,7 +59,8 @@ int render__callgraph_markdown(FILE *f, const char *path, const struct view_call
 	     render__table_md(f, path, v->children_time, err)))
 		return -1;
 	for (uint32_t i = 0; i < view_callgraph__nedges(v); i++) {
-		if (v->in.state != VIEW_CPU_OFF && edges(f, path, &v->edges[i], 0, err))
+		if (v->in.state != VIEW_CPU_OFF && v->edges[i].head &&
+		    edges(f, path, &v->edges[i], 0, err))
 			return -1;
 		if (v->time_edges && v->time_edges[i].head &&
 		    edges(f, path, &v->time_edges[i], 1, err))

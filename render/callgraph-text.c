@@ -87,7 +87,7 @@ void render__callgraph_text(FILE *out, const struct view_callgraph *v, int child
 		render__table_text(out, v->children_time, columns, 2, 0);
 	}
 	for (uint32_t i = 0; i < view_callgraph__nedges(v); i++) {
-		if (v->in.state != VIEW_CPU_OFF)
+		if (v->in.state != VIEW_CPU_OFF && v->edges[i].head)
 			edges(out, &v->edges[i], columns);
 		if (v->time_edges && v->time_edges[i].head)
 			time_edges(out, &v->time_edges[i], columns);

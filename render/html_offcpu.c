@@ -153,8 +153,16 @@ struct html_offcpu *html_offcpu__new(const struct profile *p)
 	if (!h)
 		return NULL;
 	h->p = p;
-	for (uint32_t i = 0; i < oc->nprocs; i++)
-		h->on_ns += oc->procs[i].on_ns;
+	/*
+	 * the page scales the on-CPU stacks by on_ns / their samples: the
+	 * periods of those very samples, not of every sample (some may have
+	 * no stack)
+	 */
+	if (p->stacks && p->stacks->nnodes)
+		h->on_ns = p->stacks->nodes[0].total_period;
+	else
+		for (uint32_t i = 0; i < oc->nprocs; i++)
+			h->on_ns += oc->procs[i].on_ns;
 	for (uint32_t i = 0; i < oc->nstacks; i++)
 		cap += path_len(&oc->stacks[i]);
 	h->nodes = calloc(cap ? cap : 1, sizeof(*h->nodes));

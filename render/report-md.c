@@ -13,6 +13,7 @@
 #include "consistency.h"
 #include "loops.h"
 #include "markdown.h"
+#include "offcpu.h"
 #include "report-export.h"
 #include "../profile/host.h"
 #include "../util/outfile.h"
@@ -354,6 +355,8 @@ int render__report_md(FILE *f, const char *name, const struct profile *p,
 	for (uint32_t i = 0; i < p->attr.ncores; i++)
 		core_block(&o, p, i, ro);
 	host_block(&o, p);
+	if (!o.failed && render__offcpu_markdown(f, name, p, ro, err))
+		o.failed = -1;
 	for (uint32_t i = 0; i < p->nfuncs; i++)
 		func_block(&o, p, &p->funcs[i], ro);
 	if (o.failed || (ro->md_extra && ro->md_extra(f, name, p, ro->ctx, err)))

@@ -52,7 +52,7 @@ static void widths(const struct vt_table *t, unsigned columns, unsigned indent, 
 		if (col->flags & VT_FLEX)
 			flex = c;
 		else
-			used += w[c];
+			used += w[c] = col->max_chars && w[c] > col->max_chars ? col->max_chars : w[c];
 	}
 	if (flex == nc)
 		return;
@@ -105,7 +105,7 @@ static void line(FILE *out, const struct vt_table *t, const size_t *w, unsigned 
 				    : render__cell(col, vt_table__cell(t, i, c), buf, sizeof(buf));
 		if ((col->flags & VT_FLEX) && (col->flags & VT_TAIL) && cols_of(v) > w[c] && w[c] > 3)
 			v = tail(v, w[c], cut, sizeof(cut));
-		else if (col->flags & VT_FLEX)
+		else if ((col->flags & VT_FLEX) || col->max_chars)
 			v = ap_term__fit(cut, sizeof(cut), v, w[c]);
 		vw = cols_of(v);
 		need = n + strlen(v) + w[c] + 2;

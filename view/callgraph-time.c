@@ -142,7 +142,6 @@ static int end_put(struct vt_table *t, const struct profile *p, const struct end
 		   uint64_t through)
 {
 	char nm[512];
-	int r;
 
 	if (vt_table__add_row(t))
 		return -1;
@@ -157,28 +156,34 @@ static int end_put(struct vt_table *t, const struct profile *p, const struct end
 	if (x->kind == END_OUTERMOST)
 		return vcg__edge_special(t, 2, "outermost", "(outermost wasm frame)");
 	snprintf(nm, sizeof(nm), "(self%s%s)", x->via ? ", waits in " : "", x->via ? x->via : "");
-	r = vcg__edge_special(t, 2, "self", nm);
-	return r;
+	return vcg__edge_special(t, 2, "self", nm);
 }
 
-/* An asked wasm function's off-CPU callers or callees. */
-static int edges(struct view_callgraph *v, struct view_cg_edges *e, uint32_t sym, int callers)
+/* An asked wasm function's off-CPU callers or callees (asked: its on-CPU edges). */
+static int edges(struct view_callgraph *v, struct view_cg_edges *e,
+		 const struct view_cg_edges *asked)
 {
 	const struct profile *p = v->in.p;
 	const struct profile_offcpu *oc = p->offcpu;
-	const struct stack_sym *x = &p->stacks->syms[sym];
+	const struct stack_sym sym = { .kind = STACK_WASM, .core = asked->core,
+				       .func = asked->func };
+	const struct stack_sym *x = &sym;
+	int callers = asked->callers;
 	struct vt_cut cut = { .sort_col = 0, .descending = 1, .pct_col = -1, .show_col = -1 };
-	struct ends ends = { calloc(oc->nstacks + 1, sizeof(struct end)), 0 };
+	struct ends ends = { NULL, 0 };
 	struct vcols s = { 0 }, hs = { 0 };
 	uint32_t name, ns;
 	uint64_t through;
 	int ret = -1;
 
 	e->callers = callers;
-	if (x->kind != STACK_WASM) {
-		free(ends.v);
+	e->sym = asked->sym;
+	e->wasm = asked->wasm;
+	e->core = asked->core;
+	e->func = asked->func;
+	if (!asked->wasm)
 		return 0;	/* waits are a wasm function's */
-	}
+	ends.v = calloc(oc->nstacks + 1, sizeof(struct end));
 	vcg__edge_cols(&s, callers, 1);
 	name = vcg__name_cols(&hs, "function", 0);
 	ns = vcols__add(&hs, "off_cpu_ns", "ms off CPU in its stacks", VT_NS, 0);
@@ -208,9 +213,7 @@ int vcg__time(struct view_callgraph *v)
 	if (!(v->time_edges = calloc(n + 1, sizeof(*v->time_edges))) || children(v))
 		return -1;
 	for (uint32_t i = 0; i < n; i++)
-		if (edges(v, &v->time_edges[i], i < v->in.ncallers ? v->in.callers[i]
-							       : v->in.callees[i - v->in.ncallers],
-			  i < v->in.ncallers))
+		if (edges(v, &v->time_edges[i], &v->edges[i]))
 			return -1;
 	return 0;
 }

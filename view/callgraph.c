@@ -192,18 +192,48 @@ int vcg__edge_special(struct vt_table *t, uint32_t at, const char *kind, const c
 	return vt_table__strf(t, at + 1, "%s", label);
 }
 
+/*
+ * What the user named: its stack symbol, or (off-CPU) a wasm function in
+ * none; 0, or -1 with err when neither.
+ */
+static int resolve(const struct view_callgraph *v, struct view_cg_edges *e, const char *spec,
+		   int callers, struct ap_err *err)
+{
+	const struct profile *p = v->in.p;
+	struct core_func cf;
+	struct ap_err ignored;
+
+	e->callers = callers;
+	e->sym = view__stack_find(p, spec);
+	if (e->sym >= 0 && p->stacks->syms[e->sym].kind == STACK_WASM) {
+		e->wasm = 1;
+		e->core = p->stacks->syms[e->sym].core;
+		e->func = p->stacks->syms[e->sym].func;
+	} else if (e->sym < 0 && v->in.state != VIEW_CPU_ON &&
+		   !core_set__resolve(p->cs, spec, &cf, &ignored)) {
+		e->wasm = 1;
+		e->core = cf.core;
+		e->func = cf.func;
+	}
+	if (e->sym < 0 && !e->wasm)
+		return ap_errf(err, "%s: '%s' is in no stack of %s", callers ? "--callers" :
+			       "--callees", spec, p->input);
+	return 0;
+}
+
 /* One function's callers or callees (its (self) or outermost share among them), most first. */
-static int edges(struct view_callgraph *v, struct view_cg_edges *e, uint32_t sym, int callers)
+static int edges(struct view_callgraph *v, struct view_cg_edges *e)
 {
 	const struct profile *p = v->in.p;
 	const struct profile_stacks *st = p->stacks;
+	uint32_t sym = (uint32_t)e->sym;
 	const struct stack_sym *x = &st->syms[sym];
+	int callers = e->callers;
 	uint64_t top = callers ? outermost(st, sym) : 0;
 	struct vt_cut cut = { .sort_col = 0, .descending = 1, .pct_col = -1, .show_col = -1 };
 	struct vcols s = { 0 };
 	struct vt_table *t;
 
-	e->callers = callers;
 	vcg__edge_cols(&s, callers, 0);
 	if (edge_head(v, e, sym) || !(t = e->rows = vt_table__new(s.c, s.n)))
 		return -1;
@@ -249,12 +279,19 @@ int view_callgraph__new(const struct view_callgraph_input *in, struct view_callg
 	v->in = *in;
 	v->mode_words = mode_words[in->p->stacks->mode];
 	v->mode_key = mode_keys[in->p->stacks->mode];
-	if (!(v->edges = calloc(n + 1, sizeof(*v->edges))) || summary(v) || children(v))
+	if (!(v->edges = calloc(n + 1, sizeof(*v->edges))))
 		goto nomem;
 	for (uint32_t i = 0; i < n; i++)
-		if (edges(v, &v->edges[i], i < in->ncallers ? in->callers[i]
-							   : in->callees[i - in->ncallers],
-			  i < in->ncallers))
+		if (resolve(v, &v->edges[i], i < in->ncallers ? in->callers[i]
+							      : in->callees[i - in->ncallers],
+			    i < in->ncallers, err)) {
+			view_callgraph__delete(v);
+			return -1;
+		}
+	if (summary(v) || children(v))
+		goto nomem;
+	for (uint32_t i = 0; i < n; i++)
+		if (v->edges[i].sym >= 0 && edges(v, &v->edges[i]))
 			goto nomem;
 	if (in->state != VIEW_CPU_ON && vcg__time(v))
 		goto nomem;

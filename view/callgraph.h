@@ -41,13 +41,21 @@ struct view_callgraph_input {
 	enum view_cpu_state state;
 	uint64_t top;			/* rows of --children; 0: all */
 	double percent_limit;		/* --children: none under this % inclusive */
-	const uint32_t *callers, *callees;	/* stack symbols asked for */
+	/*
+	 * the functions asked for, as the user named them (view__stack_find);
+	 * on-CPU, each must be in a stack; off-CPU, a wasm function of the
+	 * cores will do (one that only waited is in no on-CPU stack)
+	 */
+	const char *const *callers, *const *callees;
 	uint32_t ncallers, ncallees;
 };
 
 /* One asked function's callers or callees. */
 struct view_cg_edges {
 	int callers;			/* 1: its callers; 0: its callees */
+	int64_t sym;			/* its stack symbol; -1: in no on-CPU stack */
+	int wasm;			/* a wasm function (core, func) */
+	uint32_t core, func;
 	/*
 	 * one row: the function (kind, name, core, local_func or dso,
 	 * children_samples, self_samples, children_pct); in time: off_cpu_ns
@@ -82,9 +90,14 @@ struct view_callgraph {
 	const char *time_words;		/* "off-CPU", "wall (on + off CPU)" */
 	struct vt_table *children_time;	/* per wasm function: children_ns, self_ns; cut to --top */
 	struct view_cg_edges *time_edges;	/* as edges, for the wasm ones (else head NULL) */
+	/* the edges have head NULL where the function has none in that state */
 };
 
-/* Build the view (p->stacks must be set); 0 and *out, or -1 with err (memory). */
+/*
+ * Build the view (p->stacks must be set); 0 and *out, or -1 with err:
+ * out of memory, or an asked function in no stack (AP_ERR_INPUT, naming
+ * the option and p->input).
+ */
 int view_callgraph__new(const struct view_callgraph_input *in, struct view_callgraph **out,
 			struct ap_err *err);
 void view_callgraph__delete(struct view_callgraph *v);

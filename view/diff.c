@@ -249,6 +249,7 @@ void view_diff__delete(struct view_diff *v)
 	vt_table__delete(v->oc_json);
 	vt_table__delete(v->oc_self);
 	vt_table__delete(v->oc_wall);
+	vt_table__delete(v->oc_runs);
 	ap_warnings__exit(&v->warnings);
 	free(v->listed);
 	free(v);

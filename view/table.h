@@ -62,7 +62,8 @@ struct vt_col {
 	int prec;		/* decimals in text and Markdown; -1: the kind's */
 	int json_prec;		/* decimals in JSON; -1: the kind's */
 	const char *absent;	/* text and Markdown for an absent cell; NULL: "" */
-	unsigned max_chars;	/* text, VT_FLEX: the width it grows to; 0: its widest cell */
+	unsigned max_chars;	/* text, VT_FLEX: the width it grows to; else its cap (cells
+				 * cut with "..."); 0: its widest cell */
 	unsigned md_max_chars;	/* Markdown: cut longer cells in the middle; 0: none */
 };
 
