@@ -43,6 +43,12 @@ static void value(struct json_out *j, const struct vt_col *col, const struct vt_
 	json_dbl(j, x->v.d, prec < 0 ? 4 : prec);
 }
 
+void render__table_json_value(struct json_out *j, const struct vt_table *t, uint32_t i,
+			      uint32_t c)
+{
+	value(j, vt_table__col(t, c), vt_table__cell(t, i, c));
+}
+
 /*
  * The length of key's segment at depth d ("a.b.c", 1: "b") and whether it
  * is the last; SIZE_MAX when the key has no segment there (shallower).

@@ -32,6 +32,9 @@ void render__table_text(FILE *out, const struct vt_table *t, unsigned columns, u
 /* The shown rows as a GitHub table followed by a blank line; 0, or -1 with err. */
 int render__table_md(FILE *f, const char *path, const struct vt_table *t, struct ap_err *err);
 
+/* Cell c of row i as one JSON value (null when absent), by its column's kind. */
+void render__table_json_value(struct json_out *j, const struct vt_table *t, uint32_t i,
+			      uint32_t c);
 /* Row i's members into the object being written (nested keys, null groups, arrays). */
 void render__table_json_members(struct json_out *j, const struct vt_table *t, uint32_t i);
 /* Row i's group under prefix ("self", "a.b") as an object, or null when all absent. */
