@@ -15,6 +15,7 @@
 #include "../classify/classify.h"
 #include "../render/spills.h"
 #include "../util/term.h"
+#include "../view/spills.h"
 
 static const char spills_usage[] =
 	"usage: aotperf spills LOG|- [--sort FIELD] [--top N] [--vs OTHER.log]\n"
@@ -326,6 +327,7 @@ int cmd_spills(int argc, char **argv)
 {
 	struct spills_args o = { 0 };
 	struct spills s = { 0 };
+	struct view_spills *v = NULL;
 	struct ap_err err = { 0 };
 	int ret = EXIT_BAD;
 
@@ -345,19 +347,20 @@ int cmd_spills(int argc, char **argv)
 		}
 	}
 	if ((o.a.cs.n && spills__cross_check(&s, &err)) || (o.so.vs_path && spills__diff(&s, &err)) ||
-	    load_frames(&o, &s, &err) ||
-	    (o.json && render__spills_json_file(o.json, &s, cli_hint,
+	    load_frames(&o, &s, &err) || view_spills__new(&s, &v, &err) ||
+	    (o.json && render__spills_json_file(o.json, v, cli_hint,
 						o.frame_prefix ? json_frames : NULL, &o, &err))) {
 		ret = cli_fail("spills", &err);
 		goto out;
 	}
 	print_warnings(&o, &s);
 	if (!o.json || strcmp(o.json, "-")) {	/* else stdout holds the JSON */
-		render__spills_text(stdout, &s, ap_term__columns(stdout, o.wide));
+		render__spills_text(stdout, v, ap_term__columns(stdout, o.wide));
 		print_frames(&o, &s);
 	}
 	ret = EXIT_OK;
 out:
+	view_spills__delete(v);
 	profile__delete(o.own);
 	spills__exit(&s);
 	attr_args__exit(&o.a);

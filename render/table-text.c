@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* A view's table as text: fixed columns, the flexible one fitted to the width (table.h). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "table.h"
@@ -27,18 +28,22 @@ static int left(const struct vt_col *c)
 	return c->kind == VT_TEXT || (c->flags & VT_LEFT);
 }
 
-/* widths of the shown columns (0 for hidden ones); the flexible one fitted */
-static void widths(const struct vt_table *t, unsigned columns, unsigned indent, size_t *w)
+/*
+ * widths of the shown columns (0 for hidden ones); the flexible one fitted.
+ * The width taken by the others: *used.
+ */
+static uint32_t widths_once(const struct vt_table *t, unsigned indent, const uint8_t *hide,
+			    size_t *w, size_t *used_out)
 {
 	uint32_t nc = vt_table__ncols(t), flex = nc, nshown = 0;
-	size_t used = indent, room, max;
+	size_t used = indent;
 	char buf[128];
 
 	for (uint32_t c = 0; c < nc; c++) {
 		const struct vt_col *col = vt_table__col(t, c);
 
 		w[c] = 0;
-		if (!shown_col(col))
+		if (!shown_col(col) || hide[c])
 			continue;
 		/* a separator before every column but the first and the tight ones */
 		used += nshown++ && !(col->flags & VT_TIGHT);
@@ -54,9 +59,39 @@ static void widths(const struct vt_table *t, unsigned columns, unsigned indent, 
 		else
 			used += w[c] = col->max_chars && w[c] > col->max_chars ? col->max_chars : w[c];
 	}
+	*used_out = used;
+	return flex;
+}
+
+/* Hide the columns of the highest drop level still shown; 0 when none is left to drop. */
+static int drop_some(const struct vt_table *t, uint8_t *hide)
+{
+	unsigned level = 0;
+
+	for (uint32_t c = 0; c < vt_table__ncols(t); c++)
+		if (!hide[c] && vt_table__col(t, c)->drop > level)
+			level = vt_table__col(t, c)->drop;
+	for (uint32_t c = 0; level && c < vt_table__ncols(t); c++)
+		if (vt_table__col(t, c)->drop == level)
+			hide[c] = 1;
+	return level != 0;
+}
+
+/* widths, the columns that give way (vt_col.drop) hidden until the line fits */
+static void widths(const struct vt_table *t, unsigned columns, unsigned indent, uint8_t *hide,
+		   size_t *w)
+{
+	uint32_t nc = vt_table__ncols(t), flex;
+	size_t used, room, max, width = columns ? columns : AP_TERM_DEFAULT_COLUMNS;
+
+	for (;;) {
+		flex = widths_once(t, indent, hide, w, &used);
+		if (used + (flex < nc ? FLEX_MIN : 0) <= width || !drop_some(t, hide))
+			break;
+	}
 	if (flex == nc)
 		return;
-	room = columns ? columns : AP_TERM_DEFAULT_COLUMNS;
+	room = width;
 	room = room > used ? room - used : 0;
 	/*
 	 * with max_chars the column fills the room up to it (a wider terminal,
@@ -82,8 +117,8 @@ static const char *tail(const char *s, size_t cols, char *buf, size_t len)
 }
 
 /* one line: cells (or headings when i is UINT32_MAX), trailing spaces dropped */
-static void line(FILE *out, const struct vt_table *t, const size_t *w, unsigned indent,
-		 uint32_t i)
+static void line(FILE *out, const struct vt_table *t, const uint8_t *hide, const size_t *w,
+		 unsigned indent, uint32_t i)
 {
 	uint32_t nc = vt_table__ncols(t);
 	size_t cap = 64;
@@ -99,7 +134,7 @@ static void line(FILE *out, const struct vt_table *t, const size_t *w, unsigned 
 		const char *v;
 		size_t vw, need;
 
-		if (!shown_col(col))
+		if (!shown_col(col) || hide[c])
 			continue;
 		v = i == UINT32_MAX ? (col->head ? col->head : "")
 				    : render__cell(col, vt_table__cell(t, i, c), buf, sizeof(buf));
@@ -142,13 +177,15 @@ void render__table_text(FILE *out, const struct vt_table *t, unsigned columns, u
 			unsigned flags)
 {
 	size_t *w = calloc(vt_table__ncols(t) + 1, sizeof(*w));
+	uint8_t *hide = calloc(vt_table__ncols(t) + 1, 1);
 
-	if (!w)
-		return;
-	widths(t, columns, indent, w);
-	if (!(flags & RT_NO_HEAD))
-		line(out, t, w, indent, UINT32_MAX);
-	for (uint32_t i = 0; i < vt_table__shown(t); i++)
-		line(out, t, w, indent, i);
+	if (w && hide) {
+		widths(t, columns, indent, hide, w);
+		if (!(flags & RT_NO_HEAD))
+			line(out, t, hide, w, indent, UINT32_MAX);
+		for (uint32_t i = 0; i < vt_table__shown(t); i++)
+			line(out, t, hide, w, indent, i);
+	}
+	free(hide);
 	free(w);
 }

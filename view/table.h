@@ -65,6 +65,8 @@ struct vt_col {
 	unsigned max_chars;	/* text, VT_FLEX: the width it grows to; else its cap (cells
 				 * cut with "..."); 0: its widest cell */
 	unsigned md_max_chars;	/* Markdown: cut longer cells in the middle; 0: none */
+	unsigned drop;		/* text: 0 always shown; else, while the line is too wide,
+				 * the columns of the highest drop level give way */
 };
 
 struct vt_cell {
