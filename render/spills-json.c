@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* aotperf spills as JSON from its view (README "spills JSON"): the text's twin. */
 #include <stdio.h>
+#include "frames.h"
 #include "spills.h"
 #include "table.h"
 #include "../util/json_out.h"
@@ -66,9 +67,35 @@ static void json_warnings(struct json_out *j, const struct spills *s, render_hin
 	json_end_arr(j);
 }
 
+/* "frame_origins": per listed function in a core, the sidecar's helper keys */
+static void json_frames(struct json_out *j, const struct view_spills *v)
+{
+	json_key(j, "frame_origins");
+	if (!v->frame_prefix) {
+		json_null(j);
+		return;
+	}
+	json_begin_arr(j);
+	for (uint32_t i = 0; i < v->nframes; i++) {
+		const struct view_spills_frame *x = &v->frames[i];
+
+		json_begin_obj(j);
+		json_key(j, "core"); json_str(j, x->core);
+		json_key(j, "local_func"); json_u64(j, x->f->func);
+		json_key(j, "samples"); json_u64(j, x->f->samples);
+		if (x->f->sc && x->f->sc->fr) {
+			render__frames_json(j, x->f->sc, x->addr0, 1);
+		} else {
+			json_key(j, "frame_metadata"); json_str(j, x->f->sc ? x->f->sc->path : NULL);
+			json_key(j, "frame_metadata_present"); json_bool(j, 0);
+		}
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+}
+
 int render__spills_json_file(const char *path, const struct view_spills *v,
-			     render_hint_fn hint, void (*extra)(struct json_out *j, void *ctx),
-			     void *ctx, struct ap_err *err)
+			     render_hint_fn hint, struct ap_err *err)
 {
 	const struct spills *s = v->s;
 	const struct attr_result *res = s->p ? &s->p->attr : NULL;
@@ -123,7 +150,7 @@ int render__spills_json_file(const char *path, const struct view_spills *v,
 	else
 		json_null(j);
 	json_warnings(j, s, hint);
-	if (extra)
-		extra(j, ctx);
+	if (v->frame_prefix)
+		json_frames(j, v);
 	return json_doc__commit(&d, err);
 }

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
+#include "frames.h"
 #include "spills.h"
 #include "table.h"
 #include "../util/term.h"
@@ -113,6 +114,20 @@ static void print_diff(FILE *out, const struct view_spills *v, size_t columns)
 	}
 }
 
+/* --frame-attribution: each listed function's sidecar against its log, in two lines */
+static void print_frames(FILE *out, const struct view_spills *v)
+{
+	if (!v->nframes)
+		return;
+	fprintf(out, "\nframe origins (compiler sidecars %s.modM.funcN.json)\n", v->frame_prefix);
+	for (uint32_t i = 0; i < v->nframes; i++) {
+		const struct view_spills_frame *x = &v->frames[i];
+
+		render__frames_brief(out, x->label, x->f->sc, v->s->p != NULL, x->f->samples,
+				     x->have_log, x->log_ld, x->log_st);
+	}
+}
+
 void render__spills_text(FILE *out, const struct view_spills *v, unsigned columns)
 {
 	size_t cols = columns ? columns : AP_TERM_DEFAULT_COLUMNS;
@@ -121,4 +136,5 @@ void render__spills_text(FILE *out, const struct view_spills *v, unsigned column
 		print_diff(out, v, cols);
 	else
 		print_ranking(out, v, cols);
+	print_frames(out, v);
 }

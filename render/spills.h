@@ -19,10 +19,9 @@ struct view_spills;
 void render__spills_text(FILE *out, const struct view_spills *v, unsigned columns);
 /*
  * The JSON document, written atomically; hint words the warnings' hints
- * (NULL: none); extra (NULL: none) adds the front end's members last.
+ * (NULL: none); with --frame-attribution its "frame_origins" last.
  */
 int render__spills_json_file(const char *path, const struct view_spills *v, render_hint_fn hint,
-			     void (*extra)(struct json_out *j, void *ctx), void *ctx,
 			     struct ap_err *err);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include "internal.h"
 #include "spills.h"
+#include "../cwasm/coreset.h"
 #include "../util/pct.h"
 
 /* A count the log may lack: absent ("-") then. */
@@ -336,7 +337,41 @@ static void hottest_change(struct view_spills *v)
 			 s->other.path);
 }
 
-int view_spills__new(const struct spills *s, struct view_spills **out, struct ap_err *err)
+/* The listed function's log record (f is one of them, in a core). */
+static const struct spill_rec *frames_rec(const struct spills *s, const struct profile_func *f)
+{
+	for (uint32_t i = 0; i < s->ntop; i++)
+		if (s->rec_core[s->order[i]] == (int)f->core &&
+		    s->log.recs[s->order[i]].func == f->func)
+			return &s->log.recs[s->order[i]];
+	return NULL;
+}
+
+static int frames(struct view_spills *v, const struct profile *p)
+{
+	const struct spills *s = v->s;
+
+	if (!(v->frames = calloc(p->nfuncs + 1, sizeof(*v->frames))))
+		return -1;
+	for (uint32_t i = 0; i < p->nfuncs; i++) {
+		struct view_spills_frame *x = &v->frames[v->nframes++];
+		const struct profile_func *f = &p->funcs[i];
+		const struct attr_core *c = &p->attr.cores[f->core];
+		const struct spill_rec *r = frames_rec(s, f);
+
+		spills__fn_label(s, r ? r->mod : 0, f->func, x->label, sizeof(x->label));
+		x->f = f;
+		x->core = core_set__core_name(c->mod);
+		x->addr0 = (c->nmappings ? c->first_base : 0) + c->mod->funcs[f->func].offset;
+		x->have_log = r && (r->have >> SPILL_F_SPILL_LD & 1) && (r->have >> SPILL_F_SPILL_ST & 1);
+		x->log_ld = r ? r->v[SPILL_F_SPILL_LD] : 0;
+		x->log_st = r ? r->v[SPILL_F_SPILL_ST] : 0;
+	}
+	return 0;
+}
+
+int view_spills__new(const struct spills *s, const struct profile *fp, const char *frame_prefix,
+		     struct view_spills **out, struct ap_err *err)
 {
 	struct view_spills *v = calloc(1, sizeof(*v));
 
@@ -344,7 +379,9 @@ int view_spills__new(const struct spills *s, struct view_spills **out, struct ap
 	if (!v)
 		return ap_err_nomem(err);
 	v->s = s;
-	if (run(v) || rank(v) || cold(v) || hot_table(v, s->hot, s->nhot, &v->hot) ||
+	v->frame_prefix = frame_prefix;
+	if ((fp && frames(v, fp)) ||
+	    run(v) || rank(v) || cold(v) || hot_table(v, s->hot, s->nhot, &v->hot) ||
 	    hot_table(v, &s->hottest, s->hottest.samples ? 1 : 0, &v->hottest) ||
 	    (s->o->vs_path && diff(v))) {
 		view_spills__delete(v);
@@ -366,5 +403,6 @@ void view_spills__delete(struct view_spills *v)
 	vt_table__delete(v->hot);
 	vt_table__delete(v->hottest);
 	vt_table__delete(v->diff);
+	free(v->frames);
 	free(v);
 }

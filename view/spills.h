@@ -36,10 +36,29 @@ struct view_spills {
 	/* the totals' change in percent ("+12.3%"), and the hottest function's */
 	char diff_total_change[32];
 	char hottest_change[160];	/* "12 -> 9 (-25.0%)" or "present in A, absent in B" */
+	/* --frame-attribution: the listed functions in a core with their sidecars */
+	const char *frame_prefix;	/* NULL: not asked */
+	struct view_spills_frame *frames;
+	uint32_t nframes;
 };
 
-/* Build the view of s (prepared, joined, cross-checked, diffed as asked); -1 with err. */
-int view_spills__new(const struct spills *s, struct view_spills **out, struct ap_err *err);
+/* A listed function's frame origins (its sidecar, view/frames.h) against its log record. */
+struct view_spills_frame {
+	char label[64];			/* "local_func_N", "modM local_func_N" */
+	const struct profile_func *f;	/* with its sidecar f->sc */
+	const char *core;		/* its core's name */
+	uint64_t addr0;			/* its first address (the helper's "address" keys) */
+	int have_log;			/* its record has spill_ld and spill_st */
+	uint64_t log_ld, log_st;
+};
+
+/*
+ * Build the view of s (prepared, joined, cross-checked, diffed as asked);
+ * frames (NULL: none) holds the listed functions with their sidecars
+ * (--frame-attribution prefix). -1 with err.
+ */
+int view_spills__new(const struct spills *s, const struct profile *frames,
+		     const char *frame_prefix, struct view_spills **out, struct ap_err *err);
 void view_spills__delete(struct view_spills *v);
 
 #endif
