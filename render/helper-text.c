@@ -11,7 +11,7 @@ void render__helper_text_head(FILE *out, const struct view_helper *v)
 	const struct cwasm_module *m = a->cores[0].mod;
 
 	fprintf(out, "core text base=0x%" PRIx64 " size=%u (%.1f MB), func_count=%u, total self "
-		"samples=%" PRIu64 "\n", r->base, m->text_size, m->text_size / 1048576.0, m->nfuncs,
+		"samples=%" PRIu64 "\n", r->base, m->text_size, v->text_mb, m->nfuncs,
 		a->total_samples);
 	if (r->truncated)
 		fprintf(out, "CUT SHORT: read %" PRIu64 " of %" PRIu64 " data bytes (%.2f%%); not "

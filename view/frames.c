@@ -127,6 +127,7 @@ int view_helper__new(const struct view_helper_input *in, struct view_helper **ou
 		return ap_err_nomem(err);
 	v->in = *in;
 	v->read_pct = ap_pct(in->bytes_read, in->bytes_expected);
+	v->text_mb = c->mod->text_size / 1048576.0;
 	v->coverage_pct = ap_pct(c->samples, total);
 	v->ntop = in->perf ? (uint32_t)(in->top < c->nranked ? in->top : c->nranked) : 0;
 	v->top = calloc(v->ntop + 1, sizeof(*v->top));

@@ -99,6 +99,7 @@ struct view_helper_top {
 struct view_helper {
 	struct view_helper_input in;
 	double read_pct;		/* cut short: the bytes read, percent of those expected */
+	double text_mb;			/* the core's text in MB (2^20 bytes) */
 	double coverage_pct;		/* the core's samples, percent of the run */
 	struct view_helper_top *top;	/* the top --top functions (none in static validation) */
 	uint32_t ntop;
