@@ -33,7 +33,7 @@ $(B)/dlf/libaotperf.a: $(DLF_LIB_OBJS)
 	ar rcs $@ $^
 
 $(B)/aotperf-dlfilter.so: $(DLF_OBJS) $(B)/dlf/libaotperf.a plugin/dlfilter.map
-	$(CC) $(DLF_LDFLAGS) -o $@ $(DLF_OBJS) $(B)/dlf/libaotperf.a $(CAPSTONE_LIBS) -lm
+	$(CC) $(DLF_LDFLAGS) -o $@ $(DLF_OBJS) $(B)/dlf/libaotperf.a $(CAPSTONE_LIBS)
 
 # perf script --dlfilter NAME.so (no '/') looks in the current folder, then
 # in $(perf --exec-path)/dlfilters, and --list-dlfilters lists those two

@@ -4,12 +4,20 @@
  * the dots of the columns' keys; a group whose cells are all absent is
  * null; "key[]" columns in a row make an array.
  */
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "table.h"
 #include "../util/json_out.h"
+
+/*
+ * Nearest integer, halves away from zero (llround's rule, without libm:
+ * the perf script dlfilter writes these too and needs libc alone).
+ */
+static int64_t round_i64(double d)
+{
+	return (int64_t)(d < 0 ? d - 0.5 : d + 0.5);
+}
 
 static void value(struct json_out *j, const struct vt_col *col, const struct vt_cell *x)
 {
@@ -26,7 +34,7 @@ static void value(struct json_out *j, const struct vt_col *col, const struct vt_
 	case VT_BOOL: json_bool(j, (int)x->v.i); return;
 	case VT_NS:
 		if (prec < 0) {
-			json_i64(j, (int64_t)llround(x->v.d));
+			json_i64(j, round_i64(x->v.d));
 			return;
 		}
 		break;
