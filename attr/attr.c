@@ -950,6 +950,13 @@ struct session_tool *attr_reader__tool(struct attr_reader *ar)
 	return &((struct run *)ar)->tool;
 }
 
+int attr_reader__dropping(const struct attr_reader *ar)
+{
+	const struct run *r = (const struct run *)ar;
+
+	return r->pass == RUN_ONE && r->fallback;
+}
+
 int attr_reader__finish(struct attr_reader *ar, struct ap_err *err)
 {
 	struct run *r = (struct run *)ar;

@@ -240,6 +240,12 @@ int attr_reader__new(struct session *s, struct attr_core *cores, uint32_t ncores
 		     const struct attr_opts *opts, struct attr_result *res,
 		     struct attr_reader **out, struct ap_err *err);
 struct session_tool *attr_reader__tool(struct attr_reader *r);
+/*
+ * Will the pass under way be read again (a mapping record came too late:
+ * on_restart follows its end)? What its hooks are given from here on is
+ * forgotten; a consumer fed the same records another way drops them too.
+ */
+int attr_reader__dropping(const struct attr_reader *r);
 int attr_reader__finish(struct attr_reader *r, struct ap_err *err);
 /* NULL is fine. */
 void attr_reader__delete(struct attr_reader *r);

@@ -120,10 +120,19 @@ struct cls_func_roles {
 
 /* "abi sysv (target), vmctx rdi -> [rbp-0x8], reloaded into r10; membase r10" */
 void cls__roles_describe(const struct cls_func_roles *r, char *buf, size_t len);
-/* One line "  roles      ..." (wrapped to 80 columns). */
-void cls__print_roles(FILE *out, const struct cls_func_roles *r);
-/* JSON object {abi, abi_source, vmctx_param, vmctx_slot, vmctx_registers, ...}. */
-void cls__json_roles(struct json_out *j, const struct cls_func_roles *r);
+/* The roles as the JSON names them (render/classes.c writes them). */
+struct cls_roles_words {
+	const char *abi;		/* NULL: unspecified */
+	const char *abi_source;		/* "target", "prologue", "default" */
+	const char *vmctx_param;	/* the register vmctx arrives in */
+	char vmctx_slot[32];		/* "[rbp-0x8]"; "": none */
+	const char *vmctx_regs[64], *membase_regs[64];
+	uint32_t nvmctx, nmembase;
+	const char *pinned_vmctx, *pinned_membase;	/* NULL: not pinned */
+	const char *frame;		/* the frame base register */
+	char override[96];		/* --roles as applied; "": none */
+};
+void cls__roles_words(const struct cls_func_roles *r, struct cls_roles_words *w);
 
 struct cls_insn {
 	uint64_t addr;
@@ -243,41 +252,11 @@ void cls__levers(const struct cls_table *t, struct cls_levers *l);
 uint32_t cls__hottest(const struct cls_func *f, const uint64_t *s, uint32_t n, uint32_t *idx);
 
 /*
- * The class table that `report --func`, `classify` and `annotate` print:
- * one row per class, then the frame-traffic and lever lines. run_total 0
- * leaves %run blank.
+ * The tables are views (view/classes.h) that the formats print
+ * (render/classes.c): report --func, classify, annotate alike.
  */
-void cls__print_table(FILE *out, const struct cls_table *t, uint64_t run_total);
-/* The same; all: also the classes without samples or instructions (hidden by default). */
-void cls__print_table_rows(FILE *out, const struct cls_table *t, uint64_t run_total, int all);
-/* The n hottest instructions: samples, %func, address, +offset, class, text. */
-void cls__print_hottest(FILE *out, const struct cls_func *f, const uint64_t *insn_samples,
-			uint32_t n, const struct cls_table *t, uint64_t run_total);
-
-/*
- * The "classes" value: {name: {samples, percent_of_run,
- * static_instructions, percent_of_function}}; then call cls__json_levers
- * for the "stack_traffic", "frame_traffic" and "levers" additions.
- */
-void cls__json(struct json_out *j, const struct cls_table *t, uint64_t run_total);
-void cls__json_levers(struct json_out *j, const struct cls_table *t);
-/* "hottest_instructions" value: [{samples, percent_of_run, address, offset, class, helper_class, instruction}] */
-void cls__json_hottest(struct json_out *j, const struct cls_func *f,
-		       const uint64_t *insn_samples, uint32_t n, uint64_t run_total);
-
-/*
- * The members of a "classified_function" object (the caller opens and
- * closes it, and may add more): local_func, wasm_func, name, core,
- * samples, percent_of_run, instruction_count, code_bytes, roles, classes,
- * stack_traffic, frame_traffic, levers, hottest_instructions.
- */
-void cls__json_function(struct json_out *j, const struct cwasm_module *m, uint32_t func,
-			uint64_t samples, uint64_t run_total, const struct cls_func *f,
-			const struct cls_table *t, const uint64_t *insn_samples, uint32_t nhot);
 
 /* Frame-slot data traffic that is not a save: frame_load/store, vmctx_save/reload. */
 int cls__is_stack_traffic(enum cls_class c);
-/* Of those, the reads. */
-int cls__is_frame_read(enum cls_class c);
 
 #endif

@@ -55,7 +55,6 @@ int cls_flow__run(const struct cls_roles *ovr, const struct dc_vec *nv, uint64_t
 		  struct ap_err *err);
 void cls_flow__exit(struct cls_flow *fl);
 int cls__is_frame_base(const struct cls_roles *ovr, enum cwasm_arch arch, uint8_t fam);
-const struct dc_op *cls__mem_op(const struct dc_insn *ni);
 /* The registers an instruction writes (0..2), into dst[]. */
 int cls__dests(enum cwasm_arch arch, const struct dc_insn *ni, uint8_t dst[2]);
 /* A frame slot of the instruction's memory operand at this state: 1 and *s, or 0. */

@@ -145,7 +145,7 @@ static void add_table(struct cls_table *sum, const struct cls_table *t, int firs
 }
 
 /* A recording cut short, or whose cores are not authoritative, says so in the sum. */
-static void take_read(struct render_read *r, const struct profile *p)
+static void take_read(struct view_read *r, const struct profile *p)
 {
 	r->truncated = p->attr.truncated;
 	r->bytes_read = p->attr.bytes_read;

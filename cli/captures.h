@@ -16,7 +16,7 @@
 #include "attr-args.h"
 #include "../compare/diff.h"
 #include "../compare/offcpu_diff.h"
-#include "../render/captures.h"
+#include "../view/captures.h"
 
 /* A function to classify in every recording. */
 struct capture_func {
@@ -34,7 +34,7 @@ struct captures {
 	uint32_t n;			/* recordings read */
 	const char *paths[ATTR_MAX_INPUTS];
 	uint64_t attributed[ATTR_MAX_INPUTS];	/* samples in any core, per recording */
-	struct render_read reads[ATTR_MAX_INPUTS];	/* cut short or whole, authoritative */
+	struct view_read reads[ATTR_MAX_INPUTS];	/* cut short or whole, authoritative */
 	struct cmp_capture caps[ATTR_MAX_INPUTS];
 	const uint64_t **self;		/* [n * ncores] pointers into store */
 	uint64_t *store;		/* every recording's self samples per function */

@@ -185,8 +185,7 @@ static int parse_args(int argc, char **argv, struct attr_cmd_opts *o)
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			fputs(attr_usage, stdout);
-			fputs(CLI_FILES_USAGE, stdout);
+			cli_usage(attr_usage);
 			fputs(attr_help, stdout);
 			exit(ATTR_OK);
 		case O_PERF: o->perf = optarg; break;

@@ -123,7 +123,7 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, struct ap_e
 		if (r)
 			continue;
 		switch (c) {
-		case 'h': fputs(compare_usage, stdout); fputs(CLI_FILES_USAGE, stdout); exit(EXIT_OK);
+		case 'h': cli_usage(compare_usage); exit(EXIT_OK);
 		case O_FUNC: o->spec = optarg; break;
 		case O_ROLES: o->roles = optarg; break;
 		case O_OTHER: o->other = optarg; break;

@@ -163,7 +163,7 @@ static int global_option(struct diff_opts *o, int c, const char *arg, char *cons
 	double v;
 
 	switch (c) {
-	case 'h': fputs(diff_usage, stdout); fputs(CLI_FILES_USAGE, stdout); exit(EXIT_OK);
+	case 'h': cli_usage(diff_usage); exit(EXIT_OK);
 	case O_TOP:
 		if (cli_parse_u64(arg, 10, &o->top))
 			return ap_errf(err, "--top: '%s' is not a count (a whole number, 0 or more)", arg);
@@ -279,8 +279,7 @@ static int parse_args(int argc, char **argv, struct diff_opts *o, struct ap_err 
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(diff_usage, stdout);
-			fputs(CLI_FILES_USAGE, stdout);
+			cli_usage(diff_usage);
 			exit(EXIT_OK);
 		}
 		if (!strcmp(argv[i], "--") && sep < 0)

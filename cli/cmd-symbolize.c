@@ -29,6 +29,9 @@ struct sym_args {
 	const char *names;
 	int force;
 	int jitdump;		/* inject: the jitdump + perf inject --jit route */
+	int no_cache;		/* inject: images not added to perf's build-id cache */
+	const char *perf;	/* inject: the perf found, or NULL */
+	char perf_buf[PATH_MAX];
 	struct attr_args a;
 };
 
@@ -60,7 +63,10 @@ static const char inject_usage[] =
 	"copy of perf.data whose mappings name them (any clock; the same names every\n"
 	"run, so perf diff matches two runs). --jitdump takes stock perf inject --jit\n"
 	"instead (a -k mono recording; one jitted-*.so file per function). The images\n"
-	"stay in --dir (default OUT.d): perf report needs them.\n"
+	"stay in --dir (default OUT.d), and carry build ids that the copy lists; they\n"
+	"are added to perf's build-id cache (perf's buildid.dir, default ~/.debug), so\n"
+	"a moved copy still names the functions, and 'perf archive OUT' packs them for\n"
+	"another machine.\n"
 	"\n";
 
 /* Options as each route takes them: perfmap decodes no code and writes no folder. */
@@ -84,7 +90,9 @@ static const char force_usage[] =
 	"                          core?\") or a recording cut short (the copy then\n"
 	"                          holds its whole records)\n";
 static const char jitdump_opt_usage[] =
-	"      --jitdump           jitdump + stock perf inject --jit (-k mono only)\n";
+	"      --jitdump           jitdump + stock perf inject --jit (-k mono only)\n"
+	"      --no-buildid-cache  leave the images out of perf's build-id cache (then\n"
+	"                          a moved copy no longer names them)\n";
 static const char arch_usage[] =
 	"      --arch ARCH         x86_64 or aarch64: the code's arch for images and\n"
 	"                          unwinding data, whatever the target info says\n";
@@ -126,7 +134,7 @@ static void usage(enum route route)
 
 static int parse(int argc, char **argv, struct sym_args *s, struct ap_err *err)
 {
-	enum { O_DIR = 256, O_NAMES, O_FORCE, O_DIRECT, O_JITDUMP };
+	enum { O_DIR = 256, O_NAMES, O_FORCE, O_DIRECT, O_JITDUMP, O_NO_CACHE };
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
 		ATTR_ARCH_LONGOPT,
@@ -136,6 +144,7 @@ static int parse(int argc, char **argv, struct sym_args *s, struct ap_err *err)
 		{ "force", no_argument, NULL, O_FORCE },
 		{ "direct", no_argument, NULL, O_DIRECT },
 		{ "jitdump", no_argument, NULL, O_JITDUMP },
+		{ "no-buildid-cache", no_argument, NULL, O_NO_CACHE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -162,6 +171,11 @@ static int parse(int argc, char **argv, struct sym_args *s, struct ap_err *err)
 			if (s->route != ROUTE_INJECT)
 				return ap_errf(err, "--jitdump is an inject option");
 			s->jitdump = 1;
+			break;
+		case O_NO_CACHE:
+			if (s->route != ROUTE_INJECT)
+				return ap_errf(err, "--no-buildid-cache is an inject option");
+			s->no_cache = 1;
 			break;
 		default:
 			return cli_bad_option(err, argv, optind, "i:o:qh", longopts);
@@ -231,31 +245,65 @@ static void print_done(const struct sym_args *s, const struct sym_opts *so, char
 	}
 }
 
-static int do_inject(struct sym_args *s, const struct sym_opts *so, char ***files,
-		     uint32_t *nfiles, struct ap_err *err)
+static int do_inject(struct sym_args *s, const struct sym_opts *so,
+		     struct sym_inject_result *r, struct ap_err *err)
 {
 	struct sym_inject_opts io = { .sym = *so, .jitdump = s->jitdump };
-	struct sym_inject_result r;
 	struct ap_err perf_err;
 	struct progress pr;
-	char perf[PATH_MAX];
 	int ret;
 
-	/* perf runs only for a -k mono recording; without it that route fails */
-	io.perf = ap_perf__find(NULL, perf, sizeof(perf), &perf_err) ? NULL : perf;
+	/* perf inject --jit runs only for a -k mono recording; without it that route fails */
+	s->perf = ap_perf__find(NULL, s->perf_buf, sizeof(s->perf_buf), &perf_err) ? NULL
+										    : s->perf_buf;
+	io.perf = s->perf;
 	progress__init(&pr, stderr, s->a.quiet);
 	io.progress = &pr;
-	ret = symbolize__inject(s->a.s, &s->a.p->attr, &io, s->out, &r, err);
+	ret = symbolize__inject(s->a.s, &s->a.p->attr, &io, s->out, r, err);
 	progress__exit(&pr);
-	*files = r.images;
-	*nfiles = r.nimages;
 	return ret;
+}
+
+/*
+ * How the copy keeps its names once moved (docs/formats-perf.md "Build
+ * ids"): the images by build id in perf's cache, and perf archive to
+ * carry them to another machine.
+ */
+static void print_portable(const struct sym_args *s, const struct sym_inject_result *r)
+{
+	const char *base = strrchr(s->out, '/') ? strrchr(s->out, '/') + 1 : s->out;
+
+	if (r->elf && !r->cached) {
+		printf("build ids: listed in the copy, but the images are not in perf's build-id\n"
+		       "      cache (%s): perf report finds them only where they are\n",
+		       r->cache_why[0] ? r->cache_why : "--no-buildid-cache");
+		return;
+	}
+	if (r->elf)
+		printf("build ids: listed in the copy; the images are in perf's build-id cache\n"
+		       "      %s, so a moved copy still names the functions here\n",
+		       r->cache_dir);
+	else
+		printf("build ids: perf inject --jit put its jitted-*.so files in perf's build-id\n"
+		       "      cache and listed them in the copy\n");
+	printf("elsewhere: perf archive");
+	hints__put_arg(stdout, s->out);
+	/* perf-archive is a shell script that splits its argument at blanks */
+	if (strpbrk(s->out, " \t\n"))
+		printf("   # rename it first: perf archive takes no blanks");
+	printf("\n      copy");
+	hints__put_arg(stdout, base);
+	printf(" and its .tar.bz2 over; there, first:\n"
+	       "      mkdir -p ~/.debug && tar xf");
+	hints__put_arg(stdout, base);
+	printf(".tar.bz2 -C ~/.debug\n");
 }
 
 static int run(int argc, char **argv, enum route route, const char *cmd)
 {
 	struct sym_args s = { .route = route, .cmd = cmd };
 	struct sym_opts so = { .names = SYMNAME_LOCAL };
+	struct sym_inject_result ir = { 0 };
 	struct ap_err err = { 0 };
 	struct outset outs = OUTSET_INIT;
 	char dir[PATH_MAX], **files = NULL;
@@ -318,7 +366,7 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		ret = symbolize__jitdump(s.a.s, &s.a.p->attr, &so, s.out, &files, &nfiles, &err);
 		break;
 	case ROUTE_INJECT:
-		ret = do_inject(&s, &so, &files, &nfiles, &err);
+		ret = do_inject(&s, &so, &ir, &err);
 		break;
 	}
 	if (ret || outset__commit(&outs, &err)) {
@@ -328,11 +376,19 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		ret = cli_fail(cmd, &err);
 		goto out;
 	}
-	if (!s.a.quiet)
+	/* once the images are where the copy names them (docs/formats-perf.md "Build ids") */
+	if (route == ROUTE_INJECT && !s.no_cache)
+		symbolize__cache_images(s.perf, &ir);
+	if (!s.a.quiet && route == ROUTE_INJECT) {
+		print_done(&s, &so, ir.images, ir.nimages);
+		print_portable(&s, &ir);
+	} else if (!s.a.quiet) {
 		print_done(&s, &so, files, nfiles);
+	}
 out:
 	symbolize__free_list(files, nfiles);
 	symcfi__maps_delete(maps);
+	sym_inject_result__exit(&ir);
 	attr_args__exit(&s.a);
 	return ret;
 }

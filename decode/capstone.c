@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include "decode.h"
+#include "../util/search.h"
 
 /* Undecodable bytes are reported in runs of at most this many. */
 #define BAD_RUN_MAX 4096
@@ -38,16 +39,8 @@ void dc_vec__exit(struct dc_vec *nv)
 
 int64_t dc_vec__find(const struct dc_vec *nv, uint64_t addr)
 {
-	uint32_t lo = 0, hi = nv->n;
+	size_t lo = ap_search__lower(nv->v, nv->n, AP_SEARCH_FIELD(nv->v, addr), addr);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (nv->v[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < nv->n && nv->v[lo].addr == addr ? (int64_t)lo : -1;
 }
 

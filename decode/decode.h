@@ -85,6 +85,8 @@ void dc_vec__exit(struct dc_vec *nv);
 /* The index of the entry (instruction or data) starting at addr, or -1
  * (the entries are in address order). */
 int64_t dc_vec__find(const struct dc_vec *nv, uint64_t addr);
+/* mnem.c: ni's first memory operand, or NULL. */
+const struct dc_op *dc_insn__mem_op(const struct dc_insn *ni);
 
 /* regs.c: a register name (no '%') to family and width; 0 if unknown. */
 int dc__reg_parse(enum cwasm_arch arch, const char *name, size_t len, uint8_t *fam,

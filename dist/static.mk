@@ -28,7 +28,7 @@
 # plain build.
 
 STATIC_LIBS := -lprotobuf-c -lcapstone -ltraceevent -ldw -lelf -lzstd -llzma -lbz2 -lz -lm -lpthread
-AOTPERF_VERSION_STR := $(shell sed -n 's/^\#define AOTPERF_VERSION "\(.*\)"/\1/p' cli/aotperf.c)
+AOTPERF_VERSION_STR := $(shell sed -n 's/^\#define AOTPERF_VERSION "\(.*\)"/\1/p' cli/main.c)
 CROSS_ARCHES := $(if $(filter x86_64,$(HOST_ARCH)),aarch64)
 # the cross compiler and the arm64 static libraries (scripts/cross-deps.sh)
 CROSS_READY = $(call cross_ready,aarch64-linux-gnu-gcc)

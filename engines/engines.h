@@ -276,11 +276,5 @@ struct json_out;
  * static_instructions}}.
  */
 void engines__json_classes(struct json_out *j, const struct eng_classes *c);
-/* ---- text output (fits 80 columns) ---- */
-
-/* The top functions: index, local_func, samples, %run, tier, bytes, name. */
-void engines__print_functions(FILE *out, const struct eng_profile *p, uint32_t top);
-/* One function's classes, roles and what is unavailable. */
-void engines__print_classes(FILE *out, const struct eng_classes *c);
 
 #endif

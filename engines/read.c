@@ -18,6 +18,7 @@
 #include "internal.h"
 #include "../perfdata/perfdata.h"
 #include "../session/session.h"
+#include "../util/search.h"
 
 struct emap {
 	uint32_t pid;
@@ -411,16 +412,10 @@ static int later(uint64_t t1, uint64_t s1, uint64_t t2, uint64_t s2)
 static int find_overrides(struct rd *r, const struct eproc *pr, const struct emap *o,
 			  struct ap_err *err)
 {
-	uint32_t lo = 0, hi = pr->n;
+	/* the first map starting at or past o->end (pr->n: there is one) */
+	uint32_t lo = (uint32_t)ap_search__lower(r->maps + pr->first, pr->n,
+						 AP_SEARCH_FIELD(r->maps, start), o->end);
 
-	while (lo < hi) { /* first map starting at or past o->end */
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (r->maps[pr->first + mid].start < o->end)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	while (lo-- > 0 && r->maxend[pr->first + lo] > o->start) {
 		const struct emap *m = &r->maps[pr->first + lo];
 
@@ -491,16 +486,8 @@ static int execed(const struct eproc *pr, uint64_t mt, uint64_t t)
 
 static int overridden(const struct rd *r, uint32_t mi, uint64_t t, uint64_t ip)
 {
-	uint32_t lo = 0, hi = r->novr;
+	size_t lo = ap_search__lower(r->ovr, r->novr, AP_SEARCH_FIELD(r->ovr, map), mi);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (r->ovr[mid].map < mi)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < r->novr && r->ovr[lo].map == mi; lo++)
 		if (r->ovr[lo].time <= t && ip >= r->ovr[lo].start && ip < r->ovr[lo].end)
 			return 1;
@@ -510,17 +497,11 @@ static int overridden(const struct rd *r, uint32_t mi, uint64_t t, uint64_t ip)
 /* The engine map of pr that holds ip at time t, or -1. */
 static int64_t lookup_proc(const struct rd *r, const struct eproc *pr, uint64_t t, uint64_t ip)
 {
-	uint32_t lo = 0, hi = pr->n;
+	/* the first map starting past ip */
+	uint32_t lo = pr->n ? (uint32_t)ap_search__upper(r->maps + pr->first, pr->n,
+							 AP_SEARCH_FIELD(r->maps, start), ip) : 0;
 	int64_t best = -1;
 
-	while (lo < hi) { /* first map starting past ip */
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (r->maps[pr->first + mid].start <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	while (lo-- > 0 && r->maxend[pr->first + lo] > ip) {
 		const struct emap *m = &r->maps[pr->first + lo];
 

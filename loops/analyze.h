@@ -2,13 +2,13 @@
 #ifndef AOTPERF_LOOPS_ANALYZE_H
 #define AOTPERF_LOOPS_ANALYZE_H
 /*
- * The loops of every classified function of a profile (p->funcs[i].loops)
- * and, with model, their llvm-mca model on the CPU that recorded
- * (the recording's cpuid; this machine's when there is none).
+ * What a built lp_func needs beyond its blocks and loops: the llvm-mca
+ * model of its hottest loops on the CPU that recorded (the recording's
+ * cpuid; this machine's when there is none), and which frame accesses the
+ * frame lever may remove. profile/loops.c applies both to a profile.
  */
-#include "../profile/profile.h"
-
-int lp__profile(struct profile *p, int model, struct ap_err *err);
+#include "loops.h"
+#include "../frames/frames.h"
 
 /*
  * Model functions built apart from a profile (diff's sides, compare's two
@@ -19,5 +19,9 @@ int lp__profile(struct profile *p, int model, struct ap_err *err);
  */
 int lp__model(struct lp_func *const *lfs, const struct cls_func *const *fs, uint32_t n,
 	      const char *cpuid, const char *cpudesc, struct ap_err *err);
+
+/* Mark in lf the frame accesses of f that fr does not call allocator spills. */
+int lp_func__keep_frames(struct lp_func *lf, const struct cls_func *f, const struct frames *fr,
+			 struct ap_err *err);
 
 #endif

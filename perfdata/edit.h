@@ -3,8 +3,9 @@
 #define AOTPERF_PERFDATA_EDIT_H
 /*
  * Write a copy of a perf.data file with records inserted or replaced in its
- * data section; everything else is copied byte for byte, and the header's
- * data size and the feature table's offsets are moved by the size change.
+ * data section (and bytes added to one feature section); everything else
+ * is copied byte for byte, and the header's data size and the feature
+ * table's offsets are moved by the size change.
  * The input is only read.
  */
 #include <stddef.h>
@@ -31,8 +32,25 @@ struct pd_edit {
  */
 int perfdata__check_editable(const char *in, uint64_t whole, struct ap_err *err);
 
-/* Edits may come in any order; two edits may not overlap. */
+/*
+ * Bytes appended to one feature section of the copy (the images' entries
+ * of HEADER_BUILD_ID, symbolize/symbolize.c): the section grows where it
+ * is and the sections after it move; a feature the recording lacks is
+ * added, its section at the end of the file.
+ */
+struct pd_feat_append {
+	int feat;		/* the feature bit, perf's HEADER_* number */
+	const void *buf;
+	size_t len;
+};
+
+/*
+ * Edits may come in any order; two edits may not overlap. app: NULL or
+ * one section to grow (none is written for a copy of a cut recording:
+ * it has no feature sections).
+ */
 int perfdata__write_edited(const char *in, uint64_t whole, const char *out,
-			   const struct pd_edit *edits, size_t nedits, struct ap_err *err);
+			   const struct pd_edit *edits, size_t nedits,
+			   const struct pd_feat_append *app, struct ap_err *err);
 
 #endif

@@ -361,6 +361,24 @@ const struct pd_tp_field *pd_tracing__field(const struct pd_tracing *t, uint64_t
 	return e ? (const struct pd_tp_field *)tep_find_field(e, name) : NULL;
 }
 
+int pd_tracing__num(const struct pd_tracing *t, uint64_t id, const char *name,
+		    struct pd_tp_num *out)
+{
+	const struct tracing_format *f = t ? pd_tracing__format(t, id) : NULL;
+	const struct tracing_field *fl = f ? tracing_format__field(f, name) : NULL;
+
+	memset(out, 0, sizeof(*out));
+	/* the event's own fields, as libtraceevent's lookup by name */
+	if (!fl || fl->common || fl->array_len ||
+	    (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8))
+		return -1;
+	out->offset = fl->offset;
+	out->size = (uint8_t)fl->size;
+	out->is_signed = !!fl->is_signed;
+	out->big_endian = !!t->big;
+	return 0;
+}
+
 int pd_tp_field__read(const struct pd_tracing *t, const struct pd_tp_field *f,
 		      const void *raw, size_t raw_size, int64_t *val)
 {

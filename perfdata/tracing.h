@@ -75,4 +75,39 @@ const struct pd_tp_field *pd_tracing__field(const struct pd_tracing *t, uint64_t
 int pd_tp_field__read(const struct pd_tracing *t, const struct pd_tp_field *f,
 		      const void *raw, size_t raw_size, int64_t *val);
 
+/*
+ * The same field resolved once from the validated format (tracing_format.h),
+ * for a reader that reads it in every sample (the off-CPU view: sched_switch,
+ * sys_enter): its place, width and sign, then plain loads, where
+ * pd_tp_field__read() goes through libtraceevent's field each time.
+ */
+struct pd_tp_num {
+	uint32_t offset;
+	uint8_t size;		/* 1, 2, 4 or 8; 0: no such number (every read fails) */
+	uint8_t is_signed;
+	uint8_t big_endian;	/* the recording's numbers are */
+};
+
+/* Event field name of tracepoint id (a number of 1, 2, 4 or 8 bytes) into *out; 0, or -1 (out->size 0). */
+int pd_tracing__num(const struct pd_tracing *t, uint64_t id, const char *name,
+		    struct pd_tp_num *out);
+
+/* As pd_tp_field__read() with the field resolved: 0 and *val, or -1. */
+static inline int pd_tp_num__read(const struct pd_tp_num *f, const void *raw, size_t raw_size,
+				  int64_t *val)
+{
+	const uint8_t *p;
+	uint64_t v = 0;
+
+	if (!f->size || !raw || f->offset > raw_size || f->size > raw_size - f->offset)
+		return -1;
+	p = (const uint8_t *)raw + f->offset;
+	for (unsigned i = 0; i < f->size; i++)	/* byte by byte: any machine's order */
+		v |= (uint64_t)p[f->big_endian ? f->size - 1 - i : i] << (8 * i);
+	if (f->is_signed && f->size < 8 && (v & (1ULL << (f->size * 8 - 1))))
+		v |= ~0ULL << (f->size * 8);
+	*val = (int64_t)v;
+	return 0;
+}
+
 #endif

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sidecar.h"
+#include "../util/search.h"
 
 #define CLASS_SKID "inline_data_or_sample_skid"
 #define CLASS_BOUNDARY "unknown_instruction_boundary"
@@ -80,16 +81,9 @@ static int insn(struct hv_build *b, uint8_t *mark, uint32_t size, uint32_t off,
 /* The entry of cf that is an instruction at offset off, or -1. */
 static int64_t cls_at(const struct cls_func *cf, uint32_t off)
 {
-	uint32_t lo = 0, hi = cf->ninsns;
+	/* entries are in address order */
+	size_t lo = ap_search__lower(cf->insns, cf->ninsns, AP_SEARCH_FIELD(cf->insns, offset), off);
 
-	while (lo < hi) {	/* entries are in address order */
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (cf->insns[mid].offset < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo < cf->ninsns && cf->insns[lo].offset == off && cf->insns[lo].cls != CLS_DATA)
 		return lo;
 	return -1;

@@ -42,6 +42,14 @@ const char *offcpu_reader__on_event(const struct offcpu_reader *r);
 void offcpu_reader__sample(struct offcpu_reader *r, const struct pd_sample *s, int core,
 			   uint32_t func, struct attr_lookup *lk);
 /* attr's on_other: the switch samples and records, offcpu-time samples. */
+/*
+ * A context switch record straight from the reader (session.h,
+ * session__set_switch_fn): what offcpu_reader__other() does with one, for
+ * a reading whose attribution would only pass it on (no --pid or filter,
+ * one event, read once). takes_switches: the view reads them at all.
+ */
+void offcpu_reader__switch(void *ctx, uint16_t misc, const struct pd_sample_id *sid);
+int offcpu_reader__takes_switches(const struct offcpu_reader *r);
 void offcpu_reader__other(struct offcpu_reader *r, const struct pd_event *ev,
 			  struct attr_lookup *lk);
 void offcpu_reader__restart(struct offcpu_reader *r);

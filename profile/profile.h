@@ -218,13 +218,6 @@ int profile__finish(struct profile *p, struct ap_err *err);
 void profile__delete(struct profile *p);
 
 /*
- * perf report --percent-limit PCT: each core's ranked functions under PCT
- * percent of the run's samples leave its ranking (profile/limit.c), so
- * every table and export lists the same rows.
- */
-void profile__percent_limit(struct profile *p, double pct);
-
-/*
  * The samples against each core's code (attr/consistency.h), from hist and
  * rets (the -g return addresses, NULL: none), into each core's consistency;
  * a core that fails is not authoritative and gets a warning, and so is
@@ -279,5 +272,10 @@ int profile__set_sidecar(struct profile *p, uint32_t i, const char *path, struct
  * NULL); with a sidecar also its origins, which the lever verdict then uses.
  */
 int profile__classify(struct profile *p, const char *roles, struct ap_err *err);
+/*
+ * The blocks and loops of every classified function (f->loops) and, with
+ * model, their llvm-mca model on the CPU that recorded (profile/loops.c).
+ */
+int profile__loops(struct profile *p, int model, struct ap_err *err);
 
 #endif

@@ -92,8 +92,10 @@ static void on_restart(void *ctx)
 		profile_host__reset(r->p->host);
 	if (r->sr)
 		stacks_reader__restart(r->sr);
-	if (r->oc)
+	if (r->oc) {
 		offcpu_reader__restart(r->oc);
+		session__drop_switches(r->s, 0);
+	}
 	if (r->p->sorted)
 		profile_sorted__reset(r->p->sorted);
 }
@@ -104,6 +106,21 @@ static void on_other(void *ctx, const struct pd_event *ev, struct attr_lookup *l
 
 	if (r->oc)	/* a pipe without off-CPU data has none */
 		offcpu_reader__other(r->oc, ev, lk);
+}
+
+/*
+ * A context switch straight from the reader (session__set_switch_fn). In a
+ * pass the attribution will read again the switches are skipped unread,
+ * until on_restart.
+ */
+static void on_switch(void *ctx, uint16_t misc, const struct pd_sample_id *sid)
+{
+	struct reader *r = ctx;
+
+	if (attr_reader__dropping(r->ar))
+		session__drop_switches(r->s, 1);
+	else
+		offcpu_reader__switch(r->oc, misc, sid);
 }
 
 static int no_offcpu(const char *path, struct ap_err *err)
@@ -188,6 +205,8 @@ static int reader_hooks(struct reader *r, const struct profile_opts *o, struct a
 		return ap_err_nomem(err);
 	r->maps = hostmaps__new();
 	r->syms = r->maps ? hostsyms__new(r->maps) : NULL;
+	if (r->syms)
+		hostsyms__set_recording(r->syms, session__data(r->s));
 	if (o->host)
 		p->host = calloc(1, sizeof(*p->host));
 	if (!r->syms || (o->host && !p->host))
@@ -290,10 +309,20 @@ int profile__read_events(struct session *s, const struct core_set *cs,
 	}
 	for (uint32_t i = 0; ntools && i < o->ntools; i++)
 		tools[ntools++] = o->tools[i];	/* only along a reading */
+	/*
+	 * The context switches straight to the off-CPU view when the
+	 * attribution would only pass them on to it: one event, no process
+	 * or thread filter, no pass of mappings alone (whose switches would
+	 * count twice); not in a pass the attribution will read again.
+	 */
+	if (n == 1 && rd[0].oc && offcpu_reader__takes_switches(rd[0].oc) && o->pid < 0 &&
+	    !o->filter && !o->two_pass)
+		session__set_switch_fn(s, on_switch, &rd[0]);
 	session__set_progress(s, o->progress);
 	if (ntools && session__process(s, tools, ntools, err))
 		ret = -1;
 	session__set_progress(s, NULL);
+	session__set_switch_fn(s, NULL, NULL);
 	for (uint32_t i = 0; i < n; i++) {
 		if (!rd[i].p)
 			continue;	/* failed before the read: errs[i] says why */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* aotperf compare as JSON from its view (compare.h; README "aotperf compare" lists the keys). */
+#include "classes.h"
 #include "compare.h"
 #include "loops.h"
 #include "table.h"
@@ -50,9 +51,9 @@ static void wamr(struct json_out *j, const struct view_compare *v)
 	json_key(j, "code_bytes");
 	json_u64(j, m->funcs[in->func].size);
 	json_key(j, "roles");
-	cls__json_roles(j, in->wamr_roles);
+	render__roles_json(j, in->wamr_roles);
 	json_key(j, "classes");
-	cls__json(j, in->wamr_table, v->wamr_run_total);
+	render__cls_table_json(j, in->wamr_table, v->wamr_run_total);
 	json_end_obj(j);
 }
 

@@ -3,27 +3,6 @@
 #include "consistency.h"
 #include "../util/term.h"
 
-const char *render__mapping_word(const struct attr_core *c, const char *pin, char *buf,
-				 size_t len)
-{
-	const char *fit = c->consistency.computed && !attr_consistency__ok(&c->consistency) ?
-			  ", NOT consistent" : "";
-
-	if (!c->nmappings)
-		snprintf(buf, len, "none found");
-	else if (c->base_override)
-		snprintf(buf, len, "pinned by %s%s%s", pin ? pin : "a base address",
-			 c->first_len != attr__page_round(c->mod->text_size) ?
-			 ", larger than its text" : "", fit);
-	else if (c->mapping_unique)
-		snprintf(buf, len, "exact size, unique%s", fit);
-	else if (c->sharing > 1)
-		snprintf(buf, len, "NOT unique: %u cores%s", c->sharing, fit);
-	else
-		snprintf(buf, len, "exact size, copies%s", fit);
-	return buf;
-}
-
 void render__consistency_text(FILE *out, const struct attr_core *c, size_t cols)
 {
 	const struct attr_consistency *cs = &c->consistency;

@@ -10,6 +10,7 @@
 #include "../classify/funcclass.h"
 #include "../cwasm/coreset.h"
 #include "../util/json_out.h"
+#include "../view/listing.h"
 
 int render__diff_listings(struct json_out *j, const struct view_diff *v,
 			  const struct attr_hist *hist_after, const char *roles,
@@ -21,14 +22,22 @@ int render__diff_listings(struct json_out *j, const struct view_diff *v,
 		const struct cwasm_module *m = v->side[1].cs->mods[v->listed[i][0]];
 		uint32_t func = v->listed[i][1];
 		struct cls_result res;
+		struct view_listing l;
+		int rc;
 
 		if (func >= m->nfuncs)
 			continue;
 		if (cls_result__classify(&res, m, func, CWASM_ARCH_UNKNOWN, roles, hist_after,
 					 v->listed[i][0], 0, err))
 			return -1;
-		html_data__listing(j, m, core_set__core_name(m), func, &res.f, res.insn_samples);
+		rc = view_listing__init(&l, m, func, &res.f, res.insn_samples, err);
+		if (!rc)
+			html_data__listing(j, core_set__core_name(m), func, m->funcs[func].name,
+					   m->funcs[func].size, &l);
+		view_listing__exit(&l);
 		cls_result__exit(&res);
+		if (rc)
+			return -1;
 	}
 	json_end_arr(j);
 	return 0;

@@ -1,33 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef AOTPERF_RENDER_LOOPS_H
 #define AOTPERF_RENDER_LOOPS_H
-/* A classified function's hot loops and lever what-if (loops/): text, JSON, Markdown. */
+/* A classified function's hot loops and lever what-if (view/loops.h): text, JSON, Markdown. */
 #include <stdio.h>
 #include "../profile/profile.h"
 #include "../util/json_out.h"
+#include "../view/loops.h"
 
-struct lp_loop;
-
-/* "hot loops", the hottest loop's listing, its model and what-if; nothing without loops. */
-void render__loops_text(FILE *out, const struct profile_func *pf, size_t cols);
+/* "hot loops", the hottest loop's listing, its model and what-if; nothing without loops (v NULL). */
+void render__loops_text(FILE *out, const struct view_loops *v, size_t cols);
 /* "loops" (and "loops_model_note" when a model was asked) members. */
-void render__loops_json(struct json_out *j, const struct profile_func *pf);
-/* Percent of the loop's cycles lever lv would save (0 when not modelled). */
-double render__loop_payoff(const struct lp_loop *l, int lv);
-
-/* ---- shared by the loop renderers (text, JSON, Markdown) ---- */
-
-/* The samples of the classes lever lv touches, in loop l. */
-uint64_t render__loop_lever_samples(const struct lp_loop *l, int lv);
+void render__loops_json(struct json_out *j, const struct view_loops *v);
+/* The Markdown of the loops and the hottest one's what-if (nothing without loops). */
+int render__loops_md(FILE *f, const char *name, const struct view_loops *v, struct ap_err *err);
 /* "bounds checks", "frame loads/stores", ... */
 const char *render__lever_words(int lv);
-/* order[LP__NLEVERS]: levers by predicted payoff, those with nothing to remove last. */
-void render__loop_by_payoff(const struct lp_loop *l, int *order);
-/* "frame_load 30%, alu 22%, bounds_check 12%": the three largest classes. */
-void render__loop_top_classes(const struct lp_loop *l, int by_samples, char *out, size_t n);
-/* The Markdown of pf's loops and the hottest one's what-if (nothing without loops). */
-int render__loops_md(FILE *f, const char *name, const struct profile_func *pf,
-		     struct ap_err *err);
 
 /*
  * One function in two builds (loops-pair.c): diff's before and after,

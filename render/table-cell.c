@@ -50,7 +50,7 @@ const char *render__cell(const struct vt_col *col, const struct vt_cell *x, char
 	case VT_PERCENT:
 	case VT_RATIO:
 		snprintf(buf, len, sign ? "%+.*f%s" : "%.*f%s", prec_of(col, 2), x->v.d,
-			 col->flags & VT_PCT_SIGN ? "%" : "");
+			 col->flags & VT_PCT ? "%" : "");
 		break;
 	}
 	return buf;

@@ -10,15 +10,6 @@
 #include "table.h"
 #include "../util/json_out.h"
 
-/*
- * Nearest integer, halves away from zero (llround's rule, without libm:
- * the perf script dlfilter writes these too and needs libc alone).
- */
-static int64_t round_i64(double d)
-{
-	return (int64_t)(d < 0 ? d - 0.5 : d + 0.5);
-}
-
 static void value(struct json_out *j, const struct vt_col *col, const struct vt_cell *x)
 {
 	int prec = col->json_prec;
@@ -34,7 +25,8 @@ static void value(struct json_out *j, const struct vt_col *col, const struct vt_
 	case VT_BOOL: json_bool(j, (int)x->v.i); return;
 	case VT_NS:
 		if (prec < 0) {
-			json_i64(j, round_i64(x->v.d));
+			/* to the nearest, halves away from zero (llround, without libm: the dlfilter) */
+			json_i64(j, (int64_t)(x->v.d < 0 ? x->v.d - 0.5 : x->v.d + 0.5));
 			return;
 		}
 		break;

@@ -23,10 +23,15 @@ int render__table_md(FILE *f, const char *path, const struct vt_table *t, struct
 		map[n++] = c;
 	}
 	mt = md_table__new_cols(defs, n, err);
-	for (uint32_t i = 0; mt && i < vt_table__shown(t); i++) {
+	for (uint32_t i = 0; mt && i < vt_table__shown(t) + vt_table__nfooters(t); i++) {
+		uint32_t foot = i - vt_table__shown(t);
+
+		if (i >= vt_table__shown(t) && (vt_table__footer_flags(t, foot) & VT_NO_MD))
+			continue;
 		for (uint32_t k = 0; k < n; k++) {
 			const struct vt_col *col = vt_table__col(t, map[k]);
-			const struct vt_cell *x = vt_table__cell(t, i, map[k]);
+			const struct vt_cell *x = i < vt_table__shown(t) ? vt_table__cell(t, i, map[k])
+						  : vt_table__footer_cell(t, foot, map[k]);
 			char buf[128];
 			const char *v = render__cell(col, x, buf, sizeof(buf));
 			int bad = (col->flags & VT_CODE) && x->present && !x->word

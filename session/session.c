@@ -88,6 +88,16 @@ void session__set_progress(struct session *s, struct progress *pr)
 	s->progress = pr;
 }
 
+void session__set_switch_fn(struct session *s, pd_switch_fn fn, void *ctx)
+{
+	perfdata__set_switch_fn(s->pd, fn, ctx);
+}
+
+void session__drop_switches(struct session *s, int yes)
+{
+	perfdata__drop_switches(s->pd, yes);
+}
+
 unsigned session__needs(const struct session *s)
 {
 	return s->needs;
@@ -142,7 +152,7 @@ static int one_pass(struct session *s, struct session_tool *const *tools, size_t
 	struct pd_event ev;
 	const char *phase = NULL;
 	size_t live = 0;
-	uint64_t nrec = 0;
+	uint64_t nrec = 0, switched = perfdata__switched(s->pd);
 	int r = 0;
 
 	s->needs = 0;
@@ -176,6 +186,7 @@ static int one_pass(struct session *s, struct session_tool *const *tools, size_t
 			}
 		}
 	}
+	s->stats.records += perfdata__switched(s->pd) - switched;
 	if (live && r < 0)
 		return -1;
 	/* a pass the tools left early has read: the next one starts over */

@@ -104,6 +104,17 @@ void session__set_progress(struct session *s, struct progress *pr);
 int session__process(struct session *s, struct session_tool *const *tools, size_t n,
 		     struct ap_err *err);
 
+/*
+ * The context switch records go to fn instead of the tools, in their place
+ * in the stream (perfdata.h, perfdata__set_switch_fn: a recording of
+ * switches is mostly these, and one consumer alone reads them): for a
+ * reader that knows no tool of the coming passes wants them. NULL: to the
+ * tools again. Counted in the stats' records.
+ */
+void session__set_switch_fn(struct session *s, pd_switch_fn fn, void *ctx);
+/* While yes, those records are skipped unread (a pass fn's reader drops). */
+void session__drop_switches(struct session *s, int yes);
+
 /* What the tools of the pass under way (or the last one) need: enum session_need. */
 unsigned session__needs(const struct session *s);
 

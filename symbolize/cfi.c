@@ -204,7 +204,8 @@ static uint64_t find_room(const struct symcfi_maps *maps, const uint64_t *starts
 int symcfi__write_image(const char *path, const struct cwasm_module *m, uint16_t e_machine,
 			const uint32_t *offsets, const char *const *names,
 			struct symcfi_maps *maps, const uint64_t *starts, uint32_t nstarts,
-			struct symcfi_place *place, struct ap_err *err)
+			struct symcfi_place *place, uint8_t build_id[ELFIMAGE_BUILD_ID_SIZE],
+			struct ap_err *err)
 {
 	struct unwind_ehframe eh = { 0 };
 	struct elfimage_cfi cfi = { 0 };
@@ -219,8 +220,8 @@ int symcfi__write_image(const char *path, const struct cwasm_module *m, uint16_t
 
 		if (m->nfuncs && dc__unwind_arch(m, &arch))
 			return -1;	/* the rules failed, err says why */
-		return elfimage__write(path, e_machine, m->text, m->text_size, offsets,
-				       m->nfuncs, names, err);
+		return elfimage__write_id(path, e_machine, m->text, m->text_size, offsets,
+					  m->nfuncs, names, build_id, err);
 	}
 	/* the size first (it does not depend on where the CFI goes), then
 	 * the room for it, then the bytes for that address */
@@ -248,7 +249,7 @@ int symcfi__write_image(const char *path, const struct cwasm_module *m, uint16_t
 		cfi.eh_frame_size = eh.eh_frame_size;
 		cfi.hdr_size = eh.hdr_size;
 		ret = elfimage__write_cfi(path, e_machine, m->text, m->text_size, offsets,
-					  m->nfuncs, names, &cfi, NULL, err);
+					  m->nfuncs, names, &cfi, build_id, err);
 	}
 	if (ret)
 		memset(place, 0, sizeof(*place));

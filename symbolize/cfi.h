@@ -52,11 +52,13 @@ struct symcfi_place {
  * where every mapping of the core (their start addresses in STARTS)
  * finds the room free in MAPS (NULL: none looked for). The room taken is
  * added to MAPS, so the next core's CFI goes elsewhere. Without room, the
- * CFI is still written, right after the text, but not mapped.
+ * CFI is still written, right after the text, but not mapped. build_id
+ * receives the image's build id.
  */
 int symcfi__write_image(const char *path, const struct cwasm_module *m, uint16_t e_machine,
 			const uint32_t *offsets, const char *const *names,
 			struct symcfi_maps *maps, const uint64_t *starts, uint32_t nstarts,
-			struct symcfi_place *place, struct ap_err *err);
+			struct symcfi_place *place, uint8_t build_id[ELFIMAGE_BUILD_ID_SIZE],
+			struct ap_err *err);
 
 #endif

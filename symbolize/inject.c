@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "inject.h"
+#include "buildid_cache.h"
+#include "elfimage.h"
 #include "../util/outfile.h"
 #include "../util/progress.h"
 #include "../util/run.h"
@@ -147,6 +149,28 @@ static int run_perf_inject(const char *perf, const char *in, const char *out,
 	return 0;
 }
 
+void symbolize__cache_images(const char *perf, struct sym_inject_result *r)
+{
+	struct ap_err e = { 0 };
+
+	if (!r->elf)
+		return;		/* perf inject --jit caches its own files */
+	if (!perf) {
+		snprintf(r->cache_why, sizeof(r->cache_why), "perf was not found");
+		return;
+	}
+	if (bidcache__dir(perf, r->cache_dir, sizeof(r->cache_dir), &e))
+		goto fail;
+	for (uint32_t i = 0; i < r->nimages; i++)
+		if (bidcache__add(perf, r->cache_dir, r->images[i], r->ids + i * ELFIMAGE_BUILD_ID_SIZE,
+				  ELFIMAGE_BUILD_ID_SIZE, &e))
+			goto fail;
+	r->cached = 1;
+	return;
+fail:
+	snprintf(r->cache_why, sizeof(r->cache_why), "%s", e.msg);
+}
+
 int symbolize__inject(struct session *s, const struct attr_result *res,
 		      const struct sym_inject_opts *o, const char *perf_out,
 		      struct sym_inject_result *r, struct ap_err *err)
@@ -169,7 +193,7 @@ int symbolize__inject(struct session *s, const struct attr_result *res,
 	if (!o->jitdump) {
 		r->elf = 1;
 		return symbolize__elf(s, res, &o->sym, perf_out, &r->images, &r->nimages,
-				      err);
+				      &r->ids, err);
 	}
 	if (!o->perf) {
 		ap_errf(err, "%s: perf inject --jit turns its jitdumps into ELF files, but perf"
@@ -205,6 +229,8 @@ int symbolize__inject(struct session *s, const struct attr_result *res,
 void sym_inject_result__exit(struct sym_inject_result *r)
 {
 	symbolize__free_list(r->images, r->nimages);
+	free(r->ids);
 	r->images = NULL;
+	r->ids = NULL;
 	r->nimages = 0;
 }

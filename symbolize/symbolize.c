@@ -291,10 +291,14 @@ static const uint8_t *record_trailer(const void *rec, uint32_t size, uint32_t *t
 	return (const uint8_t *)rec + at;
 }
 
-/* A new MMAP2 record naming `file`, with the trailer of `orig`. */
+/*
+ * A new MMAP2 record naming `file`, with the trailer of `orig`; build_id
+ * (NULL: none) in place of device and inode, as perf record --buildid-mmap
+ * writes it (docs/formats-perf.md "Build ids").
+ */
 static void *make_mmap2(const void *orig, uint32_t orig_size, uint32_t pid, uint32_t tid,
 			uint64_t start, uint64_t len, uint64_t pgoff, const char *file,
-			uint32_t *size_out)
+			const uint8_t *build_id, uint32_t *size_out)
 {
 	uint32_t tlen;
 	const uint8_t *trailer = record_trailer(orig, orig_size, &tlen);
@@ -317,6 +321,11 @@ static void *make_mmap2(const void *orig, uint32_t orig_size, uint32_t pid, uint
 	r->pgoff = pgoff;
 	r->prot = PROT_READ | PROT_EXEC;
 	r->flags = MAP_PRIVATE;
+	if (build_id) {
+		r->header.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		r->build_id_size = ELFIMAGE_BUILD_ID_SIZE;
+		memcpy(r->build_id, build_id, ELFIMAGE_BUILD_ID_SIZE);
+	}
 	memcpy(r->filename, file, strlen(file));
 	memcpy((uint8_t *)r + size - tlen, trailer, tlen);
 	*size_out = (uint32_t)size;
@@ -406,17 +415,18 @@ static void unwrite(const struct sym_opts *o, char **written, uint32_t *nwritten
 }
 
 /*
- * perf_out: perf_in with the edits, under o's name for it; of a recording
- * cut short (written only with --force), its whole records.
+ * perf_out: perf_in with the edits (and app: NULL, or the feature section
+ * to grow), under o's name for it; of a recording cut short (written only
+ * with --force), its whole records and no feature sections.
  */
 static int write_copy(const char *perf_in, const struct attr_result *res,
 		      const struct sym_opts *o, const char *perf_out, const struct edits *ed,
-		      struct ap_err *err)
+		      const struct pd_feat_append *app, struct ap_err *err)
 {
 	const char *name = sym_opts__write_name(o, perf_out, err);
 
 	return name ? perfdata__write_edited(perf_in, res->truncated ? res->bytes_read : 0, name,
-					     ed->e, ed->n, err) : -1;
+					     ed->e, ed->n, app, err) : -1;
 }
 
 /* ---- jitdump ---- */
@@ -497,7 +507,7 @@ static int dump_for_pid(struct session *s, const struct attr_result *res,
 	if (!orig)
 		return -1;
 	marker = make_mmap2(orig, first->rec_size, pid, first->tid, first->start, 4096, 0, path,
-			    &marker_size);
+			    NULL, &marker_size);
 	free(orig);
 	if (!marker || edits_push(ed, first->file_offset + first->rec_size, 0, marker,
 				  marker_size)) {
@@ -533,7 +543,7 @@ int symbolize__jitdump(struct session *s, const struct attr_result *res,
 	for (uint32_t i = 0; i < npids; i++)
 		if (dump_for_pid(s, res, cs, uw, pids[i], dir, o, &ed, written, nwritten, err))
 			goto out;
-	ret = write_copy(perf_in, res, o, perf_out, &ed, err);
+	ret = write_copy(perf_in, res, o, perf_out, &ed, NULL, err);
 out:
 	if (ret)
 		unwrite(o, *written, nwritten, first);
@@ -564,7 +574,7 @@ static int core_image_path(const struct attr_result *res, uint32_t core, const c
 static int write_core_image(const char *path, const struct attr_result *res, uint32_t c,
 			    const uint32_t *offsets, const char *const *names,
 			    struct symcfi_maps *maps, struct symcfi_place *place,
-			    struct ap_err *err)
+			    uint8_t build_id[ELFIMAGE_BUILD_ID_SIZE], struct ap_err *err)
 {
 	const struct cwasm_module *m = res->cores[c].mod;
 	uint64_t *starts = calloc(res->nmappings + 1, sizeof(*starts));
@@ -577,14 +587,50 @@ static int write_core_image(const char *path, const struct attr_result *res, uin
 		if (res->mappings[i].core == (int)c)
 			starts[n++] = res->mappings[i].start;
 	ret = symcfi__write_image(path, m, elf_machine(m), offsets, names, maps, starts, n,
-				  place, err);
+				  place, build_id, err);
 	free(starts);
 	return ret;
 }
 
+/*
+ * The images' entries for the copy's HEADER_BUILD_ID, under the names its
+ * mapping records give, so that perf finds each image by its build id in
+ * its cache once the image's path is gone (docs/formats-perf.md "Build
+ * ids").
+ */
+static int build_id_entries(const struct attr_result *res, char *const *paths,
+			    const uint8_t (*ids)[ELFIMAGE_BUILD_ID_SIZE],
+			    struct pd_feat_append *app, struct ap_err *err)
+{
+	size_t len = 0, n;
+	uint8_t *buf;
+
+	for (uint32_t c = 0; c < res->ncores; c++)
+		if (paths[c])
+			len += pd_build_id__entry(NULL, 0, ids[c], ELFIMAGE_BUILD_ID_SIZE, paths[c]);
+	buf = malloc(len ? len : 1);
+	if (!buf)
+		return ap_err_nomem(err);
+	*app = (struct pd_feat_append){ PD_FEAT_BUILD_ID, buf, 0 };
+	for (uint32_t c = 0; c < res->ncores; c++) {
+		if (!paths[c])
+			continue;
+		n = pd_build_id__entry(buf + app->len, len - app->len, ids[c],
+				       ELFIMAGE_BUILD_ID_SIZE, paths[c]);
+		if (!n) {
+			free(buf);
+			app->buf = NULL;
+			return ap_errf(err, "%s: path too long for perf's build-id table",
+				       paths[c]);
+		}
+		app->len += n;
+	}
+	return 0;
+}
+
 int symbolize__elf(struct session *s, const struct attr_result *res,
 		   const struct sym_opts *o, const char *perf_out, char ***written,
-		   uint32_t *nwritten, struct ap_err *err)
+		   uint32_t *nwritten, uint8_t **ids_out, struct ap_err *err)
 {
 	const char *perf_in = session__path(s);
 	struct edits ed = { 0 };
@@ -592,6 +638,8 @@ int symbolize__elf(struct session *s, const struct attr_result *res,
 	struct symcfi_maps *own = NULL;
 	struct symcfi_maps *maps = o->maps;
 	struct symcfi_place *place = NULL;
+	struct pd_feat_append app = { 0 };
+	uint8_t (*ids)[ELFIMAGE_BUILD_ID_SIZE] = NULL;
 	char dir[PATH_MAX], **paths = NULL;
 	uint32_t first = *nwritten;
 	int ret = -1;
@@ -601,7 +649,8 @@ int symbolize__elf(struct session *s, const struct attr_result *res,
 	cs = all_core_syms(res, o, err);
 	paths = calloc(res->ncores, sizeof(*paths));
 	place = calloc(res->ncores, sizeof(*place));
-	if (!cs || !paths || !place) {
+	ids = calloc(res->ncores + 1, sizeof(*ids));
+	if (!cs || !paths || !place || !ids) {
 		ap_err_nomem(err);
 		goto out;
 	}
@@ -622,7 +671,8 @@ int symbolize__elf(struct session *s, const struct attr_result *res,
 		/* written under o's name for it; the copy names the image's own */
 		name = sym_opts__write_name(o, path, err);
 		if (!name || write_core_image(name, res, c, cs[c].offsets,
-					      (const char *const *)cs[c].names, maps, &place[c], err))
+					      (const char *const *)cs[c].names, maps, &place[c],
+					      ids[c], err))
 			goto out;
 		/* as private as the recording that names it (perf writes 0600) */
 		if (chmod(name, outfile__mode_of(perf_in))) {
@@ -649,13 +699,13 @@ int symbolize__elf(struct session *s, const struct attr_result *res,
 		if (!orig)
 			goto out;
 		rec = make_mmap2(orig, am->rec_size, am->pid, am->tid, am->start, am->len,
-				 IMAGE_VADDR, paths[am->core], &size);
+				 IMAGE_VADDR, paths[am->core], ids[am->core], &size);
 		/* the image's CFI, mapped where perf's unwinder looks for it */
 		pl = &place[am->core];
 		if (pl->map_off)
 			cfi_rec = make_mmap2(orig, am->rec_size, am->pid, am->tid,
 					     am->start + pl->map_off, pl->len, pl->pgoff,
-					     paths[am->core], &cfi_size);
+					     paths[am->core], ids[am->core], &cfi_size);
 		free(orig);
 		if (pl->map_off && (!cfi_rec || edits_push(&ed, am->file_offset + am->rec_size, 0,
 							    cfi_rec, cfi_size))) {
@@ -675,12 +725,26 @@ int symbolize__elf(struct session *s, const struct attr_result *res,
 			goto out;
 		}
 	}
-	ret = write_copy(perf_in, res, o, perf_out, &ed, err);
+	if (build_id_entries(res, paths, (const uint8_t (*)[ELFIMAGE_BUILD_ID_SIZE])ids, &app,
+			     err))
+		goto out;
+	ret = write_copy(perf_in, res, o, perf_out, &ed, &app, err);
+	if (!ret && ids_out) {
+		uint32_t k = 0;
+
+		for (uint32_t c = 0; c < res->ncores; c++)
+			if (paths[c])
+				memmove(ids[k++], ids[c], ELFIMAGE_BUILD_ID_SIZE);
+		*ids_out = (uint8_t *)ids;
+		ids = NULL;
+	}
 out:
 	if (ret)
 		unwrite(o, *written, nwritten, first);
 	for (uint32_t c = 0; paths && c < res->ncores; c++)
 		free(paths[c]);
+	free((void *)app.buf);
+	free(ids);
 	free(paths);
 	free(place);
 	symcfi__maps_delete(own);

@@ -68,11 +68,14 @@ int symbolize__jitdump(struct session *s, const struct attr_result *res,
 /*
  * One ELF image per mapped core into o->dir, and perf_out: a copy of the
  * recording s reads whose core mapping records name the images (pgoff
- * 0x1000).
+ * 0x1000) and carry their build ids, which its HEADER_BUILD_ID lists too.
+ * *ids (when ids is not NULL): the images' build ids, ELFIMAGE_BUILD_ID_SIZE
+ * bytes each, in the order their paths were appended to *written (caller
+ * frees).
  */
 int symbolize__elf(struct session *s, const struct attr_result *res,
 		   const struct sym_opts *o, const char *perf_out, char ***written,
-		   uint32_t *nwritten, struct ap_err *err);
+		   uint32_t *nwritten, uint8_t **ids, struct ap_err *err);
 
 void symbolize__free_list(char **list, uint32_t n);
 

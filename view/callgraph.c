@@ -110,9 +110,9 @@ static int children(struct view_callgraph *v)
 
 	/* perf's limit with --children: on the inclusive share, which orders the rows */
 	cut.pct_col = (int)(cpct = vcols__add(&s, "children_pct", "Children", VT_PERCENT,
-					      VT_PCT_SIGN));
+					      VT_PCT));
 	vcols__prec(&s, -1, 2);
-	spct = vcols__add(&s, "self_pct", "Self", VT_PERCENT, VT_PCT_SIGN);
+	spct = vcols__add(&s, "self_pct", "Self", VT_PERCENT, VT_PCT);
 	vcols__prec(&s, -1, 2);
 	csmp = vcols__add(&s, "children_samples", "Incl samples", VT_COUNT, 0);
 	ssmp = vcols__add(&s, "self_samples", "Self samples", VT_COUNT, 0);
@@ -181,7 +181,7 @@ uint32_t vcg__edge_cols(struct vcols *s, int callers, int time)
 
 	if (time)
 		vcols__prec(s, 3, -1);
-	vcols__add(s, "percent_of_function", "%func", VT_PERCENT, VT_PCT_SIGN);
+	vcols__add(s, "percent_of_function", "%func", VT_PERCENT, VT_PCT);
 	vcg__name_cols(s, callers ? "Caller" : "Callee", VT_FLEX | VT_CODE);
 	return first;
 }

@@ -155,7 +155,7 @@ static int levers(struct view_compare *v)
 	pct_col(&s, "other_percent_of_function", v->h_lever, 0);
 	vcols__add(&s, "reduction", "reduction", VT_RATIO, VT_NO_TEXT | VT_NO_MD);
 	vcols__prec(&s, 3, 3);
-	vcols__add(&s, NULL, "reduction", VT_PERCENT, VT_PCT_SIGN);
+	vcols__add(&s, NULL, "reduction", VT_PERCENT, VT_PCT);
 	vcols__prec(&s, 0, -1);
 	pct_col(&s, "headroom_percent_of_run", "headroom % of run", 0);
 	s.c[6].md_head = "headroom, % of WAMR run (estimate)";

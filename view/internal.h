@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef AOTPERF_VIEW_INTERNAL_H
 #define AOTPERF_VIEW_INTERNAL_H
-/* Shared inside view/ only: building tables column by column, and the diff's groups. */
+/* Shared inside view/ only: building tables column by column, the diff's groups, the report's parts. */
 #include "diff.h"
+#include "report.h"
 #include "table.h"
 
 #define VCOLS_MAX VT_MAX_COLS
@@ -79,5 +80,15 @@ int view_diff__offcpu(struct view_diff *v);
 /* A function's off_cpu.* columns (JSON only): the first's index; filled by view_diff__oc_put. */
 uint32_t view_diff__oc_cols(struct vcols *s);
 void view_diff__oc_put(struct vt_table *t, uint32_t first, const struct cmp_oc_func *x);
+
+/* ---- the report's parts (view/report-*.c), each filling its members of v ---- */
+
+/* v->host (with p->host), v->host_samples, v->host_pct; -1 when out of memory */
+int view_report__host(struct view_report *v);
+/* v->sorted (with opts.sort_keys and p->sorted); -1 when out of memory */
+int view_report__sorted(struct view_report *v);
+/* v->funcs: the classified functions' tables; 0, or -1 with err */
+int view_report__funcs(struct view_report *v, struct ap_err *err);
+void view_report__funcs_exit(struct view_report *v);
 
 #endif

@@ -95,7 +95,7 @@ static int syscall_table(const struct offcpu_syscall *sc, uint32_t n, uint64_t t
 	s.c[name].max_chars = 24;
 	nr = vcols__add(&s, "nr", "nr", VT_INT, VT_NO_TEXT | VT_NO_MD);
 	ns = ms_col(&s, "ns", "off-CPU ms", 0);
-	share = vcols__add(&s, "share_pct", "share", VT_PERCENT, VT_PCT_SIGN);
+	share = vcols__add(&s, "share_pct", "share", VT_PERCENT, VT_PCT);
 	vcols__prec(&s, 1, 2);
 	iv = vcols__add(&s, "intervals", "intervals", VT_COUNT, 0);
 	if (!(t = *out = vt_table__new(s.c, s.n)))

@@ -21,7 +21,7 @@ static uint32_t count_col(struct vcols *s, const char *key, const char *head, un
 /* A share of the run: two decimals in text, four in JSON. */
 static uint32_t run_pct_col(struct vcols *s, unsigned flags)
 {
-	uint32_t c = vcols__add(s, "percent_of_run", "%run", VT_PERCENT, VT_PCT_SIGN | flags);
+	uint32_t c = vcols__add(s, "percent_of_run", "%run", VT_PERCENT, VT_PCT | flags);
 
 	vcols__prec(s, 2, 4);
 	s->c[c].absent = "-";
@@ -44,7 +44,7 @@ static int run(struct view_spills *v)
 	vcols__add(&c, "perf", "recording", VT_TEXT, 0);
 	vcols__add(&c, "total_samples", "samples", VT_COUNT, 0);
 	vcols__add(&c, "attributed_samples", "in the cores", VT_COUNT, 0);
-	vcols__add(&c, "attributed_pct", "%", VT_PERCENT, VT_PCT_SIGN);
+	vcols__add(&c, "attributed_pct", "%", VT_PERCENT, VT_PCT);
 	vcols__prec(&c, 1, 2);
 	if (!(t = v->run = vt_table__new(c.c, c.n)) || vt_table__add_row(t))
 		return -1;
@@ -272,7 +272,7 @@ static int diff(struct view_spills *v)
 	before = count_col(&c, "before", "before", 0);
 	after = count_col(&c, "after", "after", 0);
 	delta = vcols__add(&c, "delta", "delta", VT_INT, VT_SIGNED);
-	pct = vcols__add(&c, "percent", "%", VT_PERCENT, VT_SIGNED | VT_PCT_SIGN);
+	pct = vcols__add(&c, "percent", "%", VT_PERCENT, VT_SIGNED | VT_PCT);
 	vcols__prec(&c, 1, 4);
 	c.c[pct].absent = "-";
 	only = vcols__add(&c, "only_in", "only in", VT_TEXT, hide);

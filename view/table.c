@@ -16,6 +16,11 @@ struct vt_table {
 	size_t cap_cells;
 	uint32_t *order;		/* after the cut: rows kept, in order */
 	uint32_t nkept, shown;
+	struct vt_cell *foot;		/* nfoot * ncols: the footer rows */
+	unsigned *foot_flags;
+	uint32_t nfoot;
+	size_t cap_foot, cap_foot_flags;
+	int in_footer;			/* the row being filled is the last footer */
 	char **strs;			/* strings the table owns */
 	uint32_t nstrs;
 	size_t cap_strs;
@@ -46,6 +51,8 @@ void vt_table__delete(struct vt_table *t)
 	free(t->strs);
 	free(t->cols);
 	free(t->cells);
+	free(t->foot);
+	free(t->foot_flags);
 	free(t->order);
 	free(t);
 }
@@ -65,9 +72,31 @@ int vt_table__add_row(struct vt_table *t)
 	return 0;
 }
 
+int vt_table__add_footer(struct vt_table *t, unsigned flags)
+{
+	size_t at = (size_t)t->nfoot * t->ncols;
+
+	if (ap_grow(&t->foot, &t->cap_foot, at + t->ncols, sizeof(*t->foot)) ||
+	    ap_grow(&t->foot_flags, &t->cap_foot_flags, (size_t)t->nfoot + 1,
+		    sizeof(*t->foot_flags)))
+		return -1;
+	memset(&t->foot[at], 0, t->ncols * sizeof(*t->foot));
+	t->foot_flags[t->nfoot++] = flags;
+	t->in_footer = 1;
+	return 0;
+}
+
+/* cell c of the row being filled */
+static struct vt_cell *fill_cell(struct vt_table *t, uint32_t c)
+{
+	if (t->in_footer)
+		return &t->foot[(size_t)(t->nfoot - 1) * t->ncols + c];
+	return &t->cells[(size_t)(t->nrows - 1) * t->ncols + c];
+}
+
 static struct vt_cell *cur(struct vt_table *t, uint32_t c)
 {
-	struct vt_cell *x = &t->cells[(size_t)(t->nrows - 1) * t->ncols + c];
+	struct vt_cell *x = fill_cell(t, c);
 
 	x->present = 1;
 	return x;
@@ -101,29 +130,52 @@ void vt_table__str(struct vt_table *t, uint32_t c, const char *s)
 		cur(t, c)->v.s = s;
 }
 
+/* a string the table owns, printed from fmt; NULL when out of memory */
+static char *own(struct vt_table *t, const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		return NULL;
+	if (ap_grow(&t->strs, &t->cap_strs, (size_t)t->nstrs + 1, sizeof(*t->strs))) {
+		free(s);
+		return NULL;
+	}
+	t->strs[t->nstrs++] = s;
+	return s;
+}
+
 int vt_table__strf(struct vt_table *t, uint32_t c, const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = own(t, fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (!s)
 		return -1;
-	if (ap_grow(&t->strs, &t->cap_strs, (size_t)t->nstrs + 1, sizeof(*t->strs))) {
-		free(s);
-		return -1;
-	}
-	t->strs[t->nstrs++] = s;
 	cur(t, c)->v.s = s;
+	return 0;
+}
+
+int vt_table__wordf(struct vt_table *t, uint32_t c, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = own(t, fmt, ap);
+	va_end(ap);
+	if (!s)
+		return -1;
+	fill_cell(t, c)->word = s;
 	return 0;
 }
 
 void vt_table__word(struct vt_table *t, uint32_t c, const char *word)
 {
-	t->cells[(size_t)(t->nrows - 1) * t->ncols + c].word = word;
+	fill_cell(t, c)->word = word;
 }
 
 /* ---- the cut ---- */
@@ -235,6 +287,21 @@ const struct vt_cell *vt_table__cell(const struct vt_table *t, uint32_t i, uint3
 	uint32_t row = t->order ? t->order[i] : i;
 
 	return &t->cells[(size_t)row * t->ncols + c];
+}
+
+uint32_t vt_table__nfooters(const struct vt_table *t)
+{
+	return t->nfoot;
+}
+
+unsigned vt_table__footer_flags(const struct vt_table *t, uint32_t k)
+{
+	return t->foot_flags[k];
+}
+
+const struct vt_cell *vt_table__footer_cell(const struct vt_table *t, uint32_t k, uint32_t c)
+{
+	return &t->foot[(size_t)k * t->ncols + c];
 }
 
 int vt_table__find(const struct vt_table *t, const char *key)

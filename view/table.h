@@ -48,8 +48,10 @@ enum vt_flags {
 	VT_LEFT = 1 << 5,	/* left-aligned (text cells are, numbers are not) */
 	VT_TIGHT = 1 << 6,	/* text: no space before it (a marker: "0.002 *") */
 	VT_TAIL = 1 << 7,	/* text, VT_FLEX: a cut keeps the end ("...dir/run.data") */
-	VT_PCT_SIGN = 1 << 8,	/* text and Markdown: "12.50%" (perf report's columns) */
-	VT_JSON_OPT = 1 << 9,	/* JSON: no key at all when the cell is absent (not null) */
+	VT_PCT = 1 << 8,	/* text and Markdown: a "%" after the number (26.33%) */
+	VT_SUFFIX = 1 << 9,	/* text: right after the VT_FLEX column before it, its gap apart
+				 * (that cell cut shorter for it): a tag ("(trap block)") */
+	VT_JSON_OPT = 1 << 10,	/* JSON: no key at all when the cell is absent (not null) */
 };
 
 struct vt_col {
@@ -65,6 +67,8 @@ struct vt_col {
 	unsigned max_chars;	/* text, VT_FLEX: the width it grows to; else its cap (cells
 				 * cut with "..."); 0: its widest cell */
 	unsigned md_max_chars;	/* Markdown: cut longer cells in the middle; 0: none */
+	unsigned width;		/* text: at least this wide (a layout people know); 0: its cells' */
+	unsigned gap;		/* text: spaces before it; 0: one */
 	unsigned drop;		/* text: 0 always shown; else, while the line is too wide,
 				 * the columns of the highest drop level give way */
 };
@@ -118,9 +122,20 @@ int vt_table__strf(struct vt_table *t, uint32_t c, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* The word text and Markdown show for cell c (a static string). */
 void vt_table__word(struct vt_table *t, uint32_t c, const char *word);
+/* The same, a string the table copies; 0, or -1 when out of memory. */
+int vt_table__wordf(struct vt_table *t, uint32_t c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Sort, limit and cut (c NULL: all rows, as added); 0, or -1 when out of memory. */
 int vt_table__cut(struct vt_table *t, const struct vt_cut *c);
+
+/*
+ * A footer row, after the cut (a total, "3 more"): text and Markdown show
+ * it under the shown rows unless flags (VT_NO_TEXT, VT_NO_MD) say not;
+ * JSON never writes it. Filled with the setters above, as a row is. 0, or
+ * -1 when out of memory. No row is added after a footer.
+ */
+int vt_table__add_footer(struct vt_table *t, unsigned flags);
 
 /* ---- reading it (the emitters) ---- */
 
@@ -133,6 +148,10 @@ uint32_t vt_table__shown(const struct vt_table *t);
 uint32_t vt_table__row(const struct vt_table *t, uint32_t i);
 /* Cell c of the i-th row in the cut's order. */
 const struct vt_cell *vt_table__cell(const struct vt_table *t, uint32_t i, uint32_t c);
+/* Footer rows: how many, their flags, cell c of the k-th. */
+uint32_t vt_table__nfooters(const struct vt_table *t);
+unsigned vt_table__footer_flags(const struct vt_table *t, uint32_t k);
+const struct vt_cell *vt_table__footer_cell(const struct vt_table *t, uint32_t k, uint32_t c);
 /* The column whose key is key, or -1. */
 int vt_table__find(const struct vt_table *t, const char *key);
 

@@ -60,6 +60,14 @@
 	function pct(a, b, d) {
 		return (b > 0 ? (100 * a / b) : 0).toFixed(d === undefined ? 2 : d) + '%';
 	}
+	/* a share the document holds (percent, 0..100), as the text prints it */
+	function share(p, d) {
+		return num(p).toFixed(d === undefined ? 2 : d) + '%';
+	}
+	/* a share the document holds, else computed (documents of other tools' versions) */
+	function shareOr(p, a, b, d) {
+		return typeof p === 'number' ? share(p, d) : pct(a, b, d);
+	}
 	/* nanoseconds as milliseconds, three decimals: "1,234.567" */
 	function ms(ns) {
 		var t = (num(ns) / 1e6).toFixed(3), i = t.indexOf('.');
@@ -106,15 +114,18 @@
 		if (Array.isArray(c.functions)) {
 			for (i = 0; i < c.functions.length; i++) {
 				r = c.functions[i];
+				/* report's: [local_func, samples, code_bytes, name, percent_of_run] */
 				if (Array.isArray(r))
-					rows.push({ core: ci, f: num(r[0]), s: num(r[1]), b: num(r[2]), n: r[3] || '' });
+					rows.push({ core: ci, f: num(r[0]), s: num(r[1]), b: num(r[2]), n: r[3] || '', p: r[4] });
 				else if (r)
-					rows.push({ core: ci, f: num(r.local_func), s: num(r.samples), b: num(r.code_bytes), n: r.name || '' });
+					rows.push({ core: ci, f: num(r.local_func), s: num(r.samples), b: num(r.code_bytes), n: r.name || '',
+						p: r.percent_of_run });
 			}
 		} else if (Array.isArray(c.top_functions)) {
 			for (i = 0; i < c.top_functions.length; i++) {
 				r = c.top_functions[i];
-				rows.push({ core: ci, f: num(r.local_func), s: num(r.samples), b: num(r.code_bytes), n: r.name || '' });
+				rows.push({ core: ci, f: num(r.local_func), s: num(r.samples), b: num(r.code_bytes), n: r.name || '',
+					p: r.percent_of_run });
 			}
 		}
 		for (i = 0; i < rows.length; i++) rowKey(rows[i]);
@@ -381,8 +392,9 @@
 		var att = num(doc.attributed_samples);
 		if (doc.attributed_samples === undefined)
 			m.cores.forEach(function (c) { att += num(c.block.attributed_samples); });
-		kv(dl, 'in wasm code', fmt(att) + ' (' + pct(att, m.total) + ' of run)');
-		if (doc.host) kv(dl, 'outside wasm', fmt(doc.host.samples) + ' (' + pct(num(doc.host.samples), m.total) + ')');
+		kv(dl, 'in wasm code', fmt(att) + ' (' + shareOr(doc.attribution_coverage_pct, att, m.total) + ' of run)');
+		var ow = doc.outside_wasm;
+		if (ow) kv(dl, 'outside wasm', fmt(ow.samples) + ' (' + share(ow.percent_of_run) + ' of run)');
 		if (doc.perf) kv(dl, 'perf.data', doc.perf);
 		var se = doc.sampled_event;
 		if (doc.event || (se && se.name))
@@ -395,9 +407,13 @@
 			add(card, el('h3', null, c.label));
 			var d = put(card, el('dl', 'kv'));
 			if (b.cwasm && b.cwasm !== c.label) kv(d, 'file', b.cwasm);
-			kv(d, 'samples', fmt(b.attributed_samples) + ' (' + pct(num(b.attributed_samples), m.total) + ')');
+			kv(d, 'samples', fmt(b.attributed_samples) + ' (' +
+				shareOr(b.attribution_coverage_pct, num(b.attributed_samples), m.total) + ' of run)');
 			kv(d, 'functions', fmt(b.function_count !== undefined ? b.function_count : c.rows.length));
-			if (b.target && b.target.arch) kv(d, 'target', [b.target.arch, b.target.abi, b.target.format].filter(Boolean).join(', '));
+			/* report's artifact_target (decoded as: the target's, or --arch); diff's target */
+			var tg = b.artifact_target ? { arch: b.artifact_target.decoded_as, abi: b.artifact_target.abi,
+				format: b.artifact_target.format } : b.target;
+			if (tg && tg.arch) kv(d, 'target', [tg.arch, tg.abi, tg.format].filter(Boolean).join(', '));
 			if (b.text_size !== undefined) kv(d, 'text', bytes(b.text_size));
 			var tb = b.text_base_hex || (typeof b.text_base === 'number' ? hex(b.text_base) : b.text_base);
 			if (tb) kv(d, 'mapped at', tb + (b.mapping ? ' +' + hex(b.mapping.size) : ''));
@@ -559,14 +575,14 @@
 		};
 	}
 
-	/* host frames (doc.host) as chart rows: kind host or kernel */
+	/* the samples outside wasm (doc.outside_wasm, the report's rows) as chart rows: kind host or kernel */
 	function hostRows(doc) {
-		var fr = doc.host && Array.isArray(doc.host.frames) ? doc.host.frames : [];
+		var fr = doc.outside_wasm && Array.isArray(doc.outside_wasm.rows) ? doc.outside_wasm.rows : [];
 		return fr.map(function (h) {
 			var dso = String(h.dso || '[unknown]');
 			var kernel = dso === '[kernel.kallsyms]' || (/^\[.*\]$/.test(dso) && dso !== '[unknown]' && dso !== '[vdso]' && !/^\[JIT\]/.test(dso));
-			return { host: true, kind: kernel ? 'kernel' : 'host', s: num(h.samples),
-				text: (h.sym || '[unknown]') + '  ' + dso.replace(/^.*\//, '') , title: (h.sym || '[unknown]') + ' in ' + dso };
+			return { host: true, kind: kernel ? 'kernel' : 'host', s: num(h.samples), p: h.percent_of_run,
+				text: h.symbol + '  ' + dso.replace(/^.*\//, '') , title: h.symbol + ' in ' + dso };
 		});
 	}
 
@@ -602,20 +618,21 @@
 				f = put(tr, el('div', 'fill'));
 			}
 			f.style.width = (100 * r.s / max).toFixed(2) + '%';
-			add(grid, lb, tr, el('span', 'num', fmt(r.s) + '  ' + pct(r.s, m.total)));
+			add(grid, lb, tr, el('span', 'num', fmt(r.s) + '  ' + shareOr(r.p, r.s, m.total)));
 		});
 	}
 
 	/* ---- class mix ---- */
 
-	function mixBar(counts, total) {
+	/* shares: the document's percent of the function per class, when it has them */
+	function mixBar(counts, total, shares) {
 		var bar = el('div', 'mix');
 		CLASSES.forEach(function (c) {
-			var v = num(counts[c]);
+			var v = num(counts[c]), p = shares && typeof shares[c] === 'number' ? shares[c] : null;
 			if (!v || !total) return;
 			var seg = el('div', 'seg c-' + c);
-			seg.style.width = (100 * v / total).toFixed(3) + '%';
-			seg.title = c + ': ' + fmt(v) + ' (' + pct(v, total, 1) + ')';
+			seg.style.width = (p === null ? 100 * v / total : p).toFixed(3) + '%';
+			seg.title = c + ': ' + fmt(v) + ' (' + (p === null ? pct(v, total, 1) : share(p, 1)) + ')';
 			seg.setAttribute('data-class', c);
 			bar.appendChild(seg);
 		});
@@ -633,18 +650,24 @@
 
 	/* class samples of a classified function (or static counts when it has no samples) */
 	function cfCounts(cf) {
-		var counts = {}, total = 0, basis = 'samples';
+		var counts = {}, shares = {}, total = 0, basis = cf.levers && cf.levers.basis === 'static' ? 'static' : 'samples';
 		var classes = cf.classes || {};
-		CLASSES.forEach(function (c) { if (classes[c]) total += num(classes[c].samples); });
-		if (!total) basis = 'static';
-		total = 0;
+		if (!cf.levers) {
+			CLASSES.forEach(function (c) { if (classes[c]) total += num(classes[c].samples); });
+			if (!total) basis = 'static';
+			total = 0;
+		}
+		var sharesOk = basis === 'samples';
 		CLASSES.forEach(function (c) {
 			if (!classes[c]) return;
 			var v = basis === 'samples' ? num(classes[c].samples) : num(classes[c].static_instructions);
 			counts[c] = v;
 			total += v;
+			shares[c] = classes[c].percent_of_function;
+			/* without a recording (samples null) the document's shares are of the instructions */
+			if (classes[c].samples === null) sharesOk = true;
 		});
-		return { counts: counts, total: total, basis: basis };
+		return { counts: counts, total: total, basis: basis, shares: sharesOk ? shares : null };
 	}
 
 	function listingCounts(l) {
@@ -678,7 +701,7 @@
 			lb.title = lb.textContent;
 			lb.addEventListener('click', function () { onPick(x.core, x.f); });
 			Object.keys(x.c.counts).forEach(function (c) { if (x.c.counts[c]) present[c] = 1; });
-			add(grid, lb, mixBar(x.c.counts, x.c.total),
+			add(grid, lb, mixBar(x.c.counts, x.c.total, x.c.shares),
 				el('span', 'num', fmt(x.samples) + (x.c.basis === 'static' ? ' (static)' : '') + (x.verdict ? '  ' + x.verdict : '')));
 		});
 		s.appendChild(legend(present));
@@ -814,7 +837,8 @@
 					add(row, nsCell(r.v), nsCell(r.vi));
 				else
 					add(row, el('span', 'num', fmt(r.s)));
-				add(row, el('span', 'num', pct(val(r), total)), el('span', 'num', fmt(r.b)), heat);
+				add(row, el('span', 'num', time ? pct(val(r), total) : shareOr(r.p, r.s, total)),
+					el('span', 'num', fmt(r.b)), heat);
 				(function (f) {
 					row.addEventListener('click', function () { state.pick(core, f); });
 				})(r.f);
@@ -863,7 +887,8 @@
 			return { local_func: f, name: cf.name, code_bytes: cf.code_bytes, partial: true,
 				instruction_count: cf.instruction_count,
 				insns: cf.hottest_instructions.map(function (h) {
-					return { offset: num(h.offset), bytes: '', text: h.instruction, 'class': h['class'], samples: num(h.samples) };
+					return { offset: num(h.offset), bytes: '', text: h.instruction, 'class': h['class'], samples: num(h.samples),
+						percent_of_function: h.percent_of_function };
 				}).sort(function (a, b) { return a.offset - b.offset; }), data_ranges: [] };
 		}
 		return null;
@@ -964,20 +989,24 @@
 				(avail.length ? '; listed: ' + avail.slice(0, 12).join(', ') + (avail.length > 12 ? ', \u2026' : '') + '.' : '.')));
 			return;
 		}
-		var insns = l.insns || [], maxs = 0, total = 0, i;
+		var insns = l.insns || [], maxs = 0, total = 0, i, cfl = classifiedOf(m, ci, f);
 		for (i = 0; i < insns.length; i++) { maxs = Math.max(maxs, num(insns[i].samples)); total += num(insns[i].samples); }
-		if (l.partial) for (i = 0; i < m.classified.length; i++)
-			if (m.classified[i].core === ci && num(m.classified[i].cf.local_func) === f) total = num(m.classified[i].cf.samples);
+		if (typeof l.samples === 'number') total = l.samples;
+		else if (l.partial && cfl) total = num(cfl.samples);
 		add(box, el('h3', 'mono', label(cl, num(l.local_func), l.name, ncores)));
-		var ninsn = l.partial ? num(l.instruction_count) : insns.filter(function (x) { return x['class'] !== 'data'; }).length;
-		add(box, el('p', 'meta', fmt(total) + ' samples (' + pct(total, m.total) + ' of run) \u00b7 ' +
+		/* instructions: jump-table words are not (the document's count, as the text's) */
+		var ninsn = typeof l.instruction_count === 'number' ? l.instruction_count :
+			insns.filter(function (x) { return x['class'] !== 'data'; }).length;
+		var ofRun = cfl && typeof cfl.percent_of_run === 'number' && num(cfl.samples) === total ?
+			share(cfl.percent_of_run) : pct(total, m.total);
+		add(box, el('p', 'meta', fmt(total) + ' samples (' + ofRun + ' of run) \u00b7 ' +
 			fmt(l.code_bytes) + ' bytes \u00b7 ' + fmt(ninsn) + ' instructions' +
 			(l.address ? ' \u00b7 at ' + l.address : '') +
 			((l.data_ranges || []).length ? ' \u00b7 ' + l.data_ranges.length + ' data range(s)' : '')));
 		if (l.partial)
 			add(box, el('p', 'note', 'Only the ' + insns.length + ' hottest instructions are in this document (report --json); ' +
 				'a full listing needs the document\u2019s listings[] (docs/html-data.md).'));
-		var cfl = classifiedOf(m, ci, f), hotLoop = cfl && cfl.loops && cfl.loops.length ? cfl.loops[0] : null;
+		var hotLoop = cfl && cfl.loops && cfl.loops.length ? cfl.loops[0] : null;
 		/* the text report's line above the class table (README "Is it the right core?") */
 		if (cfl && cfl.levers && cfl.levers.no_verdict) {
 			var nv = put(box, el('p', 'warn', 'NOT authoritative: ' + cfl.levers.no_verdict +
@@ -1027,7 +1056,7 @@
 			hs.style.width = (maxs ? 100 * smp / maxs : 0).toFixed(1) + '%';
 			add(tr, el('td', 'off', '+' + hex(x.offset)), el('td', 'bytes', x.bytes || ''),
 				el('td', 'text', x.text || ''), el('td', 'cls', cls), sc,
-				el('td', 'num', smp ? pct(smp, total, 1) : ''), hb);
+				el('td', 'num', smp ? shareOr(x.percent_of_function, smp, total, 1) : ''), hb);
 		}
 		/* a listing taller than its box opens at its hottest instruction */
 		var hot = tb.querySelector('tr.hot');

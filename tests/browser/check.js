@@ -101,10 +101,11 @@ async function main() {
 	ok(await page.evaluate(() => document.styleSheets.length === 1 && document.styleSheets[0].cssRules.length > 50),
 		'the inlined stylesheet applies under the CSP');
 
-	// the summary names each core's target
-	if (core0.target && core0.target.arch) {
+	// the summary names each core's target (the report's artifact_target: what it was decoded as)
+	const arch0 = core0.artifact_target ? core0.artifact_target.decoded_as : core0.target && core0.target.arch;
+	if (arch0) {
 		const card = await page.textContent('#core-0');
-		ok(card.includes(core0.target.arch), 'summary shows the target (' + core0.target.arch + ')', card);
+		ok(card.includes(arch0), 'summary shows the target (' + arch0 + ')', card);
 	}
 
 	// how each core's mapping was found: the text report's words (mapping.how)
@@ -214,7 +215,7 @@ async function main() {
 		}
 	} else {
 		const bars = await page.$$eval(B0 + '.selfbars .track', (r) => r.length);
-		const hosts = doc.host ? doc.host.frames.filter((h) => h.samples > 0) : [];
+		const hosts = doc.outside_wasm ? doc.outside_wasm.rows.filter((h) => h.samples > 0) : [];
 		const wasmHot = cores.reduce((a, c) => a.concat(rowsOf(c).filter((r) => r.s > 0).map((r) => r.s)), []);
 		ok(bars === Math.min(25, wasmHot.length + hosts.length), 'self-sample chart without stacks (' + bars + ' bars)');
 		if (hosts.length) {
@@ -224,7 +225,8 @@ async function main() {
 				.sort((a, b) => Math.abs(b) - Math.abs(a) || b - a).slice(0, 25);
 			ok(nhost === top.filter((v) => v < 0).length, 'host and kernel frames in the chart (' + nhost + ')');
 			const sum = await page.textContent('#summary');
-			ok(sum.includes('outside wasm') && sum.includes(fmt(doc.host.samples)), 'summary: samples outside wasm');
+			ok(sum.includes('outside wasm') && sum.includes(fmt(doc.outside_wasm.samples)) &&
+				sum.includes(doc.outside_wasm.percent_of_run.toFixed(2) + '%'), 'summary: samples outside wasm, the document\'s share');
 		}
 	}
 

@@ -202,7 +202,7 @@ perf script -G -i "$WORK/perf.data" -F ip,sym,dso 2>/dev/null | gawk '
 	  d[dso]++; s[dso "|" sym]++ }
 	END { for (k in d) print "DSO " k " " d[k]; for (k in s) print "SYM " k " " s[k] }' \
 	| sort >"$WORK/host.ref"
-check_eq "document: samples outside wasm = total - in the core" "$(jq .host.samples "$WORK/doc.json")" \
+check_eq "document: samples outside wasm = total - in the core" "$(jq .outside_wasm.samples "$WORK/doc.json")" \
 	"$(jq '.total_samples - .attributed_samples' "$WORK/report.json")"
 
 # ---- pprof of the same recording ----
@@ -268,7 +268,7 @@ if command -v cmark-gfm >/dev/null 2>&1; then
 	cmark-gfm --extension table "$WORK/report.md" >"$WORK/report.md.html"
 	# tables: the run, the core, outside wasm, then classes + hottest per listed function
 	check_eq "Markdown: every table renders as a table" "$(grep -c '<table>' "$WORK/report.md.html")" \
-		$((2 + $(jq '.host.samples > 0 | if . then 1 else 0 end' "$WORK/doc.json") + \
+		$((2 + $(jq '.outside_wasm.samples > 0 | if . then 1 else 0 end' "$WORK/doc.json") + \
 		   2 * $(jq '.listings | length' "$WORK/doc.json")))
 	check_eq "Markdown: no row has more or fewer cells than its header" "$(gawk '
 		/<tr>/ { c = 0 } /<t[hd][ >]/ { c += gsub(/<t[hd][ >]/, "&") }
@@ -305,7 +305,7 @@ check_eq "two outputs on stdout: exit 2" "$?" 2
 "$AOTPERF" report -q -i "$WORK/perf.data" --cwasm "$cwasm" --pprof "$WORK/nodir/p.pb.gz" 2>"$WORK/e4"
 check_eq "--pprof into a missing folder: exit 2" "$?" 2
 check "  ... nothing written" [ ! -e "$WORK/nodir" ]
-"$AOTPERF" report -q -i "$WORK/perf.data" --cwasm "$cwasm" --markdown - >"$WORK/stdout.md"
+"$AOTPERF" report -q -i "$WORK/perf.data" --cwasm "$cwasm" --top 100000 --markdown - >"$WORK/stdout.md"
 check "--markdown -: the Markdown alone on stdout" cmp -s "$WORK/stdout.md" "$WORK/report.md"
 
 # ---- a two-core manifest; the big core ----

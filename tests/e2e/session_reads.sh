@@ -4,9 +4,9 @@
 # How often a run opens and reads the recording (session/session.h:
 # opened once, its records streamed through every consumer of the run),
 # seen from outside: strace counts the openat() calls that name the
-# recording and the bytes read() and pread() from it, and the bytes are
-# compared with the file's size. Reads, not time: a machine under load
-# changes neither.
+# recording and the bytes read(), pread() or mmap()ed from it (a file's
+# records are mapped, perfdata/reader.c), and the bytes are compared with
+# the file's size. Reads, not time: a machine under load changes neither.
 #
 #   - report: one open, one read per pass of the attribution (1, or 2
 #     when a mapping record came after samples it holds; its JSON says);
@@ -27,6 +27,7 @@
 #   tests/e2e/session_reads.sh BUILD_DIR
 . "$(dirname "$0")/lib/common.sh"
 . "$E2E/lib/asmcore.sh"
+. "$E2E/lib/traced.sh"
 
 if ! command -v strace >/dev/null 2>&1; then
 	bad "strace is not installed (scripts/test-deps.sh installs it)"
@@ -36,21 +37,11 @@ fi
 SRC=$(cd "$E2E/../.." && pwd)
 S=$FIX/sample.cwasm
 
-# traced FILE CMD...: CMD under strace; prints "OPENS BYTES" of FILE
-traced() {
-	local f=$1
-	shift
-	# LeakSanitizer cannot run under ptrace (the sanitized build): leaks off there
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-		strace -f -qq -y -e trace=openat,read,pread64 -e signal=none -o "$WORK/trace" "$@" \
-		>"$WORK/traced.out" 2>"$WORK/traced.err"
-	echo "$?" >"$WORK/traced.rc"
-	gawk -v f="$f" '
-		index($0, "openat(") && index($0, "\"" f "\"") { opens++ }
-		/(read|pread64)\([0-9]+</ && index($0, "<" f ">") && match($0, /= ([0-9]+)$/, m) {
-			bytes += m[1]
-		}
-		END { printf "%d %d\n", opens, bytes }' "$WORK/trace"
+# traced_bytes FILE CMD...: "OPENS BYTES" of FILE (lib/traced.sh), the bytes read or mapped
+traced_bytes() {
+	local opens read mapped
+	read -r opens read mapped < <(traced "$@")
+	echo "$opens $((read + mapped))"
 }
 # reads BYTES FILE: how many times FILE's size, two decimals
 reads() { gawk -v b="$1" -v s="$(stat -c %s "$2")" 'BEGIN { printf "%.2f\n", b / s }'; }
@@ -71,13 +62,13 @@ passes=$(jq .passes "$WORK/g.json")
 check "report: one pass, or two when a mapping came late ($passes)" \
 	bash -c '[ "$1" = 1 ] || [ "$1" = 2 ]' _ "$passes"
 
-read -r opens plain < <(traced "$G" "$AOTPERF" report -q -i "$G" --cwasm "$S")
+read -r opens plain < <(traced_bytes "$G" "$AOTPERF" report -q -i "$G" --cwasm "$S")
 check_eq "report: exit 0" "$(cat "$WORK/traced.rc")" 0
 check "report: it reported" grep -q "total samples" "$WORK/traced.out"
 check_eq "report: the recording opened once" "$opens" 1
 at_most "report: read once per pass" "$(reads "$plain" "$G")" "$passes.05"
 
-read -r opens bytes < <(traced "$G" "$AOTPERF" report -q -i "$G" --cwasm "$S" --children \
+read -r opens bytes < <(traced_bytes "$G" "$AOTPERF" report -q -i "$G" --cwasm "$S" --children \
 	--html "$WORK/r.html" --pprof "$WORK/r.pb.gz" --json "$WORK/r.json" --markdown "$WORK/r.md")
 check_eq "report with every view: exit 0" "$(cat "$WORK/traced.rc")" 0
 check "report with every view: each written" \
@@ -87,7 +78,7 @@ check_eq "report --children --html --pprof --json --markdown: opened once" "$ope
 at_most "report --children --html --pprof --json --markdown: the plain report's bytes" \
 	"$bytes" "$((plain + 65536))"
 
-read -r opens bytes < <(traced "$G" "$AOTPERF" report -q -i - --cwasm "$S" <"$G")
+read -r opens bytes < <(traced_bytes "$G" "$AOTPERF" report -q -i - --cwasm "$S" <"$G")
 check_eq "report -i - <file: exit 0" "$(cat "$WORK/traced.rc")" 0
 check_eq "report -i - <file: the recording is not opened by name" "$opens" 0
 at_most "report -i - <file: standard input read once per pass" "$(reads "$bytes" "$G")" \
@@ -97,12 +88,12 @@ T=$WORK/two.data
 perf record -q -e cpu-clock/period=250000/,task-clock/period=1000000/ -k mono -g -o "$T" \
 	-- "$LOADER" --ms 600 "$S" >"$WORK/two.log" 2>&1
 check_eq "a recording of two events" "$?" 0
-read -r opens bytes < <(traced "$T" "$AOTPERF" report -q -i "$T" --cwasm "$S" --children)
+read -r opens bytes < <(traced_bytes "$T" "$AOTPERF" report -q -i "$T" --cwasm "$S" --children)
 check_eq "two events: exit 0" "$(cat "$WORK/traced.rc")" 0
 check_eq "two events: both reported" "$(grep -c '^== event ' "$WORK/traced.out")" 2
 check_eq "two events: the recording opened once" "$opens" 1
 first=$(perf evlist -i "$T" 2>/dev/null | grep -v dummy | head -n1)
-read -r _ one < <(traced "$T" "$AOTPERF" report -q -i "$T" --cwasm "$S" --children \
+read -r _ one < <(traced_bytes "$T" "$AOTPERF" report -q -i "$T" --cwasm "$S" --children \
 	--event "$first")
 check "two events: one event's report ($first) reads it too" \
 	bash -c '[ "$1" = 0 ] && [ "$2" -gt 0 ]' _ "$(cat "$WORK/traced.rc")" "$one"
@@ -118,13 +109,13 @@ D=$WORK/oc.data
 check_eq "aotperf record --off-cpu: exit 0" "$?" 0
 "$AOTPERF" report -q -i "$D" --cwasm "$O" --json "$WORK/oc.json" >/dev/null
 oc_passes=$(jq .passes "$WORK/oc.json")
-read -r opens bytes < <(traced "$D" "$AOTPERF" report -q -i "$D" --cwasm "$O")
+read -r opens bytes < <(traced_bytes "$D" "$AOTPERF" report -q -i "$D" --cwasm "$O")
 check_eq "off-CPU report: exit 0" "$(cat "$WORK/traced.rc")" 0
 check "off-CPU report: the off-CPU view is there" grep -qi "off-cpu" "$WORK/traced.out"
 check_eq "off-CPU report: the recording opened once" "$opens" 1
 at_most "off-CPU report: read once per pass" "$(reads "$bytes" "$D")" "$oc_passes.05"
 
-read -r opens bytes < <(traced "$G" "$AOTPERF" inject -q --direct -i "$G" --cwasm "$S" \
+read -r opens bytes < <(traced_bytes "$G" "$AOTPERF" inject -q --direct -i "$G" --cwasm "$S" \
 	-o "$WORK/direct.data" --dir "$WORK/direct.d")
 check_eq "inject --direct: exit 0" "$(cat "$WORK/traced.rc")" 0
 at_most "inject --direct: opens (the session, the copy's check and the copy)" "$opens" 3

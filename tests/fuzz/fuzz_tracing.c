@@ -48,15 +48,22 @@ static void check_fields(const struct pd_tracing *t, uint64_t id, const uint8_t 
 		const struct tracing_field *vf = tracing_format__field_at(f, i);
 		const struct pd_tp_field *fl = pd_tracing__field(t, id, vf->name);
 		int inside = vf->offset + vf->size <= size;
-		int64_t v;
+		struct pd_tp_num num;
+		int64_t v, w = 0;
+		int r;
 
 		if (vf->common)
 			continue;	/* libtraceevent's lookup by name is of the event's own */
 		FUZZ_ASSERT(fl && tracing_format__field(f, vf->name) == vf);
+		/* resolved once (the off-CPU view's reads): what libtraceevent reads */
+		pd_tracing__num(t, id, vf->name, &num);
+		r = pd_tp_num__read(&num, raw, size, &w);
 		if (pd_tp_field__read(t, fl, raw, size, &v)) {
+			FUZZ_ASSERT(r == -1);
 			FUZZ_ASSERT(vf->array_len || !inside);
 			continue;
 		}
+		FUZZ_ASSERT(r == 0 && w == v);
 		FUZZ_ASSERT(!vf->array_len && inside);
 		FUZZ_ASSERT(v == number_at(raw + vf->offset, vf->size, pd_tracing__big_endian(t),
 					   vf->is_signed));

@@ -328,7 +328,8 @@ static void test_captures(void)
 		{ .label = "3.data", .total = 1000, .self = self[2], .incl = NULL }, { .label = "4.data", .total = 1000, .self = self[3], .incl = NULL },
 	};
 	struct cmp_side s = { NULL, 1, ms, 4, caps };
-	struct render_captures r = { .tool = "test", .side = &s, .top = 2 };
+	struct view_captures_input in = { .tool = "test", .side = &s, .top = 2 };
+	struct view_captures *v = NULL;
 	struct cmp_agg *agg = NULL;
 	struct ap_err err = { 0 };
 	struct capture_out o;
@@ -337,10 +338,13 @@ static void test_captures(void)
 	CHECK(cmp_agg__new(&s, &agg, &err) == 0);
 	if (!agg)
 		return;
-	r.agg = agg;
+	in.agg = agg;
+	CHECK(view_captures__new(&in, &v, &err) == 0);
 	out_open(&o);
-	render__captures_text(o.f, &r);
+	if (v)
+		render__captures_text(o.f, v);
 	txt = out_close(&o);
+	view_captures__delete(v);
 	/* f0: 10, 12, 8, 10% -> mean 10, sd sqrt(8/3) = 1.63 */
 	CHECK_STR_CONTAINS(txt, "aotperf report: 4 recordings of one build");
 	CHECK_STR_CONTAINS(txt, "     1  local_func_0      10.00   1.63   8.00  12.00       400  f0");

@@ -7,7 +7,8 @@
  * the JSON: keys nested at their dots, a group of absent cells null, an
  * array of "[]" columns, a column without a key left out; the columns
  * that give way at a narrow width, a capped column, "%" after a share, a
- * JSON key left out when absent, the shown rows alone.
+ * JSON key left out when absent, the shown rows alone; a known layout
+ * (widths, gaps, '%', footers, a tag after the flexible column).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -222,7 +223,7 @@ static void test_drop_cap_optional(void)
 		  .json_prec = -1, .drop = 2 },
 		{ .key = "b", .head = "bbbbbbbbbbbbbbbbbbbb", .kind = VT_COUNT, .prec = -1,
 		  .json_prec = -1, .drop = 1 },
-		{ .key = "pct", .head = "share", .kind = VT_PERCENT, .flags = VT_PCT_SIGN, .prec = -1,
+		{ .key = "pct", .head = "share", .kind = VT_PERCENT, .flags = VT_PCT, .prec = -1,
 		  .json_prec = 2 },
 		{ .key = "via", .head = "via", .kind = VT_TEXT, .flags = VT_JSON_OPT, .prec = -1,
 		  .json_prec = -1, .max_chars = 8 },
@@ -283,10 +284,90 @@ static void test_drop_cap_optional(void)
 	vt_table__delete(t);
 }
 
+/*
+ * A layout people know (the report's): each column at least its width,
+ * its gap apart, '%' after a share; footer rows under the shown ones, in
+ * text and Markdown as their flags say, never in JSON; a tag glued after
+ * the flexible column, which is cut shorter on its row.
+ */
+static void test_layout(void)
+{
+	static const struct vt_col lc[] = {
+		{ .key = "n", .head = "samples", .kind = VT_COUNT, .prec = -1, .json_prec = -1,
+		  .width = 9, .absent = "-" },
+		{ .key = "pct", .head = "%run", .kind = VT_PERCENT, .flags = VT_PCT, .prec = -1,
+		  .json_prec = -1, .width = 8 },
+		{ .key = "text", .head = "instruction", .kind = VT_TEXT, .flags = VT_FLEX, .prec = -1,
+		  .json_prec = -1, .gap = 2, .max_chars = 200 },
+		{ .head = "", .kind = VT_TEXT, .flags = VT_SUFFIX | VT_NO_MD, .prec = -1,
+		  .json_prec = -1, .gap = 2 },
+	};
+	struct vt_cut cut = { .sort_col = -1, .pct_col = 1, .min_pct = 1.0, .show_col = -1,
+			      .top = 2 };
+	struct vt_table *t = vt_table__new(lc, 4);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	for (int i = 0; i < 4; i++) {
+		CHECK(vt_table__add_row(t) == 0);
+		vt_table__u64(t, 0, (uint64_t)(40 - 10 * i));
+		vt_table__dbl(t, 1, i == 3 ? 0.5 : 40.0 - 10.0 * i - 0.5);
+		vt_table__str(t, 2, "mov rax, qword ptr [r10 + 0x18]");
+		if (i == 1)
+			vt_table__str(t, 3, "(trap block)");
+	}
+	CHECK(vt_table__cut(t, &cut) == 0);
+	CHECK_EQ_U64(vt_table__nrows(t), 3);	/* 9.5% stays, 0.5% leaves every format */
+	CHECK_EQ_U64(vt_table__shown(t), 2);
+	CHECK(vt_table__add_footer(t, VT_NO_MD) == 0);
+	CHECK(vt_table__wordf(t, 2, "(%u more)", 1u) == 0);
+	CHECK(vt_table__add_footer(t, VT_NO_TEXT) == 0);
+	vt_table__str(t, 2, "markdown only");
+	CHECK_EQ_U64(vt_table__nfooters(t), 2);
+	f = open_memstream(&buf, &len);
+	render__table_text(f, t, 60, 2, 0);
+	fclose(f);
+	CHECK_STR_CONTAINS(buf, "    samples     %run  instruction\n");
+	CHECK_STR_CONTAINS(buf, "         40   39.50%  mov rax, qword ptr [r10 + 0x18]\n");
+	/* 60 columns: 38 for the text and its tag, cut with "..." to leave the tag whole */
+	CHECK_STR_CONTAINS(buf, "         30   29.50%  mov rax, qword ptr [r...  (trap block)\n");
+	CHECK_STR_CONTAINS(buf, "          -           (1 more)\n");
+	CHECK(!strstr(buf, "markdown only"));
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	CHECK(render__table_md(f, "mem", t, NULL) == 0);
+	fclose(f);
+	CHECK_STR_CONTAINS(buf, "| 39.50% |");
+	CHECK_STR_CONTAINS(buf, "markdown only");
+	CHECK(!strstr(buf, "more") && !strstr(buf, "trap"));
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	{
+		struct json_out j;
+
+		json_init(&j, f);
+		render__table_json_rows(&j, t);
+		json_finish(&j);
+	}
+	fclose(f);
+	CHECK_STR_CONTAINS(buf, "\"pct\": 39.5");
+	CHECK(!strstr(buf, "more") && !strstr(buf, "trap") && !strstr(buf, "markdown"));
+	CHECK(!strstr(buf, "\"n\": 10"));	/* under the limit */
+	free(buf);
+	vt_table__delete(t);
+}
+
 int main(void)
 {
 	test_cut_and_text();
 	test_md_json();
 	test_drop_cap_optional();
+	test_layout();
 	CHECK_DONE();
 }

@@ -84,6 +84,7 @@ static void check_endian(int big)
 	struct pd_tracing *t = NULL;
 	struct ap_err err = { 0 };
 	char name[64];
+	struct pd_tp_num num;
 	int64_t v = 0;
 
 	section(&b, big);
@@ -123,6 +124,18 @@ static void check_endian(int big)
 	/* a payload that ends inside the field, an array field */
 	CHECK(pd_tp_field__read(t, pd_tracing__field(t, 372, "next_pid"), raw.b, 58, &v) == -1);
 	CHECK(pd_tp_field__read(t, pd_tracing__field(t, 372, "prev_comm"), raw.b, raw.n, &v) == -1);
+	/* the same resolved once (pd_tracing__num): the same values, the same refusals */
+	CHECK(pd_tracing__num(t, 372, "prev_pid", &num) == 0 &&
+	      pd_tp_num__read(&num, raw.b, raw.n, &v) == 0 && v == 4242);
+	CHECK(pd_tracing__num(t, 372, "prev_state", &num) == 0 &&
+	      pd_tp_num__read(&num, raw.b, raw.n, &v) == 0 && v == 2);
+	CHECK(pd_tracing__num(t, 372, "next_pid", &num) == 0 &&
+	      pd_tp_num__read(&num, raw.b, raw.n, &v) == 0 && v == -7);
+	CHECK(pd_tp_num__read(&num, raw.b, 58, &v) == -1);
+	CHECK(pd_tracing__num(t, 372, "prev_comm", &num) == -1 &&
+	      pd_tp_num__read(&num, raw.b, raw.n, &v) == -1);
+	CHECK(pd_tracing__num(t, 372, "common_pid", &num) == -1);	/* not the event's own */
+	CHECK(pd_tracing__num(t, 373, "prev_state", &num) == -1);
 	pd_tracing__delete(t);
 }
 

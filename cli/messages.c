@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* aotperf: git-style front end; each subcommand lives in cmd-<name>.c. */
-#include <errno.h>
+/*
+ * What aotperf says on stderr and the exit status that goes with it: errors
+ * with their hints, warnings wrapped for people; and a command's --help.
+ */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,34 +10,22 @@
 #include <unistd.h>
 #include "cli.h"
 #include "../cwasm/name.h"
-#include "../util/num.h"
-#include "../util/suggest.h"
 #include "../util/term.h"
 
-#ifndef AOTPERF_VERSION
-#define AOTPERF_VERSION "0.1"
-#endif
+/* The command running: set once by main before it calls the command. */
+static const struct cli_command *current;
 
-struct subcommand {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *summary;
-};
+void cli_command__set(const struct cli_command *c)
+{
+	current = c;
+}
 
-static const struct subcommand subcommands[] = {
-	{ "report", cmd_report, "per-function attribution of a precompiled run" },
-	{ "perfmap", cmd_perfmap, "write /tmp/perf-<pid>.map so perf report names the functions" },
-	{ "jitdump", cmd_jitdump, "write jitdumps and a marked perf.data for perf inject --jit" },
-	{ "inject", cmd_inject, "one step to a symbolized perf.jit.data" },
-	{ "record", cmd_record, "perf record -k mono, then a symbolized perf.jit.data at once" },
-	{ "spills", cmd_spills, "rank compile-time spillers, joined with runtime heat" },
-	{ "diff", cmd_diff, "before/after: two builds of one wasm, function by function" },
-	{ "compare", cmd_compare, "one wasm function under WAMR and another engine, class by class" },
-	{ "classify", cmd_classify, "instruction classes of perf annotate output" },
-	{ "annotate", cmd_annotate, "run perf annotate on a symbol and classify it" },
-	{ "attr", cmd_attr, "drop-in for the upstream helper aot_jit_attr.py (its flags, JSON)" },
-	{ "doctor", cmd_doctor, "what works on this machine, and what to do otherwise" },
-};
+void cli_usage(const char *text)
+{
+	fputs(text, stdout);
+	if (current && (current->flags & CLI_WRITES_FILES))
+		fputs(CLI_FILES_USAGE, stdout);
+}
 
 int cli_exit_status(enum ap_err_kind kind)
 {
@@ -150,62 +140,4 @@ void cli_warnings(const char *cmd, const struct ap_warnings *ws)
 {
 	for (size_t i = 0; i < ws->n; i++)
 		warn_line(cmd, ws->w[i].msg, cli_hint(ws->w[i].hint));
-}
-
-int cli_parse_u64(const char *s, int base, uint64_t *out)
-{
-	return ap_parse_u64(s, base, out);
-}
-
-int cli_parse_arch(const char *s, enum cwasm_arch *out, struct ap_err *err)
-{
-	if (s && *s && !cwasm_arch__parse(s, strlen(s), out))
-		return 0;
-	return ap_errf(err, "--arch: '%s' is not x86_64 or aarch64 (also amd64, x64, x86-64, "
-		       "arm64)", s ? s : "");
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: aotperf <command> [options]\n\n"
-		   "Make perf understand ahead-of-time compiled WebAssembly (.cwasm).\n\n"
-		   "commands:\n");
-	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		fprintf(f, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
-	fprintf(f, "\n'aotperf <command> --help' describes one command.\n");
-}
-
-static int unknown_command(const char *word)
-{
-	const char *names[sizeof(subcommands) / sizeof(subcommands[0])];
-	const char *guess;
-
-	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		names[i] = subcommands[i].name;
-	guess = ap_suggest(word, names, sizeof(names) / sizeof(names[0]));
-	if (guess)
-		fprintf(stderr, "aotperf: '%s' is not a command; did you mean '%s'?\n", word, guess);
-	else
-		fprintf(stderr, "aotperf: '%s' is not a command; see 'aotperf --help'\n", word);
-	return EXIT_BAD;
-}
-
-int main(int argc, char **argv)
-{
-	if (argc < 2) {
-		usage(stderr);
-		return EXIT_BAD;
-	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	if (!strcmp(argv[1], "--version")) {
-		printf("aotperf %s\n", AOTPERF_VERSION);
-		return EXIT_OK;
-	}
-	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		if (!strcmp(argv[1], subcommands[i].name))
-			return subcommands[i].fn(argc - 1, argv + 1);
-	return unknown_command(argv[1]);
 }

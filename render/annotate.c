@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: MIT
-/* Printing what was read from perf annotate: the shared class table per symbol. */
+/*
+ * What was read from perf annotate (classify/annotate.h), per symbol: how
+ * it was decoded and placed, then its class table and hottest
+ * instructions, the views every class table is (view/classes.h).
+ */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include "annotate.h"
+#include "classes.h"
+#include "table.h"
+#include "../classify/annotate.h"
 #include "../util/json_out.h"
 #include "../util/outfile.h"
 
@@ -47,7 +55,8 @@ static void print_placement(FILE *out, const struct cls_annot_func *fn)
 			"(inline_data_or_sample_skid)\n", fn->table.samples[CLS_DATA]);
 }
 
-static void print_func(FILE *out, const struct cls_annot_func *fn, uint32_t top)
+static void print_func(FILE *out, const struct cls_annot_func *fn, uint32_t top,
+		       const struct view_classes *cls, const struct vt_table *hottest)
 {
 	fprintf(out, "\nsymbol %s  (%s, %s", fn->symbol, fn->dso[0] ? fn->dso : "?",
 		fn->event[0] ? fn->event : "?");
@@ -61,8 +70,12 @@ static void print_func(FILE *out, const struct cls_annot_func *fn, uint32_t top)
 	if (fn->func.static_count[CLS_DATA])
 		fprintf(out, ", %u data entries", fn->func.static_count[CLS_DATA]);
 	fputc('\n', out);
-	if (fn->func.ninsns)
-		cls__print_roles(out, &fn->func.roles);
+	if (fn->func.ninsns) {
+		char roles[320];
+
+		cls__roles_describe(&fn->func.roles, roles, sizeof(roles));
+		render__roles_text(out, roles);
+	}
 	if (!fn->weights)
 		fprintf(out, "  values     sample counts (-n)\n");
 	else if (fn->header_samples)
@@ -83,26 +96,54 @@ static void print_func(FILE *out, const struct cls_annot_func *fn, uint32_t top)
 		return;
 	}
 	fprintf(out, "\n");
-	cls__print_table(out, &fn->table, 0);
+	render__classes_text(out, cls);
 	if (top && fn->table.total) {
 		fprintf(out, "\n");
-		cls__print_hottest(out, &fn->func, fn->samples, top, &fn->table, 0);
+		render__hottest_text(out, hottest, 80);
 	}
 }
 
-void cls__annot_print(FILE *out, const struct cls_annot *a, uint32_t top)
+/* One symbol's views: its class table and hottest instructions; 0, or -1 with err. */
+static int views(const struct cls_annot_func *fn, uint32_t top, struct view_classes *cls,
+		 struct vt_table **hottest, struct ap_err *err)
 {
-	for (uint32_t i = 0; i < a->n; i++)
-		print_func(out, &a->funcs[i], top);
+	if (view_classes__init(cls, &fn->table, 0, 0, err))
+		return -1;
+	*hottest = view_classes__hottest(&fn->func, fn->samples, top, &fn->table, 0, err);
+	if (!*hottest) {
+		view_classes__exit(cls);
+		return -1;
+	}
+	return 0;
 }
 
-void cls__annot_json(struct json_out *j, const struct cls_annot *a, uint32_t top)
+int render__annot_print(FILE *out, const struct cls_annot *a, uint32_t top, struct ap_err *err)
+{
+	for (uint32_t i = 0; i < a->n; i++) {
+		struct view_classes cls;
+		struct vt_table *hottest;
+
+		if (views(&a->funcs[i], top, &cls, &hottest, err))
+			return -1;
+		print_func(out, &a->funcs[i], top, &cls, hottest);
+		view_classes__exit(&cls);
+		vt_table__delete(hottest);
+	}
+	return 0;
+}
+
+int render__annot_json(struct json_out *j, const struct cls_annot *a, uint32_t top,
+		       struct ap_err *err)
 {
 	json_key(j, "functions");
 	json_begin_arr(j);
 	for (uint32_t i = 0; i < a->n; i++) {
 		const struct cls_annot_func *fn = &a->funcs[i];
+		struct view_classes cls;
+		struct vt_table *hottest;
 
+		if (views(fn, top, &cls, &hottest, err))
+			return -1;
 		json_begin_obj(j);
 		json_key(j, "symbol"); json_str(j, fn->symbol);
 		json_key(j, "dso"); json_str(j, fn->dso);
@@ -138,18 +179,20 @@ void cls__annot_json(struct json_out *j, const struct cls_annot *a, uint32_t top
 		json_key(j, "data_entries"); json_u64(j, fn->func.static_count[CLS_DATA]);
 		json_key(j, "approximate"); json_bool(j, fn->approx);
 		json_key(j, "instruction_count"); json_u64(j, cls__insn_count(&fn->func));
-		json_key(j, "roles"); cls__json_roles(j, &fn->func.roles);
-		json_key(j, "classes"); cls__json(j, &fn->table, 0);
-		cls__json_levers(j, &fn->table);
-		json_key(j, "hottest_instructions");
-		cls__json_hottest(j, &fn->func, fn->table.percent_only ? NULL : fn->samples, top, 0);
+		json_key(j, "roles"); render__roles_json(j, &fn->func.roles);
+		json_key(j, "classes"); render__classes_json(j, &cls);
+		render__classes_json_levers(j, &cls);
+		json_key(j, "hottest_instructions"); render__hottest_json(j, hottest);
 		json_end_obj(j);
+		view_classes__exit(&cls);
+		vt_table__delete(hottest);
 	}
 	json_end_arr(j);
+	return 0;
 }
 
-int cls__annot_write_json(const char *path, const char *tool, const char *input,
-			  const struct cls_annot *a, uint32_t top, struct ap_err *err)
+int render__annot_write_json(const char *path, const char *tool, const char *input,
+			     const struct cls_annot *a, uint32_t top, struct ap_err *err)
 {
 	struct outfile out;
 	struct json_out j;
@@ -161,7 +204,10 @@ int cls__annot_write_json(const char *path, const char *tool, const char *input,
 	json_key(&j, "schema_version"); json_u64(&j, 1);
 	json_key(&j, "tool"); json_str(&j, tool);
 	json_key(&j, "input"); json_str(&j, input);
-	cls__annot_json(&j, a, top);
+	if (render__annot_json(&j, a, top, err)) {
+		outfile__abort(&out);
+		return -1;
+	}
 	json_end_obj(&j);
 	json_finish(&j);
 	return outfile__commit(&out, err);
