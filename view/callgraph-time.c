@@ -203,16 +203,14 @@ out:
 	return ret;
 }
 
-int vcg__time(struct view_callgraph *v)
+int vcg__time(struct view_callgraph *v, uint32_t nedges)
 {
-	uint32_t n = view_callgraph__nedges(v);
-
 	v->time_words = v->in.state == VIEW_CPU_BOTH ? "wall (on + off CPU)" : "off-CPU";
 	if (!v->in.p->offcpu)
 		return 0;
-	if (!(v->time_edges = calloc(n + 1, sizeof(*v->time_edges))) || children(v))
+	if (!(v->time_edges = calloc(nedges + 1, sizeof(*v->time_edges))) || children(v))
 		return -1;
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; i < nedges; i++)
 		if (edges(v, &v->time_edges[i], &v->edges[i]))
 			return -1;
 	return 0;

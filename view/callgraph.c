@@ -7,40 +7,6 @@
 #include "callgraph-internal.h"
 #include "../util/pct.h"
 
-static const char *const kind_keys[] = {
-	[STACK_ROOT] = "root", [STACK_WASM] = "wasm", [STACK_HOST] = "host",
-	[STACK_KERNEL] = "kernel", [STACK_UNKNOWN] = "unknown",
-};
-
-uint32_t vcg__name_cols(struct vcols *s, const char *head, unsigned name_flags)
-{
-	unsigned h = VT_NO_TEXT | VT_NO_MD;
-	uint32_t first = vcols__add(s, "kind", "kind", VT_TEXT, h);
-
-	vcols__add(s, "name", head, VT_TEXT, name_flags);
-	vcols__add(s, "core", "core", VT_TEXT, h | VT_JSON_OPT);
-	vcols__add(s, "local_func", "local_func", VT_COUNT, h | VT_JSON_OPT);
-	vcols__add(s, "dso", "dso", VT_TEXT, h | VT_JSON_OPT);
-	return first;
-}
-
-int vcg__name_put(struct vt_table *t, uint32_t at, const struct profile *p,
-		  const struct stack_sym *s)
-{
-	char name[512];
-
-	vt_table__str(t, at, kind_keys[s->kind]);
-	if (vt_table__strf(t, at + 1, "%s", view__stack_name(p, s, name, sizeof(name))))
-		return -1;
-	if (s->kind == STACK_WASM) {
-		vt_table__str(t, at + 2, core_set__core_name(p->attr.cores[s->core].mod));
-		vt_table__u64(t, at + 3, s->func);
-	} else if (s->kind == STACK_HOST) {
-		vt_table__str(t, at + 4, s->dso);
-	}
-	return 0;
-}
-
 static const char *const mode_words[] = {
 	[STACKS_NONE] = "none", [STACKS_FP] = "frame pointers (perf record -g)",
 	[STACKS_DWARF] = "registers + stack (--call-graph=dwarf)",
@@ -174,24 +140,6 @@ static int edge_head(struct view_callgraph *v, struct view_cg_edges *e, uint32_t
 	return vt_table__cut(e->head, NULL);
 }
 
-uint32_t vcg__edge_cols(struct vcols *s, int callers, int time)
-{
-	uint32_t first = time ? vcols__add(s, "ns", "ms", VT_NS, 0)
-			      : vcols__add(s, "samples", "Samples", VT_COUNT, 0);
-
-	if (time)
-		vcols__prec(s, 3, -1);
-	vcols__add(s, "percent_of_function", "%func", VT_PERCENT, VT_PCT);
-	vcg__name_cols(s, callers ? "Caller" : "Callee", VT_FLEX | VT_CODE);
-	return first;
-}
-
-int vcg__edge_special(struct vt_table *t, uint32_t at, const char *kind, const char *label)
-{
-	vt_table__str(t, at, kind);
-	return vt_table__strf(t, at + 1, "%s", label);
-}
-
 /*
  * What the user named: its stack symbol, or (off-CPU) a wasm function in
  * none; 0, or -1 with err when neither.
@@ -293,7 +241,7 @@ int view_callgraph__new(const struct view_callgraph_input *in, struct view_callg
 	for (uint32_t i = 0; i < n; i++)
 		if (v->edges[i].sym >= 0 && edges(v, &v->edges[i]))
 			goto nomem;
-	if (in->state != VIEW_CPU_ON && vcg__time(v))
+	if (in->state != VIEW_CPU_ON && vcg__time(v, view_callgraph__nedges(v)))
 		goto nomem;
 	*out = v;
 	return 0;
