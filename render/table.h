@@ -20,10 +20,11 @@ const char *render__cell(const struct vt_col *col, const struct vt_cell *x, char
 			 size_t len);
 
 /*
- * The shown rows under a heading line, every column as wide as its
- * widest cell, indented by indent; the VT_FLEX column takes what is left
- * of `columns` (0: 80) up to its max_chars, its cells cut with "...". No
- * trailing spaces.
+ * The shown rows and the footers under a heading line, indented by
+ * indent, every column as wide as its widest cell (within its width and
+ * max_chars), the columns of the highest drop level hidden while the line
+ * is wider than `columns` (0: 80); the VT_FLEX column takes what is left
+ * up to its max_chars, its cells cut with "...". No trailing spaces.
  */
 enum { RT_NO_HEAD = 1 };	/* render__table_text: rows only */
 void render__table_text(FILE *out, const struct vt_table *t, unsigned columns, unsigned indent,
