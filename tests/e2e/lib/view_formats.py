@@ -155,10 +155,16 @@ def callgraph(text, j, md, doc, args):
                 k = nodes[k]["parent"]
             for s in seen:
                 incl[s] = incl.get(s, 0) + n["self"]
+        # two nodes of one name under one parent are two symbols (the loader's
+        # _start and ld.so's): the tree holds no dso, so such a name is not compared
+        siblings, twice = set(), set()
+        for n in nodes:
+            (twice if (n["parent"], n["name"]) in siblings else siblings).add((n["parent"], n["name"]))
+        twice = set(name for _, name in twice)
         if not doc["stacks"].get("left_out"):
             check_eq("--children: inclusive samples = the page's stack tree's",
-                     [r["name"] for r in j["children"]
-                      if incl.get(r["name"], 0) != r["children_samples"]], [])
+                     [r["name"] for r in j["children"] if r["name"] not in twice and
+                      incl.get(r["name"], 0) != r["children_samples"]], [])
     # against perf script: the self samples per wasm function (FUNC local samples)
     if "ref" in args:
         ref = {}
@@ -215,13 +221,14 @@ def offcpu(text, j, md, doc, args):
              [[r[0], r[1], r[3], r[4], r[5], r[-1]] for r in mrows or []], want)
     if "syscalls" in oc:
         top = int(args.get("top", "20"))
-        want = [[s["name"], ms(s["ns"]), pct(s["share_pct"], 1) + "%", str(s["intervals"])]
-                for s in oc["syscalls"]][:top or None]
+        total = sum(s["ns"] for s in oc["syscalls"])
+        # the share from ns, not the JSON's two decimals rounded again (0.0459: "0.0")
+        want = [[s["name"], ms(s["ns"]), pct(100.0 * s["ns"] / total, 1) + "%",
+                 str(s["intervals"])] for s in oc["syscalls"]][:top or None]
         rows, _ = text_table(lines, r"^  system call ")
         check_eq("by system call: text = JSON", rows, want)
         check_eq("by system call: Markdown = JSON", md_table(tables, "Off-CPU time",
                                                               "system call")[1], want)
-        total = sum(s["ns"] for s in oc["syscalls"])
         check_eq("by system call: shares = ns / their total",
                  [s["name"] for s in oc["syscalls"]
                   if abs(s["share_pct"] - 100.0 * s["ns"] / total) > 0.006], [])
