@@ -18,6 +18,7 @@
 #include "../cwasm/coreset.h"
 #include "../render/helper.h"
 #include "../util/num.h"
+#include "../view/frames.h"
 
 enum { ATTR_OK = 0, ATTR_FAIL = 1, ATTR_USAGE = 2 };
 
@@ -87,7 +88,7 @@ struct attr_run {
 	struct attr_scan scan;
 	struct session *s;		/* the recording, opened once: scanned, then attributed */
 	struct profile *p;
-	struct helper_report r;
+	struct view_helper_input r;	/* what the run found, for the helper view */
 	char cut[200];			/* the cut's wording, when the recording is cut short */
 };
 
@@ -277,7 +278,7 @@ static void render_candidates(const struct attr_scan *s, char *buf, size_t len)
 /* The helper's mapping rule: exactly one candidate of the expected size, or the one at --base. */
 static int choose_mapping(struct attr_run *a)
 {
-	struct helper_report *r = &a->r;
+	struct view_helper_input *r = &a->r;
 	const struct attr_scan *s = &a->scan;
 	uint32_t text = a->cs.mods[0]->text_size, matches = 0, pick = 0;
 	char cands[2048];
@@ -412,7 +413,8 @@ static int check_output(const struct attr_run *a, struct ap_err *err)
 
 static int run(struct attr_run *a)
 {
-	struct helper_report *r = &a->r;
+	struct view_helper_input *r = &a->r;
+	struct view_helper *v = NULL;
 	struct ap_err err = { 0 };
 	const struct attr_core *c;
 	int ret;
@@ -448,26 +450,32 @@ static int run(struct attr_run *a)
 	}
 	r->authoritative = a->o.authoritative && a->o.perf && r->map_authoritative;
 	c = &a->p->attr.cores[0];
+	if (view_helper__new(r, &v, &err))
+		return fail("%s", err.msg);
+	ret = ATTR_OK;
 	if (a->o.perf) {
-		double pct = ap_pct(c->samples, a->p->attr.total_samples);
-
-		render__helper_text_head(stdout, r);
-		if (pct < a->o.min_pct)
-			return fail("cwasm attribution coverage %.4f%% (%" PRIu64 "/%" PRIu64 ") is "
-				    "below required %.4f%%", pct, c->samples,
-				    a->p->attr.total_samples, a->o.min_pct);
-		render__helper_text_top(stdout, r);
+		render__helper_text_head(stdout, v);
+		if (v->coverage_pct < a->o.min_pct) {
+			ret = fail("cwasm attribution coverage %.4f%% (%" PRIu64 "/%" PRIu64 ") is "
+				   "below required %.4f%%", v->coverage_pct, c->samples,
+				   a->p->attr.total_samples, a->o.min_pct);
+			goto out;
+		}
+		render__helper_text_top(stdout, v);
 	}
 	if (a->o.has_func) {
 		ret = classify(a);
 		if (ret)
-			return ret;
-		render__helper_text_func(stdout, r);
+			goto out;
+		view_helper__set_func(v, r->f);
+		render__helper_text_func(stdout, v);
 	}
 	fflush(stdout);
-	if (a->o.json_out && render__helper_json_file(a->o.json_out, r, &err))
-		return fail("%s", err.msg);
-	return ATTR_OK;
+	if (a->o.json_out && render__helper_json_file(a->o.json_out, v, &err))
+		ret = fail("%s", err.msg);
+out:
+	view_helper__delete(v);
+	return ret;
 }
 
 int cmd_attr(int argc, char **argv)

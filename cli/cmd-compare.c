@@ -11,11 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "captures.h"
-#include "loops-side.h"
 #include "../loops/analyze.h"
 #include "../render/loops.h"
 #include "../classify/funcclass.h"
 #include "../render/compare.h"
+#include "../compare/loops_side.h"
+#include "../compare/side.h"
+#include "../util/term.h"
+#include "../view/compare.h"
 #include "../util/outset.h"
 
 #define COMPARE_MAX_LIST 32
@@ -191,25 +194,6 @@ static int check_outputs(const struct compare_opts *o, struct ap_err *err)
 	return 0;
 }
 
-/* The WAMR function with the most samples over the recordings; 0, or -1 if none ran. */
-static int hottest(const struct captures *c, const struct core_set *cs, struct core_func *out)
-{
-	uint64_t best = 0;
-
-	for (uint32_t m = 0; m < cs->n; m++)
-		for (uint32_t f = 0; f < cs->mods[m]->nfuncs; f++) {
-			uint64_t s = 0;
-
-			for (uint32_t k = 0; k < c->n; k++)
-				s += c->caps[k].self[m][f];
-			if (s > best) {
-				best = s;
-				*out = (struct core_func){ m, f };
-			}
-		}
-	return best ? 0 : -1;
-}
-
 /* The WAMR side: its recordings, the function classified in each. */
 static int read_wamr(struct compare_opts *o, struct captures *c, struct capture_func *fn,
 		     int *picked)
@@ -227,7 +211,7 @@ static int read_wamr(struct compare_opts *o, struct captures *c, struct capture_
 	ret = captures__read(c, &o->a, NULL, NULL, 0, o->roles);
 	if (ret != EXIT_OK)
 		return ret;
-	if (hottest(c, &o->a.cs, &fn->cf)) {
+	if (cmp_side__hottest(&c->side, &fn->cf)) {
 		ap_errf(&err, "%s: no samples in any WAMR function", c->paths[0]);
 		return cli_fail("compare", &err);
 	}
@@ -262,7 +246,8 @@ static int open_other(const struct compare_opts *o, const struct cwasm_module *m
 static int compare_loops(const struct compare_opts *o, const struct captures *c,
 			 const struct cwasm_module *m,
 			 const struct capture_func *fn, const struct eng_classes *oc,
-			 struct loops_side *ws, struct lp_func *olf, struct render_loop_pair *pair,
+			 struct cmp_loops_side *ws, struct lp_func *olf,
+			 struct render_loop_pair *pair,
 			 const char *engine, struct ap_err *err)
 {
 	struct lp_func *lfs[2];
@@ -275,7 +260,8 @@ static int compare_loops(const struct compare_opts *o, const struct captures *c,
 					   .gap_word = "gap (WAMR - other)", .levers = 1 };
 	snprintf(what, sizeof(what), "%s: %.120s", o->other ? o->other : o->jitdumps[0],
 		 oc->code->raw_name);
-	if (!loops_side__build(ws, m, fn, o->roles, &e)) {
+	if (!cmp_loops_side__build(ws, m, fn->cf.func, fn->insn_samples, fn->ninsns, o->roles,
+				   &e)) {
 		pair->lf[0] = lfs[n] = &ws->lf;
 		pair->f[0] = fs[n++] = &ws->cls.f;
 	} else if (!o->a.quiet) {
@@ -292,7 +278,7 @@ static int compare_loops(const struct compare_opts *o, const struct captures *c,
 }
 
 /* --json, --markdown, --html: all of them or none (util/outset.h). */
-static int write_outputs(const struct compare_opts *o, const struct render_compare *r,
+static int write_outputs(const struct compare_opts *o, const struct view_compare *r,
 			 struct ap_err *err)
 {
 	struct outset set = OUTSET_INIT;
@@ -320,10 +306,11 @@ int cmd_compare(int argc, char **argv)
 	struct eng_classes oc = { 0 };
 	struct cls_result wr = { 0 };
 	struct eng_headroom h;
-	struct loops_side ws = { 0 };
+	struct cmp_loops_side ws = { 0 };
 	struct lp_func olf = { 0 };
 	struct render_loop_pair pair;
-	struct render_compare r = { .tool = "aotperf compare" };
+	struct view_compare_input in = { .tool = "aotperf compare" };
+	struct view_compare *v = NULL;
 	const struct eng_func *ef;
 	const struct cwasm_module *m;
 	struct ap_err err = { 0 };
@@ -334,7 +321,7 @@ int cmd_compare(int argc, char **argv)
 		ret = cli_fail("compare", &err);
 		goto out;
 	}
-	ret = read_wamr(&o, &c, &fn, &r.picked);
+	ret = read_wamr(&o, &c, &fn, &in.picked);
 	if (ret != EXIT_OK)
 		goto out;
 	m = o.a.cs.mods[fn.cf.core];
@@ -363,41 +350,39 @@ int cmd_compare(int argc, char **argv)
 		ret = cli_fail("compare", &err);
 		goto out;
 	}
-	r.wamr_run_total = 0;
-	for (uint32_t k = 0; k < c.n; k++)
-		r.wamr_run_total += c.caps[k].total;
-	engines__headroom(&fn.t, r.wamr_run_total, &oc, o.min_samples, &h);
+	engines__headroom(&fn.t, cmp_side__total(&c.side), &oc, o.min_samples, &h);
 	if (compare_loops(&o, &c, m, &fn, &oc, &ws, &olf, &pair,
 			  eng_engine__name(engines__summary(p)->engine), &err)) {
 		ret = cli_fail("compare", &err);
 		goto out;
 	}
-	r.loops = &pair;
 	if (!o.a.quiet)
 		for (uint32_t i = 0; i < engines__nwarnings(p); i++)
 			cli_warn("compare", "%s", engines__warning(p, i));
-	r.event = o.a.opts.event;
-	r.wamr = &c.side;
-	r.core = fn.cf.core;
-	r.func = fn.cf.func;
-	r.wamr_samples = fn.samples;
-	r.wamr_table = &fn.t;
-	r.wamr_roles = &wr.f.roles;
-	r.other_label = o.other ? o.other : o.jitdumps[0];
-	r.other = p;
-	r.oc = &oc;
-	r.h = &h;
-	r.min_samples = o.min_samples;
-	r.top = o.top > UINT32_MAX ? UINT32_MAX : (uint32_t)o.top;
-	if (write_outputs(&o, &r, &err)) {
+	in.event = o.a.opts.event;
+	in.wamr = &c.side;
+	in.core = fn.cf.core;
+	in.func = fn.cf.func;
+	in.wamr_samples = fn.samples;
+	in.wamr_table = &fn.t;
+	in.wamr_roles = &wr.f.roles;
+	in.other_label = o.other ? o.other : o.jitdumps[0];
+	in.other = p;
+	in.oc = &oc;
+	in.h = &h;
+	in.min_samples = o.min_samples;
+	in.top = o.top;
+	in.loops = &pair;
+	if (view_compare__new(&in, &v, &err) || write_outputs(&o, v, &err)) {
 		ret = cli_fail("compare", &err);
 		goto out;
 	}
-	render__compare_text(stdout, &r);
+	render__compare_text(stdout, v, ap_term__columns(stdout, 0));
 	ret = EXIT_OK;
 out:
+	view_compare__delete(v);
 	lp_func__exit(&olf);
-	loops_side__exit(&ws);
+	cmp_loops_side__exit(&ws);
 	eng_classes__exit(&oc);
 	cls_result__exit(&wr);
 	engines__delete(p);

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "captures.h"
-#include "loops-side.h"
+#include "../compare/loops_side.h"
 #include "../loops/analyze.h"
 #include "../render/loops.h"
 #include "filter-args.h"
@@ -445,7 +445,7 @@ static int class_diffs(struct diff_opts *o, const struct cmp_diff *d,
  * before side's first recording (one -mcpu for both: the change is the
  * code's), every function in one parallel llvm-mca run (loops/analyze.h).
  */
-static int diff_loops(struct diff_opts *o, struct loops_side ls[][2],
+static int diff_loops(struct diff_opts *o, struct cmp_loops_side ls[][2],
 		      struct render_loop_pair *pairs, struct view_diff_func *rf,
 		      struct ap_err *err)
 {
@@ -463,7 +463,8 @@ static int diff_loops(struct diff_opts *o, struct loops_side ls[][2],
 			if (ds->func_of[i] < 0)
 				continue;
 			cf = &ds->funcs[ds->func_of[i]];
-			if (loops_side__build(&ls[i][s], ds->a.cs.mods[cf->cf.core], cf, o->roles, err))
+			if (cmp_loops_side__build(&ls[i][s], ds->a.cs.mods[cf->cf.core], cf->cf.func,
+						  cf->insn_samples, cf->ninsns, o->roles, err))
 				return -1;
 			pairs[i].lf[s] = lfs[n] = &ls[i][s].lf;
 			pairs[i].f[s] = fs[n++] = &ls[i][s].cls.f;
@@ -562,7 +563,7 @@ int cmd_diff(int argc, char **argv)
 	struct diff_opts o = { 0 };
 	struct func_where where[DIFF_MAX_FUNCS];
 	struct view_diff_func rf[DIFF_MAX_FUNCS];
-	struct loops_side ls[DIFF_MAX_FUNCS][2];
+	struct cmp_loops_side ls[DIFF_MAX_FUNCS][2];
 	struct render_loop_pair pairs[DIFF_MAX_FUNCS];
 	struct view_diff_rec recs[2][ATTR_MAX_INPUTS];
 	struct view_diff_input in = { .tool = "aotperf diff" };
@@ -650,7 +651,7 @@ out:
 	view_diff__delete(v);
 	for (uint32_t i = 0; i < DIFF_MAX_FUNCS; i++)
 		for (int k = 0; k < 2; k++)
-			loops_side__exit(&ls[i][k]);
+			cmp_loops_side__exit(&ls[i][k]);
 	cmp_gate__exit(&g);
 	cmp_offcpu__delete(oc);
 	cmp_diff__delete(d);

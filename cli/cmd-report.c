@@ -43,11 +43,10 @@ struct report_opts {
 	int children;
 	const char *callers[REPORT_MAX_EDGES], *callees[REPORT_MAX_EDGES];
 	uint32_t ncallers, ncallees;
-	/* the stack symbols of --callers/--callees in each event's profile */
-	uint32_t caller_syms[REPORT_MAX_EVENTS][REPORT_MAX_EDGES];
-	uint32_t callee_syms[REPORT_MAX_EVENTS][REPORT_MAX_EDGES];
+	/* each event's call-graph view (view/callgraph.h), built once for every format */
+	struct view_callgraph *cg[REPORT_MAX_EVENTS];
 	const char *folded;
-	int cpu_state;			/* --cpu-state: enum render_cpu_state */
+	int cpu_state;			/* --cpu-state: enum view_cpu_state */
 	const char *html, *markdown, *pprof;	/* FILE, or "-": stdout */
 	int wide;			/* --wide: no 80-column limit */
 	int all_classes;		/* --all-classes: class rows without samples or instructions too */
@@ -337,21 +336,6 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 	return check_outputs(o, err);
 }
 
-/* --callers/--callees: each F as a stack symbol; a spec that names no function fails. */
-static int find_syms(const struct profile *p, const char *const *specs, uint32_t n,
-		     uint32_t *syms, const char *opt, struct ap_err *err)
-{
-	for (uint32_t i = 0; i < n; i++) {
-		int64_t s = render__stack_find(p, specs[i]);
-
-		if (s < 0)
-			return ap_errf(err, "%s: '%s' is in no stack of %s", opt, specs[i],
-				       p->input);
-		syms[i] = (uint32_t)s;
-	}
-	return 0;
-}
-
 /* Which event's profile p is (0 when none: the static report). */
 static uint32_t event_of(const struct report_opts *o, const struct profile *p)
 {
@@ -361,15 +345,24 @@ static uint32_t event_of(const struct report_opts *o, const struct profile *p)
 	return 0;
 }
 
-/* The call-graph views: JSON members (of each event's object), then the text. */
+/* The call-graph view's JSON members (of each event's object). */
 static void callgraph_json(struct json_out *j, const struct profile *p, void *ctx)
 {
 	const struct report_opts *o = ctx;
 	uint32_t e = event_of(o, p);
 
-	render__callgraph_json(j, p, o->top);
-	render__callgraph_json_edges(j, p, o->caller_syms[e], o->ncallers, 1);
-	render__callgraph_json_edges(j, p, o->callee_syms[e], o->ncallees, 0);
+	if (o->cg[e])
+		render__callgraph_json(j, o->cg[e]);
+}
+
+/* ... and its Markdown sections. */
+static int callgraph_md(FILE *f, const char *name, const struct profile *p, void *ctx,
+			struct ap_err *err)
+{
+	const struct report_opts *o = ctx;
+	uint32_t e = event_of(o, p);
+
+	return o->cg[e] ? render__callgraph_markdown(f, name, o->cg[e], o->children, err) : 0;
 }
 
 /*
@@ -391,65 +384,53 @@ static int check_folded(const struct report_opts *o, struct ap_err *err)
 		       " no event: choose one with --event", o->a.input, o->ev.n, names);
 }
 
-static int callgraph_prepare(struct report_opts *o, struct ap_err *err)
+/* Each event's view: --callers/--callees found in its stacks, the cut of --children. */
+static int callgraph_views(struct report_opts *o, struct ap_err *err)
 {
-	const char *folded;
-
-	if (!callgraph_asked(o))
-		return 0;
-	if (check_folded(o, err))
-		return -1;
 	for (uint32_t i = 0; i < o->ev.n; i++) {
 		const struct profile *p = o->ev.p[i];
+		struct view_callgraph_input in = {
+			.p = p, .state = (enum view_cpu_state)o->cpu_state, .top = o->top,
+			.percent_limit = o->perf.percent_limit, .callers = o->callers,
+			.callees = o->callees, .ncallers = o->ncallers, .ncallees = o->ncallees,
+		};
 
 		if (!p->stacks)
 			continue;
 		if (p->stacks->mode == STACKS_NONE)
 			return ap_errf(err, "%s: no call chains: record with perf record -g or"
 				       " --call-graph=dwarf", o->a.input);
-		if (find_syms(p, o->callers, o->ncallers, o->caller_syms[i], "--callers", err) ||
-		    find_syms(p, o->callees, o->ncallees, o->callee_syms[i], "--callees", err))
+		if (o->cpu_state != VIEW_CPU_ON && !p->offcpu)
+			return ap_errf(err, "%s: --cpu-state %s needs off-CPU data: record with"
+				       " aotperf record --off-cpu", o->a.input,
+				       o->cpu_state == VIEW_CPU_OFF ? "off" : "both");
+		if (view_callgraph__new(&in, &o->cg[i], err))
 			return o->ev.n > 1 ? ap_err_prefix(err, "event %s: ", p->attr.event_name) : -1;
 	}
-	if (!o->ev.p[0]->stacks)
+	return 0;
+}
+
+static int callgraph_prepare(struct report_opts *o, struct ap_err *err)
+{
+	const char *folded;
+
+	if (!callgraph_asked(o))
 		return 0;
-	if (o->cpu_state != RENDER_CPU_ON && !o->ev.p[0]->offcpu)
-		return ap_errf(err, "%s: --cpu-state %s needs off-CPU data: record with aotperf"
-			       " record --off-cpu", o->a.input,
-			       o->cpu_state == RENDER_CPU_OFF ? "off" : "both");
-	if (!o->folded)
+	if (check_folded(o, err) || callgraph_views(o, err))
+		return -1;
+	if (!o->ev.p[0]->stacks || !o->folded)
 		return 0;
 	folded = outset__add(&o->outs, o->folded, err);
 	return folded ? render__folded_state_file(folded, o->ev.p[0], o->cpu_state, err) : -1;
 }
 
-/* --callers/--callees: samples (on), off-CPU time (off), or both tables. */
-static void callgraph_edges(const struct report_opts *o, const struct profile *p, uint32_t sym,
-			    int callers)
-{
-	const struct stack_sym *s = &p->stacks->syms[sym];
-
-	if (o->cpu_state != RENDER_CPU_OFF)
-		render__callgraph_edges(stdout, p, sym, callers);
-	if (o->cpu_state != RENDER_CPU_ON && s->kind == STACK_WASM)
-		render__offcpu_edges(stdout, p, s->core, s->func, callers);
-}
-
-static void callgraph_print(const struct report_opts *o, const struct profile *p)
+static void callgraph_print(const struct report_opts *o, const struct profile *p,
+			    unsigned columns)
 {
 	uint32_t e = event_of(o, p);
 
-	if (!p->stacks || !callgraph_asked(o))
-		return;
-	render__callgraph_summary(stdout, p);
-	if (o->children && o->cpu_state == RENDER_CPU_ON)
-		render__callgraph_children(stdout, p, o->top, o->perf.percent_limit);
-	else if (o->children)
-		render__offcpu_children(stdout, p, o->cpu_state, o->top);
-	for (uint32_t i = 0; i < o->ncallers; i++)
-		callgraph_edges(o, p, o->caller_syms[e][i], 1);
-	for (uint32_t i = 0; i < o->ncallees; i++)
-		callgraph_edges(o, p, o->callee_syms[e][i], 0);
+	if (o->cg[e])
+		render__callgraph_text(stdout, o->cg[e], o->children, columns);
 }
 
 /* --func, --hot, --frame-attribution, --roles: the functions to classify. */
@@ -617,7 +598,7 @@ static void print_event(struct report_opts *o, const struct view_report *v,
 	}
 	render__report_host_text(stdout, v, ro->columns);
 	render__offcpu_text(stdout, p, ro);
-	callgraph_print(o, p);
+	callgraph_print(o, p, ro->columns);
 	for (uint32_t i = 0; !o->children && i < v->ncores; i++)
 		render__report_core(stdout, v, i, ro);
 	for (uint32_t i = 0; i < v->nfuncs; i++)
@@ -744,6 +725,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (callgraph_asked(&o)) {
 		ro.json_extra = callgraph_json;
+		ro.md_extra = callgraph_md;
 		ro.ctx = &o;
 	}
 	/* files first, all or none: on failure nothing has been promised on stdout. */
@@ -766,8 +748,10 @@ int cmd_report(int argc, char **argv)
 	for (uint32_t i = 0; i < o.ev.n; i++)
 		print_event(&o, o.views[i], &ro);
 out:
-	for (uint32_t i = 0; i < REPORT_MAX_EVENTS; i++)
+	for (uint32_t i = 0; i < REPORT_MAX_EVENTS; i++) {
 		view_report__delete(o.views[i]);
+		view_callgraph__delete(o.cg[i]);
+	}
 	outset__abort(&o.outs, NULL);	/* after a commit, nothing: else no temporary outlives the run */
 	report_events__exit(&o.ev);
 	attr_args__exit(&o.a);

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attr-args.h"
-#include "../render/frames.h"
 #include "../classify/classify.h"
 #include "../render/spills.h"
 #include "../util/term.h"
+#include "../view/spills.h"
 
 static const char spills_usage[] =
 	"usage: aotperf spills LOG|- [--sort FIELD] [--top N] [--vs OTHER.log]\n"
@@ -260,72 +260,11 @@ static int load_frames(struct spills_args *o, const struct spills *s, struct ap_
 	return profile__classify(p, o->so.roles, err);
 }
 
-static const struct spill_rec *frames_rec(const struct spills *s, const struct profile_func *f)
-{
-	for (uint32_t i = 0; i < s->ntop; i++)
-		if (s->rec_core[s->order[i]] == (int)f->core &&
-		    s->log.recs[s->order[i]].func == f->func)
-			return &s->log.recs[s->order[i]];
-	return NULL;
-}
-
-static void print_frames(const struct spills_args *o, const struct spills *s)
-{
-	const struct profile *p = o->frames;
-
-	if (!p || !p->nfuncs)
-		return;
-	printf("\nframe origins (compiler sidecars %s.modM.funcN.json)\n", o->frame_prefix);
-	for (uint32_t i = 0; i < p->nfuncs; i++) {
-		const struct profile_func *f = &p->funcs[i];
-		const struct spill_rec *r = frames_rec(s, f);
-		char label[64];
-
-		spills__fn_label(s, r ? r->mod : 0, f->func, label, sizeof(label));
-		render__frames_brief(stdout, label, f->sc, o->have_input, f->samples,
-				     r && (r->have >> SPILL_F_SPILL_LD & 1) &&
-					     (r->have >> SPILL_F_SPILL_ST & 1),
-				     r ? r->v[SPILL_F_SPILL_LD] : 0, r ? r->v[SPILL_F_SPILL_ST] : 0);
-	}
-}
-
-/* JSON "frame_origins": per listed function in a core, the sidecar's helper keys. */
-static void json_frames(struct json_out *j, void *ctx)
-{
-	const struct spills_args *o = ctx;
-	const struct profile *p = o->frames;
-
-	json_key(j, "frame_origins");
-	if (!p) {
-		json_null(j);
-		return;
-	}
-	json_begin_arr(j);
-	for (uint32_t i = 0; i < p->nfuncs; i++) {
-		const struct profile_func *f = &p->funcs[i];
-		const struct attr_core *c = &p->attr.cores[f->core];
-		const struct cwasm_module *m = c->mod;
-
-		json_begin_obj(j);
-		json_key(j, "core"); json_str(j, core_set__core_name(m));
-		json_key(j, "local_func"); json_u64(j, f->func);
-		json_key(j, "samples"); json_u64(j, f->samples);
-		if (f->sc && f->sc->fr) {
-			render__frames_json(j, f->sc, (c->nmappings ? c->first_base : 0) +
-							      m->funcs[f->func].offset, 1);
-		} else {
-			json_key(j, "frame_metadata"); json_str(j, f->sc ? f->sc->path : NULL);
-			json_key(j, "frame_metadata_present"); json_bool(j, 0);
-		}
-		json_end_obj(j);
-	}
-	json_end_arr(j);
-}
-
 int cmd_spills(int argc, char **argv)
 {
 	struct spills_args o = { 0 };
 	struct spills s = { 0 };
+	struct view_spills *v = NULL;
 	struct ap_err err = { 0 };
 	int ret = EXIT_BAD;
 
@@ -346,18 +285,18 @@ int cmd_spills(int argc, char **argv)
 	}
 	if ((o.a.cs.n && spills__cross_check(&s, &err)) || (o.so.vs_path && spills__diff(&s, &err)) ||
 	    load_frames(&o, &s, &err) ||
-	    (o.json && render__spills_json_file(o.json, &s, cli_hint,
-						o.frame_prefix ? json_frames : NULL, &o, &err))) {
+	    view_spills__new(&s, o.frames, o.frame_prefix, &v, &err) ||
+	    (o.json && render__spills_json_file(o.json, v, cli_hint, &err))) {
 		ret = cli_fail("spills", &err);
 		goto out;
 	}
 	print_warnings(&o, &s);
 	if (!o.json || strcmp(o.json, "-")) {	/* else stdout holds the JSON */
-		render__spills_text(stdout, &s, ap_term__columns(stdout, o.wide));
-		print_frames(&o, &s);
+		render__spills_text(stdout, v, ap_term__columns(stdout, o.wide));
 	}
 	ret = EXIT_OK;
 out:
+	view_spills__delete(v);
 	profile__delete(o.own);
 	spills__exit(&s);
 	attr_args__exit(&o.a);

@@ -276,12 +276,5 @@ struct json_out;
  * static_instructions}}.
  */
 void engines__json_classes(struct json_out *j, const struct eng_classes *c);
-/*
- * estimate (true), basis ("samples"/"static_instructions"),
- * hot_percent_of_run, levers [{lever, status, wamr_percent_of_function,
- * other_percent_of_function, reduction, headroom_percent_of_run}],
- * class_delta_points {name: points}.
- */
-void engines__json_headroom(struct json_out *j, const struct eng_headroom *h);
 
 #endif

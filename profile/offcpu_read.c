@@ -830,6 +830,8 @@ void offcpu_reader__other(struct offcpu_reader *r, const struct pd_event *ev,
 void offcpu_reader__sample(struct offcpu_reader *r, const struct pd_sample *s, int core,
 			   uint32_t func, struct attr_lookup *lk)
 {
+	/* the period as the run's totals weigh it (without one in the sample: the event's) */
+	uint64_t period = attr_lookup__period(lk);
 	struct offcpu_proc *pr;
 	int32_t self = -1;
 	uint32_t n = 0;
@@ -845,7 +847,7 @@ void offcpu_reader__sample(struct offcpu_reader *r, const struct pd_sample *s, i
 		r->failed = 1;
 		return;
 	}
-	pr->on_ns += s->period;
+	pr->on_ns += period;
 	/* like an interval: self to the innermost wasm function on the stack */
 	if (s->has_callchain && walk_chain(r, s, lk, &self, NULL, NULL, &n)) {
 		r->failed = 1;
@@ -862,9 +864,9 @@ void offcpu_reader__sample(struct offcpu_reader *r, const struct pd_sample *s, i
 	}
 	if (self < 0)
 		return;
-	r->funcs[self].on_ns += s->period;
+	r->funcs[self].on_ns += period;
 	for (uint32_t k = 0; k < n; k++)
-		r->funcs[r->scratch[k]].on_incl_ns += s->period;
+		r->funcs[r->scratch[k]].on_incl_ns += period;
 }
 
 /* --- setup and the end ------------------------------------------------------ */

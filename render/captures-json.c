@@ -31,13 +31,7 @@ static void core(struct json_out *j, const struct view_captures_core *vc)
 	share(j, "share", &vc->ac->core);
 	json_key(j, "functions_with_samples"); json_u64(j, vc->ac->nranked);
 	json_key(j, "top_functions");
-	json_begin_arr(j);
-	for (uint32_t i = 0; i < vt_table__shown(vc->funcs); i++) {
-		json_begin_obj(j);
-		render__table_json_members(j, vc->funcs, i);
-		json_end_obj(j);
-	}
-	json_end_arr(j);
+	render__table_json_shown(j, vc->funcs);
 	json_end_obj(j);
 }
 

@@ -5,7 +5,6 @@
  * time (text, Markdown), and the JSON's "off_cpu" member.
  */
 #include <inttypes.h>
-#include <math.h>
 #include "diff.h"
 #include "markdown.h"
 #include "table.h"
@@ -14,15 +13,30 @@
 
 #define TEST_WORDS "Welch's t-test of the mean wait (one off-CPU interval) over the intervals"
 
-static double ms(double ns)
+/* Cell c of side k's run in words. */
+static const char *run(const struct view_diff *v, int k, uint32_t c, char *buf, size_t len)
 {
-	return ns / 1e6;
+	return render__cell(vt_table__col(v->oc_runs, c), vt_table__cell(v->oc_runs, (uint32_t)k, c),
+			    buf, len);
 }
 
-static void run_line(FILE *out, const char *word, const struct cmp_oc_run *s)
+/* "on-CPU X ms + off-CPU Y ms = wall Z ms" of side k */
+static const char *run_words(const struct view_diff *v, int k, char *buf, size_t len)
 {
-	fprintf(out, "  %-7s on-CPU %.1f ms + off-CPU %.1f ms = wall %.1f ms (%" PRIu64
-		" intervals)\n", word, ms(s->on_ns), ms(s->off_ns), ms(s->wall_ns), s->intervals);
+	char on[32], off[32], wall[32];
+
+	snprintf(buf, len, "on-CPU %s ms + off-CPU %s ms = wall %s ms",
+		 run(v, k, VD_RUN_ON, on, sizeof(on)), run(v, k, VD_RUN_OFF, off, sizeof(off)),
+		 run(v, k, VD_RUN_WALL, wall, sizeof(wall)));
+	return buf;
+}
+
+static void run_line(FILE *out, const struct view_diff *v, int k)
+{
+	char words[160], n[32];
+
+	fprintf(out, "  %-7s %s (%s intervals)\n", k ? "after" : "before",
+		run_words(v, k, words, sizeof(words)), run(v, k, VD_RUN_INTERVALS, n, sizeof(n)));
 }
 
 void render__diff_offcpu_text(FILE *out, const struct view_diff *v, unsigned columns)
@@ -36,8 +50,8 @@ void render__diff_offcpu_text(FILE *out, const struct view_diff *v, unsigned col
 		return;
 	}
 	fprintf(out, "\nOff-CPU time (ms per recording; wall = on-CPU samples x period + off-CPU):\n");
-	run_line(out, "before", &oc->before);
-	run_line(out, "after", &oc->after);
+	run_line(out, v, 0);
+	run_line(out, v, 1);
 	fprintf(out, "\nOff-CPU time per wasm function, self, by the size of the change:\n");
 	render__table_text(out, v->oc_self, columns, 2, 0);
 	if (!oc->nfuncs)
@@ -45,7 +59,7 @@ void render__diff_offcpu_text(FILE *out, const struct view_diff *v, unsigned col
 	fprintf(out, "  wait: ms per off-CPU interval (the mean wait)\n"
 		"  * it differs at %.0f%%: Welch's t-test over the intervals, %s-adjusted over\n"
 		"    %u tested; the change of the totals is not tested (docs/offcpu-diff.md)\n",
-		100.0 * oc->level, v->adjust_words, oc->ntested);
+		v->oc_level_pct, v->adjust_words, oc->ntested);
 	fprintf(out, "\nOff-CPU inclusive and wall time (on-CPU + off-CPU, self) per function, ms:\n");
 	render__table_text(out, v->oc_wall, columns, 2, 0);
 	n = vt_table__shown(v->oc_self);
@@ -58,6 +72,7 @@ int render__diff_offcpu_markdown(FILE *f, const char *path, const struct view_di
 				 struct ap_err *err)
 {
 	const struct cmp_offcpu *oc = v->in.oc;
+	char b[160], a[160];
 	uint32_t n;
 
 	if (!oc) {
@@ -69,41 +84,21 @@ int render__diff_offcpu_markdown(FILE *f, const char *path, const struct view_di
 		return 0;
 	}
 	fprintf(f, "## Off-CPU time by function\n\n");
-	fprintf(f, "Before: on-CPU %.1f ms + off-CPU %.1f ms = wall %.1f ms. After: on-CPU %.1f ms"
-		" + off-CPU %.1f ms = wall %.1f ms (per recording).\n\n", ms(oc->before.on_ns),
-		ms(oc->before.off_ns), ms(oc->before.wall_ns), ms(oc->after.on_ns),
-		ms(oc->after.off_ns), ms(oc->after.wall_ns));
+	fprintf(f, "Before: %s. After: %s (per recording).\n\n",
+		run_words(v, 0, b, sizeof(b)), run_words(v, 1, a, sizeof(a)));
 	if (render__table_md(f, path, v->oc_self, err))
 		return -1;
 	fprintf(f, "Off-CPU time self (the function the innermost wasm frame) and inclusive, "
 		"wall = on-CPU samples × period + off-CPU self, ms per recording, sorted by the "
 		"size of the change. p: %s, %s-adjusted over %u functions, significant at %.0f%%; "
 		"the change of the totals is not tested.", TEST_WORDS, v->adjust_words,
-		oc->ntested, 100.0 * oc->level);
+		oc->ntested, v->oc_level_pct);
 	n = vt_table__shown(v->oc_self);
 	if (n < vt_table__nrows(v->oc_self))
 		fprintf(f, " %u of %u functions with off-CPU time listed.", n,
 			vt_table__nrows(v->oc_self));
 	fprintf(f, "\n\n");
 	return 0;
-}
-
-static void ns(struct json_out *j, const char *key, double v)
-{
-	json_key(j, key);
-	json_i64(j, (int64_t)llround(v));
-}
-
-static void run_json(struct json_out *j, const char *key, const struct cmp_oc_run *s)
-{
-	json_key(j, key);
-	json_begin_obj(j);
-	ns(j, "on_cpu_ns", s->on_ns);
-	ns(j, "off_cpu_ns", s->off_ns);
-	ns(j, "wall_ns", s->wall_ns);
-	json_key(j, "intervals");
-	json_u64(j, s->intervals);
-	json_end_obj(j);
 }
 
 void render__diff_offcpu_json(struct json_out *j, const struct view_diff *v)
@@ -124,8 +119,12 @@ void render__diff_offcpu_json(struct json_out *j, const struct view_diff *v)
 	}
 	json_key(j, "per");
 	json_str(j, "recording");
-	run_json(j, "before", &oc->before);
-	run_json(j, "after", &oc->after);
+	for (uint32_t k = 0; k < 2; k++) {
+		json_key(j, k ? "after" : "before");
+		json_begin_obj(j);
+		render__table_json_members(j, v->oc_runs, k);
+		json_end_obj(j);
+	}
 	json_key(j, "test");
 	json_str(j, TEST_WORDS);
 	json_key(j, "level");

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include "callgraph.h"
 #include "../util/outfile.h"
+#include "../view/callgraph.h"
 
 void render__folded_name(FILE *out, const char *s)
 {
@@ -25,7 +26,7 @@ void render__folded_path(FILE *out, const struct profile *p, uint32_t n)
 		render__folded_path(out, p, st->nodes[n].parent);
 		fputc(';', out);
 	}
-	render__folded_name(out, render__stack_name(p, &st->syms[st->nodes[n].sym], name, sizeof(name)));
+	render__folded_name(out, view__stack_name(p, &st->syms[st->nodes[n].sym], name, sizeof(name)));
 }
 
 void render__folded(FILE *out, const struct profile *p)

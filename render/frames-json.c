@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "frames.h"
+#include "../view/frames.h"
 
 const char *render__abspath(const char *path, char *buf, size_t len)
 {
@@ -40,48 +41,26 @@ static void tristate(struct json_out *j, int v)
 		json_bool(j, v);
 }
 
-static void coverage(struct json_out *j, const struct frames_summary *s)
+static void coverage(struct json_out *j, const struct view_frames *v)
 {
-	uint32_t unknown = s->frame_instructions - s->proven_origin_frame_instructions;
+	const struct frames_summary *s = v->s;
 
 	json_begin_obj(j);
 	json_key(j, "attributed_frame_instructions"); json_u64(j, s->attributed_frame_instructions);
 	json_key(j, "attributed_frame_samples"); json_u64(j, s->attributed_frame_samples);
 	json_key(j, "frame_instructions"); json_u64(j, s->frame_instructions);
 	json_key(j, "frame_samples"); json_u64(j, s->frame_samples);
-	json_key(j, "metadata_mapping_coverage_pct");
-	json_pyfloat(j, ap_pct(s->attributed_frame_samples, s->frame_samples));
-	json_key(j, "origin_coverage_pct");
-	json_pyfloat(j, ap_pct(s->proven_origin_frame_instructions, s->frame_instructions));
-	json_key(j, "origin_sample_coverage_pct");
-	json_pyfloat(j, ap_pct(s->proven_origin_frame_samples, s->frame_samples));
+	json_key(j, "metadata_mapping_coverage_pct"); json_pyfloat(j, v->sample_coverage_pct);
+	json_key(j, "origin_coverage_pct"); json_pyfloat(j, v->origin_coverage_pct);
+	json_key(j, "origin_sample_coverage_pct"); json_pyfloat(j, v->origin_sample_coverage_pct);
 	json_key(j, "proven_origin_frame_instructions");
 	json_u64(j, s->proven_origin_frame_instructions);
 	json_key(j, "proven_origin_frame_samples"); json_u64(j, s->proven_origin_frame_samples);
-	json_key(j, "sample_coverage_pct");
-	json_pyfloat(j, ap_pct(s->attributed_frame_samples, s->frame_samples));
-	json_key(j, "static_coverage_pct");
-	json_pyfloat(j, ap_pct(s->attributed_frame_instructions, s->frame_instructions));
-	json_key(j, "unknown_frame_instructions"); json_u64(j, unknown);
-	json_key(j, "unknown_frame_samples");
-	json_u64(j, s->frame_samples - s->proven_origin_frame_samples);
+	json_key(j, "sample_coverage_pct"); json_pyfloat(j, v->sample_coverage_pct);
+	json_key(j, "static_coverage_pct"); json_pyfloat(j, v->static_coverage_pct);
+	json_key(j, "unknown_frame_instructions"); json_u64(j, v->unknown_insns);
+	json_key(j, "unknown_frame_samples"); json_u64(j, v->unknown_samples);
 	json_end_obj(j);
-}
-
-/* An origin's count, "unknown" holding the frame instructions no access lists too. */
-static struct frames_count origin_total(const struct frames_summary *s, int o)
-{
-	struct frames_count c = { 0 };
-
-	for (int k = 0; k < 2; k++) {
-		c.insns += s->origin[o][k].insns;
-		c.samples += s->origin[o][k].samples;
-		if (o == FRAMES_UNKNOWN) {
-			c.insns += s->uncovered[k].insns;
-			c.samples += s->uncovered[k].samples;
-		}
-	}
-	return c;
 }
 
 static void kind_counts(struct json_out *j, const struct frames_count *c)
@@ -92,7 +71,7 @@ static void kind_counts(struct json_out *j, const struct frames_count *c)
 	json_end_obj(j);
 }
 
-static void origins(struct json_out *j, const struct frames_summary *s, int extended)
+static void origins(struct json_out *j, const struct view_frames *v, int extended)
 {
 	/* sorted by name */
 	static const int order[] = { FRAMES_ALLOCATOR_SPILL, FRAMES_EXPLICIT_FRAME_STORAGE,
@@ -101,22 +80,20 @@ static void origins(struct json_out *j, const struct frames_summary *s, int exte
 
 	json_begin_obj(j);
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		int o = order[i];
-		struct frames_count c = origin_total(s, o);
+		const struct vf_origin *c = &v->origin[order[i]];
 
-		if (!c.insns)
+		if (!c->insns)
 			continue;	/* only the origins that occur */
-		json_key(j, frames__origin_name(o));
+		json_key(j, c->name);
 		json_begin_obj(j);
 		if (extended) {
-			json_key(j, "loads"); kind_counts(j, &s->origin[o][FRAMES_LOAD]);
+			json_key(j, "loads"); kind_counts(j, &v->s->origin[order[i]][FRAMES_LOAD]);
 		}
-		json_key(j, "percent_of_frame_samples");
-		json_pyfloat(j, ap_pct(c.samples, s->frame_samples));
-		json_key(j, "samples"); json_u64(j, c.samples);
-		json_key(j, "static_instructions"); json_u64(j, c.insns);
+		json_key(j, "percent_of_frame_samples"); json_pyfloat(j, c->pct_frame);
+		json_key(j, "samples"); json_u64(j, c->samples);
+		json_key(j, "static_instructions"); json_u64(j, c->insns);
 		if (extended) {
-			json_key(j, "stores"); kind_counts(j, &s->origin[o][FRAMES_STORE]);
+			json_key(j, "stores"); kind_counts(j, &v->s->origin[order[i]][FRAMES_STORE]);
 		}
 		json_end_obj(j);
 	}
@@ -206,17 +183,19 @@ static void reconciliation(struct json_out *j, const struct frames_summary *s, i
 	json_end_obj(j);
 }
 
-static void attribution(struct json_out *j, const struct frames_summary *s, uint64_t addr0,
+static void attribution(struct json_out *j, const struct view_frames *v, uint64_t addr0,
 			int extended)
 {
+	const struct frames_summary *s = v->s;
+
 	json_begin_obj(j);
 	json_key(j, "allocator_contributors");
 	json_begin_arr(j);
 	for (uint32_t i = 0; i < s->ncontrib; i++)
 		contributor(j, &s->contrib[i]);
 	json_end_arr(j);
-	json_key(j, "coverage"); coverage(j, s);
-	json_key(j, "origins"); origins(j, s, extended);
+	json_key(j, "coverage"); coverage(j, v);
+	json_key(j, "origins"); origins(j, v, extended);
 	json_key(j, "reconciliation"); reconciliation(j, s, extended);
 	if (extended) {
 		json_key(j, "uncovered");
@@ -237,12 +216,14 @@ void render__frames_json(struct json_out *j, const struct profile_sidecar *sc, u
 			 int extended)
 {
 	struct frames_identity id;
+	struct view_frames v;
 	char abs[PATH_MAX];
 
-	if (!sc->fr || !sc->sum)
+	view_frames__init(&v, sc, 0, 0);
+	if (!v.s)
 		return;
 	frames__identity(sc->fr, &id);
-	json_key(j, "frame_attribution"); attribution(j, sc->sum, addr0, extended);
+	json_key(j, "frame_attribution"); attribution(j, &v, addr0, extended);
 	json_key(j, "frame_metadata"); json_str(j, render__abspath(sc->path, abs, sizeof(abs)));
 	json_key(j, "frame_metadata_identity");
 	json_begin_obj(j);
@@ -258,6 +239,9 @@ void render__frames_json(struct json_out *j, const struct profile_sidecar *sc, u
 void render__helper_func_json(struct json_out *j, uint32_t func, const struct helper_view *hv,
 			      const struct profile_sidecar *sc, uint64_t addr0, uint64_t run_total)
 {
+	struct view_helper_func v;
+
+	view_helper_func__init(&v, func, hv, run_total);
 	json_key(j, "classes");
 	json_begin_obj(j);
 	for (uint32_t i = 0; i < hv->nclasses; i++) {
@@ -265,7 +249,7 @@ void render__helper_func_json(struct json_out *j, uint32_t func, const struct he
 
 		json_key(j, c->name);
 		json_begin_obj(j);
-		json_key(j, "percent_of_run"); json_pyfloat(j, ap_pct(c->samples, run_total));
+		json_key(j, "percent_of_run"); json_pyfloat(j, v.class_pct[i]);
 		json_key(j, "samples"); json_u64(j, c->samples);
 		json_key(j, "static_instructions"); json_u64(j, c->static_insns);
 		json_end_obj(j);
@@ -279,13 +263,13 @@ void render__helper_func_json(struct json_out *j, uint32_t func, const struct he
 		json_begin_obj(j);
 		json_key(j, "address"); json_u64(j, hv->hot[i].addr);
 		json_key(j, "instruction"); json_str(j, hv->hot[i].text);
-		json_key(j, "percent_of_run"); json_pyfloat(j, ap_pct(hv->hot[i].samples, run_total));
+		json_key(j, "percent_of_run"); json_pyfloat(j, v.hot_pct[i]);
 		json_key(j, "samples"); json_u64(j, hv->hot[i].samples);
 		json_end_obj(j);
 	}
 	json_end_arr(j);
 	json_key(j, "instruction_count"); json_u64(j, hv->instruction_count);
 	json_key(j, "local_func"); json_u64(j, func);
-	json_key(j, "percent_of_run"); json_pyfloat(j, ap_pct(hv->samples, run_total));
+	json_key(j, "percent_of_run"); json_pyfloat(j, v.pct_run);
 	json_key(j, "samples"); json_u64(j, hv->samples);
 }

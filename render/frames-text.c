@@ -4,48 +4,38 @@
 #include <string.h>
 #include "frames.h"
 #include "../util/term.h"
+#include "../view/frames.h"
 
-static void origin_row(FILE *out, const char *name, const struct frames_count *c,
-		       uint64_t func_samples)
+static void origin_row(FILE *out, const struct vf_origin *o, int func_samples)
 {
-	uint64_t s = c[0].samples + c[1].samples;
-
-	fprintf(out, "  %-26s %7u %7u %7u %10" PRIu64, name, c[0].insns + c[1].insns, c[0].insns,
-		c[1].insns, s);
+	fprintf(out, "  %-26s %7u %7u %7u %10" PRIu64, o->name, o->insns, o->loads, o->stores,
+		o->samples);
 	if (func_samples)
-		fprintf(out, " %6.2f%%", ap_pct(s, func_samples));
+		fprintf(out, " %6.2f%%", o->pct_func);
 	fputc('\n', out);
 }
 
-static void origins(FILE *out, const struct frames_summary *s, uint64_t func_samples)
+static void origins(FILE *out, const struct view_frames *v)
 {
 	fprintf(out, "  %-26s %7s %7s %7s %10s%s\n", "origin", "static", "loads", "stores", "samples",
-		func_samples ? "   %func" : "");
-	for (int o = 0; o < FRAMES__NORIGINS; o++) {
-		if (!s->origin[o][0].insns && !s->origin[o][1].insns)
-			continue;
-		origin_row(out, o == FRAMES_UNKNOWN ? "unknown (listed)" : frames__origin_name(o),
-			   s->origin[o], func_samples);
-	}
-	if (s->uncovered[0].insns || s->uncovered[1].insns)
-		origin_row(out, "not listed (unknown)", s->uncovered, func_samples);
+		v->has_func_samples ? "   %func" : "");
+	for (uint32_t i = 0; i < v->nrows; i++)
+		origin_row(out, &v->rows[i], v->has_func_samples);
 }
 
-static void coverage(FILE *out, const struct frames_summary *s)
+static void coverage(FILE *out, const struct view_frames *v)
 {
+	const struct frames_summary *s = v->s;
 	char rec[160];
 
 	fprintf(out, "  coverage   %u/%u frame instructions listed (%.1f%%), %u proven (%.1f%%)\n",
-		s->attributed_frame_instructions, s->frame_instructions,
-		ap_pct(s->attributed_frame_instructions, s->frame_instructions),
-		s->proven_origin_frame_instructions,
-		ap_pct(s->proven_origin_frame_instructions, s->frame_instructions));
+		s->attributed_frame_instructions, s->frame_instructions, v->static_coverage_pct,
+		s->proven_origin_frame_instructions, v->origin_coverage_pct);
 	if (s->frame_samples)
 		fprintf(out, "             %" PRIu64 "/%" PRIu64 " frame samples listed (%.1f%%), %"
 			PRIu64 " proven (%.1f%%)\n", s->attributed_frame_samples, s->frame_samples,
-			ap_pct(s->attributed_frame_samples, s->frame_samples),
-			s->proven_origin_frame_samples,
-			ap_pct(s->proven_origin_frame_samples, s->frame_samples));
+			v->sample_coverage_pct, s->proven_origin_frame_samples,
+			v->origin_sample_coverage_pct);
 	if (!frames_summary__reconciliation(s, rec, sizeof(rec)))
 		fprintf(out, "  reconcile  %s\n", rec);
 	if (s->emitted_allocator_loads + s->emitted_allocator_stores)
@@ -119,25 +109,25 @@ static void unproven(FILE *out, const struct frames_summary *s, uint32_t max)
 void render__frames_text(FILE *out, const struct profile_sidecar *sc, uint64_t func_samples,
 			 uint32_t max_listed)
 {
-	const struct frames_summary *s = sc->sum;
+	struct view_frames v;
+	char comp[64];
 
 	if (!sc->fr) {
 		fprintf(out, "\n  frame origins  no sidecar %s\n", sc->path);
 		return;
 	}
-	if (!s)
+	view_frames__init(&v, sc, func_samples, 0);
+	if (!v.s)
 		return;
 	fprintf(out, "\n  frame origins  sidecar %s\n", sc->path);
-	char comp[64];
-
 	fprintf(out, "                 schema %u, module %u, compiler %s\n",
 		sc->fr->schema_version, sc->fr->module,
 		ap_term__fit(comp, sizeof(comp),
 			     sc->fr->compiler_build_id ? sc->fr->compiler_build_id : "", 40));
-	origins(out, s, func_samples);
-	coverage(out, s);
-	contributors(out, s, max_listed);
-	unproven(out, s, max_listed);
+	origins(out, &v);
+	coverage(out, &v);
+	contributors(out, v.s, max_listed);
+	unproven(out, v.s, max_listed);
 }
 
 void render__frames_brief(FILE *out, const char *label, const struct profile_sidecar *sc,
@@ -147,36 +137,28 @@ void render__frames_brief(FILE *out, const char *label, const struct profile_sid
 	static const char *const short_name[FRAMES__NORIGINS] = {
 		"alloc", "local", "scratch", "fixed", "unknown",
 	};
-	const struct frames_summary *s = sc->sum;
+	struct view_frames v;
 	int same;
 
-	if (!sc->fr || !s) {
+	view_frames__init(&v, sc, func_samples, 0);
+	if (!v.s) {
 		fprintf(out, "  %-24s no sidecar %s\n", label, sc->path);
 		return;
 	}
-	same = log_ld == s->emitted_allocator_loads && log_st == s->emitted_allocator_stores;
-	fprintf(out, "  %-24s sidecar ld/st %u/%u", label, s->emitted_allocator_loads,
-		s->emitted_allocator_stores);
+	same = log_ld == v.s->emitted_allocator_loads && log_st == v.s->emitted_allocator_stores;
+	fprintf(out, "  %-24s sidecar ld/st %u/%u", label, v.s->emitted_allocator_loads,
+		v.s->emitted_allocator_stores);
 	if (have_log)
 		fprintf(out, " %s log %" PRIu64 "/%" PRIu64 "%s", same ? "==" : "!=", log_ld, log_st,
 			same ? "" : " (another build?)");
 	fputc('\n', out);
 	for (int pass = 0; pass < 1 + have_samples; pass++) {
 		fprintf(out, "    %-8s", pass ? "samples" : "static");
-		for (int o = 0; o < FRAMES__NORIGINS; o++) {
-			uint64_t n = 0;
-
-			for (int k = 0; k < 2; k++) {
-				n += pass ? s->origin[o][k].samples : s->origin[o][k].insns;
-				if (o == FRAMES_UNKNOWN)
-					n += pass ? s->uncovered[k].samples : s->uncovered[k].insns;
-			}
-			fprintf(out, " %s %" PRIu64, short_name[o], n);
-		}
+		for (int o = 0; o < FRAMES__NORIGINS; o++)
+			fprintf(out, " %s %" PRIu64, short_name[o],
+				pass ? v.origin[o].samples : v.origin[o].insns);
 		if (pass && func_samples)
-			fprintf(out, "  (alloc %.1f%% of function)",
-				ap_pct(s->sampled_allocator_loads + s->sampled_allocator_stores,
-					    func_samples));
+			fprintf(out, "  (alloc %.1f%% of function)", v.alloc_pct_func);
 		fputc('\n', out);
 	}
 }

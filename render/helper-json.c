@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "helper.h"
+#include "../view/frames.h"
 #include "../util/outfile.h"
 
 uint64_t render__page_size(void)
@@ -61,7 +62,7 @@ void render__helper_candidates_json(struct json_out *j, const struct attr_span *
 	free(s);
 }
 
-static void mapping(struct json_out *j, const struct helper_report *r)
+static void mapping(struct json_out *j, const struct view_helper_input *r)
 {
 	const struct attr_result *a = &r->p->attr;
 
@@ -81,40 +82,36 @@ static void mapping(struct json_out *j, const struct helper_report *r)
 	json_end_obj(j);
 }
 
-static void top_functions(struct json_out *j, const struct helper_report *r)
+static void top_functions(struct json_out *j, const struct view_helper *v)
 {
-	const struct attr_core *c = &r->p->attr.cores[0];
-	uint64_t total = r->p->attr.total_samples;
-	uint64_t n = r->perf ? (r->top < c->nranked ? r->top : c->nranked) : 0;
-
 	json_begin_arr(j);
-	for (uint64_t i = 0; i < n; i++) {
-		const struct attr_ranked *k = &c->ranked[i];
-
+	for (uint32_t i = 0; i < v->ntop; i++) {
 		json_begin_obj(j);
-		json_key(j, "code_bytes"); json_u64(j, c->mod->funcs[k->func].size);
-		json_key(j, "local_func"); json_u64(j, k->func);
-		json_key(j, "percent_of_run"); json_pyfloat(j, ap_pct(k->samples, total));
-		json_key(j, "samples"); json_u64(j, k->samples);
+		json_key(j, "code_bytes"); json_u64(j, v->top[i].code_bytes);
+		json_key(j, "local_func"); json_u64(j, v->top[i].func);
+		json_key(j, "percent_of_run"); json_pyfloat(j, v->top[i].pct_run);
+		json_key(j, "samples"); json_u64(j, v->top[i].samples);
 		json_end_obj(j);
 	}
 	json_end_arr(j);
 }
 
-static void classified(struct json_out *j, const struct helper_report *r)
+static void classified(struct json_out *j, const struct view_helper *v)
 {
+	const struct view_helper_input *r = &v->in;
 	const struct profile_func *f = r->f;
 	const struct cwasm_module *m = r->p->attr.cores[0].mod;
 	uint64_t addr0 = r->perf ? r->base + m->funcs[f->func].offset : 0;
 
 	json_begin_obj(j);
-	render__helper_func_json(j, f->func, f->hv, f->sc && f->sc->fr ? f->sc : NULL, addr0,
+	render__helper_func_json(j, f->func, f->hv, v->has_frames ? f->sc : NULL, addr0,
 				 r->p->attr.total_samples);
 	json_end_obj(j);
 }
 
-static void document(struct json_out *j, const struct helper_report *r)
+static void document(struct json_out *j, const struct view_helper *v)
 {
+	const struct view_helper_input *r = &v->in;
 	const struct attr_result *a = &r->p->attr;
 	const struct cwasm_module *m = a->cores[0].mod;
 	char perf[PATH_MAX], cwasm[PATH_MAX];
@@ -123,16 +120,15 @@ static void document(struct json_out *j, const struct helper_report *r)
 	json_key(j, "architecture"); json_str(j, r->arch);
 	json_key(j, "artifact_target"); render__helper_target_json(j, m);
 	json_key(j, "attributed_samples"); json_u64(j, a->cores[0].samples);
-	json_key(j, "attribution_coverage_pct");
-	json_pyfloat(j, ap_pct(a->cores[0].samples, a->total_samples));
+	json_key(j, "attribution_coverage_pct"); json_pyfloat(j, v->coverage_pct);
 	json_key(j, "authoritative"); json_bool(j, r->authoritative);
 	/* keys the helper never writes, only for a cut recording (docs/helper-interface.md) */
 	if (r->truncated) {
 		json_key(j, "bytes_expected"); json_u64(j, r->bytes_expected);
 		json_key(j, "bytes_read"); json_u64(j, r->bytes_read);
 	}
-	if (r->f && r->f->hv) {
-		json_key(j, "classified_function"); classified(j, r);
+	if (v->has_func) {
+		json_key(j, "classified_function"); classified(j, v);
 	}
 	json_key(j, "cwasm"); json_str(j, render__abspath(r->cwasm, cwasm, sizeof(cwasm)));
 	json_key(j, "function_count"); json_u64(j, m->nfuncs);
@@ -146,7 +142,7 @@ static void document(struct json_out *j, const struct helper_report *r)
 	else
 		json_null(j);
 	json_key(j, "text_size"); json_u64(j, m->text_size);
-	json_key(j, "top_functions"); top_functions(j, r);
+	json_key(j, "top_functions"); top_functions(j, v);
 	json_key(j, "total_samples"); json_u64(j, a->total_samples);
 	if (r->truncated) {
 		json_key(j, "truncated"); json_bool(j, 1);
@@ -155,8 +151,7 @@ static void document(struct json_out *j, const struct helper_report *r)
 	json_finish(j);
 }
 
-int render__helper_json_file(const char *path, const struct helper_report *r,
-			     struct ap_err *err)
+int render__helper_json_file(const char *path, const struct view_helper *v, struct ap_err *err)
 {
 	struct outfile of;
 	struct json_out j;
@@ -164,6 +159,6 @@ int render__helper_json_file(const char *path, const struct helper_report *r,
 	if (outfile__open(&of, path, err))
 		return -1;
 	json_init(&j, of.f);
-	document(&j, r);
+	document(&j, v);
 	return outfile__commit(&of, err);
 }

@@ -15,6 +15,7 @@
 #include "html_offcpu.h"
 #include "../profile/offcpu.h"
 #include "../profile/stacks.h"
+#include "../view/callgraph.h"
 
 /* a path element's kind, in the order paths sort by */
 enum { EL_WASM, EL_HOST, EL_STATE };
@@ -152,8 +153,16 @@ struct html_offcpu *html_offcpu__new(const struct profile *p)
 	if (!h)
 		return NULL;
 	h->p = p;
-	for (uint32_t i = 0; i < oc->nprocs; i++)
-		h->on_ns += oc->procs[i].on_ns;
+	/*
+	 * the page scales the on-CPU stacks by on_ns / their samples: the
+	 * periods of those very samples, not of every sample (some may have
+	 * no stack)
+	 */
+	if (p->stacks && p->stacks->nnodes)
+		h->on_ns = p->stacks->nodes[0].total_period;
+	else
+		for (uint32_t i = 0; i < oc->nprocs; i++)
+			h->on_ns += oc->procs[i].on_ns;
 	for (uint32_t i = 0; i < oc->nstacks; i++)
 		cap += path_len(&oc->stacks[i]);
 	h->nodes = calloc(cap ? cap : 1, sizeof(*h->nodes));
@@ -239,7 +248,7 @@ void html_offcpu__json(const struct html_offcpu *h, struct json_out *j)
 		if (n->out < 0)
 			continue;
 		if (n->kind == EL_WASM)
-			hn.name = render__stack_name(h->p, &sym, name, sizeof(name));
+			hn.name = view__stack_name(h->p, &sym, name, sizeof(name));
 		else if (n->kind == EL_HOST)
 			hn.name = n->via;
 		else

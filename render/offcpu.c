@@ -1,206 +1,133 @@
 // SPDX-License-Identifier: MIT
-/* The wall-clock view (offcpu.h), as text and as JSON. */
-#include <inttypes.h>
+/* The wall-clock view (offcpu.h) as text, JSON and Markdown, from view/offcpu.h. */
+#include <stdio.h>
+#include "markdown.h"
 #include "offcpu.h"
+#include "table.h"
 #include "../profile/offcpu.h"
 #include "../util/term.h"
+#include "../view/offcpu.h"
 
-static const char *source_name(enum offcpu_source s)
+static void text(FILE *out, const struct view_offcpu *v, unsigned columns)
 {
-	return s == OFFCPU_BPF ? "offcpu-time" : "switch";
-}
+	char line[256];
 
-static double ms(uint64_t ns)
-{
-	return (double)ns / 1e6;
-}
-
-static uint64_t sum_states(const uint64_t *v)
-{
-	uint64_t s = 0;
-
-	for (int i = 0; i < OFFCPU_NSTATES; i++)
-		s += v[i];
-	return s;
-}
-
-static const char *func_name(const struct profile *p, const struct offcpu_func *f, char *buf,
-			     size_t len)
-{
-	const struct cwasm_module *m = p->attr.cores[f->core].mod;
-	const char *n = m->funcs[f->func].name;
-
-	if (n)
-		return n;
-	return cwasm__local_name(f->func, buf, len);
-}
-
-/* The "by system call" table: every interval's time by the syscall it began in. */
-static void syscalls_text(FILE *out, const struct profile_offcpu *oc, const struct render_opts *o)
-{
-	uint64_t total = 0;
-	uint32_t shown;
-
-	if (!oc->syscalls)
-		return;
-	for (uint32_t i = 0; i < oc->nsyscalls; i++)
-		total += oc->syscalls[i].ns;
-	if (oc->syscall_source == OFFCPU_SC_KERNEL)
-		fprintf(out, "\n  by system call (from the kernel frames; none: outside any,"
-			" unknown: no kernel frame)\n");
-	else
-		fprintf(out, "\n  by system call (raw_syscalls; numbers as %s names them; none:"
-			" outside any)\n", oc->syscall_arch ? oc->syscall_arch :
-			"no known architecture");
-	fprintf(out, "  %-24s %12s %7s %10s\n", "system call", "off-CPU ms", "share", "intervals");
-	shown = render__shown(o, oc->nsyscalls);
-	for (uint32_t i = 0; i < shown; i++) {
-		const struct offcpu_syscall *sc = &oc->syscalls[i];
-
-		fprintf(out, "  %-24s %12.3f %6.1f%% %10" PRIu64 "\n", sc->name, ms(sc->ns),
-			total ? 100.0 * (double)sc->ns / (double)total : 0.0, sc->intervals);
+	snprintf(line, sizeof(line), "off-CPU (from %s records; on-CPU is %s samples x period;"
+		 " --off-cpu=no hides this)", v->source, v->on_event ? v->on_event : "the");
+	fputc('\n', out);
+	ap_term__wrap(out, line, columns, 2);
+	render__table_text(out, v->procs, columns, 2, 0);
+	if (vt_table__nrows(v->funcs)) {
+		fputc('\n', out);
+		render__table_text(out, v->funcs, columns, 2, 0);
+	}
+	if (v->syscalls) {
+		snprintf(line, sizeof(line), "  by system call (%s)", v->syscall_words);
+		fputc('\n', out);
+		ap_term__wrap(out, line, columns, 4);
+		render__table_text(out, v->syscalls, columns, 2, 0);
 	}
 }
 
 void render__offcpu_text(FILE *out, const struct profile *p, const struct render_opts *o)
 {
-	const struct profile_offcpu *oc = p->offcpu;
-	uint32_t shown;
-	char fn[32];
+	struct view_offcpu *v;
 
-	if (!oc)
+	if (!p->offcpu)
 		return;
-	fprintf(out, "\noff-CPU (from %s records; on-CPU is %s samples x period; --off-cpu=no hides"
-		" this)\n", source_name(oc->source), p->event ? p->event : "the");
-	for (uint32_t i = 0; i < oc->nprocs; i++) {
-		const struct offcpu_proc *pr = &oc->procs[i];
-		uint64_t off = sum_states(pr->off_ns);
-
-		if (!off && !pr->on_ns)
-			continue;
-		fprintf(out, "  pid %-7" PRIu32 " wall %10.3f ms  on-CPU %10.3f ms  off-CPU %10.3f ms"
-			" (S %.3f, D %.3f, R %.3f, other %.3f; in wasm %.3f)\n", pr->pid,
-			ms(offcpu_proc__wall(pr)), ms(pr->on_ns), ms(off), ms(pr->off_ns[OFFCPU_S]),
-			ms(pr->off_ns[OFFCPU_D]), ms(pr->off_ns[OFFCPU_R]),
-			ms(pr->off_ns[OFFCPU_OTHER]), ms(pr->off_wasm_ns));
-	}
-	if (!oc->nfuncs) {
-		syscalls_text(out, oc, o);
+	if (view_offcpu__new(p, o->top, &v, NULL)) {
+		fprintf(out, "\noff-CPU: out of memory\n");
 		return;
 	}
-	fprintf(out, "\n  %-24s %10s %10s %10s %8s %8s %8s %10s  %s\n", "function (ms)", "on-CPU",
-		"off self", "off incl", "S", "D", "R", "wall", "waits in");
-	shown = render__shown(o, oc->nfuncs);
-	for (uint32_t i = 0; i < shown; i++) {
-		const struct offcpu_func *f = &oc->funcs[i];
-
-		char cut[40];
-
-		fprintf(out, "  %-24s %10.3f %10.3f %10.3f %8.3f %8.3f %8.3f %10.3f  %s\n",
-			ap_term__fit(cut, sizeof(cut), func_name(p, f, fn, sizeof(fn)), 24), ms(f->on_ns), ms(f->off_self_ns),
-			ms(f->off_incl_ns), ms(f->off_ns[OFFCPU_S]), ms(f->off_ns[OFFCPU_D]),
-			ms(f->off_ns[OFFCPU_R]), ms(f->on_ns + f->off_self_ns),
-			f->via ? f->via : "-");
-	}
-	syscalls_text(out, oc, o);
+	text(out, v, o->columns);
+	view_offcpu__delete(v);
 }
 
-/* [{name, nr, ns, intervals}], most time first; nr -1: outside any system call */
-static void json_syscalls(struct json_out *j, const struct offcpu_syscall *v, uint32_t n)
+static void functions(struct json_out *j, const struct view_offcpu *v)
 {
 	json_begin_arr(j);
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < vt_table__shown(v->funcs); i++) {
 		json_begin_obj(j);
-		json_key(j, "name"); json_str(j, v[i].name);
-		json_key(j, "nr"); json_i64(j, v[i].nr);
-		json_key(j, "ns"); json_u64(j, v[i].ns);
-		json_key(j, "intervals"); json_u64(j, v[i].intervals);
-		json_end_obj(j);
-	}
-	json_end_arr(j);
-}
-
-static void json_states(struct json_out *j, const uint64_t *v)
-{
-	json_begin_obj(j);
-	for (int i = 0; i < OFFCPU_NSTATES; i++) {
-		json_key(j, offcpu_state__name((enum offcpu_state)i));
-		json_u64(j, v[i]);
-	}
-	json_end_obj(j);
-}
-
-void render__offcpu_json(struct json_out *j, const struct profile *p, const struct render_opts *o)
-{
-	const struct profile_offcpu *oc = p->offcpu;
-	uint32_t shown;
-
-	if (!oc)
-		return;
-	json_key(j, "off_cpu");
-	json_begin_obj(j);
-	json_key(j, "source"); json_str(j, source_name(oc->source));
-	json_key(j, "on_cpu_event"); json_str(j, p->event);
-	json_key(j, "intervals"); json_u64(j, oc->intervals);
-	json_key(j, "unpaired_switches"); json_u64(j, oc->unpaired);
-	json_key(j, "intervals_without_stack"); json_u64(j, oc->no_stack);
-	json_key(j, "processes");
-	json_begin_arr(j);
-	for (uint32_t i = 0; i < oc->nprocs; i++) {
-		const struct offcpu_proc *pr = &oc->procs[i];
-
-		json_begin_obj(j);
-		json_key(j, "pid"); json_u64(j, pr->pid);
-		json_key(j, "wall_ns"); json_u64(j, offcpu_proc__wall(pr));
-		json_key(j, "on_cpu_ns"); json_u64(j, pr->on_ns);
-		json_key(j, "off_cpu_ns"); json_u64(j, sum_states(pr->off_ns));
-		json_key(j, "off_cpu_wasm_ns"); json_u64(j, pr->off_wasm_ns);
-		json_key(j, "off_cpu_by_state"); json_states(j, pr->off_ns);
-		json_end_obj(j);
-	}
-	json_end_arr(j);
-	json_key(j, "functions");
-	json_begin_arr(j);
-	shown = render__shown(o, oc->nfuncs);
-	for (uint32_t i = 0; i < shown; i++) {
-		const struct offcpu_func *f = &oc->funcs[i];
-		const struct cwasm_module *m = p->attr.cores[f->core].mod;
-
-		json_begin_obj(j);
-		json_key(j, "core"); json_str(j, core_set__core_name(m));
-		json_key(j, "local_func"); json_u64(j, f->func);
-		json_key(j, "name"); json_str(j, m->funcs[f->func].name);
-		json_key(j, "on_cpu_ns"); json_u64(j, f->on_ns);
-		json_key(j, "on_cpu_incl_ns"); json_u64(j, f->on_incl_ns);
-		json_key(j, "off_cpu_ns"); json_u64(j, f->off_self_ns);
-		json_key(j, "off_cpu_incl_ns"); json_u64(j, f->off_incl_ns);
-		json_key(j, "wall_ns"); json_u64(j, f->on_ns + f->off_self_ns);
-		json_key(j, "off_cpu_by_state"); json_states(j, f->off_ns);
-		json_key(j, "off_cpu_intervals"); json_u64(j, f->intervals);
-		json_key(j, "waits_in"); json_str(j, f->via);
-		if (oc->syscalls) {
+		render__table_json_members(j, v->funcs, i);
+		if (v->func_syscalls) {
 			json_key(j, "syscalls");
-			json_syscalls(j, f->syscalls, f->nsyscalls);
+			render__table_json_rows(j, v->func_syscalls[vt_table__row(v->funcs, i)]);
 		}
 		json_end_obj(j);
 	}
 	json_end_arr(j);
-	if (oc->syscalls) {
+}
+
+static void json(struct json_out *j, const struct view_offcpu *v)
+{
+	const struct profile_offcpu *oc = v->p->offcpu;
+
+	json_key(j, "off_cpu");
+	json_begin_obj(j);
+	json_key(j, "source"); json_str(j, v->source);
+	json_key(j, "on_cpu_event"); json_str(j, v->on_event);
+	json_key(j, "intervals"); json_u64(j, oc->intervals);
+	json_key(j, "unpaired_switches"); json_u64(j, oc->unpaired);
+	json_key(j, "intervals_without_stack"); json_u64(j, oc->no_stack);
+	json_key(j, "processes");
+	render__table_json_rows(j, v->procs);
+	json_key(j, "functions");
+	functions(j, v);
+	if (v->syscalls) {
 		json_key(j, "syscall_arch"); json_str(j, oc->syscall_arch);
 		json_key(j, "syscalls");
-		json_syscalls(j, oc->syscalls, oc->nsyscalls);
-		json_key(j, "syscall_source");
-		json_str(j, oc->syscall_source == OFFCPU_SC_KERNEL ? "kernel_frames" : "tracepoints");
+		render__table_json_rows(j, v->syscalls);
+		json_key(j, "syscall_source"); json_str(j, v->syscall_source);
 	}
-	if (oc->kernel_syscalls) {
+	if (v->kernel_syscalls) {
 		json_key(j, "kernel_frame_syscalls");
-		json_syscalls(j, oc->kernel_syscalls, oc->nkernel_syscalls);
+		render__table_json_rows(j, v->kernel_syscalls);
 	}
 	json_key(j, "kernel_frames_named"); json_bool(j, oc->kernel_named);
 	if (oc->kernel_why) {
 		json_key(j, "kernel_frames_unnamed_why"); json_str(j, oc->kernel_why);
 	}
 	json_end_obj(j);
+}
+
+void render__offcpu_json(struct json_out *j, const struct profile *p, const struct render_opts *o)
+{
+	struct view_offcpu *v;
+
+	if (!p->offcpu || view_offcpu__new(p, o->top, &v, NULL))
+		return;
+	json(j, v);
+	view_offcpu__delete(v);
+}
+
+static int markdown(FILE *f, const char *path, const struct view_offcpu *v, struct ap_err *err)
+{
+	fprintf(f, "## Off-CPU time\n\nFrom %s records; on-CPU is %s samples × period; ms.\n\n",
+		v->source, v->on_event ? v->on_event : "the");
+	if (render__table_md(f, path, v->procs, err) ||
+	    (vt_table__nrows(v->funcs) && render__table_md(f, path, v->funcs, err)))
+		return -1;
+	if (!v->syscalls)
+		return 0;
+	fprintf(f, "By system call (");
+	md__fputs(f, v->syscall_words);
+	fprintf(f, "):\n\n");
+	return render__table_md(f, path, v->syscalls, err);
+}
+
+int render__offcpu_markdown(FILE *f, const char *path, const struct profile *p,
+			    const struct render_opts *o, struct ap_err *err)
+{
+	struct view_offcpu *v;
+	int r;
+
+	if (!p->offcpu)
+		return 0;
+	if (view_offcpu__new(p, o->top, &v, err))
+		return -1;
+	r = markdown(f, path, v, err);
+	view_offcpu__delete(v);
+	return r;
 }
 
 void render__offcpu_json_row(struct json_out *j, const struct profile *p, uint32_t core,

@@ -18,6 +18,7 @@
 #include "report-export.h"
 #include "table.h"
 #include "../cwasm/coreset.h"
+#include "../view/callgraph.h"
 
 struct html_ctx {
 	const struct view_report *v;
@@ -141,7 +142,7 @@ static void stacks(struct json_out *j, const struct profile *p, const struct htm
 						       p->attr.cores[sym->core].mod : NULL;
 			struct html_stack_node hn = {
 				.parent = out[nd->parent], .kind = node_kinds[sym->kind],
-				.name = render__stack_name(p, sym, name, sizeof(name)),
+				.name = view__stack_name(p, sym, name, sizeof(name)),
 				.self = nd->self, .total = nd->total,
 				.core = m ? core_set__core_name(m) : NULL,
 				.local_func = m ? (int64_t)sym->func : -1,

@@ -13,6 +13,7 @@
 #include "classes.h"
 #include "loops.h"
 #include "markdown.h"
+#include "offcpu.h"
 #include "report-export.h"
 #include "table.h"
 #include "../util/outfile.h"
@@ -168,14 +169,15 @@ int render__report_md(FILE *f, const char *name, const struct view_report *v,
 {
 	struct md_out o = { .f = f, .name = name, .err = err };
 
-	(void)ro;
 	run_summary(&o, v);
 	for (uint32_t i = 0; i < v->ncores; i++)
 		core_block(&o, v, i);
 	host_block(&o, v);
+	if (!o.failed && render__offcpu_markdown(f, name, v->p, ro, err))
+		o.failed = -1;
 	for (uint32_t i = 0; i < v->nfuncs; i++)
 		func_block(&o, &v->funcs[i]);
-	if (o.failed)
+	if (o.failed || (ro->md_extra && ro->md_extra(f, name, v->p, ro->ctx, err)))
 		return -1;
 	if (fflush(f) || ferror(f))
 		return ap_errk(err, AP_ERR_IO, "%s: write failed", name);

@@ -20,6 +20,7 @@
 #include "../profile/offcpu.h"
 #include "../util/array.h"
 #include "../util/outfile.h"
+#include "../view/callgraph.h"
 
 struct host_mapping {
 	uint64_t start, end;
@@ -266,7 +267,7 @@ static uint64_t new_caller_location(struct pp_ctx *c, const struct stack_sym *s,
 	}
 	if (s->kind == STACK_HOST)
 		return pprof__host_location(c->pp, 0, 0, host_symbol(s), s->dso, err);
-	return pprof__host_location(c->pp, 0, 0, render__stack_name(c->p, s, name, sizeof(name)),
+	return pprof__host_location(c->pp, 0, 0, view__stack_name(c->p, s, name, sizeof(name)),
 				    dso, err);
 }
 

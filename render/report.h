@@ -27,7 +27,10 @@ struct render_opts {
 	render_hint_fn hint;		/* the front end's words for a hint, NULL: none */
 	/* members the front end adds at the end of the JSON object */
 	void (*json_extra)(struct json_out *j, const struct profile *p, void *ctx);
-	void *ctx;
+	/* sections the front end adds at the end of the Markdown; 0, or -1 with err */
+	int (*md_extra)(FILE *f, const char *name, const struct profile *p, void *ctx,
+			struct ap_err *err);
+	void *ctx;		/* json_extra's and md_extra's */
 	/* members added at the end of each core's block in cores[] (not the top-level copy) */
 	void (*json_core_extra)(struct json_out *j, const struct profile *p, uint32_t core,
 				void *ctx);

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* aotperf spills as JSON (docs/json.md): the text's twin. */
-#include <inttypes.h>
-#include <math.h>
+/* aotperf spills as JSON from its view (docs/json.md): the text's twin. */
 #include <stdio.h>
-#include <stdlib.h>
+#include "frames.h"
 #include "spills.h"
+#include "table.h"
 #include "../util/json_out.h"
-#include "../util/pct.h"
+#include "../view/spills.h"
 
 static void json_opt_u64(struct json_out *j, int have, uint64_t v)
 {
@@ -16,163 +15,38 @@ static void json_opt_u64(struct json_out *j, int have, uint64_t v)
 		json_null(j);
 }
 
-static void json_metrics(struct json_out *j, const struct spill_log *log,
-			 const struct spill_rec *r)
+static void json_runtime(struct json_out *j, const struct view_spills *v)
 {
-	uint64_t v;
-
-	json_key(j, "metrics");
-	json_begin_obj(j);
-	for (uint32_t f = 0; f < log->nfields; f++)
-		if (spill_log__get(log, r, (int)f, &v)) {
-			json_key(j, log->fields[f]);
-			json_u64(j, v);
-		}
-	json_end_obj(j);
-}
-
-static void json_heat(struct json_out *j, const struct spills *s, int known, uint64_t n)
-{
-	json_key(j, "samples");
-	json_opt_u64(j, known, n);
-	json_key(j, "percent_of_run");
-	if (known)
-		json_dbl(j, ap_pct(n, spills__total_samples(s)), 4);
-	else
-		json_null(j);
-}
-
-static void json_function(struct json_out *j, const struct spills *s, uint32_t rank,
-			  uint32_t ri)
-{
-	const struct spill_rec *r = &s->log.recs[ri];
-	uint64_t ld = r->v[SPILL_F_SPILL_LD];
-
-	json_begin_obj(j);
-	json_key(j, "rank"); json_u64(j, rank);
-	json_key(j, "mod"); json_u64(j, r->mod);
-	json_key(j, "local_func"); json_u64(j, r->func);
-	json_key(j, "name"); json_str(j, r->name);
-	json_key(j, "line"); json_u64(j, r->line);
-	json_key(j, "spill_rank"); json_u64(j, s->spill_rank[ri]);
-	json_metrics(j, &s->log, r);
-	json_heat(j, s, spills__known(s, ri), spills__rec_samples(s, ri));
-	json_key(j, "runtime");
-	if (spills__known(s, ri))
-		json_str(j, spills__note(s, ri));
-	else
-		json_null(j);
-	json_key(j, "static_frame_loads");
-	json_opt_u64(j, s->static_ld[ri] >= 0, (uint64_t)s->static_ld[ri]);
-	json_key(j, "static_to_spill_ld");
-	if (s->static_ld[ri] >= 0 && ld)
-		json_dbl(j, (double)s->static_ld[ri] / (double)ld, 4);
-	else
-		json_null(j);
-	json_end_obj(j);
-}
-
-static void json_hot(struct json_out *j, const struct spills *s, const struct spills_hot *h)
-{
-	const struct cwasm_func *f = &spills__core(s, h->core)->funcs[h->func];
-
-	json_begin_obj(j);
-	json_key(j, "mod"); json_u64(j, s->core_mod[h->core]);
-	json_key(j, "local_func"); json_u64(j, h->func);
-	json_key(j, "name"); json_str(j, f->name);
-	json_heat(j, s, 1, h->samples);
-	json_key(j, "in_log"); json_bool(j, h->rec != NULL);
-	json_key(j, "spill_ld"); json_opt_u64(j, h->rec != NULL, h->rec ? h->rec->v[SPILL_F_SPILL_LD] : 0);
-	json_key(j, "spill_rank"); json_opt_u64(j, h->rec != NULL, h->spill_rank);
-	json_key(j, "few_spills"); json_bool(j, h->few_spills);
-	json_end_obj(j);
-}
-
-static void json_runtime(struct json_out *j, const struct spills *s)
-{
-	uint64_t total = spills__total_samples(s);
-
 	json_key(j, "runtime_cold_spillers");
-	json_begin_arr(j);
-	for (uint32_t i = 0; i < s->nheavy; i++) {
-		uint32_t ri = s->sp_order[i];
-		const struct spill_rec *r = &s->log.recs[ri];
-
-		if (!spills__known(s, ri) || !r->v[SPILL_F_SPILL_LD] ||
-		    ap_pct(spills__rec_samples(s, ri), total) >= s->o->cold_pct)
-			continue;
-		json_begin_obj(j);
-		json_key(j, "spill_rank"); json_u64(j, i + 1);
-		json_key(j, "mod"); json_u64(j, r->mod);
-		json_key(j, "local_func"); json_u64(j, r->func);
-		json_key(j, "name"); json_str(j, r->name);
-		json_key(j, "spill_ld"); json_u64(j, r->v[SPILL_F_SPILL_LD]);
-		json_heat(j, s, 1, spills__rec_samples(s, ri));
-		json_end_obj(j);
-	}
-	json_end_arr(j);
+	render__table_json_rows(j, v->cold);
 	json_key(j, "hot_functions");
-	json_begin_arr(j);
-	for (uint32_t i = 0; i < s->nhot; i++)
-		json_hot(j, s, &s->hot[i]);
-	json_end_arr(j);
+	render__table_json_rows(j, v->hot);
 	json_key(j, "hottest");
-	if (s->hottest.samples)
-		json_hot(j, s, &s->hottest);
-	else
+	if (vt_table__nrows(v->hottest)) {
+		json_begin_obj(j);
+		render__table_json_members(j, v->hottest, 0);
+		json_end_obj(j);
+	} else {
 		json_null(j);
-	json_key(j, "lesson"); json_str(j, s->lesson);
+	}
+	json_key(j, "lesson"); json_str(j, v->s->lesson);
 }
 
-static void json_diff(struct json_out *j, const struct spills *s)
+static void json_diff(struct json_out *j, const struct view_spills *v)
 {
-	uint32_t both = 0, only_a = 0, only_b = 0;
+	const struct spills *s = v->s;
 
-	for (uint32_t i = 0; i < s->ndiff; i++) {
-		both += s->diff[i].a && s->diff[i].b;
-		only_a += !s->diff[i].b;
-		only_b += !s->diff[i].a;
-	}
 	json_begin_obj(j);
 	json_key(j, "log"); json_str(j, s->other.path);
 	json_key(j, "field"); json_str(j, s->sort);
-	json_key(j, "total_before"); json_u64(j, spills__field_total(&s->log, s->field));
-	json_key(j, "total_after");
-	json_u64(j, spills__field_total(&s->other, spill_log__field(&s->other, s->sort)));
-	json_key(j, "in_both"); json_u64(j, both);
-	json_key(j, "only_before"); json_u64(j, only_a);
-	json_key(j, "only_after"); json_u64(j, only_b);
+	json_key(j, "total_before"); json_u64(j, v->diff_total_before);
+	json_key(j, "total_after"); json_u64(j, v->diff_total_after);
+	json_key(j, "in_both"); json_u64(j, v->diff_both);
+	json_key(j, "only_before"); json_u64(j, v->diff_only_before);
+	json_key(j, "only_after"); json_u64(j, v->diff_only_after);
 	json_key(j, "functions");
-	json_begin_arr(j);
-	for (uint32_t i = 0; i < s->ndiff; i++) {
-		const struct spills_diff *d = &s->diff[i];
-		double p = spills__diff_pct(d);
-
-		json_begin_obj(j);
-		json_key(j, "mod"); json_u64(j, d->mod);
-		json_key(j, "local_func"); json_u64(j, d->func);
-		json_key(j, "name"); json_str(j, *spills__diff_name(d) ? spills__diff_name(d) : NULL);
-		json_key(j, "before"); json_opt_u64(j, d->has_a, d->va);
-		json_key(j, "after"); json_opt_u64(j, d->has_b, d->vb);
-		json_key(j, "delta");
-		if (d->a && d->b)
-			json_i64(j, (int64_t)(d->vb - d->va));
-		else
-			json_null(j);
-		json_key(j, "percent");
-		if (isnan(p))
-			json_null(j);
-		else
-			json_dbl(j, p, 4);
-		json_key(j, "only_in");
-		if (d->a && d->b)
-			json_null(j);
-		else
-			json_str(j, d->a ? "before" : "after");
-		json_heat(j, s, d->samples >= 0, d->samples >= 0 ? (uint64_t)d->samples : 0);
-		json_end_obj(j);
-	}
-	json_end_arr(j);
+	render__table_json_rows(j, v->diff);
+	json_key(j, "functions_listed"); json_u64(j, vt_table__shown(v->diff));
 	json_end_obj(j);
 }
 
@@ -193,10 +67,37 @@ static void json_warnings(struct json_out *j, const struct spills *s, render_hin
 	json_end_arr(j);
 }
 
-int render__spills_json_file(const char *path, const struct spills *s, render_hint_fn hint,
-			     void (*extra)(struct json_out *j, void *ctx), void *ctx,
-			     struct ap_err *err)
+/* "frame_origins": per listed function in a core, the sidecar's helper keys */
+static void json_frames(struct json_out *j, const struct view_spills *v)
 {
+	json_key(j, "frame_origins");
+	if (!v->frame_prefix) {
+		json_null(j);
+		return;
+	}
+	json_begin_arr(j);
+	for (uint32_t i = 0; i < v->nframes; i++) {
+		const struct view_spills_frame *x = &v->frames[i];
+
+		json_begin_obj(j);
+		json_key(j, "core"); json_str(j, x->core);
+		json_key(j, "local_func"); json_u64(j, x->f->func);
+		json_key(j, "samples"); json_u64(j, x->f->samples);
+		if (x->f->sc && x->f->sc->fr) {
+			render__frames_json(j, x->f->sc, x->addr0, 1);
+		} else {
+			json_key(j, "frame_metadata"); json_str(j, x->f->sc ? x->f->sc->path : NULL);
+			json_key(j, "frame_metadata_present"); json_bool(j, 0);
+		}
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+}
+
+int render__spills_json_file(const char *path, const struct view_spills *v,
+			     render_hint_fn hint, struct ap_err *err)
+{
+	const struct spills *s = v->s;
 	const struct attr_result *res = s->p ? &s->p->attr : NULL;
 	struct json_doc d;
 	struct json_out *j = &d.j;
@@ -221,6 +122,8 @@ int render__spills_json_file(const char *path, const struct spills *s, render_hi
 	json_key(j, "total_samples"); json_opt_u64(j, res != NULL, res ? res->total_samples : 0);
 	json_key(j, "attributed_samples");
 	json_opt_u64(j, res != NULL, res ? res->attributed_samples : 0);
+	json_key(j, "attributed_pct");
+	render__table_json_value(j, v->run, 0, 3);
 	json_key(j, "cores");
 	json_begin_arr(j);
 	for (uint32_t i = 0; i < s->cs->n; i++) {
@@ -232,12 +135,9 @@ int render__spills_json_file(const char *path, const struct spills *s, render_hi
 	}
 	json_end_arr(j);
 	json_key(j, "functions");
-	json_begin_arr(j);
-	for (uint32_t i = 0; i < s->ntop; i++)
-		json_function(j, s, i + 1, s->order[i]);
-	json_end_arr(j);
-	if ((s->p != NULL)) {
-		json_runtime(j, s);
+	render__table_json_rows(j, v->rank);
+	if (s->p) {
+		json_runtime(j, v);
 	} else {
 		json_key(j, "runtime_cold_spillers"); json_null(j);
 		json_key(j, "hot_functions"); json_null(j);
@@ -246,11 +146,11 @@ int render__spills_json_file(const char *path, const struct spills *s, render_hi
 	}
 	json_key(j, "vs");
 	if (s->o->vs_path)
-		json_diff(j, s);
+		json_diff(j, v);
 	else
 		json_null(j);
 	json_warnings(j, s, hint);
-	if (extra)
-		extra(j, ctx);
+	if (v->frame_prefix)
+		json_frames(j, v);
 	return json_doc__commit(&d, err);
 }

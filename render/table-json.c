@@ -4,7 +4,6 @@
  * the dots of the columns' keys; a group whose cells are all absent is
  * null; "key[]" columns in a row make an array.
  */
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,6 +41,12 @@ static void value(struct json_out *j, const struct vt_col *col, const struct vt_
 	case VT_PERCENT: case VT_POINTS: case VT_RATIO: break;
 	}
 	json_dbl(j, x->v.d, prec < 0 ? 4 : prec);
+}
+
+void render__table_json_value(struct json_out *j, const struct vt_table *t, uint32_t i,
+			      uint32_t c)
+{
+	value(j, vt_table__col(t, c), vt_table__cell(t, i, c));
 }
 
 /*
@@ -140,8 +145,10 @@ static void members(struct json_out *j, const struct keys *ks, uint32_t i, uint3
 				json_end_arr(j);
 			}
 		} else if (last) {
-			json_key(j, key);
-			value(j, col, vt_table__cell(t, i, c));
+			if (vt_table__cell(t, i, c)->present || !(col->flags & VT_JSON_OPT)) {
+				json_key(j, key);
+				value(j, col, vt_table__cell(t, i, c));
+			}
 			g = c + 1;
 		} else {
 			json_key(j, key);
@@ -206,13 +213,23 @@ void render__table_json_group(struct json_out *j, const struct vt_table *t, uint
 	json_end_obj(j);
 }
 
-void render__table_json_rows(struct json_out *j, const struct vt_table *t)
+static void rows(struct json_out *j, const struct vt_table *t, uint32_t n)
 {
 	json_begin_arr(j);
-	for (uint32_t i = 0; i < vt_table__nrows(t); i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		json_begin_obj(j);
 		render__table_json_members(j, t, i);
 		json_end_obj(j);
 	}
 	json_end_arr(j);
+}
+
+void render__table_json_rows(struct json_out *j, const struct vt_table *t)
+{
+	rows(j, t, vt_table__nrows(t));
+}
+
+void render__table_json_shown(struct json_out *j, const struct vt_table *t)
+{
+	rows(j, t, vt_table__shown(t));
 }

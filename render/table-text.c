@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* A view's table as text: fixed columns, the flexible one fitted to the width (table.h). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "table.h"
@@ -65,17 +66,21 @@ static size_t widest(const struct vt_table *t, uint32_t c)
 	return w;
 }
 
-/* widths of the shown columns (0 for hidden ones); the flexible one fitted */
-static void widths(const struct vt_table *t, unsigned columns, unsigned indent, size_t *w)
+/*
+ * Widths of the shown columns (0 for hidden ones) but the flexible one,
+ * which is returned (ncols: none); the width the others take: *used_out.
+ */
+static uint32_t widths_once(const struct vt_table *t, unsigned indent, const uint8_t *hide,
+			    size_t *w, size_t *used_out)
 {
 	uint32_t nc = vt_table__ncols(t), flex = nc, nshown = 0;
-	size_t used = indent, room, max;
+	size_t used = indent;
 
 	for (uint32_t c = 0; c < nc; c++) {
 		const struct vt_col *col = vt_table__col(t, c);
 
 		w[c] = 0;
-		if (!own_col(col))
+		if (!own_col(col) || hide[c])
 			continue;
 		used += gap(col, !nshown++);
 		w[c] = cols_of(col->head ? col->head : "");
@@ -86,12 +91,41 @@ static void widths(const struct vt_table *t, unsigned columns, unsigned indent, 
 		if (col->flags & VT_FLEX)
 			flex = c;
 		else
-			used += w[c];
+			used += w[c] = col->max_chars && w[c] > col->max_chars ? col->max_chars : w[c];
+	}
+	*used_out = used;
+	return flex;
+}
+
+/* Hide the columns of the highest drop level still shown; 0 when none is left to drop. */
+static int drop_some(const struct vt_table *t, uint8_t *hide)
+{
+	unsigned level = 0;
+
+	for (uint32_t c = 0; c < vt_table__ncols(t); c++)
+		if (!hide[c] && vt_table__col(t, c)->drop > level)
+			level = vt_table__col(t, c)->drop;
+	for (uint32_t c = 0; level && c < vt_table__ncols(t); c++)
+		if (vt_table__col(t, c)->drop == level)
+			hide[c] = 1;
+	return level != 0;
+}
+
+/* widths, the columns that give way (vt_col.drop) hidden until the line fits */
+static void widths(const struct vt_table *t, unsigned columns, unsigned indent, uint8_t *hide,
+		   size_t *w)
+{
+	uint32_t nc = vt_table__ncols(t), flex;
+	size_t used, room, max, width = columns ? columns : AP_TERM_DEFAULT_COLUMNS;
+
+	for (;;) {
+		flex = widths_once(t, indent, hide, w, &used);
+		if (used + (flex < nc ? FLEX_MIN : 0) <= width || !drop_some(t, hide))
+			break;
 	}
 	if (flex == nc)
 		return;
-	room = columns ? columns : AP_TERM_DEFAULT_COLUMNS;
-	room = room > used ? room - used : 0;
+	room = width > used ? width - used : 0;
 	/*
 	 * with max_chars the column fills the room up to it (a wider terminal,
 	 * longer names), else it is as wide as its widest cell
@@ -130,8 +164,8 @@ static const char *cell_text(const struct vt_table *t, uint32_t i, uint32_t c, c
 }
 
 /* one line: cells (or headings when i is UINT32_MAX), trailing spaces dropped */
-static void line(FILE *out, const struct vt_table *t, const size_t *w, unsigned indent,
-		 uint32_t i)
+static void line(FILE *out, const struct vt_table *t, const uint8_t *hide, const size_t *w,
+		 unsigned indent, uint32_t i)
 {
 	uint32_t nc = vt_table__ncols(t);
 	size_t cap = 64;
@@ -147,7 +181,7 @@ static void line(FILE *out, const struct vt_table *t, const size_t *w, unsigned 
 		const char *v, *sfx = NULL;
 		size_t vw, need, room = w[c];
 
-		if (!own_col(col))
+		if (!own_col(col) || hide[c])
 			continue;
 		v = cell_text(t, i, c, buf, sizeof(buf));
 		/* a suffix after this cell: the cell cut to leave it room */
@@ -160,7 +194,7 @@ static void line(FILE *out, const struct vt_table *t, const size_t *w, unsigned 
 			sfx = NULL;
 		if ((col->flags & VT_FLEX) && (col->flags & VT_TAIL) && cols_of(v) > room && room > 3)
 			v = tail(v, room, cut, sizeof(cut));
-		else if (col->flags & VT_FLEX)
+		else if ((col->flags & VT_FLEX) || col->max_chars)
 			v = ap_term__fit(cut, sizeof(cut), v, room);
 		if (sfx) {
 			snprintf(joined, sizeof(joined), "%s%*s%s", v,
@@ -202,16 +236,18 @@ void render__table_text(FILE *out, const struct vt_table *t, unsigned columns, u
 			unsigned flags)
 {
 	size_t *w = calloc(vt_table__ncols(t) + 1, sizeof(*w));
+	uint8_t *hide = calloc(vt_table__ncols(t) + 1, 1);
 
-	if (!w)
-		return;
-	widths(t, columns, indent, w);
-	if (!(flags & RT_NO_HEAD))
-		line(out, t, w, indent, UINT32_MAX);
-	for (uint32_t i = 0; i < vt_table__shown(t); i++)
-		line(out, t, w, indent, i);
-	for (uint32_t k = 0; k < vt_table__nfooters(t); k++)
-		if (footer_shown(t, k))
-			line(out, t, w, indent, vt_table__shown(t) + k);
+	if (w && hide) {
+		widths(t, columns, indent, hide, w);
+		if (!(flags & RT_NO_HEAD))
+			line(out, t, hide, w, indent, UINT32_MAX);
+		for (uint32_t i = 0; i < vt_table__shown(t); i++)
+			line(out, t, hide, w, indent, i);
+		for (uint32_t k = 0; k < vt_table__nfooters(t); k++)
+			if (footer_shown(t, k))
+				line(out, t, hide, w, indent, vt_table__shown(t) + k);
+	}
+	free(hide);
 	free(w);
 }

@@ -20,10 +20,11 @@ const char *render__cell(const struct vt_col *col, const struct vt_cell *x, char
 			 size_t len);
 
 /*
- * The shown rows under a heading line, every column as wide as its
- * widest cell, indented by indent; the VT_FLEX column takes what is left
- * of `columns` (0: 80) up to its max_chars, its cells cut with "...". No
- * trailing spaces.
+ * The shown rows and the footers under a heading line, indented by
+ * indent, every column as wide as its widest cell (within its width and
+ * max_chars), the columns of the highest drop level hidden while the line
+ * is wider than `columns` (0: 80); the VT_FLEX column takes what is left
+ * up to its max_chars, its cells cut with "...". No trailing spaces.
  */
 enum { RT_NO_HEAD = 1 };	/* render__table_text: rows only */
 void render__table_text(FILE *out, const struct vt_table *t, unsigned columns, unsigned indent,
@@ -32,6 +33,9 @@ void render__table_text(FILE *out, const struct vt_table *t, unsigned columns, u
 /* The shown rows as a GitHub table followed by a blank line; 0, or -1 with err. */
 int render__table_md(FILE *f, const char *path, const struct vt_table *t, struct ap_err *err);
 
+/* Cell c of row i as one JSON value (null when absent), by its column's kind. */
+void render__table_json_value(struct json_out *j, const struct vt_table *t, uint32_t i,
+			      uint32_t c);
 /* Row i's members into the object being written (nested keys, null groups, arrays). */
 void render__table_json_members(struct json_out *j, const struct vt_table *t, uint32_t i);
 /* Row i's group under prefix ("self", "a.b") as an object, or null when all absent. */
@@ -39,5 +43,7 @@ void render__table_json_group(struct json_out *j, const struct vt_table *t, uint
 			      const char *prefix);
 /* Every row kept by the cut (not only the shown ones) as an array of objects. */
 void render__table_json_rows(struct json_out *j, const struct vt_table *t);
+/* Only the shown rows (a view whose JSON lists what the text lists: --top). */
+void render__table_json_shown(struct json_out *j, const struct vt_table *t);
 
 #endif

@@ -207,9 +207,39 @@ static int show_table(struct view_diff *v, int wall, struct vt_table **out)
 	return vt_table__cut(*out, &cut);
 }
 
+/* Each side's on-CPU, off-CPU and wall time per recording, in ms with one decimal. */
+static int runs(struct view_diff *v)
+{
+	const struct cmp_oc_run *r[2] = { &v->in.oc->before, &v->in.oc->after };
+	static const char *const keys[] = { "on_cpu_ns", "off_cpu_ns", "wall_ns" };
+	struct vcols s = { 0 };
+	struct vt_table *t;
+
+	vcols__add(&s, NULL, "", VT_TEXT, 0);
+	for (int i = 0; i < 3; i++) {
+		vcols__add(&s, keys[i], keys[i], VT_NS, 0);
+		vcols__prec(&s, 1, -1);
+	}
+	vcols__add(&s, "intervals", "intervals", VT_COUNT, 0);
+	if (!(t = v->oc_runs = vt_table__new(s.c, s.n)))
+		return -1;
+	for (int k = 0; k < 2; k++) {
+		if (vt_table__add_row(t))
+			return -1;
+		vt_table__str(t, VD_RUN_WORD, k ? "after" : "before");
+		vt_table__dbl(t, VD_RUN_ON, r[k]->on_ns);
+		vt_table__dbl(t, VD_RUN_OFF, r[k]->off_ns);
+		vt_table__dbl(t, VD_RUN_WALL, r[k]->wall_ns);
+		vt_table__u64(t, VD_RUN_INTERVALS, r[k]->intervals);
+	}
+	v->oc_level_pct = 100.0 * v->in.oc->level;
+	return vt_table__cut(t, NULL);
+}
+
 int view_diff__offcpu(struct view_diff *v)
 {
 	if (!v->in.oc)
 		return 0;
-	return json_rows(v) || show_table(v, 0, &v->oc_self) || show_table(v, 1, &v->oc_wall);
+	return json_rows(v) || show_table(v, 0, &v->oc_self) || show_table(v, 1, &v->oc_wall) ||
+	       runs(v);
 }

@@ -5,7 +5,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include "internal.h"
 
 static const char *test_words(const struct cmp_diff *d)
@@ -207,6 +206,7 @@ void view_diff__delete(struct view_diff *v)
 	vt_table__delete(v->oc_json);
 	vt_table__delete(v->oc_self);
 	vt_table__delete(v->oc_wall);
+	vt_table__delete(v->oc_runs);
 	ap_warnings__exit(&v->warnings);
 	free(v->listed);
 	free(v);

@@ -103,6 +103,9 @@ struct view_diff {
 	struct vt_table **classes;	/* [in.nfuncs]: each --func's class rows */
 	/* off-CPU time (in.oc): the JSON's rows, the waits' and the wall table shown */
 	struct vt_table *oc_json, *oc_self, *oc_wall;
+	/* each side's run: rows before, after; columns enum view_diff_oc_run */
+	struct vt_table *oc_runs;
+	double oc_level_pct;		/* the tests' level, in percent */
 	/* the gate */
 	struct vt_table *checks;	/* NULL: no gate */
 	const char *gate_by;		/* "time per run" / "share of the run" */
@@ -116,6 +119,9 @@ struct view_diff {
 	uint32_t nlisted;
 	uint32_t (*listed)[2];
 };
+
+/* The columns of oc_runs: its JSON keys on_cpu_ns, off_cpu_ns, wall_ns, intervals. */
+enum view_diff_oc_run { VD_RUN_WORD, VD_RUN_ON, VD_RUN_OFF, VD_RUN_WALL, VD_RUN_INTERVALS };
 
 /* Build the view; 0 and *out, or -1 with err (out of memory). */
 int view_diff__new(const struct view_diff_input *in, struct view_diff **out, struct ap_err *err);

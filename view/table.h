@@ -51,6 +51,7 @@ enum vt_flags {
 	VT_PCT = 1 << 8,	/* text and Markdown: a "%" after the number (26.33%) */
 	VT_SUFFIX = 1 << 9,	/* text: right after the VT_FLEX column before it, its gap apart
 				 * (that cell cut shorter for it): a tag ("(trap block)") */
+	VT_JSON_OPT = 1 << 10,	/* JSON: no key at all when the cell is absent (not null) */
 };
 
 struct vt_col {
@@ -63,10 +64,13 @@ struct vt_col {
 	int prec;		/* decimals in text and Markdown; -1: the kind's */
 	int json_prec;		/* decimals in JSON; -1: the kind's */
 	const char *absent;	/* text and Markdown for an absent cell; NULL: "" */
-	unsigned max_chars;	/* text, VT_FLEX: the width it grows to; 0: its widest cell */
+	unsigned max_chars;	/* text, VT_FLEX: the width it grows to; else its cap (cells
+				 * cut with "..."); 0: its widest cell */
 	unsigned md_max_chars;	/* Markdown: cut longer cells in the middle; 0: none */
 	unsigned width;		/* text: at least this wide (a layout people know); 0: its cells' */
 	unsigned gap;		/* text: spaces before it; 0: one */
+	unsigned drop;		/* text: 0 always shown; else, while the line is too wide,
+				 * the columns of the highest drop level give way */
 };
 
 struct vt_cell {

@@ -13,6 +13,7 @@
 # counts equal objdump's, the headroom arithmetic holds, the optimized tier
 # is the one compared and said, Markdown renders, the page loads.
 . "$(dirname "$0")/lib/common.sh"
+. "$E2E/lib/view_formats.sh"
 
 ROOT=$(cd "$E2E/../.." && pwd)
 SRC=$ROOT/tests/engines
@@ -222,6 +223,7 @@ if [ -n "${A:-}" ] && [ -s "$A/perf.jit.data" ]; then
 		--html "$WORK/c.html" >"$WORK/c.txt" 2>"$WORK/c.err"
 	check_eq "compare: exit 0" "$?" 0
 	J=$WORK/c.json
+	formats compare "formats" "$WORK/c.txt" "$J" "$WORK/c.md" "$WORK/c.html"
 	check_eq "compare: V8's symbol for wasm 2 (local 0), optimized" \
 		"$(jq -r '"\(.wasm_func) \(.wamr.local_func) \(.other.symbol) \(.other.tier)"' "$J")" \
 		"2 0 JS:sum-2-turbofan optimized"

@@ -8,6 +8,7 @@
 # [native_start, native_end) ranges read with jq, none of which goes
 # through aotperf's decoder or its sample hash.
 . "$(dirname "$0")/lib/common.sh"
+. "$E2E/lib/view_formats.sh"
 
 F=$FIX/frames.cwasm
 SYMS=$F.syms
@@ -158,6 +159,8 @@ check "the origins section fits 80 columns (but the sidecar's path)" \
 # ---- a sidecar that leaves slot 0 out: those instructions are unproven ----
 "$AOTPERF" report -q -i "$WORK/p.data" --cwasm "$F" --func spill_heavy \
 	--frame-attribution "$PART" --json "$WORK/part.json" >"$WORK/part.txt"
+formats frames "partial sidecar" "$WORK/part.txt" "$WORK/part.json"
+formats frames "whole sidecar" "$WORK/r.txt" "$WORK/r.json"
 check_eq "partial sidecar: exit status" "$?" 0
 jq -r '.accesses[] | select(.frame_offset == -72) | "\(.native_start) \(.native_end) x"' \
 	"$SIDE.mod0.func$SH.json" | gawk -v ipsf="$WORK/sh.ips" '

@@ -6,6 +6,7 @@
 # (the upstream skill's Step 3 one-liner), the runtime side from perf script
 # (common.sh's reference), the frame reloads from objdump.
 . "$(dirname "$0")/lib/common.sh"
+. "$E2E/lib/view_formats.sh"
 
 S=$FIX/sample.cwasm
 SYMS=$S.syms
@@ -164,6 +165,7 @@ check_eq "joined: the lesson" "$(jq -r .lesson "$WORK/join.json")" "$want"
 check "joined: the text prints the lesson" \
 	grep -qF "lesson: $want" <(sed -n '/^lesson: /,$p' "$WORK/join.txt" | tr -s ' \n' '  ')
 check_eq "joined: the text fits 80 columns" "$(awk 'length > 80' "$WORK/join.txt" | wc -l)" 0
+formats spills "joined, formats" "$WORK/join.txt" "$WORK/join.json"
 # the heavy-spiller cut is --heavy's, whatever --top lists
 for t in 3 0; do
 	"$AOTPERF" spills "$LOG" -q -i "$WORK/run.data" --cwasm "$S" --top $t --json "$WORK/top$t.json" \
@@ -220,6 +222,7 @@ check "--vs: only-before functions are marked" grep -q 'only-before' "$WORK/vs.t
 # with the recording: the hottest first, and its move spelled out
 "$AOTPERF" spills "$LOG" -q --vs "$WORK/after.log" -i "$WORK/run.data" --cwasm "$S" \
 	--json "$WORK/vsrun.json" >"$WORK/vsrun.txt"
+formats spills "--vs, formats" "$WORK/vsrun.txt" "$WORK/vsrun.json"
 check_eq "--vs with a recording: the hottest function first" \
 	"$(jq '.vs.functions[0].local_func' "$WORK/vsrun.json")" "$hot_fn"
 pct=$(gawk -v a="$HEAVY_LD" 'BEGIN { printf "%+.1f", 100 * ((a - 1) - a) / a }')

@@ -14,6 +14,7 @@
 #include "../../classify/classify.h"
 #include "../../decode/decode.h"
 #include "../../render/helper.h"
+#include "../../view/frames.h"
 
 static char dir[512];
 
@@ -146,16 +147,20 @@ static void test_view(void)
 
 	/* the document, static validation */
 	{
-		struct helper_report r = {
+		struct view_helper_input r = {
 			.p = p, .arch = "x86_64", .cwasm = "x.cwasm", .top = 20, .f = f,
 		};
+		struct view_helper *v = NULL;
 		const char *tmp = getenv("TMPDIR");
 		char out[600];
 		struct jr_node *root = NULL;
 		const struct jr_node *cf, *fa;
 
 		snprintf(out, sizeof(out), "%s/helper.json", tmp ? tmp : "/tmp");
-		CHECK(render__helper_json_file(out, &r, &err) == 0);
+		CHECK(view_helper__new(&r, &v, &err) == 0);
+		CHECK(v && v->has_func && v->has_frames);
+		CHECK(v && render__helper_json_file(out, v, &err) == 0);
+		view_helper__delete(v);
 		CHECK(jr__parse_file(out, 1 << 20, &root, &err) == 0);
 		if (root) {
 			CHECK_EQ_U64(jr__get(root, "schema_version", NULL)->integer, 2);

@@ -12,6 +12,7 @@
 #include "check.h"
 #include "../../profile/profile.h"
 #include "../../render/callgraph.h"
+#include "../../view/callgraph.h"
 
 #define NSAMPLES 4000
 #define MAXDEPTH 14
@@ -205,9 +206,16 @@ static void test_render(void)
 	CHECK(strstr(buf, "run;it") == NULL);
 	free(buf);
 	buf = NULL;
-	f = open_memstream(&buf, &len);
-	render__callgraph_children(f, p, 0, 0.0);
-	fclose(f);
+	{
+		struct view_callgraph_input in = { .p = p };
+		struct view_callgraph *v;
+
+		CHECK(view_callgraph__new(&in, &v, &err) == 0);
+		f = open_memstream(&buf, &len);
+		render__callgraph_text(f, v, 1, 80);
+		fclose(f);
+		view_callgraph__delete(v);
+	}
 	CHECK_STR_CONTAINS(buf, "100.00%");
 	CHECK_STR_CONTAINS(buf, "75.00%");
 	for (char *l = buf; l && *l;) {
@@ -217,9 +225,9 @@ static void test_render(void)
 		l = nl ? nl + 1 : NULL;
 	}
 	free(buf);
-	CHECK_EQ_U64(render__stack_find(p, "local_func_8"), s[1]);
-	CHECK_EQ_U64(render__stack_find(p, "run;it"), s[2]);
-	CHECK(render__stack_find(p, "local_func_9") < 0);
+	CHECK_EQ_U64(view__stack_find(p, "local_func_8"), s[1]);
+	CHECK_EQ_U64(view__stack_find(p, "run;it"), s[2]);
+	CHECK(view__stack_find(p, "local_func_9") < 0);
 	profile__delete(p);
 	core_set__exit(&cs);
 }

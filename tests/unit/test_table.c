@@ -5,7 +5,9 @@
  * every cell kind's words, the text at 80 and at 48 columns (the flexible
  * column fitted, a tail cut, no trailing spaces), the Markdown table, and
  * the JSON: keys nested at their dots, a group of absent cells null, an
- * array of "[]" columns, a column without a key left out; a known layout
+ * array of "[]" columns, a column without a key left out; the columns
+ * that give way at a narrow width, a capped column, "%" after a share, a
+ * JSON key left out when absent, the shown rows alone; a known layout
  * (widths, gaps, '%', footers, a tag after the flexible column).
  */
 #include <stdlib.h>
@@ -209,6 +211,80 @@ static void test_md_json(void)
 }
 
 /*
+ * The columns that give way (drop), a capped text column, "%" after a
+ * share, a JSON key left out when absent, the shown rows alone in JSON.
+ */
+static void test_drop_cap_optional(void)
+{
+	static const struct vt_col c[] = {
+		{ .key = "name", .head = "name", .kind = VT_TEXT, .flags = VT_FLEX, .prec = -1,
+		  .json_prec = -1 },
+		{ .key = "a", .head = "aaaaaaaaaaaaaaaaaaaa", .kind = VT_COUNT, .prec = -1,
+		  .json_prec = -1, .drop = 2 },
+		{ .key = "b", .head = "bbbbbbbbbbbbbbbbbbbb", .kind = VT_COUNT, .prec = -1,
+		  .json_prec = -1, .drop = 1 },
+		{ .key = "pct", .head = "share", .kind = VT_PERCENT, .flags = VT_PCT, .prec = -1,
+		  .json_prec = 2 },
+		{ .key = "via", .head = "via", .kind = VT_TEXT, .flags = VT_JSON_OPT, .prec = -1,
+		  .json_prec = -1, .max_chars = 8 },
+	};
+	struct vt_table *t = vt_table__new(c, 5);
+	struct vt_cut cut = { .sort_col = -1, .pct_col = -1, .show_col = -1, .top = 1 };
+	struct json_out j;
+	char *buf, *jb = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!t)
+		return;
+	CHECK(vt_table__add_row(t) == 0);
+	vt_table__str(t, 0, "first");
+	vt_table__u64(t, 1, 1);
+	vt_table__u64(t, 2, 2);
+	vt_table__dbl(t, 3, 12.345);
+	vt_table__str(t, 4, "a_long_host_import");
+	CHECK(vt_table__add_row(t) == 0);
+	vt_table__str(t, 0, "second");
+	CHECK(vt_table__cut(t, &cut) == 0);
+	/* wide: every column; "12.35%"; the capped cell cut to 8 */
+	buf = text_of(t, 200);
+	CHECK_STR_CONTAINS(buf, "aaaaaaaaaaaaaaaaaaaa bbbbbbbbbbbbbbbbbbbb");
+	CHECK_STR_CONTAINS(buf, "12.35%");
+	CHECK_STR_CONTAINS(buf, "a_lon...");
+	CHECK(strstr(buf, "a_long_host_import") == NULL);
+	free(buf);
+	/* 60 columns: the highest drop level goes first (a, 2), then the next (b, 1) */
+	buf = text_of(t, 60);
+	CHECK(strstr(buf, "aaaaaaaaaaaaaaaaaaaa") == NULL);
+	CHECK(strstr(buf, "bbbbbbbbbbbbbbbbbbbb") != NULL);
+	free(buf);
+	buf = text_of(t, 40);
+	CHECK(strstr(buf, "bbbbbbbbbbbbbbbbbbbb") == NULL);
+	CHECK_STR_CONTAINS(buf, "12.35%");
+	free(buf);
+	/* JSON: the shown row only; the absent optional key left out, a share without "%" */
+	f = open_memstream(&jb, &len);
+	json_init(&j, f);
+	render__table_json_shown(&j, t);
+	json_finish(&j);
+	fclose(f);
+	CHECK_STR_CONTAINS(jb, "\"pct\": 12.35");
+	CHECK_STR_CONTAINS(jb, "\"via\": \"a_long_host_import\"");
+	CHECK(strstr(jb, "second") == NULL);
+	free(jb);
+	jb = NULL;
+	f = open_memstream(&jb, &len);
+	json_init(&j, f);
+	render__table_json_rows(&j, t);
+	json_finish(&j);
+	fclose(f);
+	CHECK_STR_CONTAINS(jb, "second");
+	CHECK(strstr(strstr(jb, "second"), "via") == NULL);
+	free(jb);
+	vt_table__delete(t);
+}
+
+/*
  * A layout people know (the report's): each column at least its width,
  * its gap apart, '%' after a share; footer rows under the shown ones, in
  * text and Markdown as their flags say, never in JSON; a tag glued after
@@ -291,6 +367,7 @@ int main(void)
 {
 	test_cut_and_text();
 	test_md_json();
+	test_drop_cap_optional();
 	test_layout();
 	CHECK_DONE();
 }
