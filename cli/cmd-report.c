@@ -9,9 +9,11 @@
 #include "../frames/frames.h"
 #include "captures.h"
 #include "filter-args.h"
+#include "levers-args.h"
 #include "report-perf.h"
 #include "report-events.h"
 #include "../render/callgraph.h"
+#include "../render/loops.h"
 #include "../render/offcpu.h"
 #include "../render/offcpu_callgraph.h"
 #include "../classify/classify.h"
@@ -56,6 +58,7 @@ struct report_opts {
 	struct attr_args a;
 	struct report_perf perf;	/* --percent-limit, -n, --stdio, --sort */
 	struct report_events ev;	/* one profile per sampling event; a.p is the first */
+	struct levers_args lv;		/* --levers */
 };
 
 static const char report_usage[] =
@@ -64,6 +67,7 @@ static const char report_usage[] =
 	"                      [--base HEX]... [--min-samples N] [--require-size-match]\n"
 	"                      [--require-consistent]\n"
 	"                      [--func F]... [--hot K] [--arch ARCH] [--roles SPEC]\n"
+	"                      [--levers] [--levers-share PCT] [--levers-max N]\n"
 	"                      [--children] [--callers F] [--callees F] [--folded FILE]\n"
 	"                      [--html FILE] [--markdown FILE] [--pprof FILE]\n"
 	"                      [--off-cpu[=yes|no]] [--cpu-state on|off|both]\n"
@@ -139,6 +143,7 @@ static const char report_usage[] =
 	"                          Pyroscope, Parca (- : stdout, not a terminal); the\n"
 	"                          call stacks when the recording has call chains; an\n"
 	"                          off_cpu sample type (ns) with the off-CPU view\n"
+	LEVERS_USAGE
 	"\n"
 	FILTER_USAGE
 	"\n"
@@ -161,7 +166,7 @@ static const char report_usage[] =
  */
 static int report_static(const struct report_opts *o)
 {
-	return !o->have_input && o->nspecs && !o->hot && access(o->a.input, F_OK);
+	return !o->have_input && (o->nspecs || o->lv.on) && !o->hot && access(o->a.input, F_OK);
 }
 
 /* --frame-attribution, --frame-metadata, --validate-frame-metadata: which go together. */
@@ -242,6 +247,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		ATTR_ARCH_LONGOPT,
 		FILTER_LONGOPTS,
 		RPERF_LONGOPTS,
+		LEVERS_LONGOPTS,
 		{ "top", required_argument, NULL, O_TOP },
 		{ "json", required_argument, NULL, O_JSON },
 		{ "min-samples", required_argument, NULL, O_MIN },
@@ -277,6 +283,8 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		if (c == 'i')
 			o->have_input = 1;
 		r = filter_args__option(&o->a, c, optarg, err);
+		if (!r)
+			r = levers_args__option(&o->lv, c, optarg, err);
 		if (!r)
 			r = report_perf__option(&o->perf, c, optarg, err);
 		if (!r)
@@ -501,8 +509,9 @@ static int classify(struct report_opts *o, struct ap_err *err)
 		return -1;
 	if (o->frame_meta && profile__set_sidecar(p, 0, o->frame_meta, err))
 		return -1;
-	/* loops, and their llvm-mca model only for what --func/--hot named */
-	return profile__classify(p, o->roles, err) || lp__profile(p, 1, err) ? -1 : 0;
+	/* loops, and their llvm-mca model only for what --func/--hot named; --levers' table */
+	return profile__classify(p, o->roles, err) || lp__profile(p, 1, err) ||
+	       levers_args__run(&o->lv, p, err) ? -1 : 0;
 }
 
 typedef int (*export_file_fn)(const char *path, const struct profile *const *ps, uint32_t n,
@@ -627,6 +636,7 @@ static int print_event(struct report_opts *o, const struct profile *p, uint32_t 
 		render__report_core(stdout, p, i, ro);
 	for (uint32_t i = 0; i < nasked; i++)
 		render__report_func(stdout, p, &p->funcs[i], ro);
+	render__levers_text(stdout, p, ro->columns);
 	return 0;
 }
 
@@ -644,6 +654,7 @@ static int run_static(struct report_opts *o, const struct render_opts *ro)
 		return EXIT_OK;	/* stdout holds the JSON */
 	printf("aotperf report: static classes, no recording (no -i, no ./perf.data)\n");
 	render__report_body(stdout, o->a.p, ro);
+	render__levers_text(stdout, o->a.p, ro->columns);
 	return EXIT_OK;
 }
 
@@ -681,7 +692,8 @@ int cmd_report(int argc, char **argv)
 	int ret;
 
 	attr_args__init(&o.a, "report");
-	if (parse_args(argc, argv, &o, &err)) {
+	levers_args__init(&o.lv);
+	if (parse_args(argc, argv, &o, &err) || levers_args__prepare(&o.lv, &o.a.cs, o.roles, &err)) {
 		ret = cli_fail("report", &err);
 		goto out;
 	}
@@ -690,9 +702,9 @@ int cmd_report(int argc, char **argv)
 						   o.nspecs, o.roles };
 
 		if (o.hot || o.frame_attr || o.frame_meta || o.validate_frames || callgraph_asked(&o) ||
-		    o.html || o.markdown || o.pprof || o.require_consistent) {
-			ap_errf(&err, "--hot, frame attribution, call graphs, exports and"
-				" --require-consistent take one -i");
+		    o.html || o.markdown || o.pprof || o.require_consistent || o.lv.on) {
+			ap_errf(&err, "--hot, frame attribution, call graphs, exports,"
+				" --require-consistent and --levers take one -i");
 			ret = cli_fail("report", &err);
 		} else {
 			ret = report__captures(&o.a, &rc);
@@ -765,6 +777,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 out:
+	levers_args__exit(&o.lv);
 	report_events__exit(&o.ev);
 	attr_args__exit(&o.a);
 	filter_args__exit(&o.a);

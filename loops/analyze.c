@@ -37,7 +37,12 @@ static int model_arch(struct lp_func *const *all, const struct cls_func *const *
 		lfs[n] = lf;
 		fs[n++] = allf[i];
 	}
-	ret = found && n ? lp_model__run(&t, lfs, fs, n, err) : 0;
+	ret = found && n ? lp_model__run(&t, lfs, fs, n, 0, err) : 0;
+	for (uint32_t i = 0; !ret && found && i < n; i++)
+		if (lfs[i]->model_aliased) {	/* the frame lever's bound: a second pass */
+			ret = lp_model__run(&t, lfs, fs, n, 1, err);
+			break;
+		}
 	free(lfs);
 	free(fs);
 	return ret;
@@ -73,8 +78,8 @@ int lp__model(struct lp_func *const *lfs, const struct cls_func *const *fs, uint
  * state lives in the frame by design, and an access the sidecar does not
  * list is not known to be a spill.
  */
-static int frame_origins(struct lp_func *lf, const struct cls_func *f, const struct frames *fr,
-			 struct ap_err *err)
+int lp_func__frame_origins(struct lp_func *lf, const struct cls_func *f, const struct frames *fr,
+			   struct ap_err *err)
 {
 	lf->frame_keep = calloc(f->ninsns + 1, 1);
 	if (!lf->frame_keep)
@@ -113,7 +118,7 @@ int lp__profile(struct profile *p, int model, struct ap_err *err)
 			return ap_err_nomem(err);
 		if (lp_func__build(f->loops, c->mod, f->func, c->first_base, &f->cls.f,
 				   p->source == PROFILE_STATIC ? NULL : f->cls.insn_samples, err) ||
-		    (f->sc && f->sc->fr && frame_origins(f->loops, &f->cls.f, f->sc->fr, err)))
+		    (f->sc && f->sc->fr && lp_func__frame_origins(f->loops, &f->cls.f, f->sc->fr, err)))
 			return -1;
 		n++;
 	}

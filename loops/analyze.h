@@ -19,4 +19,12 @@ int lp__profile(struct profile *p, int model, struct ap_err *err);
 int lp__model(struct lp_func *const *lfs, const struct cls_func *const *fs, uint32_t n,
 	      const char *perfdata, struct ap_err *err);
 
+/*
+ * The frame lever's reach with the compiler's frame-attribution sidecar fr:
+ * lf->frame_keep marks the frame accesses it calls no allocator spill.
+ */
+struct frames;
+int lp_func__frame_origins(struct lp_func *lf, const struct cls_func *f, const struct frames *fr,
+			   struct ap_err *err);
+
 #endif

@@ -78,7 +78,7 @@ static int whatif_table(FILE *f, const char *name, const struct lp_func *lf,
 								l->samples)) :
 					md_table__cell(t, "-", err));
 		if (r->removed)
-			rc = rc || md_table__cellf(t, err, "%.1f%%", render__loop_payoff(l, lv)) ||
+			rc = rc || md_table__cellf(t, err, "%.1f%%", lp_loop__payoff(l, lv)) ||
 			     md_table__cellf(t, err, "%.2f", r->cycles_per_iter);
 		else
 			rc = rc || md_table__cell(t, "-", err) || md_table__cell(t, "-", err);
@@ -107,20 +107,20 @@ static void verdict(FILE *f, const struct lp_func *lf, const struct lp_loop *l)
 			fprintf(f, "%s%s: %.0f%% of samples, %.0f%% predicted payoff", best < 0 ? "" : "; ",
 				render__lever_words(lv),
 				ap_pct(render__loop_lever_samples(l, lv), l->samples),
-				render__loop_payoff(l, lv));
+				lp_loop__payoff(l, lv));
 		else
 			fprintf(f, "%s%s: %.0f%% predicted payoff", best < 0 ? "" : "; ",
-				render__lever_words(lv), render__loop_payoff(l, lv));
+				render__lever_words(lv), lp_loop__payoff(l, lv));
 		if (best < 0)
 			best = lv;
 	}
 	if (best < 0)
 		fputs("no lever has instructions in this loop.\n\n", f);
-	else if (render__loop_payoff(l, best) < 2)
+	else if (lp_loop__payoff(l, best) < 2)
 		fputs(". No lever pays here (each under 2%): the loop is bound by what stays.\n\n", f);
 	else
 		fprintf(f, ". Pays most: **%s** (%.0f%% faster loop predicted).\n\n",
-			render__lever_words(best), render__loop_payoff(l, best));
+			render__lever_words(best), lp_loop__payoff(l, best));
 }
 
 int render__loops_md(FILE *f, const char *name, const struct profile_func *pf,

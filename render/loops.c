@@ -25,35 +25,19 @@ uint64_t render__loop_lever_samples(const struct lp_loop *l, int lv)
 		return l->cls_samples[CLS_FRAME_LOAD] + l->cls_samples[CLS_FRAME_STORE];
 	case LP_BOUNDS_CHECK:
 		return l->cls_samples[CLS_BOUNDS_CHECK];
-	default:
+	case LP_VMCTX_RELOAD:
 		return l->cls_samples[CLS_VMCTX_RELOAD];
+	default:	/* its instructions are no one class: those the model touched */
+		return l->lever[lv].touched_samples;
 	}
 }
 
 const char *render__lever_words(int lv)
 {
 	static const char *const w[LP__NLEVERS] = { "zero-extends", "frame loads/stores",
-						    "bounds checks", "vmctx reloads" };
+						    "bounds checks", "vmctx reloads",
+						    "dispatch" };
 	return lv >= 0 && lv < LP__NLEVERS ? w[lv] : "?";
-}
-
-double render__loop_payoff(const struct lp_loop *l, int lv)
-{
-	const struct lp_model_run *r = &l->lever[lv];
-	double base = l->base.cycles_per_iter;
-
-	if (!l->base.ok || !r->ok || base <= 0)
-		return 0;
-	/*
-	 * llvm-mca lets a frame load run ahead of the store it reloads, which
-	 * breaks a chain carried through the slot: the loop as compiled then
-	 * models faster than its register version. A core that renames stack
-	 * memory carries the value like a register (measured: README "Which
-	 * lever pays"), so the loop as compiled is at least as slow as that.
-	 */
-	if (lv == LP_FRAME && r->cycles_per_iter > base)
-		base = r->cycles_per_iter;
-	return 100.0 * (1.0 - r->cycles_per_iter / base);
 }
 
 /* Levers by predicted payoff, most first; those with nothing to remove last. */
@@ -63,8 +47,8 @@ void render__loop_by_payoff(const struct lp_loop *l, int *order)
 		order[i] = i;
 	for (int i = 1; i < LP__NLEVERS; i++)
 		for (int k = i; k > 0; k--) {
-			double a = l->lever[order[k]].removed ? render__loop_payoff(l, order[k]) : -1e9;
-			double b = l->lever[order[k - 1]].removed ? render__loop_payoff(l, order[k - 1]) :
+			double a = l->lever[order[k]].removed ? lp_loop__payoff(l, order[k]) : -1e9;
+			double b = l->lever[order[k - 1]].removed ? lp_loop__payoff(l, order[k - 1]) :
 								     -1e9;
 
 			if (a <= b)
@@ -177,7 +161,7 @@ static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loo
 		}
 		fprintf(out, "    %-14s %8u %12.2f %7.1f%% %9s\n",
 			lp_lever__name((enum lp_lever)lv), r->removed, r->cycles_per_iter,
-			render__loop_payoff(l, lv), share);
+			lp_loop__payoff(l, lv), share);
 		if (best < 0)
 			best = lv;
 	}
@@ -193,19 +177,19 @@ static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loo
 		if (lf->total)
 			fprintf(out, "%s %s: %.0f%% of samples, %.0f%% predicted payoff",
 				k ? ";\n     " : "", render__lever_words(lv),
-				ap_pct(render__loop_lever_samples(l, lv), l->samples), render__loop_payoff(l, lv));
+				ap_pct(render__loop_lever_samples(l, lv), l->samples), lp_loop__payoff(l, lv));
 		else
 			fprintf(out, "%s %s: %.0f%% predicted payoff", k ? ";\n     " : "",
-				render__lever_words(lv), render__loop_payoff(l, lv));
+				render__lever_words(lv), lp_loop__payoff(l, lv));
 	}
 	if (best < 0)
 		fprintf(out, " no lever has instructions in this loop\n");
-	else if (render__loop_payoff(l, best) < 2)
+	else if (lp_loop__payoff(l, best) < 2)
 		fprintf(out, ".\n      No lever pays here (each under 2%%): the loop is bound by\n      %s\n",
 			"what stays (see the bottleneck)");
 	else
 		fprintf(out, ".\n      Pays most: %s (%.0f%% faster loop predicted)\n", render__lever_words(best),
-			render__loop_payoff(l, best));
+			lp_loop__payoff(l, best));
 	fprintf(out, "    (the model assumes L1 hits and no memory dependences beyond llvm-mca's:\n"
 		"     a frame slot stored and reloaded costs no store-to-load latency, as on\n"
 		"     cores that rename stack memory; README \"Which lever pays\")\n");
@@ -299,7 +283,7 @@ static void json_model(struct json_out *j, const struct lp_func *lf, const struc
 			json_dbl(j, r->cycles_per_iter, 2);
 		else
 			json_dbl(j, l->base.cycles_per_iter, 2);
-		json_key(j, "payoff_pct"); json_dbl(j, render__loop_payoff(l, lv), 1);
+		json_key(j, "payoff_pct"); json_dbl(j, lp_loop__payoff(l, lv), 1);
 		if (lv == LP_FRAME) {
 			/* with a sidecar only its allocator spills (loops/analyze.c) */
 			json_key(j, "scope");

@@ -12,8 +12,6 @@ struct lp_loop;
 void render__loops_text(FILE *out, const struct profile_func *pf, size_t cols);
 /* "loops" (and "loops_model_note" when a model was asked) members. */
 void render__loops_json(struct json_out *j, const struct profile_func *pf);
-/* Percent of the loop's cycles lever lv would save (0 when not modelled). */
-double render__loop_payoff(const struct lp_loop *l, int lv);
 
 /* ---- shared by the loop renderers (text, JSON, Markdown) ---- */
 
@@ -47,5 +45,22 @@ void render__loop_pair_text(FILE *out, const struct render_loop_pair *p, size_t 
 void render__loop_pair_json(struct json_out *j, const struct render_loop_pair *p);
 int render__loop_pair_md(FILE *f, const char *name, const struct render_loop_pair *p,
 			 struct ap_err *err);
+
+/* ---- the run's lever table (levers.c, levers-md.c; loops/levers.h): p->levers ---- */
+
+struct lp_levers;
+struct lp_lever_row;
+/* The table, its notes and verdict; nothing without p->levers. */
+void render__levers_text(FILE *out, const struct profile *p, size_t cols);
+/* The member "levers"; nothing without p->levers. */
+void render__levers_json(struct json_out *j, const struct profile *p);
+int render__levers_md(FILE *f, const char *name, const struct profile *p, struct ap_err *err);
+/* "pays most: zero-extends, 12.3% of the run predicted (+-2.1), 6.3 points more than ..." */
+void render__levers_verdict(const struct lp_levers *lv, char *out, size_t n);
+/* "12.3%", "0.0..4.1%" (a bound), "not modelled", "-" (nothing touched) */
+void render__lever_payoff(const struct lp_lever_row *r, char *out, size_t n);
+int render__lever_row_modelled(const struct lp_lever_row *r);
+/* "predicted run payoff", or without a recording "mean loop saving" */
+const char *render__lever_unit(const struct lp_levers *lv);
 
 #endif

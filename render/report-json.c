@@ -236,6 +236,7 @@ void render__report_json_members(struct json_out *j, const struct profile *p,
 				json_func(j, p, &p->funcs[i], o);
 		json_end_arr(j);
 	}
+	render__levers_json(j, p);
 	if (p->source == PROFILE_RECORDS) {
 		json_key(j, "passes"); json_u64(j, (uint64_t)a->passes);
 		json_key(j, "truncated"); json_bool(j, a->truncated);

@@ -344,6 +344,8 @@ int render__report_md(FILE *f, const char *name, const struct profile *p,
 	host_block(&o, p);
 	for (uint32_t i = 0; i < p->nfuncs; i++)
 		func_block(&o, p, &p->funcs[i], ro);
+	if (!o.failed && render__levers_md(f, name, p, err))
+		o.failed = -1;
 	if (o.failed)
 		return -1;
 	if (fflush(f) || ferror(f))
