@@ -30,37 +30,6 @@ static double loop_tolerance(double payoff)
 	return rel > 5.0 ? rel : 5.0;
 }
 
-/* Is block b of loop l on its modelled path (whatif.c: sampled, no trap block)? */
-static int on_path(const struct lp_func *lf, uint32_t b)
-{
-	return !lf->blocks[b].trap && (!lf->total || lf->blocks[b].samples);
-}
-
-enum lp_lever_part lp_levers__unmodelled(const struct lp_func *lf, const struct cls_func *f,
-					 const struct lp_loop *l, int lever, const char *mcpu,
-					 const char **why)
-{
-	(void)mcpu;	/* measured on sapphirerapids; what fails is llvm-mca's, on every CPU */
-	*why = "";
-	if (lever != LP_DISPATCH)
-		return LP_PART_NONE;
-	for (uint32_t k = 0; k < l->nblocks; k++) {
-		const struct lp_block *b = &lf->blocks[l->blocks[k]];
-
-		if (!on_path(lf, l->blocks[k]))
-			continue;
-		for (uint32_t i = b->first; i < b->end; i++)
-			if (f->insns[i].cls == CLS_DISPATCH) {
-				*why = "a br_table's dispatch: llvm-mca models neither the taken "
-				       "branches nor the front end that bound such loops (kernel "
-				       "pair on sapphirerapids: 11.8% predicted, 4-7% measured; "
-				       "docs/levers.md)";
-				return LP_PART_BR_TABLE;
-			}
-	}
-	return LP_PART_NONE;
-}
-
 /* ---- the functions ---- */
 
 static int add_func(struct lp_levers *lv, uint32_t core, uint32_t func, uint64_t samples)
@@ -194,7 +163,7 @@ static void add_loop(struct lp_levers *lv, struct lp_lever_func *lf, const struc
 			continue;
 		touched[lever] = 1;
 		r->removed += run->removed;
-		if (lp_levers__unmodelled(&lf->lf, &lf->cls.f, l, lever, lf->lf.model.mcpu, &why)) {
+		if (lp_loop__unmodelled(&lf->lf, &lf->cls.f, l, lever, lf->lf.model.mcpu, &why)) {
 			r->unmodelled_loops++;
 			r->unmodelled_share += 100.0 * weight;
 			snprintf(r->why, sizeof(r->why), "%s", why);
@@ -223,7 +192,7 @@ static uint64_t lever_samples(const struct lp_lever_func *lf, int lever, uint8_t
 		for (uint32_t b = 0; b < l->nblocks; b++) {
 			const struct lp_block *bl = &f->blocks[l->blocks[b]];
 
-			if (!on_path(f, l->blocks[b]))
+			if (!lp_func__on_path(f, l->blocks[b]))
 				continue;
 			for (uint32_t i = bl->first; i < bl->end; i++)
 				if (!seen[i] && lp_whatif__touches(f, &lf->cls.f, lever, i)) {

@@ -47,16 +47,6 @@ struct lp_lever_func {
 	uint32_t frame_loads_loops;	/* of them in the modelled loops, the lever's */
 };
 
-/*
- * Parts of a lever that the kernel pairs could not confirm on some CPU
- * (docs/levers.md): where a loop holds one, the loop's saving is "not
- * modelled" and stays out of the lever's payoff.
- */
-enum lp_lever_part {
-	LP_PART_NONE,
-	LP_PART_BR_TABLE,		/* dispatch: a br_table's jump-table dispatch or compare chain */
-};
-
 struct lp_lever_row {
 	int lever;			/* enum lp_lever */
 	uint32_t functions;		/* functions with a modelled loop it touches */
@@ -104,12 +94,4 @@ static inline double lp_levers__modelled_pct(const struct lp_levers *lv)
 {
 	return lv->run_samples ? 100.0 * (double)lv->modelled_samples / (double)lv->run_samples : 0;
 }
-/*
- * The part of lever lv in loop l of f that is not modelled on mcpu
- * (LP_PART_NONE: all of it is), and why (a static string).
- */
-enum lp_lever_part lp_levers__unmodelled(const struct lp_func *lf, const struct cls_func *f,
-					 const struct lp_loop *l, int lever, const char *mcpu,
-					 const char **why);
-
 #endif

@@ -140,6 +140,26 @@ enum { LP_ICALL_NONE, LP_ICALL_CHECK, LP_ICALL_CALL };
  */
 double lp_loop__payoff(const struct lp_loop *l, int lv);
 
+/*
+ * Parts of a lever that the kernel pairs could not confirm on some CPU
+ * (docs/levers.md): where a loop holds one, the loop's saving is "not
+ * modelled" and stays out of the lever's payoff.
+ */
+enum lp_lever_part {
+	LP_PART_NONE,
+	LP_PART_BR_TABLE,		/* dispatch: a br_table's jump-table dispatch or compare chain */
+};
+
+/*
+ * The part of lever in loop l of lf (decoded as f) that is not modelled
+ * on mcpu (LP_PART_NONE: all of it is), and why (a static string; whatif.c).
+ */
+enum lp_lever_part lp_loop__unmodelled(const struct lp_func *lf, const struct cls_func *f,
+				       const struct lp_loop *l, int lever, const char *mcpu,
+				       const char **why);
+/* Is block b on a loop's modelled path: sampled (when anything was), no trap block? */
+int lp_func__on_path(const struct lp_func *lf, uint32_t b);
+
 /* Does block b belong to loop l? */
 int lp_loop__has(const struct lp_loop *l, uint32_t b);
 

@@ -180,6 +180,76 @@ void render__levers_text(FILE *out, const struct profile *p, size_t cols)
 
 /* ---- JSON ---- */
 
+static void json_run(struct json_out *j, const char *key, const struct lp_model_run *r)
+{
+	json_key(j, key);
+	if (r->ok)
+		json_dbl(j, r->cycles_per_iter, 2);
+	else
+		json_null(j);
+}
+
+/* The function's modelled loops: what each row sums (docs/levers.md). */
+static void json_loops(struct json_out *j, const struct lp_lever_func *f)
+{
+	const struct lp_func *lf = &f->lf;
+
+	json_key(j, "modelled_loops");
+	json_begin_arr(j);
+	for (uint32_t k = 0; k < lf->nloops; k++) {
+		const struct lp_loop *l = &lf->loops[k];
+
+		if (!l->base.ok)
+			continue;
+		json_begin_obj(j);
+		json_key(j, "header");
+		json_u64(j, f->cls.f.insns[lf->blocks[l->header].first].offset);
+		json_key(j, "blocks");
+		json_begin_arr(j);
+		for (uint32_t b = 0; b < l->nblocks; b++) {
+			const struct lp_block *bl = &lf->blocks[l->blocks[b]];
+			const struct cls_insn *last = &f->cls.f.insns[bl->end - 1];
+
+			json_begin_arr(j);
+			json_u64(j, f->cls.f.insns[bl->first].offset);
+			json_u64(j, last->offset + last->size);
+			json_end_arr(j);
+		}
+		json_end_arr(j);
+		json_key(j, "self_samples"); json_u64(j, l->self_samples);
+		json_key(j, "samples"); json_u64(j, l->samples);
+		json_key(j, "input"); json_str(j, l->input);
+		json_run(j, "cycles_per_iteration", &l->base);
+		json_key(j, "whatif");
+		json_begin_obj(j);
+		for (int lever = 0; lever < LP__NLEVERS; lever++) {
+			const struct lp_model_run *r = &l->lever[lever];
+			const char *why;
+
+			if (!r->removed)
+				continue;
+			json_key(j, lp_lever__name((enum lp_lever)lever));
+			json_begin_obj(j);
+			json_key(j, "removed"); json_u64(j, r->removed);
+			json_key(j, "touched_samples"); json_u64(j, r->touched_samples);
+			json_run(j, "cycles_per_iteration", r);
+			json_key(j, "payoff_pct");
+			if (lp_loop__unmodelled(lf, &f->cls.f, l, lever, lf->model.mcpu, &why))
+				json_null(j);
+			else
+				json_dbl(j, lp_loop__payoff(l, lever), 2);
+			if (lever == LP_FRAME) {
+				json_run(j, "aliased_base_cycles", &l->aliased_base);
+				json_run(j, "aliased_cycles", &l->aliased_frame);
+			}
+			json_end_obj(j);
+		}
+		json_end_obj(j);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+}
+
 static void json_funcs(struct json_out *j, const struct profile *p, const struct lp_levers *lv)
 {
 	json_key(j, "functions");
@@ -197,6 +267,7 @@ static void json_funcs(struct json_out *j, const struct profile *p, const struct
 		json_key(j, "loops"); json_u64(j, f->lf.nloops);
 		json_key(j, "loops_modelled"); json_u64(j, f->modelled);
 		json_key(j, "modelled_samples"); json_u64(j, f->modelled_samples);
+		json_loops(j, f);
 		if (lv->spills_given) {
 			json_key(j, "spill_ld");
 			if (f->spill_known)
