@@ -81,30 +81,6 @@ static void choose_hottest(struct lp_levers *lv, const struct profile *p)
 	}
 }
 
-/* No recording: the largest functions over all cores (those with loops are kept). */
-static void choose_largest(struct lp_levers *lv, const struct profile *p, uint32_t n)
-{
-	while (lv->nfuncs < n) {
-		int64_t best = -1;
-		uint32_t core = 0;
-
-		for (uint32_t c = 0; c < p->attr.ncores; c++) {
-			const struct cwasm_module *m = p->attr.cores[c].mod;
-
-			for (uint32_t i = 0; i < m->nfuncs; i++)
-				if (!chosen(lv, c, i) && m->funcs[i].size &&
-				    (best < 0 || m->funcs[i].size >
-						 p->attr.cores[core].mod->funcs[best].size)) {
-					best = i;
-					core = c;
-				}
-		}
-		if (best < 0)
-			break;
-		add_func(lv, core, (uint32_t)best, 0);
-	}
-}
-
 /* The frame-attribution sidecar report loaded for (core, func), or NULL. */
 static const struct frames *sidecar_of(const struct profile *p, uint32_t core, uint32_t func)
 {
@@ -134,6 +110,58 @@ static int build_func(struct lp_levers *lv, const struct profile *p, struct lp_l
 	if (!lf->lf.model_min_self)
 		lf->lf.model_min_self = 1;
 	return 0;
+}
+
+/* how many of the largest functions a table without a recording decodes, looking for loops */
+#define LP_LEVERS_STATIC_TRIES 1000
+
+struct by_size {
+	uint32_t core, func, size;
+};
+
+static int cmp_size(const void *a, const void *b)
+{
+	const struct by_size *x = a, *y = b;
+
+	if (x->size != y->size)
+		return x->size < y->size ? 1 : -1;
+	return x->core != y->core ? (x->core < y->core ? -1 : 1) : (x->func < y->func ? -1 : 1);
+}
+
+/* No recording: the largest functions with loops, over all cores. */
+static int choose_static(struct lp_levers *lv, const struct profile *p,
+			 const struct lp_levers_opts *o, struct ap_err *err)
+{
+	struct by_size *all;
+	uint32_t n = 0, tries = 0;
+	int ret = 0;
+
+	for (uint32_t c = 0; c < p->attr.ncores; c++)
+		n += p->attr.cores[c].mod->nfuncs;
+	all = calloc(n + 1, sizeof(*all));
+	if (!all)
+		return ap_err_nomem(err);
+	n = 0;
+	for (uint32_t c = 0; c < p->attr.ncores; c++)
+		for (uint32_t i = 0; i < p->attr.cores[c].mod->nfuncs; i++)
+			if (p->attr.cores[c].mod->funcs[i].size)
+				all[n++] = (struct by_size){ c, i, p->attr.cores[c].mod->funcs[i].size };
+	qsort(all, n, sizeof(*all), cmp_size);
+	for (uint32_t k = 0; k < n && lv->nfuncs < lv->max_funcs && tries < LP_LEVERS_STATIC_TRIES;
+	     k++, tries++) {
+		struct lp_lever_func *f = &lv->funcs[lv->nfuncs];
+
+		add_func(lv, all[k].core, all[k].func, 0);
+		if ((ret = build_func(lv, p, f, o, err)))
+			break;
+		if (!f->lf.nloops) {	/* nothing to model: the next one */
+			lp_func__exit(&f->lf);
+			cls_result__exit(&f->cls);
+			lv->nfuncs--;
+		}
+	}
+	free(all);
+	return ret;
 }
 
 /* ---- the rows ---- */
@@ -174,6 +202,9 @@ static void add_loop(struct lp_levers *lv, struct lp_lever_func *lf, const struc
 		r->payoff += weight * p;
 		r->payoff_hi += weight * (lever == LP_FRAME ? frame_hi(l, p) : p);
 		r->tolerance += weight * loop_tolerance(p);
+		lf->payoff[lever] += weight * p;
+		lf->tolerance[lever] += weight * loop_tolerance(p);
+		lf->touched[lever] = 1;
 	}
 }
 
@@ -278,6 +309,11 @@ static int rows(struct lp_levers *lv, const struct lp_levers_opts *o, struct ap_
 		free(seen);
 	}
 	/* no run shares: the mean saving of a modelled loop */
+	for (uint32_t i = 0; lv->static_only && nloops && i < lv->nfuncs; i++)
+		for (int lever = 0; lever < LP__NLEVERS; lever++) {
+			lv->funcs[i].payoff[lever] /= nloops;
+			lv->funcs[i].tolerance[lever] /= nloops;
+		}
 	for (int lever = 0; lv->static_only && nloops && lever < LP__NLEVERS; lever++) {
 		lv->rows[lever].payoff /= nloops;
 		lv->rows[lever].payoff_hi /= nloops;
@@ -312,12 +348,10 @@ int lp_levers__run(struct lp_levers *lv, const struct profile *p, const struct l
 		ap_err_nomem(err);
 		goto out;
 	}
-	if (lv->static_only)
-		choose_largest(lv, p, lv->max_funcs);
-	else
-		choose_hottest(lv, p);
+	if (lv->static_only ? choose_static(lv, p, o, err) : (choose_hottest(lv, p), 0))
+		goto out;
 	for (uint32_t i = 0; i < lv->nfuncs; i++) {
-		if (build_func(lv, p, &lv->funcs[i], o, err))
+		if (!lv->static_only && build_func(lv, p, &lv->funcs[i], o, err))
 			goto out;
 		if (lv->funcs[i].lf.nloops) {
 			lfs[n] = &lv->funcs[i].lf;

@@ -40,6 +40,13 @@ struct lp_lever_func {
 	struct lp_func lf;
 	uint32_t modelled;		/* loops modelled (llvm-mca gave numbers) */
 	uint64_t modelled_samples;	/* their self samples */
+	/*
+	 * Each lever's predicted saving in this function's modelled loops and
+	 * its tolerance, % of the run (the rows sum them): what a diff holds
+	 * the function's measured change against.
+	 */
+	double payoff[LP__NLEVERS], tolerance[LP__NLEVERS];
+	uint8_t touched[LP__NLEVERS];	/* a modelled loop it touches is counted */
 	/* the frame lever against the spill log (opts.spills) */
 	int spill_known;		/* the log lists the function */
 	uint64_t spill_ld;		/* its spill_ld: reloads the allocator emitted */

@@ -324,8 +324,8 @@ enum lp_lever_part lp_loop__unmodelled(const struct lp_func *lf, const struct cl
 			if (f->insns[i].cls == CLS_DISPATCH) {
 				*why = "a br_table's dispatch: llvm-mca models neither the taken "
 				       "branches nor the front end that bound such loops (kernel "
-				       "pair on sapphirerapids: 11.8% predicted, 4-7% measured; "
-				       "docs/levers.md)";
+				       "pair on sapphirerapids: 11.8% predicted, -4 to +4% "
+				       "measured; docs/levers.md)";
 				return LP_PART_BR_TABLE;
 			}
 	}

@@ -55,7 +55,7 @@ int render__levers_md(FILE *f, const char *name, const struct profile *p, struct
 		return 0;
 	fputs("### Which lever pays for the run\n\n", f);
 	if (lv->static_only)
-		fprintf(f, "No recording: the %u largest functions, every loop modelled; each "
+		fprintf(f, "No recording: the %u largest functions with loops, every loop modelled; each "
 			"lever's mean saving per modelled loop (no run shares).\n\n", lv->nfuncs);
 	else
 		fprintf(f, "%u functions hold %.1f%% of the wasm samples; their loops with %.0f%% "

@@ -77,8 +77,8 @@ static void print_head(FILE *out, const struct lp_levers *lv, size_t cols)
 	for (uint32_t i = 0; i < lv->nfuncs; i++)
 		nloops += lv->funcs[i].modelled;
 	if (lv->static_only)
-		snprintf(line, sizeof(line), "levers (no recording): the %u largest functions, every "
-			 "loop modelled (%u); each lever's mean saving per loop, no run shares",
+		snprintf(line, sizeof(line), "levers (no recording): the %u largest functions with loops, "
+			 "every loop modelled (%u); each lever's mean saving per loop, no run shares",
 			 lv->nfuncs, nloops);
 	else
 		snprintf(line, sizeof(line), "levers of the run: %u functions hold %.1f%% of the wasm "
@@ -267,6 +267,18 @@ static void json_funcs(struct json_out *j, const struct profile *p, const struct
 		json_key(j, "loops"); json_u64(j, f->lf.nloops);
 		json_key(j, "loops_modelled"); json_u64(j, f->modelled);
 		json_key(j, "modelled_samples"); json_u64(j, f->modelled_samples);
+		json_key(j, "levers");
+		json_begin_obj(j);
+		for (int lever = 0; lever < LP__NLEVERS; lever++) {
+			if (!f->touched[lever])
+				continue;
+			json_key(j, lp_lever__name((enum lp_lever)lever));
+			json_begin_obj(j);
+			json_key(j, "payoff_pct"); json_dbl(j, f->payoff[lever], 2);
+			json_key(j, "tolerance_pct"); json_dbl(j, f->tolerance[lever], 2);
+			json_end_obj(j);
+		}
+		json_end_obj(j);
 		json_loops(j, f);
 		if (lv->spills_given) {
 			json_key(j, "spill_ld");

@@ -414,7 +414,7 @@
 		var lv = m.doc.levers, s = section(app, 'levers', 'Which lever pays for the run');
 		var modelled = function (r) { return r.payoff_pct !== null && r.payoff_pct !== undefined; };
 		add(s, el('p', 'note', lv['static'] ? 'No recording: the ' + lv.functions.length +
-			' largest functions, every loop modelled; each lever\u2019s mean saving per modelled loop.' :
+			' largest functions with loops, every loop modelled; each lever\u2019s mean saving per modelled loop.' :
 			lv.functions.length + ' functions hold ' + pct(num(lv.function_samples), num(lv.wasm_samples)) +
 			' of the wasm samples; their loops with ' + num(lv.loop_min_pct) + '% of their function or more are ' +
 			'modelled: ' + num(lv.modelled_pct).toFixed(1) + '% of the run (' + num(lv.unmodelled_pct).toFixed(1) +

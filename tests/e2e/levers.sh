@@ -121,6 +121,9 @@ for lw in $W; do
 	check "$lever: predicted run payoff $got% = (loop samples / run) x (1 - variant / base) = $exp%" \
 		gawk -v a="$got" -v b="$exp" 'BEGIN { d = a - b; exit !(d < 0.15 && d > -0.15) }'
 done
+check "each row's payoff = the sum of its functions' shares (functions[].levers)" jqe '.levers as $l |
+	[$l.rows[] | select(.payoff_pct != null) | .lever as $v | (.payoff_pct - ([$l.functions[].levers[$v].payoff_pct //
+	0] | add)) | fabs < 0.05] | all' "$J"
 check "rows in payoff order" jqe '[.levers.rows[] | select(.payoff_pct != null) | .payoff_pct] |
 	. == (sort | reverse)' "$J"
 first=$(jq -r '[.levers.rows[] | select(.payoff_pct != null)][0].lever' "$J")
