@@ -26,21 +26,9 @@
 #     line and write nothing.
 . "$(dirname "$0")/lib/common.sh"
 . "$E2E/lib/asmcore.sh"
+. "$E2E/lib/mca.sh"
 ROOT=$(cd "$E2E/../.." && pwd)
-
-MCA=""
-for c in /usr/lib/llvm-*/bin/llvm-mca; do [ -x "$c" ] && MCA=$c; done
-[ -z "$MCA" ] && MCA=$(command -v llvm-mca || true)
-if [ -z "$MCA" ]; then
-	if [ -n "${CI:-}" ]; then bad "no llvm-mca (make deps installs llvm)"; else
-		echo "SKIP: no llvm-mca installed (make deps installs llvm)"; fi
-	finish
-	exit
-fi
-cycles() { # MCPU FILE: cycles per iteration, as llvm-mca says
-	"$MCA" -mcpu="$1" -iterations=100 "$2" 2>/dev/null |
-		gawk '/^Iterations:/ { i = $2 } /^Total Cycles:/ { c = $3 } END { printf "%.4f", c / i }'
-}
+need_mca
 jqe() { jq -e "$@" >/dev/null; }	# a jq test, quiet
 within() { # A B PCT: |A - B| <= PCT% of |B| (+0.011 for 2 decimals)
 	gawk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; if (b < 0) b = -b
@@ -103,7 +91,7 @@ for lw in $W; do
 	check_eq "$f: the loop's self samples = perf script's ips in its blocks" \
 		"$(jq "$q | .self_samples" "$J")" "$self"
 	jq -r "$q | .input" "$J" >"$WORK/$f.s"
-	cb=$(cycles "$mcpu" "$WORK/$f.s")
+	cb=$(mca_cycles "$mcpu" "$WORK/$f.s")
 	check "$f: its input reruns to its cycles ($cb)" within "$(jq "$q | .cycles_per_iteration" "$J")" "$cb" 0
 	(cd "$WORK" && "$AOTPERF" report -q --cwasm "$v.cwasm" --func "$f" --json "$v.json" >/dev/null)
 	cv=$(jq '.classified_functions[0].loops[0].model.cycles_per_iteration' "$WORK/$v.json")

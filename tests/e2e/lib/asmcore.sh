@@ -6,13 +6,14 @@
 
 # asm_core SRC OUT.cwasm [--pad-to BYTES] [as options...]: OUT.cwasm and
 # OUT.cwasm.syms, with OUT.o, OUT.text, OUT.nm and OUT.dis (objdump -M
-# intel) beside them. 0 on success.
+# intel) beside them; SRC's folder is on the include path (.include
+# "idioms.inc"). 0 on success.
 asm_core() {
 	local src=$1 out=$2 pad=()
 	shift 2
 	if [ "${1:-}" = --pad-to ]; then pad=(--pad-to "$2"); shift 2; fi
 	local b=${out%.cwasm}
-	as "$@" -o "$b.o" "$src" &&
+	as -I "$(dirname "$src")" "$@" -o "$b.o" "$src" &&
 		objcopy -O binary -j .text "$b.o" "$b.text" &&
 		nm -n --defined-only "$b.o" >"$b.nm" &&
 		objdump -d -M intel --no-show-raw-insn "$b.o" >"$b.dis" &&
