@@ -9,7 +9,7 @@
 #include "../loops/levers.h"
 #include "../spills/spills-log.h"
 
-enum { LEVERS_OPT_ON = 1200, LEVERS_OPT_SHARE, LEVERS_OPT_MAX, LEVERS_OPT_LOOP_MIN,
+enum { LEVERS_OPT_ON = 1300, LEVERS_OPT_SHARE, LEVERS_OPT_MAX, LEVERS_OPT_LOOP_MIN,
        LEVERS_OPT_SPILLS };
 
 #define LEVERS_LONGOPTS                                                          \

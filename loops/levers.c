@@ -184,17 +184,16 @@ static void add_loop(struct lp_levers *lv, struct lp_lever_func *lf, const struc
 	for (int lever = 0; lever < LP__NLEVERS; lever++) {
 		struct lp_lever_row *r = &lv->rows[lever];
 		const struct lp_model_run *run = &l->lever[lever];
-		const char *why;
 		double p;
 
 		if (!run->removed)
 			continue;
 		touched[lever] = 1;
 		r->removed += run->removed;
-		if (lp_loop__unmodelled(&lf->lf, &lf->cls.f, l, lever, lf->lf.model.mcpu, &why)) {
+		if (run->not_modelled) {
 			r->unmodelled_loops++;
 			r->unmodelled_share += 100.0 * weight;
-			snprintf(r->why, sizeof(r->why), "%s", why);
+			snprintf(r->why, sizeof(r->why), "%s", run->not_modelled);
 			continue;
 		}
 		p = lp_loop__payoff(l, lever);

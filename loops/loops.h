@@ -44,6 +44,8 @@ struct lp_model_run {
 	double cycles_per_iter;
 	uint32_t removed;	/* instructions the lever touched (0 for the base) */
 	uint64_t touched_samples;	/* the samples on them */
+	/* why the saving is not modelled (lp_loop__unmodelled), NULL: it is */
+	const char *not_modelled;
 };
 
 struct lp_loop {

@@ -193,8 +193,12 @@ static int build_function(struct job *j, uint32_t fi)
 		for (int lv = 0; lv < LP__NLEVERS; lv++) {
 			size_t mark = j->in.len;
 
+			const char *why;
+
 			if (add_region(j, fi, k, lv, &l->lever[lv]))
 				return -1;
+			l->lever[lv].not_modelled = lp_loop__unmodelled(lf, j->fs[fi], l, lv,
+									  j->t->mcpu, &why) ? why : NULL;
 			if (!l->lever[lv].removed)
 				j->in.len = mark;	/* nothing to apply: no region */
 			j->in.s[j->in.len] = 0;

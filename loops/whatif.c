@@ -406,7 +406,7 @@ double lp_loop__payoff(const struct lp_loop *l, int lv)
 	const struct lp_model_run *r = &l->lever[lv];
 	double base = l->base.cycles_per_iter;
 
-	if (!l->base.ok || !r->ok || base <= 0)
+	if (!l->base.ok || !r->ok || base <= 0 || r->not_modelled)
 		return 0;
 	/*
 	 * llvm-mca lets a frame load run ahead of the store it reloads, which

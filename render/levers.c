@@ -224,7 +224,6 @@ static void json_loops(struct json_out *j, const struct lp_lever_func *f)
 		json_begin_obj(j);
 		for (int lever = 0; lever < LP__NLEVERS; lever++) {
 			const struct lp_model_run *r = &l->lever[lever];
-			const char *why;
 
 			if (!r->removed)
 				continue;
@@ -234,7 +233,7 @@ static void json_loops(struct json_out *j, const struct lp_lever_func *f)
 			json_key(j, "touched_samples"); json_u64(j, r->touched_samples);
 			json_run(j, "cycles_per_iteration", r);
 			json_key(j, "payoff_pct");
-			if (lp_loop__unmodelled(lf, &f->cls.f, l, lever, lf->model.mcpu, &why))
+			if (r->not_modelled)
 				json_null(j);
 			else
 				json_dbl(j, lp_loop__payoff(l, lever), 2);

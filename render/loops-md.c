@@ -77,7 +77,10 @@ static int whatif_table(FILE *f, const char *name, const struct lp_func *lf,
 							 ap_pct(render__loop_lever_samples(l, lv),
 								l->samples)) :
 					md_table__cell(t, "-", err));
-		if (r->removed)
+		if (r->removed && r->not_modelled)
+			rc = rc || md_table__cell(t, "not modelled", err) ||
+			     md_table__cellf(t, err, "%.2f", r->cycles_per_iter);
+		else if (r->removed)
 			rc = rc || md_table__cellf(t, err, "%.1f%%", lp_loop__payoff(l, lv)) ||
 			     md_table__cellf(t, err, "%.2f", r->cycles_per_iter);
 		else
@@ -101,7 +104,7 @@ static void verdict(FILE *f, const struct lp_func *lf, const struct lp_loop *l)
 	for (int k = 0; k < LP__NLEVERS; k++) {
 		int lv = order[k];
 
-		if (!l->lever[lv].removed)
+		if (!render__loop_lever_modelled(l, lv))
 			continue;
 		if (lf->total)
 			fprintf(f, "%s%s: %.0f%% of samples, %.0f%% predicted payoff", best < 0 ? "" : "; ",

@@ -40,16 +40,23 @@ const char *render__lever_words(int lv)
 	return lv >= 0 && lv < LP__NLEVERS ? w[lv] : "?";
 }
 
-/* Levers by predicted payoff, most first; those with nothing to remove last. */
+/* Lever lv touches loop l and its saving is modelled. */
+int render__loop_lever_modelled(const struct lp_loop *l, int lv)
+{
+	return l->lever[lv].removed && !l->lever[lv].not_modelled;
+}
+
+/* Levers by predicted payoff, most first; those not modelled, then those with nothing to remove last. */
 void render__loop_by_payoff(const struct lp_loop *l, int *order)
 {
 	for (int i = 0; i < LP__NLEVERS; i++)
 		order[i] = i;
 	for (int i = 1; i < LP__NLEVERS; i++)
 		for (int k = i; k > 0; k--) {
-			double a = l->lever[order[k]].removed ? lp_loop__payoff(l, order[k]) : -1e9;
-			double b = l->lever[order[k - 1]].removed ? lp_loop__payoff(l, order[k - 1]) :
-								     -1e9;
+			double a = render__loop_lever_modelled(l, order[k]) ? lp_loop__payoff(l, order[k]) :
+				   l->lever[order[k]].removed ? -1e8 : -1e9;
+			double b = render__loop_lever_modelled(l, order[k - 1]) ?
+				   lp_loop__payoff(l, order[k - 1]) : l->lever[order[k - 1]].removed ? -1e8 : -1e9;
 
 			if (a <= b)
 				break;
@@ -159,20 +166,32 @@ static void print_model(FILE *out, const struct lp_func *lf, const struct lp_loo
 				"0", "-", "-", share);
 			continue;
 		}
+		if (r->not_modelled) {
+			fprintf(out, "    %-14s %8u %12.2f %8s %9s\n", lp_lever__name((enum lp_lever)lv),
+				r->removed, r->cycles_per_iter, "n/m", share);
+			continue;
+		}
 		fprintf(out, "    %-14s %8u %12.2f %7.1f%% %9s\n",
 			lp_lever__name((enum lp_lever)lv), r->removed, r->cycles_per_iter,
 			lp_loop__payoff(l, lv), share);
 		if (best < 0)
-			best = lv;
+			best = lv;	/* the first modelled, in payoff order */
 	}
 	if (lf->frame_keep)
 		fprintf(out, "    frame: allocator spills only (the sidecar's origins; %u frame "
 			"accesses of the function stay)\n", lf->frame_kept);
+	for (int k = 0; k < LP__NLEVERS; k++)
+		if (l->lever[order[k]].not_modelled) {
+			snprintf(line, sizeof(line), "    %s: n/m, not modelled: %s",
+				 lp_lever__name((enum lp_lever)order[k]), l->lever[order[k]].not_modelled);
+			ap_term__wrap(out, line, cols, 6);
+		}
 	fprintf(out, "    verdict:");
 	for (int k = 0; k < LP__NLEVERS; k++) {
 		int lv = order[k];
 
-		if (!l->lever[lv].removed)
+		/* modelled levers come first in order: the first is k 0 */
+		if (!render__loop_lever_modelled(l, lv))
 			continue;
 		if (lf->total)
 			fprintf(out, "%s %s: %.0f%% of samples, %.0f%% predicted payoff",
@@ -283,7 +302,14 @@ static void json_model(struct json_out *j, const struct lp_func *lf, const struc
 			json_dbl(j, r->cycles_per_iter, 2);
 		else
 			json_dbl(j, l->base.cycles_per_iter, 2);
-		json_key(j, "payoff_pct"); json_dbl(j, lp_loop__payoff(l, lv), 1);
+		json_key(j, "payoff_pct");
+		if (r->not_modelled)
+			json_null(j);
+		else
+			json_dbl(j, lp_loop__payoff(l, lv), 1);
+		if (r->not_modelled) {
+			json_key(j, "not_modelled"); json_str(j, r->not_modelled);
+		}
 		if (lv == LP_FRAME) {
 			/* with a sidecar only its allocator spills (loops/analyze.c) */
 			json_key(j, "scope");

@@ -19,7 +19,9 @@ void render__loops_json(struct json_out *j, const struct profile_func *pf);
 uint64_t render__loop_lever_samples(const struct lp_loop *l, int lv);
 /* "bounds checks", "frame loads/stores", ... */
 const char *render__lever_words(int lv);
-/* order[LP__NLEVERS]: levers by predicted payoff, those with nothing to remove last. */
+/* Lever lv touches loop l and its saving is modelled (not lp_model_run.not_modelled). */
+int render__loop_lever_modelled(const struct lp_loop *l, int lv);
+/* order[LP__NLEVERS]: levers by predicted payoff, then those not modelled, those with nothing to remove last. */
 void render__loop_by_payoff(const struct lp_loop *l, int *order);
 /* "frame_load 30%, alu 22%, bounds_check 12%": the three largest classes. */
 void render__loop_top_classes(const struct lp_loop *l, int by_samples, char *out, size_t n);

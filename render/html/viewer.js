@@ -947,7 +947,8 @@
 	function leversByPayoff(wi) {
 		return Object.keys(wi).sort(function (a, b) {
 			var x = wi[a], y = wi[b];
-			var px = num(x.removed) ? num(x.payoff_pct) : -1e9, py = num(y.removed) ? num(y.payoff_pct) : -1e9;
+			var rank = function (w) { return !num(w.removed) ? -1e9 : w.payoff_pct === null ? -1e8 : num(w.payoff_pct); };
+			var px = rank(x), py = rank(y);
 			return py - px;
 		});
 	}
@@ -1000,7 +1001,8 @@
 			var tr = put(wb, el('tr', rm ? null : 'none'));
 			tr.setAttribute('data-lever', lv);
 			add(tr, el('td', 'mono', lv), el('td', 'num', num(x.sample_pct).toFixed(1) + '%'),
-				el('td', 'num' + (rm && num(x.payoff_pct) >= 2 ? ' pays' : ''), rm ? num(x.payoff_pct).toFixed(1) + '%' : '-'),
+				el('td', 'num' + (rm && num(x.payoff_pct) >= 2 ? ' pays' : ''), !rm ? '-' :
+					x.payoff_pct === null ? 'not modelled' : num(x.payoff_pct).toFixed(1) + '%'),
 				el('td', 'num', rm ? num(x.cycles_per_iteration).toFixed(2) : '-'), el('td', 'num', String(rm)),
 				el('td', 'mono', md.mcpu));
 		});

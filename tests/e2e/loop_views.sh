@@ -59,7 +59,7 @@ check_eq "the JSON's input reruns to its cycles (lv_bounds, -mcpu=$mcpu)" \
 jq -r '.classified_functions[] | .loops[0] as $l | $l.whatif | to_entries[] |
 	"\(.key) \(if .value.removed > 0 then (.value.payoff_pct * 10 | round / 10 | tostring) else "-" end) \(.value.removed)"' \
 	"$WORK/r.json" | gawk '{ if ($2 != "-") $2 = sprintf("%.1f%%", $2); print }' | sort >"$WORK/md.want"
-gawk -F '|' '$2 ~ /^ `(zext_move|frame|bounds_check|vmctx_reload)` *$/ {
+gawk -F '|' '$2 ~ /^ `(zext_move|frame|bounds_check|vmctx_reload|dispatch)` *$/ {
 	l = $2; gsub(/[ `]/, "", l); p = $4; gsub(/ /, "", p); r = $6; gsub(/ /, "", r); print l, p, r }' \
 	"$WORK/r.md" | sort >"$WORK/md.got"
 check "Markdown: the what-if rows (lever, payoff, removed) = the JSON's ($(wc -l <"$WORK/md.want"))" \
