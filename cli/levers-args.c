@@ -61,8 +61,7 @@ int levers_args__prepare(struct levers_args *l, const struct core_set *cs, const
 	l->o.roles = roles;
 	if (!l->on || !l->spill_path)
 		return 0;
-	spill_log__init(&l->log, l->spill_path);
-	l->log_read = 1;
+	l->log_read = 1;	/* spill_log__read initialises it, and it is to be freed even on failure */
 	if (spill_log__read(&l->log, l->spill_path, 0, err))
 		return ap_err_prefix(err, "--spill-log: ");
 	for (uint32_t i = 0; i < cs->n && i < sizeof(l->mods) / sizeof(l->mods[0]); i++)
