@@ -5,12 +5,16 @@
 #   make test-deps  install what the tests add (root)
 #   make check      build, then every unit and end-to-end test; offline
 #   make test       make deps test-deps, then make check plain and under ASan/UBSan
-#   make lint       cppcheck
+#   make lint       cppcheck, the layout rules (scripts/check-layout.sh)
 #   make demo       make deps, record the bundled sample, print the report
-#   make bench      aotperf report vs the perf script/report pipeline it replaces
+#   make bench      issue 32's speed goals, ratios (scripts/bench.sh), the README's
+#                   table rewritten from the run; make bench-quick: the same, 3 runs
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make static     build/aotperf-static, no shared library needed (ARCH=aarch64:
-#                   build-aarch64/); make dist: the release tarballs (dist/static.mk)
+#                   build-aarch64/, its cross dependencies installed when missing:
+#                   dist/arch.mk); make dist: the release tarballs (dist/static.mk)
+#   make test-arm64-vm  build the emulated arm64 machine if missing, record in it,
+#                   check the recordings (docs/arm64-vm.md)
 #
 # SAN=1 builds into build-san/ with AddressSanitizer and UBSan; WERROR=1 makes
 # warnings errors (CI does).
@@ -53,8 +57,8 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR_FLAG) -Wshadow 
 override LDFLAGS += $(SANFLAGS)
 LDLIBS  += -lzstd $(CAPSTONE_LIBS) $(TRACEEVENT_LIBS) -ldw -lelf -lm
 
-LIB_DIRS := util cwasm perfdata attr jitdump decode classify loops symbolize spills frames engines \
-	    unwind profile render compare
+LIB_DIRS := util cwasm perfdata session attr jitdump decode classify loops symbolize spills frames engines \
+	    unwind profile render view compare
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)
 CLI_SRCS := $(wildcard cli/*.c)
@@ -65,12 +69,12 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 TEST_HELPERS := $(B)/tests/loader $(B)/tests/mkfixture
 
 .DEFAULT_GOAL := all
-.PHONY: all check test unit e2e demo bench install clean deps test-deps fixtures lint
+.PHONY: all check test unit e2e demo bench bench-quick install clean deps test-deps fixtures lint test-arm64-vm
 
 # A fresh clone without the build dependencies: one line saying what to do,
 # not the compiler's first "No such file". Goals that install or need no
 # compiler are exempt.
-NO_DEPS_GOALS := deps test-deps clean lint test demo bench
+NO_DEPS_GOALS := deps test-deps clean lint test demo bench bench-quick
 ifneq ($(filter-out $(NO_DEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 DEPS_MISSING := $(shell printf '\043include <perf/event.h>\n\043include <capstone/capstone.h>\n\043include <gelf.h>\n\043include <zstd.h>\n\043include <elfutils/libdwfl.h>\n\043include <traceevent/event-parse.h>\n' | \
 	$(CC) $(LIBPERF_INC) $(CAPSTONE_CFLAGS) -E -x c - -o /dev/null 2>&1 | \
@@ -182,14 +186,28 @@ demo: deps
 	$(MAKE) all $(B)/tests/loader $(B)/fixtures/sample.cwasm
 	bash scripts/demo.sh $(B)
 
+# scripts/arm64-vm.sh's machine (built when missing: root, apt), fresh
+# recordings in it (tests/fixtures/arm64/remake.sh), tests/e2e/arm64.sh on them
+test-arm64-vm: all $(B)/tests/mkfixture $(B)/aotperf-static
+	bash tests/e2e/arm64.sh $(B) --live
+
+# scripts/bench.sh: the recordings made once into $(B)/bench; bench rewrites
+# the README's table from its run (scripts/bench-table.sh)
 bench: deps
 	$(MAKE) all $(TEST_HELPERS) fixtures
 	bash scripts/bench.sh $(B)
-	bash scripts/bench-offcpu.sh $(B)
+	bash scripts/bench-table.sh $(B)/bench/results.txt README.md
 
+bench-quick: deps
+	$(MAKE) all $(TEST_HELPERS) fixtures
+	bash scripts/bench.sh $(B) --quick
+
+# cppcheck, then the layout rules (scripts/check-layout.sh: the file cycles
+# too when $(B) is built)
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
 		--suppress=missingIncludeSystem -I. $(LIB_DIRS) cli plugin
+	bash scripts/check-layout.sh $(if $(wildcard $(B)/obj),$(B))
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/aotperf

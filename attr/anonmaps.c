@@ -6,7 +6,6 @@
 #include <sys/mman.h>
 #include "anonmaps.h"
 #include "comms.h"
-#include "../perfdata/perfdata.h"
 #include "../util/array.h"
 
 static int add_map(struct anon_census *c, const struct pd_event *ev, uint32_t pid,
@@ -107,24 +106,20 @@ static int on_sample_record(struct anon_census *c, struct attr_comms *comms,
 	return count_pid(c, s->sid.pid);
 }
 
-typedef int (*census_pass)(struct anon_census *, struct attr_comms *, const struct pd_event *);
+/* Both passes as one tool of the session: the mappings first, then the samples. */
+struct census {
+	struct session_tool tool;	/* first: the session hands it back */
+	struct anon_census *c;
+	struct attr_comms comms;
+};
 
-static int read_pass(const char *perf_path, census_pass on, struct anon_census *c,
-		     struct attr_comms *comms, struct ap_err *err)
+static int census_record(struct session_tool *t, const struct pd_event *ev, struct ap_err *err)
 {
-	struct perfdata *pd;
-	struct pd_event ev;
-	int r;
+	struct census *cs = (struct census *)t;
+	int r = t->pass ? on_sample_record(cs->c, &cs->comms, ev) :
+			  on_map_record(cs->c, &cs->comms, ev);
 
-	if (perfdata__open(perf_path, 0, &pd, err))
-		return -1;
-	while ((r = perfdata__next(pd, &ev, err)) == 1)
-		if (on(c, comms, &ev)) {
-			r = ap_err_nomem(err);
-			break;
-		}
-	perfdata__close(pd);
-	return r ? -1 : 0;
+	return r ? ap_err_nomem(err) : 0;
 }
 
 static int by_samples_map(const void *a, const void *b)
@@ -145,17 +140,19 @@ static int by_samples_pid(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-int anon_census__read(const char *perf_path, struct anon_census *c, struct ap_err *err)
+int anon_census__read(struct session *s, struct anon_census *c, struct ap_err *err)
 {
-	struct attr_comms comms = { 0 };
+	struct census cs = { .tool = { .record = census_record, .pass_end = session_tool__twice },
+			     .c = c };
+	struct session_tool *t = &cs.tool;
+	struct attr_comms comms;
 	int r;
 
 	memset(c, 0, sizeof(*c));
-	if (!strcmp(perf_path, "-"))
-		return ap_errf(err, "-: a stream cannot be read twice");
-	r = read_pass(perf_path, on_map_record, c, &comms, err);
-	if (!r)
-		r = read_pass(perf_path, on_sample_record, c, &comms, err);
+	if (session__stream(s))
+		return ap_errf(err, "%s: a stream cannot be read twice", session__path(s));
+	r = session__process(s, &t, 1, err);
+	comms = cs.comms;
 	if (!r) {
 		for (size_t i = 0; i < c->nmaps; i++)
 			snprintf(c->maps[i].comm, sizeof(c->maps[i].comm), "%s",

@@ -6,13 +6,14 @@
  * executable //anon mappings (where a runtime puts compiled code) with the
  * samples inside each, and the samples of each process. The front ends
  * list them when no mapping has a core's size (the wrong recording, or the
- * wrong core?) and when a --pid has no samples. Two plain reads of the
- * file, apart from attribution's, on the failure path only: perf writes
+ * wrong core?) and when a --pid has no samples. Two passes of the
+ * session, after attribution's, on the failure path only: perf writes
  * each CPU's buffer in rounds, so a sample can come before the mapping it
  * lies in (another CPU's buffer); the mappings are all known first.
  */
 #include <stddef.h>
 #include <stdint.h>
+#include "../session/session.h"
 #include "../util/err.h"
 
 struct anon_map {
@@ -37,8 +38,8 @@ struct anon_census {
 	uint64_t samples;
 };
 
-/* Read perf_path ("-" cannot be read again: -1 with err). 0, or -1 with err. */
-int anon_census__read(const char *perf_path, struct anon_census *c, struct ap_err *err);
+/* Read s again (a stream cannot be: -1 with err). 0, or -1 with err. */
+int anon_census__read(struct session *s, struct anon_census *c, struct ap_err *err);
 void anon_census__exit(struct anon_census *c);
 
 #endif

@@ -4,11 +4,14 @@
  * rounds, so a sample can come before the mapping that holds it. A file is
  * read once: samples that find no core wait for the end, and a mapping
  * record that arrives too late to be applied in order (maptable__late)
- * makes the driver start over with two passes: pass 1 collects the records
+ * makes the driver fall back to two passes: pass 1 collects the records
  * that shape the address space (MMAP/MMAP2, exec, fork) and orders them by
- * time, pass 2 streams the samples. A stream that cannot be rewound (a
- * pipe) is read once, and the report says so: in time order round by
- * round when its records carry times (reorder.h), else in stream order.
+ * time, pass 2 streams the samples. The one pass that falls back is the
+ * first of the two (it has collected those records from its start). A
+ * stream that cannot be rewound (a pipe) is read once, and the report
+ * says so: in time order round by round when its records carry times
+ * (reorder.h), else in stream order. The reading is a tool of the session
+ * (session/session.h): the session reads, the passes are asked for.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -16,8 +19,8 @@
 #include <sys/mman.h>
 #include "maptable.h"
 #include "reorder.h"
+#include "../session/session.h"
 #include "../util/array.h"
-#include "../util/progress.h"
 
 struct ev_list {
 	struct mt_event *ev;
@@ -110,7 +113,19 @@ static int to_mt_event(const struct pd_event *ev, int use_time, struct mt_event 
 
 enum { EVENT_ALL = -2, EVENT_PENDING = -3 };
 
+/* Where the reading is: the pass the session feeds it next. */
+enum run_pass {
+	RUN_STREAM,	/* a pipe read once: mappings as they come */
+	RUN_ONE,	/* a file read once (falls back to RUN_MAPS, RUN_SAMPLES) */
+	RUN_MAPS,	/* pass 1: the address-space records, ordered at its end */
+	RUN_SAMPLES,	/* pass 2: the samples */
+};
+
 struct run {
+	struct session_tool tool;	/* first: the session hands it back */
+	struct session *s;
+	enum run_pass pass;
+	struct ev_list list;	/* RUN_MAPS: the records collected */
 	const char *path;
 	struct attr_core *cores;
 	uint32_t ncores;
@@ -128,6 +143,7 @@ struct run {
 	int single_pass;   /* a pipe: mappings as they come (in time order when ordered) */
 	int one_pass;      /* a file read once; falls back to two passes when unsure */
 	int fallback;      /* the one pass met records it cannot order: start over */
+	int mt_ready;      /* mt initialized */
 	struct pending *pend;
 	size_t npend, cpend;
 	/* the address range every core mapping so far lies in (count_returns) */
@@ -142,7 +158,7 @@ struct run {
  */
 struct pending {
 	uint32_t pid, tid;
-	uint64_t time, ip;
+	uint64_t time, ip, period;
 	int attr_idx;
 };
 
@@ -171,8 +187,26 @@ struct hit {
 	uint64_t start, len;	/* the mapping it was found in */
 };
 
-/* Count a sample that lies in a core's mapping; 0 if it found none. */
-static int attribute(struct run *r, const struct pd_sample *s, uint64_t t, struct hit *h)
+uint64_t attr_sample_period(const struct pd_sample *s, const struct perf_event_attr *attr)
+{
+	if (s->has_period)
+		return s->period;
+	return attr && !attr->freq ? attr->sample_period : 0;
+}
+
+static uint64_t period_of(const struct run *r, const struct pd_sample *s)
+{
+	const struct perf_event_attr *a = NULL;
+
+	if (!s->has_period && s->attr_idx >= 0 && r->pd &&
+	    (size_t)s->attr_idx < perfdata__nevsels(r->pd))
+		a = &perfdata__evsel(r->pd, (size_t)s->attr_idx)->attr;
+	return attr_sample_period(s, a);
+}
+
+/* Count a sample that lies in a core's mapping (period: its weight); 0 if it found none. */
+static int attribute(struct run *r, const struct pd_sample *s, uint64_t t, uint64_t period,
+		     struct hit *h)
 {
 	uint32_t midx = 0;
 	struct attr_mapping *m;
@@ -195,6 +229,8 @@ static int attribute(struct run *r, const struct pd_sample *s, uint64_t t, struc
 	}
 	c->samples++;
 	c->func_samples[fn]++;
+	c->func_period[fn] += period;
+	r->res->attributed_period += period;
 	if (r->opts->hist)
 		attr_hist__add(r->opts->hist, (uint32_t)core, off);
 	m->samples++;
@@ -209,6 +245,7 @@ struct attr_lookup {
 	struct run *r;
 	uint32_t pid;
 	uint64_t time;
+	uint64_t period;
 };
 
 int attr_lookup__core(struct attr_lookup *lk, uint64_t ip, uint64_t *base)
@@ -226,19 +263,25 @@ uint64_t attr_lookup__time(const struct attr_lookup *lk)
 	return lk->time;
 }
 
-static void defer_sample(struct run *r, const struct pd_sample *s, uint64_t t)
+uint64_t attr_lookup__period(const struct attr_lookup *lk)
+{
+	return lk->period;
+}
+
+static void defer_sample(struct run *r, const struct pd_sample *s, uint64_t t, uint64_t period)
 {
 	if (r->npend == PENDING_MAX || ap_grow(&r->pend, &r->cpend, r->npend + 1, sizeof(*r->pend))) {
 		r->fallback = 1;
 		return;
 	}
-	r->pend[r->npend++] = (struct pending){ s->sid.pid, s->sid.tid, t, s->ip, s->attr_idx };
+	r->pend[r->npend++] = (struct pending){ s->sid.pid, s->sid.tid, t, s->ip, period,
+						s->attr_idx };
 }
 
 /* The on_other hook, for a record of the selected pid (or every pid). */
 static void other_record(struct run *r, const struct pd_event *ev, const struct pd_sample_id *sid)
 {
-	struct attr_lookup lk = { r, sid->pid, r->use_time ? sid->time : ev->seq };
+	struct attr_lookup lk = { r, sid->pid, r->use_time ? sid->time : ev->seq, 0 };
 
 	if (!r->opts->on_other || (r->opts->pid >= 0 && ev->hdr->type != PERF_RECORD_FINISHED_ROUND &&
 				   sid->pid != (uint32_t)r->opts->pid))
@@ -303,7 +346,7 @@ static void count_returns(struct run *r, const struct pd_sample *s, uint64_t t,
 static void count_sample(struct run *r, const struct pd_event *ev)
 {
 	const struct pd_sample *s = &ev->sample;
-	uint64_t t = r->use_time ? s->sid.time : ev->seq;
+	uint64_t t = r->use_time ? s->sid.time : ev->seq, period;
 	struct hit h = { .core = -1 };
 	int found;
 
@@ -313,12 +356,14 @@ static void count_sample(struct run *r, const struct pd_event *ev)
 	}
 	if (!sample_filter__keep(r->opts->filter, &s->sid))
 		return;	/* as if not recorded: no view counts it */
+	period = period_of(r, s);
 	r->res->total_samples++;
-	found = s->has_ip && attribute(r, s, t, &h);
+	r->res->total_period += period;
+	found = s->has_ip && attribute(r, s, t, period, &h);
 	if (r->opts->ret_hist && s->has_callchain)
 		count_returns(r, s, t, &h);
 	if (r->opts->on_sample) {
-		struct attr_lookup lk = { r, s->sid.pid, t };
+		struct attr_lookup lk = { r, s->sid.pid, t, period };
 
 		r->opts->on_sample(r->opts->ctx, s, h.core, h.func, h.off, &lk);
 		if (r->mt.miss_oom)
@@ -327,31 +372,7 @@ static void count_sample(struct run *r, const struct pd_event *ev)
 	if (!s->has_ip || found)
 		return;
 	if (r->one_pass && s->cpumode == PERF_RECORD_MISC_USER)
-		defer_sample(r, s, t);
-}
-
-/* The progress line: how far into the data this pass is. */
-static void progress_phase(struct run *r, struct perfdata *pd, const char *phase)
-{
-	struct pd_layout l;
-	uint64_t total = 0;
-
-	if (!r->opts->progress)
-		return;
-	if (!perfdata__layout(pd, &l))
-		total = l.data_size ? l.data_size :
-			l.file_size > l.data_offset ? l.file_size - l.data_offset : 0;
-	progress__phase(r->opts->progress, phase, total, "B");
-}
-
-static void progress_tick(struct run *r, struct perfdata *pd, uint64_t nrec)
-{
-	uint64_t done;
-
-	if (!r->opts->progress || nrec % 4096)
-		return;
-	perfdata__truncated(pd, &done, NULL);
-	progress__update(r->opts->progress, done);
+		defer_sample(r, s, t, period);
 }
 
 /*
@@ -399,7 +420,7 @@ static void retry_pending(struct run *r)
 
 		struct hit h;
 
-		attribute(r, &s, p->time, &h);
+		attribute(r, &s, p->time, p->period, &h);
 	}
 }
 
@@ -415,49 +436,47 @@ static int note_comm(struct run *r, const struct pd_event *ev)
 	return 0;
 }
 
-static int pass_mappings(struct run *r, struct perfdata *pd, struct ap_err *err)
+/* An address-space record of a process the reading attributes (not the kernel's, --pid's). */
+static int map_selected(const struct run *r, const struct mt_event *me)
 {
-	struct ev_list list = { 0 };
-	struct pd_event ev;
-	struct mt_event me;
-	uint64_t nrec = 0;
-	int ret;
+	return !no_core_pid(me) && (r->opts->pid < 0 || me->pid == (uint32_t)r->opts->pid);
+}
 
-	progress_phase(r, pd, "reading perf.data: mappings");
-	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
-		progress_tick(r, pd, ++nrec);
-		if (note_comm(r, &ev)) {
-			free(list.ev);
-			return ap_err_nomem(err);
-		}
-		if (ev.hdr->type == PERF_RECORD_SAMPLE || !to_mt_event(&ev, r->use_time, &me))
-			continue;
-		if (note_map(r, &ev, &me)) {
-			free(list.ev);
-			return ap_err_nomem(err);
-		}
-		if (no_core_pid(&me) || (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid))
-			continue;
-		r->res->injected |= me.injected;
-		if (ap_push(&list.ev, &list.n, &list.cap, &me, sizeof(me))) {
-			free(list.ev);
-			return ap_err_nomem(err);
-		}
-	}
-	if (ret < 0) {
-		free(list.ev);
+/* A selected one seen: an inject step's file noted; kept for pass 1's ordering when keep. */
+static int collect_map(struct run *r, const struct mt_event *me, int keep)
+{
+	r->res->injected |= me->injected;
+	return keep ? ap_push(&r->list.ev, &r->list.n, &r->list.cap, me, sizeof(*me)) : 0;
+}
+
+/* Pass 1: an address-space record collected (the hook sees it now); -1 when out of memory. */
+static int maps_record(struct run *r, const struct pd_event *ev)
+{
+	struct mt_event me;
+
+	if (note_comm(r, ev))
 		return -1;
-	}
-	if (list.n)	/* never qsort(NULL, 0): glibc declares it nonnull (UBSan) */
-		qsort(list.ev, list.n, sizeof(*list.ev), ev_cmp);
-	for (size_t i = 0; i < list.n; i++) {
-		if (maptable__add(&r->mt, &list.ev[i], r->res)) {
-			free(list.ev);
-			return ap_err_nomem(err);
-		}
-	}
-	free(list.ev);
-	return 0;
+	if (ev->hdr->type == PERF_RECORD_SAMPLE || !to_mt_event(ev, r->use_time, &me))
+		return 0;
+	if (note_map(r, ev, &me))
+		return -1;
+	return map_selected(r, &me) ? collect_map(r, &me, 1) : 0;
+}
+
+/* The end of pass 1: the records in time order into the maptable. */
+static int maps_end(struct run *r, struct ap_err *err)
+{
+	struct ev_list *list = &r->list;
+	int ret = 0;
+
+	if (list->n)	/* never qsort(NULL, 0): glibc declares it nonnull (UBSan) */
+		qsort(list->ev, list->n, sizeof(*list->ev), ev_cmp);
+	for (size_t i = 0; i < list->n && !ret; i++)
+		if (maptable__add(&r->mt, &list->ev[i], r->res))
+			ret = ap_err_nomem(err);
+	free(list->ev);
+	memset(list, 0, sizeof(*list));
+	return ret;
 }
 
 /*
@@ -509,7 +528,7 @@ static int take_record(struct run *r, const struct pd_event *ev)
 		return -1;
 	if ((!r->single_pass && !r->one_pass) || !to_mt_event(ev, r->use_time, &me))
 		return 0;
-	if (!no_core_pid(&me) && (r->opts->pid < 0 || me.pid == (uint32_t)r->opts->pid)) {
+	if (map_selected(r, &me)) {
 		if (r->one_pass && maptable__late(&r->mt, &me))
 			r->fallback = 1;
 		if (r->fallback)
@@ -518,9 +537,11 @@ static int take_record(struct run *r, const struct pd_event *ev)
 	/* read once: the hook sees the records as they come (else pass 1 did) */
 	if (note_map(r, ev, &me))
 		return -1;
-	if (no_core_pid(&me) || (r->opts->pid >= 0 && me.pid != (uint32_t)r->opts->pid))
+	if (!map_selected(r, &me))
 		return 0;
-	r->res->injected |= me.injected;
+	/* kept for a fall back: its mappings pass is the rest of this one (run_record) */
+	if (collect_map(r, &me, r->one_pass))
+		return -1;
 	return maptable__add(&r->mt, &me, r->res) ? -1 : 0;
 }
 
@@ -548,35 +569,31 @@ static int take_ordered(struct run *r, const struct pd_event *ev)
 	return reorder__trim(&r->rq, take_queued, r) ? -1 : 0;
 }
 
-/* Pass 2, or the only pass of a pipe: samples (and, for a pipe, mappings). */
-static int pass_samples(struct run *r, struct perfdata *pd, struct ap_err *err)
+/*
+ * A record of pass 2, of the one pass or of a pipe's only pass: 0, 1 when
+ * the one pass falls back (the rest of it is not needed), -1 with err.
+ */
+static int samples_record(struct run *r, const struct pd_event *ev, struct ap_err *err)
 {
-	struct pd_event ev;
-	uint64_t nrec = 0;
-	int ret, t;
+	int t;
 
-	progress_phase(r, pd, r->one_pass || r->single_pass ? "reading perf.data" :
-		       "reading perf.data: samples");
-	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
-		progress_tick(r, pd, ++nrec);
-		if (!r->begun && r->single_pass && from_ring(ev.hdr->type)) {
-			if (begin(r, pd, err))
-				return -1;
-			/* from here on a pipe with times is read in time order */
-			r->ordered = r->use_time = times_usable(pd);
-		}
-		t = r->ordered ? take_ordered(r, &ev) : take_record(r, &ev);
-		if (t < 0)
-			return ap_err_nomem(err);
-		if (t)
-			return 0;
+	if (!r->begun && r->pass == RUN_STREAM && from_ring(ev->hdr->type)) {
+		if (begin(r, r->pd, err))
+			return -1;
+		/* from here on a pipe with times is read in time order */
+		r->ordered = r->use_time = times_usable(r->pd);
 	}
-	if (ret < 0)
-		return -1;
+	t = r->ordered ? take_ordered(r, ev) : take_record(r, ev);
+	return t < 0 ? ap_err_nomem(err) : t;
+}
+
+/* The end of pass 2 or of a pipe's only pass. */
+static int samples_end(struct run *r, struct ap_err *err)
+{
 	if (r->ordered && reorder__drain(&r->rq, take_queued, r))
 		return ap_err_nomem(err);
 	/* a stream of header records only (or cut short in them) */
-	return !r->begun && r->single_pass ? begin(r, pd, err) : 0;
+	return !r->begun && r->pass == RUN_STREAM ? begin(r, r->pd, err) : 0;
 }
 
 static int resolve_event(struct run *r, struct perfdata *pd, struct ap_err *err)
@@ -612,9 +629,11 @@ static int start_over(struct run *r)
 		struct attr_core *c = &r->cores[i];
 
 		memset(c->func_samples, 0, (c->mod->nfuncs + 1) * sizeof(uint64_t));
+		memset(c->func_period, 0, (c->mod->nfuncs + 1) * sizeof(uint64_t));
 		c->samples = c->outside_text = 0;
 	}
 	res->total_samples = res->attributed_samples = 0;
+	res->total_period = res->attributed_period = 0;
 	free(res->mappings);
 	res->mappings = NULL;
 	res->nmappings = 0;
@@ -797,114 +816,232 @@ static int keep_event(struct run *r, struct perfdata *pd)
 	return 0;
 }
 
-int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
-	      const struct attr_opts *opts, struct attr_result *res, struct ap_err *err)
+/* What a sample pass reads of a sample: the -g return addresses, and what the hooks ask. */
+static unsigned sample_needs(const struct attr_opts *opts)
 {
-	struct run r = { .path = perf_path, .cores = cores, .ncores = ncores, .opts = opts,
-			 .res = res, .event = opts->event };
-	struct perfdata *pd = NULL;
-	int ret = -1;
+	return (opts->ret_hist ? SESSION_NEED_CALLCHAIN : 0) | opts->needs;
+}
 
-	memset(res, 0, sizeof(*res));
-	res->perf_path = perf_path;
-	res->cores = cores;
-	res->ncores = ncores;
-	for (uint32_t i = 0; i < ncores; i++) {
-		cores[i].func_samples = calloc(cores[i].mod->nfuncs + 1, sizeof(uint64_t));
-		if (!cores[i].func_samples)
-			return ap_err_nomem(err);
-	}
-	if (maptable__init(&r.mt, cores, ncores))
-		return ap_err_nomem(err);
-	if (perfdata__open(perf_path, 0, &pd, err))
-		goto out;
-	if (sample_filter__begin(opts->filter, perf_path, pd, err))
-		goto out;
-	r.single_pass = !perfdata__seekable(pd);
-	if (r.single_pass) {
-		/* Attrs of a pipe arrive in its first records: take names as they come. */
-		r.use_time = 0;
-		r.event_attr = opts->event ? EVENT_PENDING : EVENT_ALL;
-		r.pd = pd;
-	} else {
-		r.use_time = times_usable(pd);
-		if (begin(&r, pd, err) || resolve_event(&r, pd, err))
-			goto out;
-		r.one_pass = !opts->two_pass;
-		/* a hooked one pass: what the hooks were told must stay true */
-		r.mt.track_misses = r.one_pass && (opts->on_sample || opts->on_other);
-		r.mt.track_files = r.mt.track_misses && opts->on_map;
-		if (!r.one_pass && (pass_mappings(&r, pd, err) || perfdata__rewind(pd, err)))
-			goto out;
-	}
-	if (r.single_pass && ap_warnings__add(&res->warnings, AP_HINT_NONE,
-					      "%s: not seekable, read once", perf_path))
-		goto oom;
-	if (pass_samples(&r, pd, err))
-		goto out;
-	res->passes = r.one_pass && !r.fallback ? 1 : r.single_pass ? 1 : 2;
-	if (r.one_pass && r.fallback) {
-		if (start_over(&r))
-			goto oom;
-		if (sample_filter__begin(opts->filter, perf_path, pd, err))
-			goto out;
-		if (perfdata__rewind(pd, err) || pass_mappings(&r, pd, err) ||
-		    perfdata__rewind(pd, err) || pass_samples(&r, pd, err))
-			goto out;
-	} else if (r.one_pass) {
-		retry_pending(&r);
-	}
-	if (r.event_attr == -1) {
-		*err = r.event_err;
-		goto out;
-	}
-	res->truncated = perfdata__truncated(pd, &res->bytes_read, &res->bytes_expected);
-	if (res->truncated &&
-	    ap_warnings__add(&res->warnings, AP_HINT_NONE,
-			     "%s: cut short: read %" PRIu64 " of %" PRIu64 " data bytes",
-			     perf_path, res->bytes_read, res->bytes_expected))
-		goto oom;
-	if (keep_event(&r, pd))
-		goto oom;
-	if (sample_filter__end(opts->filter, perf_path, err))
-		goto out;
-	ret = summarize(&r, err);
-	goto out;
-oom:
-	ret = ap_err_nomem(err);
-out:
-	if (opts->progress)
-		progress__clear(opts->progress);
-	perfdata__close(pd);
-	maptable__exit(&r.mt);
-	reorder__exit(&r.rq);
-	free(r.pend);
+/*
+ * A record of the pass under way. When the one pass falls back, the rest
+ * of it is its mappings pass: the address-space records before the one
+ * that came too late are collected already (take_record), the hook has
+ * seen them (on_map), and so the samples are read once more, not twice.
+ */
+static int run_record(struct session_tool *t, const struct pd_event *ev, struct ap_err *err)
+{
+	struct run *r = (struct run *)t;
+	int ret;
+
+	if (r->pass == RUN_MAPS || (r->pass == RUN_ONE && r->fallback))
+		return maps_record(r, ev) ? ap_err_nomem(err) : 0;
+	ret = samples_record(r, ev, err);
+	if (ret > 0 && r->pass == RUN_ONE)	/* the record that came too late, into the list */
+		return maps_record(r, ev) ? ap_err_nomem(err) : 0;
 	return ret;
 }
 
-int attr__scan(const char *perf_path, struct attr_scan *out, struct ap_err *err)
+/* The one pass met a record it cannot order: forget its samples, order its mappings. */
+static int fall_back(struct run *r, struct ap_err *err)
 {
-	struct perfdata *pd = NULL;
-	struct pd_event ev;
+	if (start_over(r))
+		return ap_err_nomem(err);
+	if (sample_filter__begin(r->opts->filter, r->s, err) || maps_end(r, err))
+		return -1;
+	r->pass = RUN_SAMPLES;
+	r->tool.phase = "reading perf.data: samples";
+	r->tool.needs = sample_needs(r->opts);
+	return 1;
+}
+
+/* The end of a pass: 1 when the reading needs another (session.h). */
+static int run_pass_end(struct session_tool *t, struct ap_err *err)
+{
+	struct run *r = (struct run *)t;
+
+	switch (r->pass) {
+	case RUN_MAPS:
+		r->pass = RUN_SAMPLES;
+		t->phase = "reading perf.data: samples";
+		t->needs = sample_needs(r->opts);
+		return maps_end(r, err) ? -1 : 1;
+	case RUN_ONE:
+		r->res->passes = r->fallback ? 2 : 1;
+		if (r->fallback)
+			return fall_back(r, err);
+		retry_pending(r);
+		return 0;
+	case RUN_STREAM:
+		r->res->passes = 1;
+		return samples_end(r, err);
+	case RUN_SAMPLES:
+		if (!r->res->passes)
+			r->res->passes = 2;
+		return samples_end(r, err);
+	}
+	return 0;
+}
+
+/* The reading's start: a file's attrs and names are known now, a pipe's as they come. */
+static int run_start(struct run *r, struct ap_err *err)
+{
+	struct perfdata *pd = session__data(r->s);
+	const struct attr_opts *opts = r->opts;
+
+	r->pd = pd;
+	r->tool.record = run_record;
+	r->tool.pass_end = run_pass_end;
+	r->tool.needs = sample_needs(opts);
+	if (sample_filter__begin(opts->filter, r->s, err))
+		return -1;
+	if (session__stream(r->s)) {
+		/* Attrs of a pipe arrive in its first records: take names as they come. */
+		r->pass = RUN_STREAM;
+		r->single_pass = 1;
+		r->use_time = 0;
+		r->event_attr = opts->event ? EVENT_PENDING : EVENT_ALL;
+		return ap_warnings__add(&r->res->warnings, AP_HINT_NONE, "%s: not seekable, read once",
+					r->path) ? ap_err_nomem(err) : 0;
+	}
+	r->use_time = times_usable(pd);
+	if (begin(r, pd, err) || resolve_event(r, pd, err))
+		return -1;
+	r->one_pass = !opts->two_pass;
+	r->pass = r->one_pass ? RUN_ONE : RUN_MAPS;
+	if (!r->one_pass) {
+		r->tool.phase = "reading perf.data: mappings";
+		r->tool.needs = 0;
+	}
+	/* a hooked one pass: what the hooks were told must stay true */
+	r->mt.track_misses = r->one_pass && (opts->on_sample || opts->on_other);
+	r->mt.track_files = r->mt.track_misses && opts->on_map;
+	return 0;
+}
+
+int attr_reader__new(struct session *s, struct attr_core *cores, uint32_t ncores,
+		     const struct attr_opts *opts, struct attr_result *res,
+		     struct attr_reader **out, struct ap_err *err)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	*out = NULL;
+	memset(res, 0, sizeof(*res));
+	res->cores = cores;
+	res->ncores = ncores;
+	if (!r)
+		return ap_err_nomem(err);
+	*r = (struct run){ .s = s, .path = session__path(s), .cores = cores, .ncores = ncores,
+			   .opts = opts, .res = res, .event = opts->event };
+	*out = (struct attr_reader *)r;
+	for (uint32_t i = 0; i < ncores; i++) {
+		cores[i].func_samples = calloc(cores[i].mod->nfuncs + 1, sizeof(uint64_t));
+		cores[i].func_period = calloc(cores[i].mod->nfuncs + 1, sizeof(uint64_t));
+		if (!cores[i].func_samples || !cores[i].func_period)
+			return ap_err_nomem(err);
+	}
+	if (maptable__init(&r->mt, cores, ncores))
+		return ap_err_nomem(err);
+	r->mt_ready = 1;
+	return run_start(r, err);
+}
+
+struct session_tool *attr_reader__tool(struct attr_reader *ar)
+{
+	return &((struct run *)ar)->tool;
+}
+
+int attr_reader__dropping(const struct attr_reader *ar)
+{
+	const struct run *r = (const struct run *)ar;
+
+	return r->pass == RUN_ONE && r->fallback;
+}
+
+int attr_reader__finish(struct attr_reader *ar, struct ap_err *err)
+{
+	struct run *r = (struct run *)ar;
+	struct attr_result *res = r->res;
+
+	if (r->event_attr == -1) {
+		*err = r->event_err;
+		return -1;
+	}
+	res->truncated = perfdata__truncated(r->pd, &res->bytes_read, &res->bytes_expected);
+	if (res->truncated &&
+	    ap_warnings__add(&res->warnings, AP_HINT_NONE,
+			     "%s: cut short: read %" PRIu64 " of %" PRIu64 " data bytes",
+			     r->path, res->bytes_read, res->bytes_expected))
+		return ap_err_nomem(err);
+	if (keep_event(r, r->pd))
+		return ap_err_nomem(err);
+	if (sample_filter__end(r->opts->filter, r->path, err))
+		return -1;
+	return summarize(r, err);
+}
+
+void attr_reader__delete(struct attr_reader *ar)
+{
+	struct run *r = (struct run *)ar;
+
+	if (!r)
+		return;
+	if (r->mt_ready)
+		maptable__exit(&r->mt);
+	reorder__exit(&r->rq);
+	free(r->list.ev);
+	free(r->pend);
+	free(r);
+}
+
+int attr__run(struct session *s, struct attr_core *cores, uint32_t ncores,
+	      const struct attr_opts *opts, struct attr_result *res, struct ap_err *err)
+{
+	struct attr_reader *r;
+	struct session_tool *t;
+	int ret = attr_reader__new(s, cores, ncores, opts, res, &r, err);
+
+	t = r ? attr_reader__tool(r) : NULL;
+	if (!ret)
+		ret = session__process(s, &t, 1, err);
+	if (!ret)
+		ret = attr_reader__finish(r, err);
+	attr_reader__delete(r);
+	return ret;
+}
+
+struct scan {
+	struct session_tool tool;	/* first: the session hands it back */
+	struct attr_scan *out;
+};
+
+static int scan_record(struct session_tool *t, const struct pd_event *ev, struct ap_err *err)
+{
+	struct attr_scan *out = ((struct scan *)t)->out;
 	struct mt_event me;
-	int ret;
+
+	if (ev->hdr->type == PERF_RECORD_SAMPLE) {
+		out->samples++;
+		return 0;
+	}
+	if (to_mt_event(ev, 0, &me) && !no_core_pid(&me) && me.kind == MT_MMAP && me.anon &&
+	    attr_spans__add(&out->anon, &out->nanon, &out->cap_anon, me.start, me.len))
+		return ap_err_nomem(err);
+	return 0;
+}
+
+int attr__scan(struct session *s, struct attr_scan *out, struct ap_err *err)
+{
+	struct scan sc = { .tool = { .record = scan_record }, .out = out };
+	struct session_tool *t = &sc.tool;
 
 	memset(out, 0, sizeof(*out));
-	if (perfdata__open(perf_path, 0, &pd, err))
-		return -1;
-	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
-		if (ev.hdr->type == PERF_RECORD_SAMPLE) {
-			out->samples++;
-			continue;
-		}
-		if (to_mt_event(&ev, 0, &me) && !no_core_pid(&me) && me.kind == MT_MMAP && me.anon &&
-		    attr_spans__add(&out->anon, &out->nanon, &out->cap_anon, me.start, me.len)) {
-			ret = ap_err_nomem(err);
-			break;
-		}
-	}
-	perfdata__close(pd);
-	if (ret < 0)
+	if (session__process(s, &t, 1, err)) {
 		attr_scan__exit(out);
-	return ret < 0 ? -1 : 0;
+		return -1;
+	}
+	/* the helper's verdict on a cut file (cli/attr-compat.h) needs the cut */
+	out->truncated = perfdata__truncated(session__data(s), &out->bytes_read,
+					     &out->bytes_expected);
+	out->pipe = perfdata__is_pipe(session__data(s));
+	return 0;
 }

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include "../cwasm/cwasm.h"
 #include "../perfdata/perfdata.h"
+#include "../session/session.h"
 #include "../util/err.h"
 #include "consistency.h"
 #include "comms.h"
@@ -42,6 +43,9 @@ struct attr_core {
 	/* results */
 	uint64_t samples;               /* inside this core's text */
 	uint64_t *func_samples;         /* [mod->nfuncs] */
+	uint64_t *func_period;          /* [mod->nfuncs]: the samples' periods summed (CPU time
+	                                 * in ns for cpu-clock; attr_sample_period); NULL when
+	                                 * fed sample by sample */
 	uint64_t outside_text;          /* in the mapping but past text_size (page tail) */
 	uint32_t nmappings;             /* distinct mappings attributed to this core */
 	uint64_t first_base;            /* start of the first one, 0 if none */
@@ -71,6 +75,14 @@ struct attr_mapping {
 	uint64_t first_sample_time; /* UINT64_MAX when none */
 };
 
+/*
+ * A sample's period, what it stands for: PERF_SAMPLE_PERIOD when recorded
+ * (frequency mode: perf adjusts it sample by sample), else the event's
+ * fixed sample_period (perf record -c N). For cpu-clock and task-clock it
+ * is nanoseconds of CPU time, so the periods summed are the time sampled.
+ */
+uint64_t attr_sample_period(const struct pd_sample *s, const struct perf_event_attr *attr);
+
 /* An executable //anon mapping as recorded: where and how long. */
 struct attr_span {
 	uint64_t start, len;
@@ -84,10 +96,11 @@ struct attr_span {
  *
  *   on_sample   every selected sample, in a core or not (core -1);
  *   on_map      every address-space record of any process: executable
- *               MMAP/MMAP2 (files, //anon, the kernel's), exec COMM, FORK;
- *               the two-pass read hands them all over before the first
- *               sample, the one pass as they come;
- *   on_restart  forget everything: the one pass starts over;
+ *               MMAP/MMAP2 (files, //anon, the kernel's), exec COMM, FORK,
+ *               each once, in file order: the two-pass read hands them all
+ *               over before the first sample, the one pass as they come;
+ *   on_restart  forget every sample (and every record on_other got): the
+ *               one pass falls back (what on_map got stands);
  *   on_other    the records attribution does not count: samples of the
  *               events not selected, context switches (SWITCH,
  *               SWITCH_CPU_WIDE) and FINISHED_ROUND, for the off-CPU view
@@ -103,8 +116,9 @@ struct attr_span {
  *               read fails.
  *
  * A hook cannot take back what it was given, so when the one-pass read
- * meets a record it cannot order it starts over (on_restart) and reads
- * twice. In a hooked one pass every lookup that finds no core counts for
+ * meets a record it cannot order it falls back (on_restart): the rest of
+ * that pass only collects the address-space records (on_map gets them
+ * there), and one more pass reads the samples against all of them. In a hooked one pass every lookup that finds no core counts for
  * that check (maptable__late), and with on_map so does a late mapping of
  * a file over an address a lookup missed: no hooked sample misses a
  * mapping that arrives too late, a core's or the host's.
@@ -119,6 +133,8 @@ struct attr_lookup;
 int attr_lookup__core(struct attr_lookup *lk, uint64_t ip, uint64_t *base);
 /* The hooked sample's time key: what attr_map_event.time is compared with. */
 uint64_t attr_lookup__time(const struct attr_lookup *lk);
+/* The hooked sample's period (attr_sample_period). */
+uint64_t attr_lookup__period(const struct attr_lookup *lk);
 
 /*
  * A selected sample. core >= 0: its ip is in that core's text, in local
@@ -149,8 +165,6 @@ typedef void (*attr_other_fn)(void *ctx, const struct pd_event *ev, struct attr_
 typedef int (*attr_begin_fn)(void *ctx, struct perfdata *pd, const char **event,
 			     struct ap_err *err);
 
-struct progress;
-
 struct attr_opts {
 	int pid;                 /* -1 = all */
 	const char *event;       /* NULL = all events */
@@ -168,15 +182,16 @@ struct attr_opts {
 	attr_other_fn on_other;
 	attr_begin_fn on_begin;
 	void *ctx;
-	struct progress *progress; /* bytes read, a phase per pass (util/progress.h); NULL: none */
+	unsigned needs;          /* what the hooks read of a sample (session.h's enum session_need) */
 };
 
 struct attr_result {
-	const char *perf_path;
 	uint32_t ncores;
 	struct attr_core *cores;
 	uint64_t total_samples;       /* of the selected events/pids */
 	uint64_t attributed_samples;  /* inside any core's text */
+	uint64_t total_period;        /* the selected samples' periods summed (attr_sample_period) */
+	uint64_t attributed_period;   /* of those inside any core's text */
 	uint32_t nmappings;
 	struct attr_mapping *mappings; /* candidate mappings attributed to cores, time order */
 	size_t cap_mappings;
@@ -201,23 +216,46 @@ struct attr_result {
 };
 
 /*
- * Attribute the samples of perf_path (one pass when it can, else mappings
- * first, then samples). cores[] is filled by the caller (mod,
- * base_override); results are written into it. Returns 0 or -1 with err
- * ("perf.data: no samples", ...; AP_ERR_GATE when require_size_match
- * failed; the hint AP_HINT_PIN_CORE when a pin would help, AP_HINT_NO_CORE_MAP
- * when no mapping has a core's size, AP_HINT_PID_SAMPLES when the pid has no
- * samples: attr/anonmaps.h lists what there is).
+ * Attribute the samples of the recording s reads (one pass when it can,
+ * else mappings first, then samples). cores[] is filled by the caller
+ * (mod, base_override); results are written into it. Returns 0 or -1 with
+ * err ("perf.data: no samples", ...; AP_ERR_GATE when require_size_match
+ * failed; the hint AP_HINT_PIN_CORE when a pin would help,
+ * AP_HINT_NO_CORE_MAP when no mapping has a core's size,
+ * AP_HINT_PID_SAMPLES when the pid has no samples: attr/anonmaps.h lists
+ * what there is). res holds the cores from the start, on failure too.
  */
-int attr__run(const char *perf_path, struct attr_core *cores, uint32_t ncores,
+int attr__run(struct session *s, struct attr_core *cores, uint32_t ncores,
 	      const struct attr_opts *opts, struct attr_result *res, struct ap_err *err);
+
+/*
+ * attr__run in steps, so that several readings share one pass of the
+ * session (report: one reading per sampling event, all fed by one read):
+ * __new (a file's attrs are checked now: an unknown opts->event fails
+ * here), its tool among the others to session__process(), then __finish
+ * (what attr__run returns). opts and res must outlive the reader.
+ */
+struct attr_reader;
+int attr_reader__new(struct session *s, struct attr_core *cores, uint32_t ncores,
+		     const struct attr_opts *opts, struct attr_result *res,
+		     struct attr_reader **out, struct ap_err *err);
+struct session_tool *attr_reader__tool(struct attr_reader *r);
+/*
+ * Will the pass under way be read again (a mapping record came too late:
+ * on_restart follows its end)? What its hooks are given from here on is
+ * forgotten; a consumer fed the same records another way drops them too.
+ */
+int attr_reader__dropping(const struct attr_reader *r);
+int attr_reader__finish(struct attr_reader *r, struct ap_err *err);
+/* NULL is fine. */
+void attr_reader__delete(struct attr_reader *r);
 void attr_result__exit(struct attr_result *res);
 
 /* Fill every core's ranked[] from its func_samples; -1 when out of memory. */
 int attr__rank_cores(struct attr_result *res);
 
 /*
- * One quick read of perf_path for what the upstream helper decides before
+ * One quick pass of s for what the upstream helper decides before
  * it attributes anything (docs/helper-interface.md): every sample
  * counted, and the executable //anon mappings (attr_result.anon's rule).
  */
@@ -226,8 +264,10 @@ struct attr_scan {
 	struct attr_span *anon;
 	uint32_t nanon;
 	size_t cap_anon;
+	int truncated, pipe;		/* cut short (perfdata__truncated); a pipe-mode stream */
+	uint64_t bytes_read, bytes_expected;
 };
-int attr__scan(const char *perf_path, struct attr_scan *out, struct ap_err *err);
+int attr__scan(struct session *s, struct attr_scan *out, struct ap_err *err);
 void attr_scan__exit(struct attr_scan *s);
 /* Append (start, len) unless it is there already; -1 when out of memory. */
 int attr_spans__add(struct attr_span **v, uint32_t *n, size_t *cap, uint64_t start,

@@ -347,9 +347,9 @@ static void resolve_percent(struct time_range *r, uint64_t first, uint64_t last)
 		r->end--;
 }
 
-int sample_filter__begin(struct sample_filter *f, const char *path, struct perfdata *pd,
-			 struct ap_err *err)
+int sample_filter__begin(struct sample_filter *f, struct session *s, struct ap_err *err)
 {
+	const char *path = session__path(s);
 	uint64_t first, last;
 
 	if (!f)
@@ -357,19 +357,20 @@ int sample_filter__begin(struct sample_filter *f, const char *path, struct perfd
 	f->nthreads = 0;
 	f->last = 0;
 	f->no_cpu = f->no_time = 0;
-	if ((f->ncomms || f->track) && strcmp(path, "-") &&
+	if ((f->ncomms || f->track) && !session__stdin(s) &&
 	    (!f->tc_path || strcmp(f->tc_path, path))) {
 		thread_comms__delete(f->tc);
 		free(f->tc_path);
 		f->tc = NULL;
 		if (!(f->tc_path = strdup(path)))
 			return ap_err_nomem(err);
-		if (thread_comms__read(path, &f->tc, err))
+		if (thread_comms__read(s, &f->tc, err))
 			return -1;
 	}
 	if (!f->percent)
 		return 0;
-	if (perfdata__sample_time(pd, &first, &last) || (!first && !last) || last < first)
+	if (perfdata__sample_time(session__data(s), &first, &last) || (!first && !last) ||
+	    last < first)
 		return ap_errf(err, "%s: --time %s: the recording holds no first/last sample time"
 			       " (a pipe, or perf older than 4.19): give seconds", path, f->time_spec);
 	for (uint32_t i = 0; i < f->nranges; i++)

@@ -16,6 +16,7 @@
  */
 #include <stdint.h>
 #include "../perfdata/perfdata.h"
+#include "../session/session.h"
 #include "../util/err.h"
 
 struct sample_filter;
@@ -52,14 +53,14 @@ int sample_filter__beyond_pids(const struct sample_filter *f);
 void sample_filter__describe(const struct sample_filter *f, char *buf, size_t n);
 
 /*
- * A file's read starts (again): its threads forgotten (a file with timed
- * records is read once more for its threads' commands over time,
- * attr/threadcomms.h), percent slices made absolute from its first and
- * last sample time. 0, or -1 with err
+ * A reading of s starts (again): its threads forgotten (with --comm, or
+ * the commands tracked, a file whose records carry their time gives its
+ * threads' commands over time first: a pass of the session of its own,
+ * once per file, attr/threadcomms.h), percent slices made absolute from
+ * its first and last sample time. 0, or -1 with err
  * ("FILE: --time 10%/2: ...").
  */
-int sample_filter__begin(struct sample_filter *f, const char *path, struct perfdata *pd,
-			 struct ap_err *err);
+int sample_filter__begin(struct sample_filter *f, struct session *s, struct ap_err *err);
 /* A COMM or FORK record (others are ignored); -1 when out of memory. */
 int sample_filter__note(struct sample_filter *f, const struct pd_event *ev);
 /* Follow the threads' commands even when no --comm asks (for sample_filter__comm). */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "maptable.h"
 #include "../util/array.h"
+#include "../util/search.h"
 
 #define MT_MAX_FORK_DEPTH 16
 
@@ -41,16 +42,9 @@ void maptable__exit(struct maptable *mt)
 
 static struct mt_proc *proc_find(const struct maptable *mt, uint32_t pid, uint32_t *pos)
 {
-	uint32_t lo = 0, hi = mt->nprocs;
+	uint32_t lo = (uint32_t)ap_search__lower(mt->procs, mt->nprocs,
+						 AP_SEARCH_FIELD(mt->procs, pid), pid);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (mt->procs[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (pos)
 		*pos = lo;
 	if (lo < mt->nprocs && mt->procs[lo].pid == pid)

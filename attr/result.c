@@ -27,6 +27,8 @@ void attr_result__exit(struct attr_result *res)
 	for (uint32_t i = 0; i < res->ncores; i++) {
 		free(res->cores[i].func_samples);
 		res->cores[i].func_samples = NULL;
+		free(res->cores[i].func_period);
+		res->cores[i].func_period = NULL;
 		free(res->cores[i].ranked);
 		res->cores[i].ranked = NULL;
 		res->cores[i].nranked = 0;

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "threadcomms.h"
-#include "../perfdata/perfdata.h"
 #include "../util/array.h"
 
 #define COMM_LEN 16	/* perf's TASK_COMM_LEN */
@@ -56,58 +55,54 @@ static const char *latest(const struct thread_comms *tc, uint32_t tid)
 	return NULL;
 }
 
-/* COMM and FORK records of path, in file order; 0 with *timed 0 when one has no time. */
-static int collect(const char *path, struct rec **recs, size_t *n, int *timed, struct ap_err *err)
+/* The COMM and FORK records of a pass, in file order; untimed when one has no time. */
+struct collect {
+	struct session_tool tool;	/* first: the session hands it back */
+	struct rec *recs;
+	size_t n, cap;
+	int untimed;
+};
+
+static int collect_record(struct session_tool *t, const struct pd_event *ev, struct ap_err *err)
 {
-	struct perfdata *pd;
-	struct pd_event ev;
-	size_t cap = 0;
-	int ret;
+	struct collect *c = (struct collect *)t;
+	const union perf_event *e = ev->ev;
+	struct rec r = { .seq = ev->seq };
 
-	*timed = 1;
-	if (perfdata__open(path, 0, &pd, err))
-		return -1;
-	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
-		const union perf_event *e = ev.ev;
-		struct rec r = { .seq = ev.seq };
-
-		if (ev.hdr->type != PERF_RECORD_COMM && ev.hdr->type != PERF_RECORD_FORK)
-			continue;
-		if (!ev.has_sid || !ev.sid.has_time) {
-			*timed = 0;
-			break;
-		}
-		r.time = ev.sid.time;
-		if (ev.hdr->type == PERF_RECORD_COMM) {
-			r.tid = e->comm.tid;
-			snprintf(r.comm, sizeof(r.comm), "%s", e->comm.comm);
-		} else {
-			r.fork = 1;
-			r.tid = e->fork.tid;
-			r.ptid = e->fork.ptid;
-		}
-		if (ap_push(recs, n, &cap, &r, sizeof(r))) {
-			ret = ap_err_nomem(err);
-			break;
-		}
+	if (ev->hdr->type != PERF_RECORD_COMM && ev->hdr->type != PERF_RECORD_FORK)
+		return 0;
+	if (!ev->has_sid || !ev->sid.has_time) {
+		c->untimed = 1;
+		return 1;	/* the rest is of no use */
 	}
-	perfdata__close(pd);
-	return ret < 0 ? -1 : 0;
+	r.time = ev->sid.time;
+	if (ev->hdr->type == PERF_RECORD_COMM) {
+		r.tid = e->comm.tid;
+		snprintf(r.comm, sizeof(r.comm), "%s", e->comm.comm);
+	} else {
+		r.fork = 1;
+		r.tid = e->fork.tid;
+		r.ptid = e->fork.ptid;
+	}
+	return ap_push(&c->recs, &c->n, &c->cap, &r, sizeof(r)) ? ap_err_nomem(err) : 0;
 }
 
-int thread_comms__read(const char *path, struct thread_comms **out, struct ap_err *err)
+int thread_comms__read(struct session *s, struct thread_comms **out, struct ap_err *err)
 {
+	struct collect c = { .tool = { .record = collect_record, .needs = 0 } };
+	struct session_tool *t = &c.tool;
 	struct thread_comms *tc;
-	struct rec *recs = NULL;
-	size_t n = 0;
-	int timed;
+	struct rec *recs;
+	size_t n;
 
 	*out = NULL;
-	if (collect(path, &recs, &n, &timed, err)) {
-		free(recs);
+	if (session__process(s, &t, 1, err)) {
+		free(c.recs);
 		return -1;
 	}
-	if (!timed) {
+	recs = c.recs;
+	n = c.n;
+	if (c.untimed) {
 		free(recs);
 		return 0;
 	}

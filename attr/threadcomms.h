@@ -10,12 +10,17 @@
  * (filter.h) of a file whose records carry their time.
  */
 #include <stdint.h>
+#include "../session/session.h"
 #include "../util/err.h"
 
 struct thread_comms;
 
-/* Read path's COMM and FORK records. 0 and *out (NULL when they carry no time), or -1 with err. */
-int thread_comms__read(const char *path, struct thread_comms **out, struct ap_err *err);
+/*
+ * The COMM and FORK records of s: a pass of their own (they must be known
+ * before the first sample a --comm filter keeps). 0 and *out (NULL when
+ * they carry no time), or -1 with err.
+ */
+int thread_comms__read(struct session *s, struct thread_comms **out, struct ap_err *err);
 /* Thread tid's command at time t; "" when it had none yet. */
 const char *thread_comms__at(const struct thread_comms *tc, uint32_t tid, uint64_t t);
 void thread_comms__delete(struct thread_comms *tc);

@@ -3,21 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "annot_place.h"
+#include "../util/search.h"
 
 /* The first entry starting at or after addr (f->ninsns if none). */
 static uint32_t first_from(const struct cls_func *f, uint64_t addr)
 {
-	uint32_t lo = 0, hi = f->ninsns;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (f->insns[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return (uint32_t)ap_search__lower(f->insns, f->ninsns, AP_SEARCH_FIELD(f->insns, addr), addr);
 }
 
 /* Instructions (not data) starting in [a, b): how many, the first in *first. */

@@ -362,39 +362,41 @@ static void state_exit(struct ar_state *st)
 	free(st->forks);
 }
 
-int cls__annot_recording(const char *perf_path, const char *symbol,
+/* Both passes as one tool of the session: the mappings, then the samples against them. */
+struct ar_tool {
+	struct session_tool tool;	/* first: the session hands it back */
+	struct ar_state *st;
+};
+
+static int ar_record(struct session_tool *t, const struct pd_event *ev, struct ap_err *err)
+{
+	struct ar_tool *at = (struct ar_tool *)t;
+
+	if (!t->pass)
+		return record(at->st, ev) ? ap_err_nomem(err) : 0;
+	if (ev->hdr->type == PERF_RECORD_SAMPLE)
+		count(at->st, &ev->sample);
+	return 0;
+}
+
+int cls__annot_recording(struct session *s, const char *symbol,
 			 const char *const *extra_dirs, const struct cls_annot_opts *o,
 			 struct cls_annot *out, struct ap_err *err)
 {
 	struct ar_state st = { .symbol = symbol, .dirs = extra_dirs };
-	struct perfdata *pd;
-	struct pd_event ev;
+	struct ar_tool at = { .tool = { .record = ar_record, .pass_end = session_tool__twice },
+			      .st = &st };
+	struct session_tool *t = &at.tool;
+	struct perfdata *pd = session__data(s);
 	char event[64] = "unknown";
-	int r, ret = -1;
+	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
 	elf_version(EV_CURRENT);
-	if (perfdata__open(perf_path, 0, &pd, err))
-		return -1;
-	while ((r = perfdata__next(pd, &ev, err)) == 1) {
-		if (record(&st, &ev)) {
-			ap_err_nomem(err);
-			r = -1;
-			break;
-		}
-	}
-	/* second pass: the samples, each against the mappings of its time */
-	if (r == 0 && perfdata__rewind(pd, err))
-		r = -1;
-	if (r == 0)
-		while ((r = perfdata__next(pd, &ev, err)) == 1)
-			if (ev.hdr->type == PERF_RECORD_SAMPLE)
-				count(&st, &ev.sample);
 	if (perfdata__nevsels(pd) && perfdata__evsel(pd, 0)->name)
 		snprintf(event, sizeof(event), "%s", perfdata__evsel(pd, 0)->name);
-	perfdata__close(pd);
-	if (r == 0)
-		ret = blocks(&st, perf_path, event, o, out, err);
+	if (!session__process(s, &t, 1, err))
+		ret = blocks(&st, session__path(s), event, o, out, err);
 	if (ret)
 		cls_annot__exit(out);
 	state_exit(&st);

@@ -15,14 +15,16 @@
  * per file that holds the symbol and has samples in it.
  */
 #include "annotate.h"
+#include "../session/session.h"
 
 /*
- * perf_path: the recording; symbol: the exact symbol name. Mapped files
+ * s: the recording (read twice: the mappings, then the samples against
+ * them); symbol: the exact symbol name. Mapped files
  * are read where the recording names them, else by base name in the
  * folders of extra_dirs (NULL-terminated, may be NULL). Fails when no
  * mapped file holds the symbol, or no sample falls in it.
  */
-int cls__annot_recording(const char *perf_path, const char *symbol,
+int cls__annot_recording(struct session *s, const char *symbol,
 			 const char *const *extra_dirs, const struct cls_annot_opts *o,
 			 struct cls_annot *out, struct ap_err *err);
 

@@ -75,12 +75,6 @@ void cls_annot__exit(struct cls_annot *a);
  */
 uint64_t cls_annot__resolve(struct cls_annot *a, const struct cls_annot *exact);
 
-/* The table of every symbol, as `aotperf classify` prints it; top hottest each. */
-void cls__annot_print(FILE *out, const struct cls_annot *a, uint32_t top);
-/* A whole JSON report {schema_version, tool, input, functions}, written atomically. */
-int cls__annot_write_json(const char *path, const char *tool, const char *input,
-			  const struct cls_annot *a, uint32_t top, struct ap_err *err);
-/* {"functions": [...]} members for one JSON report (caller opens the object). */
-void cls__annot_json(struct json_out *j, const struct cls_annot *a, uint32_t top);
+/* The formats print it: render/annotate.h. */
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include "internal.h"
+#include "../util/search.h"
 
 static const struct {
 	const char *name;
@@ -106,11 +107,6 @@ int cls__is_stack_traffic(enum cls_class c)
 {
 	return c == CLS_FRAME_LOAD || c == CLS_FRAME_STORE || c == CLS_VMCTX_SAVE ||
 	       c == CLS_VMCTX_RELOAD;
-}
-
-int cls__is_frame_read(enum cls_class c)
-{
-	return c == CLS_FRAME_LOAD || c == CLS_VMCTX_RELOAD;
 }
 
 /* ---- role overrides ---- */
@@ -309,7 +305,7 @@ static enum cls_class base_class(const struct ctx *c, uint32_t i)
 	case DC_LEA: return CLS_LEA;
 	default: break;
 	}
-	m = cls__mem_op(ni);
+	m = dc_insn__mem_op(ni);
 	if (m) {
 		fs = cls__frame_slot(c->ovr, c->arch, ni, &c->fl->in[i], &s);
 		if (fs)
@@ -357,7 +353,7 @@ static int64_t size_load(const struct ctx *c, uint32_t i, uint8_t reg)
 {
 	for (uint32_t k = i; k-- > 0 && i - k <= 8;) {
 		const struct dc_insn *p = &c->v[k];
-		const struct dc_op *m = cls__mem_op(p);
+		const struct dc_op *m = dc_insn__mem_op(p);
 
 		if (ends_walk(p))
 			break;
@@ -377,18 +373,11 @@ static int64_t size_load(const struct ctx *c, uint32_t i, uint8_t reg)
  */
 static int ud2_block(const struct ctx *c, uint64_t addr, int known)
 {
-	uint32_t lo = 0, hi = c->n;
+	uint32_t lo;
 
 	if (!known)
 		return 0;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (c->v[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = (uint32_t)ap_search__lower(c->v, c->n, AP_SEARCH_FIELD(c->v, addr), addr);
 	for (uint32_t k = lo; k < c->n && k < lo + 4 && c->v[k].addr >= addr; k++) {
 		if (c->v[k].kind == DC_TRAP)
 			return 1;
@@ -402,7 +391,7 @@ static void mark_bounds(struct ctx *c)
 {
 	for (uint32_t i = 0; i < c->n; i++) {
 		const struct dc_insn *ni = &c->v[i];
-		const struct dc_op *m = cls__mem_op(ni);
+		const struct dc_op *m = dc_insn__mem_op(ni);
 		int hit = 0;
 
 		if (ni->kind != DC_CMP)
@@ -487,7 +476,7 @@ static void mark_feeders(struct ctx *c, const struct dc_vec *nv, uint32_t j)
 	set[nset++] = v[j].op[0].reg;
 	for (uint32_t k = j; k-- > 0 && j - k <= 6 && nset;) {
 		const struct dc_insn *p = &v[k];
-		const struct dc_op *m = cls__mem_op(p);
+		const struct dc_op *m = dc_insn__mem_op(p);
 		uint8_t dst[2];
 		int hit = 0, in = 0;
 
@@ -567,22 +556,14 @@ static void mark_targets(struct ctx *c)
 {
 	for (uint32_t i = 0; i < c->n; i++) {
 		const struct dc_insn *ni = &c->v[i];
+		size_t k;
 
 		if (!((ni->kind == DC_JMP || ni->kind == DC_JCC || ni->kind == DC_DATA) &&
 		      ni->has_target))
 			continue;
-		for (uint32_t lo = 0, hi = c->n; lo < hi;) {
-			uint32_t mid = lo + (hi - lo) / 2;
-
-			if (c->v[mid].addr == ni->target) {
-				c->target[mid] = 1;
-				break;
-			}
-			if (c->v[mid].addr < ni->target)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		k = ap_search__lower(c->v, c->n, AP_SEARCH_FIELD(c->v, addr), ni->target);
+		if (k < c->n && c->v[k].addr == ni->target)
+			c->target[k] = 1;
 	}
 }
 
@@ -628,7 +609,6 @@ int cls_classify(const struct cls_roles *roles, const struct dc_vec *nv, uint64_
 		d->size = (uint16_t)(v[i].size > UINT16_MAX ? UINT16_MAX : v[i].size);
 		d->cls = c.cls[i];
 		d->detail = c.det[i];
-		d->helper = cls_helper__of(c.arch, &v[i], c.cls[i], c.det[i], c.frame[i]);
 		memcpy(d->text, v[i].text, sizeof(d->text));
 		out->static_count[c.cls[i]]++;
 		if (c.cls[i] == CLS_DATA)
@@ -637,7 +617,7 @@ int cls_classify(const struct cls_roles *roles, const struct dc_vec *nv, uint64_
 	out->ninsns = n;
 	free(buf);
 	cls_flow__exit(&fl);
-	return 0;
+	return cls_helper__fill(c.arch, v, n, out->insns) ? ap_err_nomem(err) : 0;
 }
 
 int cls__decode(enum cwasm_arch arch, const struct cls_roles *roles, const uint8_t *code,
@@ -702,17 +682,10 @@ void cls_func__exit(struct cls_func *f)
 
 int64_t cls__insn_at(const struct cls_func *f, uint64_t addr)
 {
-	uint32_t lo = 0, hi = f->ninsns;
-
 	/* the last entry starting at or below addr */
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
+	uint32_t lo = (uint32_t)ap_search__upper(f->insns, f->ninsns,
+						 AP_SEARCH_FIELD(f->insns, addr), addr);
 
-		if (f->insns[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return -1;
 	lo--;

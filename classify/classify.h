@@ -120,10 +120,19 @@ struct cls_func_roles {
 
 /* "abi sysv (target), vmctx rdi -> [rbp-0x8], reloaded into r10; membase r10" */
 void cls__roles_describe(const struct cls_func_roles *r, char *buf, size_t len);
-/* One line "  roles      ..." (wrapped to 80 columns). */
-void cls__print_roles(FILE *out, const struct cls_func_roles *r);
-/* JSON object {abi, abi_source, vmctx_param, vmctx_slot, vmctx_registers, ...}. */
-void cls__json_roles(struct json_out *j, const struct cls_func_roles *r);
+/* The roles as the JSON names them (render/classes.c writes them). */
+struct cls_roles_words {
+	const char *abi;		/* NULL: unspecified */
+	const char *abi_source;		/* "target", "prologue", "default" */
+	const char *vmctx_param;	/* the register vmctx arrives in */
+	char vmctx_slot[32];		/* "[rbp-0x8]"; "": none */
+	const char *vmctx_regs[64], *membase_regs[64];
+	uint32_t nvmctx, nmembase;
+	const char *pinned_vmctx, *pinned_membase;	/* NULL: not pinned */
+	const char *frame;		/* the frame base register */
+	char override[96];		/* --roles as applied; "": none */
+};
+void cls__roles_words(const struct cls_func_roles *r, struct cls_roles_words *w);
 
 struct cls_insn {
 	uint64_t addr;
@@ -173,13 +182,23 @@ int64_t cls__insn_at(const struct cls_func *f, uint64_t addr);
 uint32_t cls__insn_count(const struct cls_func *f);
 
 /*
- * The class the upstream helper's users know (docs/codegen-idioms.md,
- * "The helper's names"): frame_load_unattributed, frame_store_unattributed, bounds_cmp,
+ * The class the upstream helper gives entry i, by its rules
+ * (docs/helper-interface.md, "Instruction classes"): frame_load_unattributed, frame_store_unattributed, bounds_cmp,
  * bounds_branch, call, dispatch_jmp, jmp, cond_branch, mem_access,
  * regmov, alu, other; aarch64 also linear_memory, indirect_dispatch,
  * direct_branch; data entries inline_data_or_sample_skid.
  */
 const char *cls__helper_class(const struct cls_func *f, uint32_t i);
+/*
+ * The helper's class of each of n instructions decoded as the helper
+ * decodes (dc__decode_sweep, or between a sidecar's inline data ranges),
+ * by its rules alone (docs/helper-interface.md, "Instruction classes"),
+ * aarch64's bounds pair over the stream included: out[i], a code for
+ * cls_helper__name(). 0, or -1 when out of memory.
+ */
+struct dc_insn;
+int cls_helper__stream(enum cwasm_arch arch, const struct dc_insn *v, uint32_t n, uint8_t *out);
+const char *cls_helper__name(uint8_t c);
 
 /*
  * Per-class totals. samples[] are counts; when the input only had
@@ -196,6 +215,12 @@ struct cls_table {
 	int spills_known;
 	uint64_t spill_samples;
 	uint32_t spill_static;
+	/*
+	 * Why its samples carry no lever verdict (another build's samples, a
+	 * recording cut short: profile__no_verdict), or NULL. The table still
+	 * counts them; the verdict is "none" and the outputs say why.
+	 */
+	const char *no_verdict;
 };
 
 /* insn_samples is parallel to f->insns; NULL gives static counts only (static_only). */
@@ -214,7 +239,8 @@ struct cls_levers {
 	double moves, bounds, dispatch;
 	double vmctx;		/* vmctx_reload + vmctx_field: runtime state reloaded at each use */
 	double spills;		/* proven spills, when known (else 0) */
-	const char *verdict;	/* "frame traffic", "spill-bound", "move-bound", "vmctx-bound", ... "mixed" */
+	const char *verdict;	/* "frame traffic", "spill-bound", "move-bound", "vmctx-bound", ... "mixed";
+				 * "none" with the table's no_verdict */
 };
 void cls__levers(const struct cls_table *t, struct cls_levers *l);
 
@@ -226,41 +252,11 @@ void cls__levers(const struct cls_table *t, struct cls_levers *l);
 uint32_t cls__hottest(const struct cls_func *f, const uint64_t *s, uint32_t n, uint32_t *idx);
 
 /*
- * The class table that `report --func`, `classify` and `annotate` print:
- * one row per class, then the frame-traffic and lever lines. run_total 0
- * leaves %run blank.
+ * The tables are views (view/classes.h) that the formats print
+ * (render/classes.c): report --func, classify, annotate alike.
  */
-void cls__print_table(FILE *out, const struct cls_table *t, uint64_t run_total);
-/* The same; all: also the classes without samples or instructions (hidden by default). */
-void cls__print_table_rows(FILE *out, const struct cls_table *t, uint64_t run_total, int all);
-/* The n hottest instructions: samples, %func, address, +offset, class, text. */
-void cls__print_hottest(FILE *out, const struct cls_func *f, const uint64_t *insn_samples,
-			uint32_t n, const struct cls_table *t, uint64_t run_total);
-
-/*
- * The "classes" value: {name: {samples, percent_of_run,
- * static_instructions, percent_of_function}}; then call cls__json_levers
- * for the "stack_traffic", "frame_traffic" and "levers" additions.
- */
-void cls__json(struct json_out *j, const struct cls_table *t, uint64_t run_total);
-void cls__json_levers(struct json_out *j, const struct cls_table *t);
-/* "hottest_instructions" value: [{samples, percent_of_run, address, offset, class, helper_class, instruction}] */
-void cls__json_hottest(struct json_out *j, const struct cls_func *f,
-		       const uint64_t *insn_samples, uint32_t n, uint64_t run_total);
-
-/*
- * The members of a "classified_function" object (the caller opens and
- * closes it, and may add more): local_func, wasm_func, name, core,
- * samples, percent_of_run, instruction_count, code_bytes, roles, classes,
- * stack_traffic, frame_traffic, levers, hottest_instructions.
- */
-void cls__json_function(struct json_out *j, const struct cwasm_module *m, uint32_t func,
-			uint64_t samples, uint64_t run_total, const struct cls_func *f,
-			const struct cls_table *t, const uint64_t *insn_samples, uint32_t nhot);
 
 /* Frame-slot data traffic that is not a save: frame_load/store, vmctx_save/reload. */
 int cls__is_stack_traffic(enum cls_class c);
-/* Of those, the reads. */
-int cls__is_frame_read(enum cls_class c);
 
 #endif

@@ -55,7 +55,6 @@ int cls_flow__run(const struct cls_roles *ovr, const struct dc_vec *nv, uint64_t
 		  struct ap_err *err);
 void cls_flow__exit(struct cls_flow *fl);
 int cls__is_frame_base(const struct cls_roles *ovr, enum cwasm_arch arch, uint8_t fam);
-const struct dc_op *cls__mem_op(const struct dc_insn *ni);
 /* The registers an instruction writes (0..2), into dst[]. */
 int cls__dests(enum cwasm_arch arch, const struct dc_insn *ni, uint8_t dst[2]);
 /* A frame slot of the instruction's memory operand at this state: 1 and *s, or 0. */
@@ -75,9 +74,13 @@ int cls__noreturn(const struct dc_insn *ni, const struct cls_rstate *st);
 void cls__pinned(enum cwasm_arch arch, enum cwasm_abi abi, const struct cls_flow *fl,
 		 const struct dc_vec *nv, uint8_t *vmctx, uint8_t *membase);
 
-/* helper.c: the helper's class of one classified instruction. */
-uint8_t cls_helper__of(enum cwasm_arch arch, const struct dc_insn *ni, uint8_t cls,
-		       uint8_t detail, int frame);
+/*
+ * helper.c: the helper's class of every entry of a classified function
+ * (insns[i] decoded as v[i]; CLS_DATA entries the skid class) into
+ * insns[].helper. 0, or -1 when out of memory.
+ */
+int cls_helper__fill(enum cwasm_arch arch, const struct dc_insn *v, uint32_t n,
+		     struct cls_insn *insns);
 
 /*
  * classify.c: classes for nv (address order) of a function occupying

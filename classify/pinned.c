@@ -71,7 +71,7 @@ static int is_move_from(const struct dc_insn *ni, uint8_t *dst, uint8_t *src)
 /* A load of [g + TRAP_LO..TRAP_HI] (no index) into a register, or 0. */
 static uint8_t trap_slot_load(const struct dc_insn *ni, uint64_t vm_set)
 {
-	const struct dc_op *m = cls__mem_op(ni);
+	const struct dc_op *m = dc_insn__mem_op(ni);
 
 	if (ni->kind != DC_MOVE || ni->mem_write || !m || m->index || m->base >= 64 ||
 	    !(vm_set & (1ull << m->base)) || m->val < TRAP_LO || m->val > TRAP_HI ||
@@ -91,7 +91,7 @@ static int trap_block(const struct dc_vec *nv, int64_t t, uint8_t f)
 
 	for (int64_t k = t; t >= 0 && k < nv->n && k < t + TRAP_WALK; k++) {
 		const struct dc_insn *ni = &nv->v[k];
-		const struct dc_op *m = cls__mem_op(ni);
+		const struct dc_op *m = dc_insn__mem_op(ni);
 		uint8_t r;
 
 		if (ni->kind == DC_TRAP)
@@ -119,7 +119,7 @@ static uint8_t size_reg_base(const struct dc_vec *nv, uint32_t i, uint8_t reg, u
 {
 	for (uint32_t k = i; k-- > 0 && i - k <= SIZE_WALK;) {
 		const struct dc_insn *p = &nv->v[k];
-		const struct dc_op *m = cls__mem_op(p);
+		const struct dc_op *m = dc_insn__mem_op(p);
 
 		if (ends_block(p) || p->kind == DC_CALL)
 			return 0;
@@ -141,7 +141,7 @@ static uint8_t size_reg_base(const struct dc_vec *nv, uint32_t i, uint8_t reg, u
 static uint8_t size_compare(const struct dc_vec *nv, uint32_t i, uint32_t *at)
 {
 	const struct dc_insn *ni = &nv->v[i];
-	const struct dc_op *m = cls__mem_op(ni);
+	const struct dc_op *m = dc_insn__mem_op(ni);
 
 	if (ni->kind != DC_CMP)
 		return 0;
@@ -186,7 +186,7 @@ static void guarded_bases(enum cwasm_arch arch, enum cwasm_abi abi, const struct
 {
 	for (int64_t k = ok; k < nv->n && k < ok + GUARD_WALK; k++) {
 		const struct dc_insn *ni = &nv->v[k];
-		const struct dc_op *m = cls__mem_op(ni);
+		const struct dc_op *m = dc_insn__mem_op(ni);
 		uint8_t c[2] = { 0, 0 };
 
 		if (ends_block(ni) || ni->kind == DC_CALL || ni->kind == DC_TRAP ||

@@ -13,19 +13,12 @@
 #include <string.h>
 #include <strings.h>
 #include "internal.h"
+#include "../util/search.h"
 
 #define TRAP_FIELD_LO 0x50
 #define TRAP_FIELD_HI 0x70
 #define MAX_ROUNDS 64
 #define PROLOGUE_SCAN 12
-
-const struct dc_op *cls__mem_op(const struct dc_insn *ni)
-{
-	for (int i = 0; i < ni->nops; i++)
-		if (ni->op[i].type == DC_OP_MEM)
-			return &ni->op[i];
-	return NULL;
-}
 
 int cls__is_frame_base(const struct cls_roles *ovr, enum cwasm_arch arch, uint8_t fam)
 {
@@ -98,7 +91,7 @@ int cls__dests(enum cwasm_arch arch, const struct dc_insn *ni, uint8_t dst[2])
 int cls__frame_slot(const struct cls_roles *ovr, enum cwasm_arch arch, const struct dc_insn *ni,
 		    const struct cls_rstate *st, struct cls_slot *s)
 {
-	const struct dc_op *m = cls__mem_op(ni);
+	const struct dc_op *m = dc_insn__mem_op(ni);
 
 	if (!m || ni->kind == DC_LEA)
 		return 0;
@@ -225,7 +218,7 @@ static void add_slot(struct pass *p, struct cls_slot *set, uint32_t *n, const st
 static uint8_t dest_role(struct pass *p, const struct dc_insn *ni, const struct cls_rstate *st,
 			 uint8_t dst)
 {
-	const struct dc_op *m = cls__mem_op(ni);
+	const struct dc_op *m = dc_insn__mem_op(ni);
 	const struct dc_op *o = ni->op;
 	struct cls_slot s;
 	int fs;
@@ -329,7 +322,7 @@ static void transfer(struct pass *p, const struct dc_insn *ni, const struct cls_
 			out->r[dst[k]] = r[k];
 	/* writeback bases, implicit x86 writes (mul, div, cqo, string ops) */
 	if (ni->writeback) {
-		const struct dc_op *m = cls__mem_op(ni);
+		const struct dc_op *m = dc_insn__mem_op(ni);
 
 		if (m && !cls__is_frame_base(p->ovr, p->arch, m->base) && m->base < CLS_NREG)
 			out->r[m->base] = R_UNK;
@@ -366,16 +359,8 @@ static int reached(const struct cls_rstate *s)
 
 static int64_t find_addr(const struct dc_insn *v, uint32_t n, uint64_t addr)
 {
-	uint32_t lo = 0, hi = n;
+	size_t lo = ap_search__lower(v, n, AP_SEARCH_FIELD(v, addr), addr);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < n && v[lo].addr == addr && v[lo].kind != DC_DATA ? (int64_t)lo : -1;
 }
 
@@ -383,18 +368,11 @@ static int64_t find_addr(const struct dc_insn *v, uint32_t n, uint64_t addr)
 static uint32_t table_start(const struct dc_vec *nv, uint32_t j)
 {
 	uint64_t tb = dc__table_base(nv, j);
-	uint32_t lo = 0, hi = nv->n;
+	uint32_t lo;
 
 	if (tb < nv->v[j].addr + nv->v[j].size + DC_TABLE_PAD)
 		return j + 1;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (nv->v[mid].addr < tb)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = (uint32_t)ap_search__lower(nv->v, nv->n, AP_SEARCH_FIELD(nv->v, addr), tb);
 	return lo < nv->n && nv->v[lo].addr == tb ? lo : nv->n;
 }
 

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* The inferred register roles of a function, as text and JSON. */
+/* The inferred register roles of a function, in words (the formats print them: render/classes.c). */
 #include <inttypes.h>
 #include <string.h>
 #include "classify.h"
 #include "../decode/decode.h"
-#include "../util/json_out.h"
 
 static const char *const sources[] = {
 	[CLS_ABI_TARGET] = "target",
@@ -82,76 +81,23 @@ void cls__roles_describe(const struct cls_func_roles *r, char *buf, size_t len)
 	}
 }
 
-void cls__print_roles(FILE *out, const struct cls_func_roles *r)
+void cls__roles_words(const struct cls_func_roles *r, struct cls_roles_words *w)
 {
-	char buf[320];
-	size_t n, col = 0;
-	const char *p = buf;
-
-	cls__roles_describe(r, buf, sizeof(buf));
-	/* wrap at ", " / "; " so lines stay within 80 columns */
-	fprintf(out, "  roles      ");
-	col = 13;
-	while (*p) {
-		n = strcspn(p, ",;");
-		if (p[n])
-			n++;
-		if (col + n > 79 && col > 13) {
-			fprintf(out, "\n             ");
-			col = 13;
-			while (*p == ' ')
-				p++, n--;
-		}
-		fprintf(out, "%.*s", (int)n, p);
-		col += n;
-		p += n;
+	memset(w, 0, sizeof(*w));
+	w->abi = cwasm_abi__name(r->abi);
+	w->abi_source = sources[r->abi_source < 3 ? r->abi_source : 0];
+	w->vmctx_param = dc__reg_name(r->arch, r->vmctx_param);
+	if (r->has_slot)
+		slot_str(r, w->vmctx_slot, sizeof(w->vmctx_slot));
+	for (uint8_t f = 1; f < 64; f++) {
+		if (r->vmctx_regs & (1ull << f))
+			w->vmctx_regs[w->nvmctx++] = dc__reg_name(r->arch, f);
+		if (r->membase_regs & (1ull << f))
+			w->membase_regs[w->nmembase++] = dc__reg_name(r->arch, f);
 	}
-	fprintf(out, "\n");
-}
-
-static void json_regs(struct json_out *j, enum cwasm_arch arch, uint64_t mask)
-{
-	json_begin_arr(j);
-	for (uint8_t f = 1; f < 64; f++)
-		if (mask & (1ull << f))
-			json_str(j, dc__reg_name(arch, f));
-	json_end_arr(j);
-}
-
-void cls__json_roles(struct json_out *j, const struct cls_func_roles *r)
-{
-	char slot[32], ovr[96];
-
-	json_begin_obj(j);
-	json_key(j, "abi"); json_str(j, cwasm_abi__name(r->abi));
-	json_key(j, "abi_source"); json_str(j, sources[r->abi_source < 3 ? r->abi_source : 0]);
-	json_key(j, "vmctx_param"); json_str(j, dc__reg_name(r->arch, r->vmctx_param));
-	json_key(j, "vmctx_slot");
-	if (r->has_slot) {
-		slot_str(r, slot, sizeof(slot));
-		json_str(j, slot);
-	} else {
-		json_null(j);
-	}
-	json_key(j, "vmctx_registers"); json_regs(j, r->arch, r->vmctx_regs);
-	json_key(j, "membase_registers"); json_regs(j, r->arch, r->membase_regs);
-	json_key(j, "pinned_vmctx");
-	if (r->pinned_vmctx)
-		json_str(j, dc__reg_name(r->arch, r->pinned_vmctx));
-	else
-		json_null(j);
-	json_key(j, "pinned_membase");
-	if (r->pinned_membase)
-		json_str(j, dc__reg_name(r->arch, r->pinned_membase));
-	else
-		json_null(j);
-	json_key(j, "frame"); json_str(j, dc__reg_name(r->arch, r->frame));
-	json_key(j, "override");
-	if (r->override.vmctx || r->override.membase || r->override.frame) {
-		cls__roles_str(&r->override, ovr, sizeof(ovr));
-		json_str(j, ovr);
-	} else {
-		json_null(j);
-	}
-	json_end_obj(j);
+	w->pinned_vmctx = r->pinned_vmctx ? dc__reg_name(r->arch, r->pinned_vmctx) : NULL;
+	w->pinned_membase = r->pinned_membase ? dc__reg_name(r->arch, r->pinned_membase) : NULL;
+	w->frame = dc__reg_name(r->arch, r->frame);
+	if (r->override.vmctx || r->override.membase || r->override.frame)
+		cls__roles_str(&r->override, w->override, sizeof(w->override));
 }

@@ -73,11 +73,15 @@ static int from_recording(const char *input, const char *symbol, const struct cl
 	char tmp[PATH_MAX], dir[PATH_MAX], side[PATH_MAX];
 	/* where aotperf inject puts the images by default: OUT.d, next to OUT */
 	const char *dirs[] = { dir, side, NULL };
+	struct session *s = NULL;
+	int r;
 
 	snprintf(tmp, sizeof(tmp), "%s", input);
 	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
 	snprintf(side, sizeof(side), "%s.d", input);
-	return cls__annot_recording(input, symbol, dirs, o, a, err);
+	r = session__open(input, &s, err) ? -1 : cls__annot_recording(s, symbol, dirs, o, a, err);
+	session__delete(s);
+	return r;
 }
 
 int annot_fallback__run(const char *input, const char *symbol, const struct cls_annot_opts *o,

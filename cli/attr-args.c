@@ -80,6 +80,15 @@ int attr_args__check_output(const struct attr_args *a, const char *out, struct a
 	return ap_file__check_output(out, a->cs.inputs, a->cs.ninputs, err);
 }
 
+int attr_args__session(struct attr_args *a, struct ap_err *err)
+{
+	if (a->s && !strcmp(session__path(a->s), a->input))
+		return 0;
+	session__delete(a->s);
+	a->s = NULL;
+	return session__open(a->input, &a->s, err);
+}
+
 int attr_args__read(struct attr_args *a)
 {
 	struct ap_err err = { 0 };
@@ -91,7 +100,7 @@ int attr_args__read(struct attr_args *a)
 	/* a big recording takes a while: a progress line on a terminal */
 	progress__init(&pr, stderr, a->quiet);
 	a->opts.progress = &pr;
-	rc = profile__read(a->input, &a->cs, &a->opts, &a->p, &err);
+	rc = attr_args__session(a, &err) ? -1 : profile__read(a->s, &a->cs, &a->opts, &a->p, &err);
 	progress__exit(&pr);
 	a->opts.progress = NULL;
 	if (rc) {
@@ -110,5 +119,7 @@ void attr_args__exit(struct attr_args *a)
 {
 	profile__delete(a->p);
 	a->p = NULL;
+	session__delete(a->s);
+	a->s = NULL;
 	core_set__exit(&a->cs);
 }

@@ -63,6 +63,7 @@ struct attr_args {
 	struct profile_opts opts;
 	enum cwasm_arch arch;		/* --arch; UNKNOWN: the target info's */
 	struct profile *p;		/* after attr_args__read */
+	struct session *s;		/* the recording input names, read once (session/session.h) */
 };
 
 void attr_args__init(struct attr_args *a, const char *cmd);
@@ -76,8 +77,15 @@ int attr_args__check(struct attr_args *a, struct ap_err *err);
  */
 int attr_args__check_output(const struct attr_args *a, const char *out, struct ap_err *err);
 /*
- * Read the profile, printing the warnings (unless quiet). Returns EXIT_OK,
- * or the exit status of the error, already printed.
+ * The session of input (a->s): opened at the first call, kept while input
+ * names the same recording (commands that read it again after the profile,
+ * inject, use it), closed by attr_args__exit. 0, or -1 with err.
+ */
+int attr_args__session(struct attr_args *a, struct ap_err *err);
+/*
+ * Read the profile through the session, printing the warnings (unless
+ * quiet). Returns EXIT_OK, or the exit status of the error, already
+ * printed.
  */
 int attr_args__read(struct attr_args *a);
 void attr_args__exit(struct attr_args *a);

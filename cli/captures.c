@@ -21,14 +21,19 @@ static int alloc(struct captures *c, const struct core_set *cs, struct ap_err *e
 
 	c->self = calloc((size_t)c->n * cs->n, sizeof(*c->self));
 	c->store = calloc(nf ? (size_t)nf * c->n : 1, sizeof(*c->store));
-	if (!c->self || !c->store)
+	c->self_period = calloc((size_t)c->n * cs->n, sizeof(*c->self_period));
+	c->period_store = calloc(nf ? (size_t)nf * c->n : 1, sizeof(*c->period_store));
+	c->cons = calloc((size_t)c->n * cs->n + 1, sizeof(*c->cons));
+	if (!c->self || !c->store || !c->self_period || !c->period_store || !c->cons)
 		return ap_err_nomem(err);
 	for (uint32_t k = 0; k < c->n; k++) {
-		uint64_t *at = c->store + (size_t)k * nf;
+		uint64_t *at = c->store + (size_t)k * nf, *pat = c->period_store + (size_t)k * nf;
 
 		for (uint32_t m = 0; m < cs->n; m++) {
 			c->self[k * cs->n + m] = at;
+			c->self_period[k * cs->n + m] = pat;
 			at += cs->mods[m]->nfuncs;
+			pat += cs->mods[m]->nfuncs;
 		}
 	}
 	return 0;
@@ -44,29 +49,39 @@ static int copy_incl(struct captures *c, uint32_t k, const struct profile *p, st
 	const struct core_set *cs = p->cs;
 	const struct profile_stacks *st = p->stacks;
 	uint64_t nf = funcs_total(cs);
-	uint64_t *at;
+	uint64_t *at, *pat;
 
 	if (!st || st->mode == STACKS_NONE)
 		return 0;
 	if (!c->incl) {
 		c->incl = calloc((size_t)c->n * cs->n, sizeof(*c->incl));
 		c->incl_store = calloc(nf ? (size_t)nf * c->n : 1, sizeof(*c->incl_store));
-		if (!c->incl || !c->incl_store)
+		c->incl_period = calloc((size_t)c->n * cs->n, sizeof(*c->incl_period));
+		c->incl_period_store = calloc(nf ? (size_t)nf * c->n : 1,
+					      sizeof(*c->incl_period_store));
+		if (!c->incl || !c->incl_store || !c->incl_period || !c->incl_period_store)
 			return ap_err_nomem(err);
 	}
 	at = c->incl_store + (size_t)k * nf;
+	pat = c->incl_period_store + (size_t)k * nf;
 	for (uint32_t m = 0; m < cs->n; m++) {
 		memset(at, 0, cs->mods[m]->nfuncs * sizeof(*at));
+		memset(pat, 0, cs->mods[m]->nfuncs * sizeof(*pat));
 		c->incl[k * cs->n + m] = at;
+		c->incl_period[k * cs->n + m] = pat;
 		at += cs->mods[m]->nfuncs;
+		pat += cs->mods[m]->nfuncs;
 	}
 	for (uint32_t i = 0; i < st->nsyms; i++) {
 		const struct stack_sym *s = &st->syms[i];
 
-		if (s->kind == STACK_WASM && s->core < cs->n && s->func < cs->mods[s->core]->nfuncs)
+		if (s->kind == STACK_WASM && s->core < cs->n && s->func < cs->mods[s->core]->nfuncs) {
 			((uint64_t *)c->incl[k * cs->n + s->core])[s->func] = s->total;
+			((uint64_t *)c->incl_period[k * cs->n + s->core])[s->func] = s->total_period;
+		}
 	}
 	c->caps[k].incl = &c->incl[k * cs->n];
+	c->caps[k].incl_period = &c->incl_period[k * cs->n];
 	return 0;
 }
 
@@ -104,6 +119,18 @@ static int copy_offcpu(struct captures *c, const struct profile *p, struct ap_er
 	return ret ? ap_err_nomem(err) : 0;
 }
 
+/*
+ * The event counts ns of CPU time: the software clocks (cpu-clock,
+ * task-clock), whose period perf records in ns.
+ */
+static int period_is_ns(const struct attr_result *r)
+{
+	const struct perf_event_attr *e = &r->event_attr;
+
+	return r->have_event && e->type == PERF_TYPE_SOFTWARE &&
+	       (e->config == PERF_COUNT_SW_CPU_CLOCK || e->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
 static void add_table(struct cls_table *sum, const struct cls_table *t, int first)
 {
 	for (int k = 0; k < CLS__COUNT; k++) {
@@ -113,6 +140,20 @@ static void add_table(struct cls_table *sum, const struct cls_table *t, int firs
 	}
 	sum->total += t->total;
 	sum->percent_only = t->percent_only;
+	if (t->no_verdict)	/* one recording's samples that cannot carry one: the sum cannot */
+		sum->no_verdict = t->no_verdict;
+}
+
+/* A recording cut short, or whose cores are not authoritative, says so in the sum. */
+static void take_read(struct view_read *r, const struct profile *p)
+{
+	r->truncated = p->attr.truncated;
+	r->bytes_read = p->attr.bytes_read;
+	r->bytes_expected = p->attr.bytes_expected;
+	r->authoritative = 1;
+	for (uint32_t i = 0; i < p->attr.ncores; i++)
+		r->authoritative &= p->attr.cores[i].authoritative &&
+				    !p->attr.cores[i].base_override;
 }
 
 /* One recording, already read into a->p: counts copied, functions classified. */
@@ -124,16 +165,28 @@ static int take(struct captures *c, uint32_t k, struct attr_args *a, const char 
 	c->caps[k].label = c->paths[k];
 	c->caps[k].total = p->attr.total_samples;
 	c->caps[k].self = &c->self[k * a->cs.n];
+	c->caps[k].total_period = p->attr.total_period;
+	c->caps[k].self_period = &c->self_period[k * a->cs.n];
 	c->attributed[k] = p->attr.attributed_samples;
+	take_read(&c->reads[k], p);
 	if (!k && (p->event || p->attr.have_event)) {
 		/* the profile goes with the next recording: the name is kept here */
 		snprintf(c->event_name, sizeof(c->event_name), "%s",
 			 p->event ? p->event : p->attr.event_name);
 		c->event = c->event_name;
 	}
-	for (uint32_t m = 0; m < a->cs.n; m++)
+	if (!k) {
+		memcpy(c->cpuid, p->cpuid, sizeof(c->cpuid));
+		memcpy(c->cpudesc, p->cpudesc, sizeof(c->cpudesc));
+		c->period_ns = period_is_ns(&p->attr);
+	}
+	for (uint32_t m = 0; m < a->cs.n; m++) {
 		memcpy((uint64_t *)c->self[k * a->cs.n + m], p->attr.cores[m].func_samples,
 		       a->cs.mods[m]->nfuncs * sizeof(uint64_t));
+		memcpy((uint64_t *)c->self_period[k * a->cs.n + m], p->attr.cores[m].func_period,
+		       a->cs.mods[m]->nfuncs * sizeof(uint64_t));
+		c->cons[k * a->cs.n + m] = p->attr.cores[m].consistency;
+	}
 	if (copy_incl(c, k, p, err) || copy_offcpu(c, p, err))
 		return -1;
 	if (attr_hist__merge(&c->hist, &p->hist))
@@ -226,8 +279,14 @@ void captures__exit(struct captures *c)
 	free(c->store);
 	free(c->incl);
 	free(c->incl_store);
+	free(c->self_period);
+	free(c->period_store);
+	free(c->incl_period);
+	free(c->incl_period_store);
+	free(c->cons);
 	attr_hist__exit(&c->hist);
 	cmp_oc_side__exit(&c->oc);
-	c->self = c->incl = NULL;
-	c->store = c->incl_store = NULL;
+	c->self = c->incl = c->self_period = c->incl_period = NULL;
+	c->store = c->incl_store = c->period_store = c->incl_period_store = NULL;
+	c->cons = NULL;
 }

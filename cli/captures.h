@@ -16,6 +16,7 @@
 #include "attr-args.h"
 #include "../compare/diff.h"
 #include "../compare/offcpu_diff.h"
+#include "../view/captures.h"
 
 /* A function to classify in every recording. */
 struct capture_func {
@@ -33,15 +34,23 @@ struct captures {
 	uint32_t n;			/* recordings read */
 	const char *paths[ATTR_MAX_INPUTS];
 	uint64_t attributed[ATTR_MAX_INPUTS];	/* samples in any core, per recording */
+	struct view_read reads[ATTR_MAX_INPUTS];	/* cut short or whole, authoritative */
 	struct cmp_capture caps[ATTR_MAX_INPUTS];
 	const uint64_t **self;		/* [n * ncores] pointers into store */
 	uint64_t *store;		/* every recording's self samples per function */
 	const uint64_t **incl;		/* [n * ncores] inclusive samples, NULL until a
 					 * profile has call graphs (captures.c) */
 	uint64_t *incl_store;
+	/* the same weighed by the samples' periods (attr_sample_period): CPU time */
+	const uint64_t **self_period, **incl_period;
+	uint64_t *period_store, *incl_period_store;
+	int period_ns;			/* the first recording's event counts ns (cpu-clock) */
+	/* per recording, each core's consistency ([n * ncores]); the cut: reads[] */
+	struct attr_consistency *cons;
 	struct capture_func *funcs;	/* borrowed from the caller, filled in */
 	uint32_t nfuncs;
 	const char *event;		/* the first recording's event: event_name, or NULL */
+	char cpuid[64], cpudesc[128];	/* the first recording's machine (profile.h) */
 	char event_name[128];		/* --event, else the one event perf recorded */
 	struct cmp_side side;		/* what compare/ reads: cores and captures */
 	struct attr_hist hist;		/* samples per (core, text offset), summed: listings */

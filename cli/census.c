@@ -4,6 +4,7 @@
 #include "census.h"
 #include "../attr/anonmaps.h"
 #include "../cwasm/name.h"
+#include "../perfdata/perfdata.h"
 
 #define CENSUS_MAX_LINES 10
 
@@ -80,14 +81,28 @@ static void pid_samples(const struct anon_census *c)
 		fprintf(stderr, "    ... and %zu more\n", c->npids - n);
 }
 
+/* A read that found nothing to attribute in a recording cut short: the cut may be why. */
+static void cut_note(const struct attr_args *a)
+{
+	uint64_t read, expected;
+	struct ap_err why;
+
+	if (a->ninputs > 1 || perfdata__cut_short(a->input, &read, &expected, &why) != 1)
+		return;
+	fprintf(stderr, "  it is cut short: read %" PRIu64 " of %" PRIu64 " data bytes; what it"
+		" lacks may be past the cut\n", read, expected);
+}
+
 void census__explain(const struct attr_args *a, const struct ap_err *err)
 {
 	struct anon_census c;
 	struct ap_err why;
 
+	if (err->kind == AP_ERR_INPUT)
+		cut_note(a);
 	if (err->hint != AP_HINT_NO_CORE_MAP && err->hint != AP_HINT_PID_SAMPLES)
 		return;
-	if (anon_census__read(a->input, &c, &why))
+	if (!a->s || anon_census__read(a->s, &c, &why))
 		return;		/* a pipe, or the error already said what is wrong */
 	if (err->hint == AP_HINT_NO_CORE_MAP)
 		no_core_map(a, &c);

@@ -6,7 +6,8 @@
  * hold (attr/anonmaps.h), so the user can tell a wrong recording from a
  * wrong core, or pick a pid that has samples: lines of their own on
  * stderr after the error's line, for the hints AP_HINT_NO_CORE_MAP and
- * AP_HINT_PID_SAMPLES.
+ * AP_HINT_PID_SAMPLES; and after any bad-input error, that the
+ * recording is cut short when it is.
  */
 #include "attr-args.h"
 

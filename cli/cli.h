@@ -17,13 +17,28 @@ enum { EXIT_OK = 0, EXIT_GATE = 1, EXIT_BAD = 2 };
 /*
  * How report-style outputs (--json FILE, --html, --markdown, --folded,
  * --pprof) are written, as util/outfile.c does it: the end of the --help
- * of every command that writes such files.
+ * of every command whose table entry has CLI_WRITES_FILES.
  */
 #define CLI_FILES_USAGE                                                            \
 	"\nOutput files are written to a temporary name in their folder and renamed\n" \
 	"into place when complete: a symlink there is replaced, never written\n"      \
 	"through; another user's file is refused; a failed run leaves none behind.\n" \
 	"They get the umask's permission bits (0644 under umask 022).\n"
+
+/* A command: its entry in main.c's table. */
+enum cli_command_flags {
+	CLI_WRITES_FILES = 1 << 0,	/* report-style output files (CLI_FILES_USAGE) */
+};
+struct cli_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	unsigned int flags;		/* enum cli_command_flags */
+	const char *summary;		/* its line in aotperf --help */
+};
+/* main: the command about to run, whose entry cli_usage() reads. */
+void cli_command__set(const struct cli_command *c);
+/* A command's --help on stdout: text, then what its entry adds (CLI_FILES_USAGE). */
+void cli_usage(const char *text);
 
 /* AP_ERR_GATE -> 1; bad input, I/O and out of memory -> 2. */
 int cli_exit_status(enum ap_err_kind kind);

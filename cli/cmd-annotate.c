@@ -10,6 +10,7 @@
 #include "annotate-fallback.h"
 #include "../cwasm/name.h"
 #include "../classify/annotate.h"
+#include "../render/annotate.h"
 #include "../cwasm/coreset.h"
 #include "../render/frames.h"
 #include "../classify/classify.h"
@@ -138,7 +139,7 @@ static int parse_args(int argc, char **argv, struct annotate_opts *o, struct ap_
 	while ((c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o->input = optarg; break;
-		case 'h': fputs(annotate_usage, stdout); fputs(CLI_FILES_USAGE, stdout); exit(EXIT_OK);
+		case 'h': cli_usage(annotate_usage); exit(EXIT_OK);
 		case O_INTEL: o->att = 0; break;
 		case O_ATT: o->att = 1; break;
 		case O_OBJDUMP: o->objdump = optarg; break;
@@ -358,12 +359,15 @@ static int write_json(const struct annotate_opts *o, const struct cls_annot *a,
 	struct json_doc d;
 
 	if (!sc)
-		return cls__annot_write_json(o->json, "aotperf annotate", o->input, a,
-					     (uint32_t)o->top, err);
+		return render__annot_write_json(o->json, "aotperf annotate", o->input, a,
+						(uint32_t)o->top, err);
 	if (json_doc__open(&d, o->json, "aotperf annotate", err))
 		return -1;
 	json_key(&d.j, "input"); json_str(&d.j, o->input);
-	cls__annot_json(&d.j, a, (uint32_t)o->top);
+	if (render__annot_json(&d.j, a, (uint32_t)o->top, err)) {
+		json_doc__abort(&d);
+		return -1;
+	}
 	if (sc->fr) {
 		render__frames_json(&d.j, sc, 0, 1);
 	} else {
@@ -389,7 +393,8 @@ int cmd_annotate(int argc, char **argv)
 		goto fail;
 	if (!o.json || strcmp(o.json, "-")) {	/* else stdout holds the JSON */
 		printf("aotperf annotate: %s %s", o.input, o.perf_symbol);
-		cls__annot_print(stdout, &a, (uint32_t)o.top);
+		if (render__annot_print(stdout, &a, (uint32_t)o.top, &err))
+			goto fail;
 		if (sc)
 			render__frames_text(stdout, sc, a.funcs[0].table.total,
 					    RENDER_FRAMES_LISTED);

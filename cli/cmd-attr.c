@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include "attr-compat.h"
 #include "cli.h"
 #include "../cwasm/coreset.h"
 #include "../render/helper.h"
@@ -26,7 +27,7 @@ static const char attr_usage[] =
 	"                    [--json-out JSON_OUT] [--min-samples MIN_SAMPLES]\n"
 	"                    [--min-attribution-pct MIN_ATTRIBUTION_PCT]\n"
 	"                    [--authoritative] [--frame-metadata FRAME_METADATA]\n"
-	"                    [--validate-frame-metadata]\n";
+	"                    [--validate-frame-metadata] [--accept-older] [--accept-cut]\n";
 
 static const char attr_help[] =
 	"\n"
@@ -57,6 +58,14 @@ static const char attr_help[] =
 	"  --validate-frame-metadata\n"
 	"                        validate cwasm + sidecar + disassembly without perf data\n"
 	"\n"
+	"aotperf's own (the helper has neither; without them attr refuses what the\n"
+	"helper refuses):\n"
+	"  --accept-older        read a container of version 6 to 8, or one without\n"
+	"                        target info (--arch says the code's), as report does\n"
+	"  --accept-cut          read a recording cut short up to its cut (perf stops\n"
+	"                        there, so the helper fails); the JSON says truncated,\n"
+	"                        nothing is authoritative, --authoritative refuses it\n"
+	"\n"
 	"A core whose samples do not fit its code (another build of it? README \"Is it\n"
 	"the right core?\") gets a warning on stderr; the JSON keeps the helper's keys.\n"
 	"\n"
@@ -69,14 +78,17 @@ struct attr_cmd_opts {
 	int64_t top, min_samples;
 	double min_pct;
 	int authoritative, validate;
+	int accept_older, accept_cut;	/* aotperf's: read what the helper refuses */
 };
 
 struct attr_run {
 	struct attr_cmd_opts o;
 	struct core_set cs;
 	struct attr_scan scan;
+	struct session *s;		/* the recording, opened once: scanned, then attributed */
 	struct profile *p;
 	struct helper_report r;
+	char cut[200];			/* the cut's wording, when the recording is cut short */
 };
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -143,7 +155,7 @@ static const char *host_arch(void)
 static int parse_args(int argc, char **argv, struct attr_cmd_opts *o)
 {
 	enum { O_PERF = 256, O_CWASM, O_FUNC, O_TOP, O_BASE, O_ARCH, O_JSON, O_MIN, O_MINPCT,
-	       O_AUTH, O_REQ, O_META, O_VALIDATE };
+	       O_AUTH, O_REQ, O_META, O_VALIDATE, O_OLDER, O_CUT };
 	static const struct option longopts[] = {
 		{ "perf", required_argument, NULL, O_PERF },
 		{ "cwasm", required_argument, NULL, O_CWASM },
@@ -158,6 +170,8 @@ static int parse_args(int argc, char **argv, struct attr_cmd_opts *o)
 		{ "require-size-match", no_argument, NULL, O_REQ },
 		{ "frame-metadata", required_argument, NULL, O_META },
 		{ "validate-frame-metadata", no_argument, NULL, O_VALIDATE },
+		{ "accept-older", no_argument, NULL, O_OLDER },
+		{ "accept-cut", no_argument, NULL, O_CUT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -170,8 +184,7 @@ static int parse_args(int argc, char **argv, struct attr_cmd_opts *o)
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			fputs(attr_usage, stdout);
-			fputs(CLI_FILES_USAGE, stdout);
+			cli_usage(attr_usage);
 			fputs(attr_help, stdout);
 			exit(ATTR_OK);
 		case O_PERF: o->perf = optarg; break;
@@ -207,6 +220,8 @@ static int parse_args(int argc, char **argv, struct attr_cmd_opts *o)
 		case O_REQ: break;	/* accepted; the size rule always holds */
 		case O_META: o->frame_metadata = optarg; break;
 		case O_VALIDATE: o->validate = 1; break;
+		case O_OLDER: o->accept_older = 1; break;
+		case O_CUT: o->accept_cut = 1; break;
 		default:
 			if (optopt >= 256)	/* one of ours, its value missing */
 				return usage_error("argument %s: expected one argument",
@@ -311,8 +326,18 @@ static int read_perf(struct attr_run *a)
 	/* the helper reads the file twice too; a stream cannot be */
 	if (!strcmp(a->o.perf, "-"))
 		return fail("--perf -: a pipe cannot be read twice; save the recording to a file");
-	if (attr__scan(a->o.perf, &a->scan, &err))
+	if (session__open(a->o.perf, &a->s, &err) || attr__scan(a->s, &a->scan, &err))
 		return fail("%s", err.msg);
+	if (attr_compat__recording(a->o.perf, &a->scan, a->o.accept_cut, &err))
+		return fail("%s", err.msg);
+	if (a->scan.truncated) {
+		/* part of the run: said, never authoritative (docs/helper-interface.md) */
+		profile__cut_words(a->scan.bytes_read, a->scan.bytes_expected, a->cut,
+				   sizeof(a->cut));
+		if (a->o.authoritative)
+			return fail("--authoritative: %s: cut short: %s", a->o.perf, a->cut);
+		cli_warn("attr", "%s: cut short: %s", a->o.perf, a->cut);
+	}
 	if (!a->scan.samples)
 		return fail("no samples in perf data");
 	if (a->o.min_samples > 0 && a->scan.samples < (uint64_t)a->o.min_samples)
@@ -322,7 +347,7 @@ static int read_perf(struct attr_run *a)
 	if (ret)
 		return ret;
 	po.pins = &a->r.base;
-	if (profile__read(a->o.perf, &a->cs, &po, &a->p, &err))
+	if (profile__read(a->s, &a->cs, &po, &a->p, &err))
 		return fail("%s", err.msg);
 	/* the helper's keys keep their meaning; another build is said on stderr, as report says it */
 	if (profile__require_consistent(a->p, &err))
@@ -392,7 +417,14 @@ static int run(struct attr_run *a)
 	const struct attr_core *c;
 	int ret;
 
-	if (core_set__add_cwasm(&a->cs, a->o.cwasm, &err))
+	if (core_set__add_cwasm(&a->cs, a->o.cwasm, &err)) {
+		struct ap_err first;	/* the helper reads the version before any section */
+
+		if (attr_compat__container(a->o.cwasm, NULL, a->o.accept_older, &first))
+			return fail("%s", first.msg);
+		return fail("%s", err.msg);
+	}
+	if (attr_compat__container(a->o.cwasm, a->cs.mods[0], a->o.accept_older, &err))
 		return fail("%s", err.msg);
 	if (a->o.json_out && check_output(a, &err))
 		return fail("%s", err.msg);
@@ -407,6 +439,13 @@ static int run(struct attr_run *a)
 	r->cwasm = a->o.cwasm;
 	r->min_pct = a->o.min_pct;
 	r->top = (uint64_t)a->o.top;
+	if (a->scan.truncated) {
+		/* a mapping past the cut could have been another candidate */
+		r->map_authoritative = 0;
+		r->truncated = 1;
+		r->bytes_read = a->scan.bytes_read;
+		r->bytes_expected = a->scan.bytes_expected;
+	}
 	r->authoritative = a->o.authoritative && a->o.perf && r->map_authoritative;
 	c = &a->p->attr.cores[0];
 	if (a->o.perf) {
@@ -440,6 +479,7 @@ int cmd_attr(int argc, char **argv)
 		return ret;
 	ret = run(&a);
 	profile__delete(a.p);
+	session__delete(a.s);
 	attr_scan__exit(&a.scan);
 	core_set__exit(&a.cs);
 	return ret;

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "../cwasm/name.h"
 #include "../classify/annotate.h"
+#include "../render/annotate.h"
 #include "../util/file.h"
 
 /* perf annotate text of one big function is a few MB; a bound all the same */
@@ -71,7 +72,7 @@ static int parse_args(int argc, char **argv, struct classify_opts *o, struct ap_
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(classify_usage, stdout); fputs(CLI_FILES_USAGE, stdout); exit(EXIT_OK);
+		case 'h': cli_usage(classify_usage); exit(EXIT_OK);
 		case O_CLASSES: print_classes(); exit(EXIT_OK);
 		case O_ARCH:
 			if (cli_parse_arch(optarg, &o->annot.arch, err))
@@ -117,12 +118,13 @@ int cmd_classify(int argc, char **argv)
 	    /* what it quotes back must not drive the terminal */
 	    cls__annot_parse(buf, cwasm_name__scrub_text(buf, len), name, &o.annot, &a, &err))
 		goto fail;
-	if (o.json && cls__annot_write_json(o.json, "aotperf classify", name, &a, (uint32_t)o.top,
-					       &err))
+	if (o.json && render__annot_write_json(o.json, "aotperf classify", name, &a,
+					       (uint32_t)o.top, &err))
 		goto fail;
 	if (!o.json || strcmp(o.json, "-")) {	/* else stdout holds the JSON */
 		printf("aotperf classify: %s", name);
-		cls__annot_print(stdout, &a, (uint32_t)o.top);
+		if (render__annot_print(stdout, &a, (uint32_t)o.top, &err))
+			goto fail;
 	}
 	ret = EXIT_OK;
 	goto out;

@@ -16,6 +16,7 @@
 #include "../render/loops.h"
 #include "../classify/funcclass.h"
 #include "../render/compare.h"
+#include "../util/outset.h"
 
 #define COMPARE_MAX_LIST 32
 
@@ -119,7 +120,7 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, struct ap_e
 		if (r)
 			continue;
 		switch (c) {
-		case 'h': fputs(compare_usage, stdout); fputs(CLI_FILES_USAGE, stdout); exit(EXIT_OK);
+		case 'h': cli_usage(compare_usage); exit(EXIT_OK);
 		case O_FUNC: o->spec = optarg; break;
 		case O_ROLES: o->roles = optarg; break;
 		case O_OTHER: o->other = optarg; break;
@@ -258,7 +259,8 @@ static int open_other(const struct compare_opts *o, const struct cwasm_module *m
  * CPU): the gap is the code's. A side whose loops cannot be built is
  * warned about and left out (pair->lf NULL): the comparison stands.
  */
-static int compare_loops(const struct compare_opts *o, const struct cwasm_module *m,
+static int compare_loops(const struct compare_opts *o, const struct captures *c,
+			 const struct cwasm_module *m,
 			 const struct capture_func *fn, const struct eng_classes *oc,
 			 struct loops_side *ws, struct lp_func *olf, struct render_loop_pair *pair,
 			 const char *engine, struct ap_err *err)
@@ -286,17 +288,27 @@ static int compare_loops(const struct compare_opts *o, const struct cwasm_module
 	} else if (!o->a.quiet) {
 		cli_warn("compare", "%s's loops not modelled: %s", engine, e.msg);
 	}
-	return lp__model(lfs, fs, n, o->a.ninputs ? o->a.inputs[0] : o->a.input, err);
+	return lp__model(lfs, fs, n, c->cpuid, c->cpudesc, err);
 }
 
+/* --json, --markdown, --html: all of them or none (util/outset.h). */
 static int write_outputs(const struct compare_opts *o, const struct render_compare *r,
 			 struct ap_err *err)
 {
-	if (o->json && render__compare_json_file(o->json, r, err))
+	struct outset set = OUTSET_INIT;
+	const char *t;
+
+	if ((o->json && (!(t = outset__add(&set, o->json, err)) ||
+			 render__compare_json_file(t, r, err))) ||
+	    (o->markdown && (!(t = outset__add(&set, o->markdown, err)) ||
+			     render__compare_markdown_file(t, r, err))) ||
+	    (o->html && (!(t = outset__add(&set, o->html, err)) ||
+			 render__compare_html_file(t, r, err))) ||
+	    outset__commit(&set, err)) {
+		outset__abort(&set, err);
 		return -1;
-	if (o->markdown && render__compare_markdown_file(o->markdown, r, err))
-		return -1;
-	return o->html ? render__compare_html_file(o->html, r, err) : 0;
+	}
+	return 0;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -355,7 +367,7 @@ int cmd_compare(int argc, char **argv)
 	for (uint32_t k = 0; k < c.n; k++)
 		r.wamr_run_total += c.caps[k].total;
 	engines__headroom(&fn.t, r.wamr_run_total, &oc, o.min_samples, &h);
-	if (compare_loops(&o, m, &fn, &oc, &ws, &olf, &pair,
+	if (compare_loops(&o, &c, m, &fn, &oc, &ws, &olf, &pair,
 			  eng_engine__name(engines__summary(p)->engine), &err)) {
 		ret = cli_fail("compare", &err);
 		goto out;

@@ -2,11 +2,12 @@
 /*
  * aotperf diff: two builds of one wasm, before and after a codegen change,
  * each side one or several recordings with its own cores. Functions are
- * matched by wasm index (compare/); the change of every function's share
- * is tested, the class tables of --func functions set side by side, and
- * --fail-if-slower gates CI. Where both sides' recordings carry off-CPU
- * data, each function's off-CPU time is set side by side too
- * (compare/offcpu_diff.h).
+ * matched by wasm index (compare/); the change of every function's CPU
+ * time per run and share is tested, the class tables of --func functions
+ * set side by side, and --fail-if-slower gates CI. Where both sides'
+ * recordings carry off-CPU data, each function's off-CPU time is set side
+ * by side too (compare/offcpu_diff.h). view/diff.h turns it all into what
+ * the formats print (docs/views.md).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -18,7 +19,9 @@
 #include "../render/loops.h"
 #include "filter-args.h"
 #include "../render/diff.h"
+#include "../util/outset.h"
 #include "../util/term.h"
+#include "../view/diff.h"
 
 #define DIFF_MAX_FUNCS 16
 #define DIFF_MAX_CORE_ARGS 64
@@ -42,7 +45,7 @@ struct diff_opts {
 	const char *specs[DIFF_MAX_FUNCS];
 	uint32_t nspecs;
 	uint64_t top;
-	int gate, gate_wasm;
+	int gate, gate_wasm, by_share, force, require_consistent;
 	double gate_pct;
 	struct cmp_opts co;
 };
@@ -60,10 +63,15 @@ static const char diff_usage[] =
 	"that build) and its cores. A side without --cwasm/--manifest uses the\n"
 	"other side's cores (two runs of one build). Functions are matched by wasm\n"
 	"function index (local_func + the core's imports), never by address; names\n"
-	"only check. Per function: self share of the run before and after, the change\n"
-	"in points and relative, and its test (two-proportion z-test with one\n"
-	"recording a side, Welch's t-test on the per-recording shares with several;\n"
-	"p-values Holm-adjusted over the functions); sorted by the size of the change.\n"
+	"only check. Per function, first its CPU time per run (its samples' periods\n"
+	"summed, the mean over a side's recordings), then its self share of the run,\n"
+	"before and after, each change and its test (Welch's t-test on the\n"
+	"per-recording values with several recordings a side; with one, a normal\n"
+	"approximation of the sample counts; p-values Holm-adjusted over the\n"
+	"functions); sorted by the size of the time change. The header gives each\n"
+	"side's run time and says when the runs' CPU time differs by more than the\n"
+	"noise. Each side's recordings are checked against its cores (as report\n"
+	"does) and for being cut short.\n"
 	"Recordings with off-CPU data on both sides (aotperf record --off-cpu): also\n"
 	"each function's off-CPU time before and after, self and inclusive, its wall\n"
 	"time (on-CPU samples x period + off-CPU) and each side's; the mean wait is\n"
@@ -91,11 +99,19 @@ static const char diff_usage[] =
 	"                          modM:N (as in the before build, else the after\n"
 	"                          build); repeatable\n"
 	"      --roles SPEC        register roles for the classes, e.g. vmctx=rcx\n"
-	"      --fail-if-slower PCT  exit 1 when the judged share grew by more than PCT%\n"
-	"                          of its before value and the growth is significant;\n"
-	"                          judged: the --func functions, else the function with\n"
-	"                          the largest share before\n"
-	"      --gate-wasm         --fail-if-slower judges the share in wasm code instead\n"
+	"      --fail-if-slower PCT  exit 1 when the judged CPU time per run grew by more\n"
+	"                          than PCT% of its before value and the growth is\n"
+	"                          significant; judged: the --func functions, else the\n"
+	"                          function with the largest share before. Also exit 1\n"
+	"                          when a side's recordings are cut short or do not fit\n"
+	"                          its cores (unless --force)\n"
+	"      --by time|share     what --fail-if-slower judges and the rows sort by:\n"
+	"                          time per run (default), or share of the run for runs\n"
+	"                          that did unequal work\n"
+	"      --gate-wasm         --fail-if-slower judges the time in wasm code instead\n"
+	"      --force             judge cut or inconsistent recordings all the same\n"
+	"      --require-consistent  exit 1 when a side's recordings are cut short or\n"
+	"                          their samples do not fit its cores, gate or not\n"
 	"      --level PCT         confidence level of the tests (default 95)\n"
 	"      --adjust HOW        holm (default), bonferroni or none\n"
 	"      --json FILE         also write the diff as JSON (schema in README)\n"
@@ -108,7 +124,7 @@ static const char diff_usage[] =
 
 enum {
 	O_TOP = 256, O_FUNC, O_ROLES, O_FAIL, O_GATE_WASM, O_LEVEL, O_ADJUST, O_JSON, O_MD,
-	O_HTML,
+	O_HTML, O_BY, O_FORCE, O_REQ_CONS,
 };
 
 static const struct option diff_longopts[] = {
@@ -119,6 +135,9 @@ static const struct option diff_longopts[] = {
 	{ "roles", required_argument, NULL, O_ROLES },
 	{ "fail-if-slower", required_argument, NULL, O_FAIL },
 	{ "gate-wasm", no_argument, NULL, O_GATE_WASM },
+	{ "by", required_argument, NULL, O_BY },
+	{ "force", no_argument, NULL, O_FORCE },
+	{ "require-consistent", no_argument, NULL, O_REQ_CONS },
 	{ "level", required_argument, NULL, O_LEVEL },
 	{ "adjust", required_argument, NULL, O_ADJUST },
 	{ "json", required_argument, NULL, O_JSON },
@@ -144,7 +163,7 @@ static int global_option(struct diff_opts *o, int c, const char *arg, char *cons
 	double v;
 
 	switch (c) {
-	case 'h': fputs(diff_usage, stdout); fputs(CLI_FILES_USAGE, stdout); exit(EXIT_OK);
+	case 'h': cli_usage(diff_usage); exit(EXIT_OK);
 	case O_TOP:
 		if (cli_parse_u64(arg, 10, &o->top))
 			return ap_errf(err, "--top: '%s' is not a count (a whole number, 0 or more)", arg);
@@ -162,6 +181,14 @@ static int global_option(struct diff_opts *o, int c, const char *arg, char *cons
 		o->gate = 1;
 		return 0;
 	case O_GATE_WASM: o->gate_wasm = 1; return 0;
+	case O_BY:
+		if (!strcmp(arg, "share"))
+			o->by_share = 1;
+		else if (strcmp(arg, "time"))
+			return ap_errf(err, "--by: '%s' is not time or share", arg);
+		return 0;
+	case O_FORCE: o->force = 1; return 0;
+	case O_REQ_CONS: o->require_consistent = 1; return 0;
 	case O_LEVEL:
 		if (parse_pct(arg, 50.0, 99.9999, &v))
 			return ap_errf(err, "--level: '%s' is not a percentage from 50 to 99.9999", arg);
@@ -252,8 +279,7 @@ static int parse_args(int argc, char **argv, struct diff_opts *o, struct ap_err 
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(diff_usage, stdout);
-			fputs(CLI_FILES_USAGE, stdout);
+			cli_usage(diff_usage);
 			exit(EXIT_OK);
 		}
 		if (!strcmp(argv[i], "--") && sep < 0)
@@ -374,12 +400,12 @@ static const struct cls_table empty_table;
 
 /* The class tables of every --func, side by side. */
 static int class_diffs(struct diff_opts *o, const struct cmp_diff *d,
-		       const struct func_where *where, struct render_diff_func *rf,
+		       const struct func_where *where, struct view_diff_func *rf,
 		       struct ap_err *err)
 {
 	for (uint32_t i = 0; i < o->nspecs; i++) {
 		const struct func_where *w = &where[i];
-		struct render_diff_func *f = &rf[i];
+		struct view_diff_func *f = &rf[i];
 		int k = w->found_side;
 
 		memset(f, 0, sizeof(*f));
@@ -420,7 +446,7 @@ static int class_diffs(struct diff_opts *o, const struct cmp_diff *d,
  * code's), every function in one parallel llvm-mca run (loops/analyze.h).
  */
 static int diff_loops(struct diff_opts *o, struct loops_side ls[][2],
-		      struct render_loop_pair *pairs, struct render_diff_func *rf,
+		      struct render_loop_pair *pairs, struct view_diff_func *rf,
 		      struct ap_err *err)
 {
 	struct lp_func *lfs[2 * DIFF_MAX_FUNCS];
@@ -444,15 +470,17 @@ static int diff_loops(struct diff_opts *o, struct loops_side ls[][2],
 		}
 		rf[i].loops = &pairs[i];
 	}
-	return n ? lp__model(lfs, fs, n, o->side[0].caps.paths[0], err) : 0;
+	return n ? lp__model(lfs, fs, n, o->side[0].caps.cpuid, o->side[0].caps.cpudesc, err) : 0;
 }
 
 /* --fail-if-slower: 0 passed, -1 with err (AP_ERR_GATE failed, else bad target) */
 static int run_gate(struct diff_opts *o, const struct cmp_diff *d, const struct func_where *where,
-		    struct cmp_gate *g, struct render_diff *r, struct ap_err *err)
+		    struct cmp_gate *g, struct view_diff_input *in, struct ap_err *err)
 {
 	struct cmp_gate_target t[DIFF_MAX_FUNCS];
-	struct cmp_gate_opts go = { .pct = o->gate_pct, .whole_wasm = o->gate_wasm };
+	struct cmp_gate_opts go = { .pct = o->gate_pct, .whole_wasm = o->gate_wasm,
+				    .by_share = o->by_share || !d->has_time,
+				    .unit_scale = 1e6, .unit = in->period_ns ? "ms" : NULL };
 
 	if (!o->gate_wasm)
 		for (uint32_t i = 0; i < o->nspecs; i++) {
@@ -464,37 +492,87 @@ static int run_gate(struct diff_opts *o, const struct cmp_diff *d, const struct 
 			go.ntargets++;
 		}
 	go.targets = t;
-	r->gate = g;
-	r->gate_wasm = o->gate_wasm;
-	r->gate_what = o->gate_wasm ? "the share in wasm code"
-		     : o->nspecs ? "the --func functions" : "the function with most samples before";
+	in->gate = g;
+	in->gate_wasm = o->gate_wasm;
+	in->gate_what = o->gate_wasm ? "the time in wasm code"
+		      : o->nspecs ? "the --func functions" : "the function with most samples before";
+	if (o->gate_wasm && go.by_share)
+		in->gate_what = "the share in wasm code";
 	return cmp_diff__gate(d, &go, g, err);
 }
 
-static int write_outputs(const struct diff_opts *o, const struct render_diff *r,
-			 struct ap_err *err)
+/* --json, --markdown, --html: all of them or none (util/outset.h). */
+static int write_outputs(const struct diff_opts *o, const struct view_diff *v,
+			 const struct attr_hist *hist_after, struct ap_err *err)
 {
-	if (o->json && render__diff_json_file(o->json, r, err))
-		return -1;
-	if (o->markdown && render__diff_markdown_file(o->markdown, r, err))
-		return -1;
-	return o->html ? render__diff_html_file(o->html, r, err) : 0;
+	const char *paths[] = { o->json, o->markdown, o->html };
+	struct outset set = OUTSET_INIT;
+
+	for (int i = 0; i < 3; i++) {
+		const char *tmp = paths[i] ? outset__add(&set, paths[i], err) : NULL;
+		int rc = 0;
+
+		if (paths[i] && !tmp)
+			rc = -1;
+		else if (paths[i] && i == 0)
+			rc = render__diff_json_file(tmp, v, err);
+		else if (paths[i] && i == 1)
+			rc = render__diff_markdown_file(tmp, v, err);
+		else if (paths[i])
+			rc = render__diff_html_file(tmp, v, hist_after, o->roles, err);
+		if (rc) {
+			outset__abort(&set, err);
+			return -1;
+		}
+	}
+	return outset__commit(&set, err);
+}
+
+/* Each side's recordings as the view reads them: cut short, consistency per core. */
+static void side_recs(const struct diff_side *s, struct view_diff_rec *recs)
+{
+	const struct captures *c = &s->caps;
+
+	for (uint32_t k = 0; k < c->n; k++)
+		recs[k] = (struct view_diff_rec){
+			.path = c->paths[k], .truncated = c->reads[k].truncated,
+			.bytes_read = c->reads[k].bytes_read,
+			.bytes_expected = c->reads[k].bytes_expected,
+			.cons = &c->cons[(size_t)k * s->a.cs.n],
+		};
+}
+
+/*
+ * The times of both sides must be of one unit: a side whose event counts
+ * ns against one that counts something else cannot be timed together.
+ */
+static int same_unit(const struct diff_opts *o, struct ap_err *err)
+{
+	const struct captures *b = &o->side[0].caps, *a = &o->side[1].caps;
+
+	if (b->period_ns == a->period_ns)
+		return 0;
+	return ap_errf(err, "the before recordings sample %s, the after ones %s: their periods "
+		       "are not one unit; record both with one event or pick one with --event",
+		       b->event ? b->event : "several events", a->event ? a->event : "several events");
 }
 
 int cmd_diff(int argc, char **argv)
 {
 	struct diff_opts o = { 0 };
 	struct func_where where[DIFF_MAX_FUNCS];
-	struct render_diff_func rf[DIFF_MAX_FUNCS];
+	struct view_diff_func rf[DIFF_MAX_FUNCS];
 	struct loops_side ls[DIFF_MAX_FUNCS][2];
 	struct render_loop_pair pairs[DIFF_MAX_FUNCS];
-	struct render_diff r = { .tool = "aotperf diff" };
+	struct view_diff_rec recs[2][ATTR_MAX_INPUTS];
+	struct view_diff_input in = { .tool = "aotperf diff" };
+	struct view_diff *v = NULL;
 	struct cmp_gate g = { 0 };
 	struct cmp_diff *d = NULL;
 	struct cmp_offcpu *oc = NULL;
 	char oc_note[256];
 	struct ap_err err = { 0 }, gate_err = { 0 };
-	int ret, gate_rc = 0;
+	int ret;
 
 	o.side[0].word = "before";
 	o.side[1].word = "after";
@@ -517,44 +595,59 @@ int cmd_diff(int argc, char **argv)
 		ret = captures__read(&s->caps, &s->a, s->word, s->funcs, s->nfuncs, o.roles);
 		if (ret != EXIT_OK)
 			goto out;
+		side_recs(s, recs[k]);
 	}
-	if (cmp_diff__new(&o.side[0].caps.side, &o.side[1].caps.side, &o.co, &d, &err) ||
+	if (same_unit(&o, &err) ||
+	    cmp_diff__new(&o.side[0].caps.side, &o.side[1].caps.side, &o.co, &d, &err) ||
 	    class_diffs(&o, d, where, rf, &err) || diff_loops(&o, ls, pairs, rf, &err) ||
 	    (o.side[0].caps.oc.has && o.side[1].caps.oc.has &&
 	     cmp_offcpu__new(d, &o.side[0].caps.oc, &o.side[1].caps.oc, &oc, &err))) {
 		ret = cli_fail("diff", &err);
 		goto out;
 	}
-	r.d = d;
-	r.before = &o.side[0].caps.side;
-	r.after = &o.side[1].caps.side;
-	r.event = o.side[0].caps.event;
-	r.top = o.top;
-	r.nfuncs = o.nspecs;
-	r.funcs = rf;
-	r.hist_after = &o.side[1].caps.hist;
-	r.roles = o.roles;
-	r.columns = ap_term__columns(stdout, 0);
-	r.oc = oc;
-	r.oc_note = cmp_offcpu__one_sided(&o.side[0].caps.oc, &o.side[1].caps.oc, oc_note,
-					  sizeof(oc_note));
+	in.d = d;
+	in.side[0] = &o.side[0].caps.side;
+	in.side[1] = &o.side[1].caps.side;
+	in.recs[0] = recs[0];
+	in.recs[1] = recs[1];
+	in.event = o.side[0].caps.event;
+	in.period_ns = o.side[0].caps.period_ns;
+	in.top = o.top;
+	in.nfuncs = o.nspecs;
+	in.funcs = rf;
+	in.by_share = o.by_share;
+	in.force = o.force;
+	in.oc = oc;
+	in.oc_note = cmp_offcpu__one_sided(&o.side[0].caps.oc, &o.side[1].caps.oc, oc_note,
+					   sizeof(oc_note));
 	if (o.gate) {
-		gate_rc = run_gate(&o, d, where, &g, &r, &gate_err);
-		if (gate_rc && gate_err.kind != AP_ERR_GATE) {
+		if (run_gate(&o, d, where, &g, &in, &gate_err) && gate_err.kind != AP_ERR_GATE) {
 			ret = cli_fail_opt("diff", "--fail-if-slower:", &gate_err);
 			goto out;
 		}
 	}
-	if (!o.side[0].a.quiet)
-		for (uint32_t i = 0; i < d->nwarnings; i++)
-			cli_warn("diff", "%s", d->warnings[i]);
-	if (write_outputs(&o, &r, &err)) {
+	if (view_diff__new(&in, &v, &err)) {
 		ret = cli_fail("diff", &err);
 		goto out;
 	}
-	render__diff_text(stdout, &r);
-	ret = gate_rc ? cli_fail("diff", &gate_err) : EXIT_OK;
+	if (!o.side[0].a.quiet)
+		for (uint32_t i = 0; i < v->warnings.n; i++)
+			cli_warn("diff", "%s", v->warnings.w[i].msg);
+	if (write_outputs(&o, v, &o.side[1].caps.hist, &err)) {
+		ret = cli_fail("diff", &err);
+		goto out;
+	}
+	render__diff_text(stdout, v, ap_term__columns(stdout, 0));
+	ret = EXIT_OK;
+	if (o.require_consistent && view_diff__require_whole(v, &err)) {
+		ret = cli_fail_opt("diff", "--require-consistent:", &err);
+	} else if (v->gate_failed) {
+		/* one line: a side the gate cannot judge (without --force), else the slower one */
+		ap_errk(&gate_err, AP_ERR_GATE, "%s", v->gate_line);
+		ret = cli_fail_opt("diff", "--fail-if-slower:", &gate_err);
+	}
 out:
+	view_diff__delete(v);
 	for (uint32_t i = 0; i < DIFF_MAX_FUNCS; i++)
 		for (int k = 0; k < 2; k++)
 			loops_side__exit(&ls[i][k]);

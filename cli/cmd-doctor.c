@@ -739,7 +739,7 @@ int cmd_doctor(int argc, char **argv)
 				return EXIT_BAD;
 			}
 			return spin((unsigned int)v);
-		case 'h': fputs(doctor_usage, stdout); return EXIT_OK;
+		case 'h': cli_usage(doctor_usage); return EXIT_OK;
 		default: {
 			struct ap_err err = { 0 };
 

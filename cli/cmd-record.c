@@ -18,13 +18,16 @@
 #include "attr-args.h"
 #include "hints.h"
 #include "annotate-fallback.h"
+#include "../symbolize/cfi.h"
 #include "../symbolize/inject.h"
+#include "../util/outset.h"
 #include "../util/progress.h"
 #include "../util/array.h"
 #include "../util/perf.h"
 #include "record-offcpu.h"
 #include "../util/run.h"
-#include "../util/pct.h"
+#include "../profile/events.h"
+#include "../view/report.h"
 
 #define REC_MAX_PERF_ARGS 64
 
@@ -71,7 +74,7 @@ static const char record_usage[] =
 	"      --names MODE        (inject) local (default), wasm or wasmtime\n"
 	"      --force             (inject) even for a core whose samples do not fit\n"
 	"                          its code (another build? README \"Is it the right\n"
-	"                          core?\")\n"
+	"                          core?\") or a recording cut short (perf killed)\n"
 	"      --arch ARCH         (inject) decode the cores as x86_64 or aarch64,\n"
 	"                          whatever their target info says\n"
 	"  -q, --quiet             perf record -q; and nothing but errors (no summary,\n"
@@ -92,9 +95,10 @@ static const char record_usage[] =
 	"\n"
 	"Exit status: the command's own status when it failed (128+N after signal N;\n"
 	"the recording is kept and still symbolized); otherwise 0, 1 when a core's\n"
-	"samples do not fit its code (not symbolized without --force), or 2 on bad\n"
-	"usage, when perf recorded nothing, or when symbolizing failed (the recording\n"
-	"is kept: rerun the printed aotperf inject command).\n";
+	"samples do not fit its code or the recording is cut short (not symbolized\n"
+	"without --force), or 2 on bad usage, when perf recorded nothing, or when\n"
+	"symbolizing failed (the recording is kept: rerun the printed aotperf inject\n"
+	"command).\n";
 
 struct rec_args {
 	const char *out;
@@ -116,6 +120,7 @@ struct rec_args {
 	char ev_buf[256];	/* the event with its frequency as a term (record-offcpu.h) */
 	char perf[PATH_MAX];
 	struct attr_args a;
+	struct profile_events events;	/* the recording's sampling events, as report lists them */
 };
 
 static int add_core_arg(struct rec_args *r, const char *opt, const char *path)
@@ -209,7 +214,7 @@ static int parse(int argc, char **argv, struct rec_args *r, struct ap_err *err)
 	/* '+': stop at the command, whose own options are not ours */
 	while ((c = getopt_long(argc, argv, "+o:gF:e:qh", longopts, NULL)) != -1) {
 		if (c == 'h') {
-			fputs(record_usage, stdout);
+			cli_usage(record_usage);
 			exit(EXIT_OK);
 		}
 		if (c == ATTR_OPT_EVENT)	/* --event: what perf samples */
@@ -299,11 +304,12 @@ static int record_argv(struct rec_args *r, char ***out)
 /* ---- symbolizing ---- */
 
 /* What aotperf inject does, on the profile already read. */
-static int inject(struct rec_args *r, struct ap_err *err)
+static int inject(struct rec_args *r, struct symcfi_maps *maps, struct ap_err *err)
 {
-	struct sym_inject_opts io = { .sym = { .names = r->mode }, .jitdump = r->jitdump,
-				      .perf = r->perf };
-	struct sym_inject_result res;
+	struct sym_inject_opts io = { .sym = { .names = r->mode, .maps = maps },
+				      .jitdump = r->jitdump, .perf = r->perf };
+	struct sym_inject_result res = { 0 };
+	struct outset outs = OUTSET_INIT;
 	struct progress pr;
 	char dir[PATH_MAX];
 	int ret, created;
@@ -313,12 +319,23 @@ static int inject(struct rec_args *r, struct ap_err *err)
 		return -1;
 	io.sym.dir = dir;
 	io.sym.prefix_core = symbolize__want_prefix(&r->a.p->attr);
+	io.sym.outs = &outs;	/* the copy and its images together, or none (util/outset.h) */
 	progress__init(&pr, stderr, r->a.quiet);
 	io.progress = &pr;
-	ret = symbolize__inject(r->out, &r->a.p->attr, &io, r->jit_out, &res, err);
+	ret = symbolize__inject(r->a.s, &r->a.p->attr, &io, r->jit_out, &res, err);
 	progress__exit(&pr);
+	if (ret || outset__commit(&outs, err)) {
+		outset__abort(&outs, err);
+		ret = -1;
+	}
 	if (ret && created)
 		rmdir(dir);
+	/* as inject does: a moved copy still names the functions (docs/formats-perf.md) */
+	if (!ret)
+		symbolize__cache_images(r->perf, &res);
+	if (!ret && res.elf && !res.cached && !r->a.quiet)
+		cli_warn("record", "%s: its images are not in perf's build-id cache (%s): moved, it"
+			 " names no function", r->jit_out, res.cache_why);
 	sym_inject_result__exit(&res);
 	return ret;
 }
@@ -342,22 +359,45 @@ static void put_inject(FILE *f, const struct rec_args *r)
 	fputc('\n', f);
 }
 
+/*
+ * The samples the summary counts: the event report shows first (its
+ * sampling events, perf's tracking and the off-CPU view's events left
+ * out: cli/report-events.c), so the two say the same numbers. None
+ * found: the read says why.
+ */
+static void summary_event(struct rec_args *r)
+{
+	struct ap_err err = { 0 };
+
+	if (!attr_args__session(&r->a, &err) && !profile_events__of(r->a.s, &r->events, &err) &&
+	    r->events.n)
+		r->a.opts.event = r->events.names[0];
+}
+
 static void print_next(struct rec_args *r, int injected)
 {
 	const struct attr_result *res = &r->a.p->attr;
+	const struct view_report_opts vo = { .hottest = 0, .nasked = UINT32_MAX };
 	const struct cwasm_module *m;
+	struct view_report *v = NULL;
 	char sym[512], func[64], why[300];
 	enum annot_health h;
+	struct ap_err err = { 0 };
 	uint32_t core, fn;
+	int64_t row;
 
 	/* perf falls back from cycles to cpu-clock by itself, saying nothing */
 	if (r->event && res->have_event && strcmp(r->event, res->event_name) && !r->a.quiet)
 		cli_warn("record", "-e %s: perf recorded %s instead (%s does not count here)",
 			 r->event, res->event_name, r->event);
-	printf("aotperf record: %s: %llu samples, %llu in wasm code (%.2f%% of run)\n", r->out,
-	       (unsigned long long)res->total_samples,
-	       (unsigned long long)res->attributed_samples,
-	       ap_pct(res->attributed_samples, res->total_samples));
+	/* report's run card, from its view: the same numbers report prints */
+	if (view_report__new(r->a.p, &vo, &v, &err)) {
+		cli_fail("record", &err);
+		return;
+	}
+	printf("aotperf record: %s: %llu samples%s%s, %llu in wasm code (%.2f%% of run)\n", r->out,
+	       (unsigned long long)v->total, r->events.n > 1 ? " of " : "",
+	       r->events.n > 1 ? v->event : "", (unsigned long long)v->in_wasm, v->in_wasm_pct);
 	if (injected)
 		printf("aotperf record: wrote %s\n", r->jit_out);
 	printf("next:\n");
@@ -369,8 +409,11 @@ static void print_next(struct rec_args *r, int injected)
 	hints__put_arg(stdout, r->out);
 	put_cores(stdout, r);
 	putchar('\n');
-	if (!profile__hottest(r->a.p, &core, &fn))
+	if (!profile__hottest(r->a.p, &core, &fn) ||
+	    (row = view_report__func_row(&v->cores[core], fn)) < 0) {
+		view_report__delete(v);
 		return;
+	}
 	m = res->cores[core].mod;
 	hints__hottest_symbol(r->a.p, r->mode, sym, sizeof(sym));
 	if (m->manifest_idx >= 0)
@@ -380,9 +423,9 @@ static void print_next(struct rec_args *r, int injected)
 	printf("  aotperf report -i");
 	hints__put_arg(stdout, r->out);
 	put_cores(stdout, r);
-	printf(" --func %s   # the hottest: %.1f%% of the wasm samples\n", func,
-	       100.0 * (double)res->cores[core].func_samples[fn] /
-	       (double)res->attributed_samples);
+	printf(" --func %s   # the hottest: %.1f%% of the run\n", func,
+	       view_report__func_pct(&v->cores[core], (uint32_t)row));
+	view_report__delete(v);
 	/*
 	 * only commands that work here: perf 6.12's annotate crashes or lists no
 	 * bytes. One run of it on the copy (a huge one may time out: then unknown)
@@ -522,6 +565,8 @@ int cmd_record(int argc, char **argv)
 {
 	struct rec_args r = { .out = "perf.data", .freq = "999", .mode = SYMNAME_LOCAL };
 	struct ap_err err = { 0 };
+	struct symcfi_maps *maps = NULL;
+	struct session_tool *tool;
 	int status, ret = EXIT_OK, injected = 0, read;
 
 	attr_args__init(&r.a, "record");
@@ -539,12 +584,20 @@ int cmd_record(int argc, char **argv)
 			 " anyway", status);
 	r.a.input = r.out;
 	/* one read of the recording serves the inject and the summary */
+	if (!r.no_inject && !r.jitdump && (maps = symcfi_maps__new())) {
+		tool = symcfi_maps__tool(maps);	/* the ELF images' placing: every mapping */
+		r.a.opts.tools = &tool;
+		r.a.opts.ntools = 1;
+	}
+	summary_event(&r);
 	read = attr_args__read(&r.a);
+	r.a.opts.tools = NULL;
+	r.a.opts.ntools = 0;
 	if (!r.no_inject) {
 		if (read == EXIT_OK && !r.force && profile__require_consistent(r.a.p, &err)) {
 			ap_err_hint(&err, AP_HINT_FORCE_MISMATCH);
 			read = cli_fail("record", &err);
-		} else if (read == EXIT_OK && inject(&r, &err)) {
+		} else if (read == EXIT_OK && inject(&r, maps, &err)) {
 			read = cli_fail("record", &err);
 		}
 		injected = read == EXIT_OK;
@@ -563,6 +616,8 @@ int cmd_record(int argc, char **argv)
 		ret = status;
 out:
 	free(r.core_args);
+	symcfi__maps_delete(maps);
+	profile_events__exit(&r.events);
 	attr_args__exit(&r.a);
 	return ret;
 }

@@ -13,15 +13,15 @@
 #include "report-perf.h"
 #include "report-events.h"
 #include "../render/callgraph.h"
+#include "../render/levers.h"
 #include "../render/loops.h"
 #include "../render/offcpu.h"
 #include "../render/offcpu_callgraph.h"
 #include "../classify/classify.h"
-#include "../loops/analyze.h"
 #include "../render/report.h"
 #include "../render/report-export.h"
 #include "../render/report-events.h"
-#include "../render/sorted.h"
+#include "../util/outset.h"
 #include "../util/term.h"
 
 #define REPORT_MAX_FUNCS 32
@@ -59,6 +59,8 @@ struct report_opts {
 	struct report_perf perf;	/* --percent-limit, -n, --stdio, --sort */
 	struct report_events ev;	/* one profile per sampling event; a.p is the first */
 	struct levers_args lv;		/* --levers */
+	struct view_report *views[REPORT_MAX_EVENTS];	/* one view per event, built once */
+	struct outset outs;		/* the output files, renamed into place together */
 };
 
 static const char report_usage[] =
@@ -98,6 +100,8 @@ static const char report_usage[] =
 	"                          (several events: each event)\n"
 	"      --require-consistent  exit 1 when a core's samples do not fit its code\n"
 	"                          (another build of it? README \"Is it the right core?\")\n"
+	"                          A recording cut short fails every gate (--min-samples,\n"
+	"                          --require-size-match, --require-consistent)\n"
 	"      --func F            classify function F's instructions: N,\n"
 	"                          local_func_N, a wasm name, or modM:N in a\n"
 	"                          manifest; repeatable\n"
@@ -294,7 +298,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		if (r)
 			continue;
 		switch (c) {
-		case 'h': fputs(report_usage, stdout); fputs(CLI_FILES_USAGE, stdout); exit(EXIT_OK);
+		case 'h': cli_usage(report_usage); exit(EXIT_OK);
 		case O_TOP:
 			if (cli_parse_u64(optarg, 10, &o->top))
 				return ap_errf(err, "--top: '%s' is not a count (a whole number, 0 or more)", optarg);
@@ -439,6 +443,8 @@ static int check_folded(const struct report_opts *o, struct ap_err *err)
 
 static int callgraph_prepare(struct report_opts *o, struct ap_err *err)
 {
+	const char *folded;
+
 	if (!callgraph_asked(o))
 		return 0;
 	if (check_folded(o, err))
@@ -461,7 +467,10 @@ static int callgraph_prepare(struct report_opts *o, struct ap_err *err)
 		return ap_errf(err, "%s: --cpu-state %s needs off-CPU data: record with aotperf"
 			       " record --off-cpu", o->a.input,
 			       o->cpu_state == RENDER_CPU_OFF ? "off" : "both");
-	return o->folded ? render__folded_state_file(o->folded, o->ev.p[0], o->cpu_state, err) : 0;
+	if (!o->folded)
+		return 0;
+	folded = outset__add(&o->outs, o->folded, err);
+	return folded ? render__folded_state_file(folded, o->ev.p[0], o->cpu_state, err) : -1;
 }
 
 /* --callers/--callees: samples (on), off-CPU time (off), or both tables. */
@@ -510,51 +519,43 @@ static int classify(struct report_opts *o, struct ap_err *err)
 	if (o->frame_meta && profile__set_sidecar(p, 0, o->frame_meta, err))
 		return -1;
 	/* loops, and their llvm-mca model only for what --func/--hot named; --levers' table */
-	return profile__classify(p, o->roles, err) || lp__profile(p, 1, err) ||
+	return profile__classify(p, o->roles, err) || profile__loops(p, 1, err) ||
 	       levers_args__run(&o->lv, p, err) ? -1 : 0;
 }
 
-typedef int (*export_file_fn)(const char *path, const struct profile *const *ps, uint32_t n,
+typedef int (*export_file_fn)(const char *path, const struct view_report *const *vs, uint32_t n,
 			      const struct render_opts *o, struct ap_err *err);
-typedef int (*export_stream_fn)(FILE *f, const char *name, const struct profile *const *ps,
+typedef int (*export_stream_fn)(FILE *f, const char *name, const struct view_report *const *vs,
 				uint32_t n, const struct render_opts *o, struct ap_err *err);
 
-/* The profiles of the events, in order (report-events.h). */
-static const struct profile *const *event_profiles(const struct report_opts *o)
+/* The views of the events, in order (report-events.h). */
+static const struct view_report *const *event_views(const struct report_opts *o)
 {
-	return (const struct profile *const *)o->ev.p;
+	return (const struct view_report *const *)o->views;
 }
 
 /* One export, "-" to stdout; the option's name in front of an error. */
 static int export(const char *opt, const char *out, export_file_fn to_file,
-		  export_stream_fn to_stream, const struct report_opts *o,
+		  export_stream_fn to_stream, struct report_opts *o,
 		  const struct render_opts *ro, struct ap_err *err)
 {
-	const struct profile *const *ps = event_profiles(o);
+	const struct view_report *const *vs = event_views(o);
+	const char *tmp;
 	int rc;
 
 	if (!out)
 		return 0;
-	rc = strcmp(out, "-") ? to_file(out, ps, o->ev.n, ro, err) :
-				to_stream(stdout, "stdout", ps, o->ev.n, ro, err);
+	if (!strcmp(out, "-"))
+		rc = to_stream(stdout, "stdout", vs, o->ev.n, ro, err);
+	else
+		rc = !(tmp = outset__add(&o->outs, out, err)) ||
+		     to_file(tmp, vs, o->ev.n, ro, err);
 	return rc ? ap_err_prefix(err, "%s: ", opt) : 0;
 }
 
-/*
- * HTML, Markdown, pprof. Without --func/--hot the pages still show the
- * hottest functions closely: classified here, after the JSON and apart
- * from the text report, which print what was asked.
- */
+/* HTML, Markdown, pprof. */
 static int exports(struct report_opts *o, const struct render_opts *ro, struct ap_err *err)
 {
-	for (uint32_t i = 0; i < o->ev.n; i++) {
-		struct profile *p = o->ev.p[i];
-
-		if ((o->html || o->markdown) && !p->nfuncs &&
-		    (profile__add_hot(p, REPORT_EXPORT_HOT, err) ||
-		     profile__classify(p, o->roles, err)))
-			return -1;
-	}
 	if (export("--html", o->html, render__report_events_html_file,
 		   render__report_events_html, o, ro, err) ||
 	    export("--markdown", o->markdown, render__report_events_md_file,
@@ -600,61 +601,101 @@ static int check_min_samples(const struct report_opts *o)
 	return 0;
 }
 
-/* --func, --hot, ...: the same functions for every event (the hottest: each event's). */
+/* The first gate asked for, as its option names it; NULL: none (docs/damaged-recordings.md). */
+static const char *gate_asked(const struct report_opts *o)
+{
+	return o->require_consistent ? "--require-consistent:" :
+	       o->a.opts.require_size_match ? "--require-size-match:" :
+	       o->min_samples ? "--min-samples:" : NULL;
+}
+
+/*
+ * --func, --hot, ...: the same functions for every event (the hottest:
+ * each event's). Without --func/--hot the HTML and Markdown still show
+ * the hottest functions closely: classified after those asked, which the
+ * text and JSON print (view_report_func.asked).
+ */
 static int classify_events(struct report_opts *o, uint32_t *nasked, struct ap_err *err)
 {
 	int rc = 0;
 
 	for (uint32_t i = 0; i < o->ev.n && !rc; i++) {
-		o->a.p = o->ev.p[i];
+		struct profile *p = o->a.p = o->ev.p[i];
+
 		rc = classify(o, err);
-		nasked[i] = o->a.p->nfuncs;
+		nasked[i] = p->nfuncs;
+		if (!rc && (o->html || o->markdown) && !p->nfuncs)
+			rc = profile__add_hot(p, REPORT_EXPORT_HOT, err) ||
+			     profile__classify(p, o->roles, err);
 	}
 	o->a.p = o->ev.p[0];
 	return rc;
 }
 
-/* The text report of one event's profile (a section of its own among several). */
-static int print_event(struct report_opts *o, const struct profile *p, uint32_t nasked,
-		       const struct render_opts *ro, struct ap_err *err)
+/* Each event's view, built once for every format. */
+static int build_views(struct report_opts *o, const uint32_t *nasked, struct ap_err *err)
 {
-	const char *event = p->event ? p->event : p->attr.event_name;
+	for (uint32_t i = 0; i < o->ev.n; i++) {
+		struct view_report_opts vo = {
+			.top = o->top, .percent_limit = o->perf.percent_limit,
+			.hottest = RENDER_HOTTEST_DEFAULT, .pin_word = "--base",
+			.all_classes = o->all_classes, .listings = o->html != NULL,
+			.nasked = nasked[i],
+		};
+
+		if (report_perf__sorted(&o->perf)) {
+			vo.sort_keys = o->perf.keys;
+			vo.nsort_keys = o->perf.nkeys;
+		}
+		if (view_report__new(o->ev.p[i], &vo, &o->views[i], err))
+			return -1;
+	}
+	return 0;
+}
+
+/* The text report of one event's profile (a section of its own among several). */
+static void print_event(struct report_opts *o, const struct view_report *v,
+			const struct render_opts *ro)
+{
+	const struct profile *p = v->p;
 
 	if (o->ev.n > 1)
-		printf("\n== event %s ==\n", event);
-	printf("  total samples     %8" PRIu64 "%s%s\n", p->attr.total_samples,
-	       event ? "  event " : "", event ? event : "");
-	render__report_coverage(stdout, p);
-	if (report_perf__sorted(&o->perf))	/* the one table asked for */
-		return render__sorted_text(stdout, p, o->perf.keys, o->perf.nkeys, ro) ?
-		       ap_err_nomem(err) : 0;
-	if (render__report_host_text(stdout, p, ro))
-		return ap_err_nomem(err);
+		printf("\n== event %s ==\n", v->event);
+	render__report_run(stdout, v);
+	if (v->sorted) {	/* the one table asked for */
+		render__report_sorted_text(stdout, v, ro->columns);
+		return;
+	}
+	render__report_host_text(stdout, v, ro->columns);
 	render__offcpu_text(stdout, p, ro);
 	callgraph_print(o, p);
-	for (uint32_t i = 0; !o->children && i < p->attr.ncores; i++)
-		render__report_core(stdout, p, i, ro);
-	for (uint32_t i = 0; i < nasked; i++)
-		render__report_func(stdout, p, &p->funcs[i], ro);
-	render__levers_text(stdout, p, ro->columns);
-	return 0;
+	for (uint32_t i = 0; !o->children && i < v->ncores; i++)
+		render__report_core(stdout, v, i, ro);
+	for (uint32_t i = 0; i < v->nfuncs; i++)
+		if (v->funcs[i].asked)
+			render__report_func(stdout, v, &v->funcs[i], ro);
+	render__levers_text(stdout, v->levers, ro->columns);
 }
 
 /* No recording: the static class tables of the --func functions. */
 static int run_static(struct report_opts *o, const struct render_opts *ro)
 {
+	struct view_report_opts vo = { .top = o->top, .hottest = RENDER_HOTTEST_DEFAULT,
+				       .pin_word = "--base", .all_classes = o->all_classes,
+				       .nasked = UINT32_MAX };
 	struct ap_err err = { 0 };
 
 	if (!o->a.quiet)
 		cli_warnings("report", &o->a.cs.warnings);
 	if (profile__new_static(&o->a.cs, &o->a.p, &err) || classify(o, &err) ||
-	    (o->json && render__report_json_file(o->json, o->a.p, ro, &err)))
+	    view_report__new(o->a.p, &vo, &o->views[0], &err) ||
+	    (o->json && render__report_json_file(o->json, o->views[0], ro, &err)))
 		return cli_fail("report", &err);
 	if (o->json && !strcmp(o->json, "-"))
 		return EXIT_OK;	/* stdout holds the JSON */
 	printf("aotperf report: static classes, no recording (no -i, no ./perf.data)\n");
-	render__report_body(stdout, o->a.p, ro);
-	render__levers_text(stdout, o->a.p, ro->columns);
+	render__report_body(stdout, o->views[0], ro);
+	render__levers_text(stdout, o->views[0]->levers, ro->columns);
 	return EXIT_OK;
 }
 
@@ -685,10 +726,10 @@ int cmd_report(int argc, char **argv)
 	struct report_opts o = { 0 };
 	struct ap_err err = { 0 };
 	struct render_opts ro = {
-		.hottest = RENDER_HOTTEST_DEFAULT, .fa_listed = RENDER_FA_LISTED_DEFAULT,
-		.pin_word = "--base", .tool = "aotperf report", .hint = cli_hint,
+		.fa_listed = RENDER_FA_LISTED_DEFAULT, .tool = "aotperf report", .hint = cli_hint,
 	};
 	uint32_t nasked[REPORT_MAX_EVENTS] = { 0 };
+	const char *json;
 	int ret;
 
 	attr_args__init(&o.a, "report");
@@ -723,7 +764,6 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	ro.columns = ap_term__columns(stdout, o.wide);
-	ro.all_classes = o.all_classes;
 	if (report_static(&o)) {
 		ret = run_static(&o, &ro);
 		goto out;
@@ -731,6 +771,11 @@ int cmd_report(int argc, char **argv)
 	ret = report_events__read(&o.ev, &o.a);
 	if (ret != EXIT_OK)
 		goto out;
+	/* a gate vouches for the run: a recording cut short fails every one */
+	if (gate_asked(&o) && profile__require_whole(o.a.p, &err)) {
+		ret = cli_fail_opt("report", gate_asked(&o), &err);
+		goto out;
+	}
 	for (uint32_t i = 0; o.require_consistent && i < o.ev.n; i++)
 		if (profile__require_consistent(o.ev.p[i], &err)) {
 			ret = cli_fail_opt("report", "--require-consistent:", &err);
@@ -746,9 +791,8 @@ int cmd_report(int argc, char **argv)
 	}
 	ro.top = o.top;
 	ro.percent_limit = o.perf.percent_limit;
-	for (uint32_t i = 0; i < o.ev.n; i++)
-		profile__percent_limit(o.ev.p[i], o.perf.percent_limit);
-	if (callgraph_prepare(&o, &err)) {
+	if (build_views(&o, nasked, &err) || callgraph_prepare(&o, &err)) {
+		outset__abort(&o.outs, &err);
 		ret = cli_fail("report", &err);
 		goto out;
 	}
@@ -756,10 +800,12 @@ int cmd_report(int argc, char **argv)
 		ro.json_extra = callgraph_json;
 		ro.ctx = &o;
 	}
-	/* files first: on failure nothing has been promised on stdout. */
-	if ((o.json && render__report_events_json_file(o.json, event_profiles(&o), o.ev.n, &ro,
-						       &err)) ||
-	    exports(&o, &ro, &err)) {
+	/* files first, all or none: on failure nothing has been promised on stdout. */
+	if ((o.json && (!(json = outset__add(&o.outs, o.json, &err)) ||
+			render__report_events_json_file(json, event_views(&o), o.ev.n, &ro,
+							&err))) ||
+	    exports(&o, &ro, &err) || outset__commit(&o.outs, &err)) {
+		outset__abort(&o.outs, &err);
 		ret = cli_fail("report", &err);
 		goto out;
 	}
@@ -768,16 +814,16 @@ int cmd_report(int argc, char **argv)
 	    (o.markdown && !strcmp(o.markdown, "-")) || (o.pprof && !strcmp(o.pprof, "-")))
 		goto out;
 	printf("aotperf report: %s\n", o.a.input);
+	render__report_cut(stdout, o.views[0], ro.columns);
 	if (o.ev.n > 1)
 		printf("  events              %u, each reported on its own\n", o.ev.n);
-	for (uint32_t i = 0; i < o.ev.n; i++) {
-		if (print_event(&o, o.ev.p[i], nasked[i], &ro, &err)) {
-			ret = cli_fail("report", &err);
-			goto out;
-		}
-	}
+	for (uint32_t i = 0; i < o.ev.n; i++)
+		print_event(&o, o.views[i], &ro);
 out:
 	levers_args__exit(&o.lv);
+	for (uint32_t i = 0; i < REPORT_MAX_EVENTS; i++)
+		view_report__delete(o.views[i]);
+	outset__abort(&o.outs, NULL);	/* after a commit, nothing: else no temporary outlives the run */
 	report_events__exit(&o.ev);
 	attr_args__exit(&o.a);
 	filter_args__exit(&o.a);

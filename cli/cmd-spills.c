@@ -140,7 +140,7 @@ static int parse_args(int argc, char **argv, struct spills_args *o, struct ap_er
 		if (r)
 			continue;
 		switch (c) {
-		case 'h': fputs(spills_usage, stdout); fputs(CLI_FILES_USAGE, stdout); exit(EXIT_OK);
+		case 'h': cli_usage(spills_usage); exit(EXIT_OK);
 		case O_SORT: so->sort = optarg; break;
 		case O_TOP:
 			if (cli_parse_u64(optarg, 10, &so->top) || so->top > UINT32_MAX)

@@ -5,6 +5,7 @@
  * (see symbolize/symbolize.h), so they share this file.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,9 @@
 #include <unistd.h>
 #include "attr-args.h"
 #include "hints.h"
+#include "../symbolize/cfi.h"
 #include "../symbolize/inject.h"
+#include "../util/outset.h"
 #include "../util/progress.h"
 #include "../util/perf.h"
 
@@ -26,6 +29,9 @@ struct sym_args {
 	const char *names;
 	int force;
 	int jitdump;		/* inject: the jitdump + perf inject --jit route */
+	int no_cache;		/* inject: images not added to perf's build-id cache */
+	const char *perf;	/* inject: the perf found, or NULL */
+	char perf_buf[PATH_MAX];
 	struct attr_args a;
 };
 
@@ -57,7 +63,10 @@ static const char inject_usage[] =
 	"copy of perf.data whose mappings name them (any clock; the same names every\n"
 	"run, so perf diff matches two runs). --jitdump takes stock perf inject --jit\n"
 	"instead (a -k mono recording; one jitted-*.so file per function). The images\n"
-	"stay in --dir (default OUT.d): perf report needs them.\n"
+	"stay in --dir (default OUT.d), and carry build ids that the copy lists; they\n"
+	"are added to perf's build-id cache (perf's buildid.dir, default ~/.debug), so\n"
+	"a moved copy still names the functions, and 'perf archive OUT' packs them for\n"
+	"another machine.\n"
 	"\n";
 
 /* Options as each route takes them: perfmap decodes no code and writes no folder. */
@@ -72,14 +81,18 @@ static const char names_usage[] =
 static const char perfmap_force_usage[] =
 	"      --force             write even for a core whose samples do not fit its\n"
 	"                          code (another build? see README \"Is it the right\n"
-	"                          core?\"); replace a map aotperf did not write (never\n"
-	"                          one of another user, never through a symlink)\n";
+	"                          core?\") or a recording cut short; replace a map\n"
+	"                          aotperf did not write (never one of another user,\n"
+	"                          never through a symlink)\n";
 static const char force_usage[] =
 	"      --force             write even for a core whose samples do not fit its\n"
 	"                          code (another build? see README \"Is it the right\n"
-	"                          core?\")\n";
+	"                          core?\") or a recording cut short (the copy then\n"
+	"                          holds its whole records)\n";
 static const char jitdump_opt_usage[] =
-	"      --jitdump           jitdump + stock perf inject --jit (-k mono only)\n";
+	"      --jitdump           jitdump + stock perf inject --jit (-k mono only)\n"
+	"      --no-buildid-cache  leave the images out of perf's build-id cache (then\n"
+	"                          a moved copy no longer names them)\n";
 static const char arch_usage[] =
 	"      --arch ARCH         x86_64 or aarch64: the code's arch for images and\n"
 	"                          unwinding data, whatever the target info says\n";
@@ -98,8 +111,8 @@ static const char files_usage[] =
 	"leaves none behind. perf inject --jit writes its jitted-*.so files itself.\n";
 static const char exit_usage[] =
 	"\n"
-	"Exit status: 0 ok, 1 a gate failed (a core's samples do not fit its code,\n"
-	"without --force), 2 bad usage or input.\n";
+	"Exit status: 0 ok, 1 a gate failed (a core's samples do not fit its code, or\n"
+	"the recording is cut short, without --force), 2 bad usage or input.\n";
 
 static void usage(enum route route)
 {
@@ -121,7 +134,7 @@ static void usage(enum route route)
 
 static int parse(int argc, char **argv, struct sym_args *s, struct ap_err *err)
 {
-	enum { O_DIR = 256, O_NAMES, O_FORCE, O_DIRECT, O_JITDUMP };
+	enum { O_DIR = 256, O_NAMES, O_FORCE, O_DIRECT, O_JITDUMP, O_NO_CACHE };
 	static const struct option longopts[] = {
 		ATTR_LONGOPTS,
 		ATTR_ARCH_LONGOPT,
@@ -131,6 +144,7 @@ static int parse(int argc, char **argv, struct sym_args *s, struct ap_err *err)
 		{ "force", no_argument, NULL, O_FORCE },
 		{ "direct", no_argument, NULL, O_DIRECT },
 		{ "jitdump", no_argument, NULL, O_JITDUMP },
+		{ "no-buildid-cache", no_argument, NULL, O_NO_CACHE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -158,6 +172,11 @@ static int parse(int argc, char **argv, struct sym_args *s, struct ap_err *err)
 				return ap_errf(err, "--jitdump is an inject option");
 			s->jitdump = 1;
 			break;
+		case O_NO_CACHE:
+			if (s->route != ROUTE_INJECT)
+				return ap_errf(err, "--no-buildid-cache is an inject option");
+			s->no_cache = 1;
+			break;
 		default:
 			return cli_bad_option(err, argv, optind, "i:o:qh", longopts);
 		}
@@ -183,35 +202,115 @@ static void print_list(const char *what, char **list, uint32_t n)
 		printf("%s %s\n", what, list[i]);
 }
 
-static int do_inject(struct sym_args *s, const struct sym_opts *so, char ***files,
-		     uint32_t *nfiles, struct ap_err *err)
+/* --force on a recording cut short: what was written of it (docs/damaged-recordings.md). */
+static void print_cut(const struct sym_args *s)
+{
+	const struct attr_result *a = &s->a.p->attr;
+
+	if (!a->truncated)
+		return;
+	if (s->route == ROUTE_PERFMAP)
+		printf("%s is cut short: perf may stop reading it at the cut; aotperf inject --force"
+		       " writes a copy of its whole records\n", s->a.input);
+	else
+		printf("%s is cut short: %s holds its whole records, %" PRIu64 " of %" PRIu64
+		       " data bytes (not authoritative)\n", s->a.input, s->out, a->bytes_read,
+		       a->bytes_expected);
+}
+
+/* What was written, and the command that reads it. */
+static void print_done(const struct sym_args *s, const struct sym_opts *so, char **files,
+		       uint32_t nfiles)
+{
+	char sym[512];
+
+	print_list(s->route == ROUTE_INJECT ? "image" : "wrote", files, nfiles);
+	print_cut(s);
+	if (s->route == ROUTE_PERFMAP)
+		return;
+	printf("wrote %s\nnext: perf %s -i", s->out,
+	       s->route == ROUTE_JITDUMP ? "inject --jit" : "report");
+	hints__put_arg(stdout, s->out);
+	if (s->route == ROUTE_JITDUMP) {
+		printf(" -o perf.jit.data\n");
+		return;
+	}
+	printf(" --sort sym\n");
+	if (!hints__hottest_symbol(s->a.p, so->names, sym, sizeof(sym))) {
+		printf("      perf annotate -i");
+		hints__put_arg(stdout, s->out);
+		printf(" --stdio");
+		hints__put_arg(stdout, sym);
+		printf("   # the hottest\n");
+	}
+}
+
+static int do_inject(struct sym_args *s, const struct sym_opts *so,
+		     struct sym_inject_result *r, struct ap_err *err)
 {
 	struct sym_inject_opts io = { .sym = *so, .jitdump = s->jitdump };
-	struct sym_inject_result r;
 	struct ap_err perf_err;
 	struct progress pr;
-	char perf[PATH_MAX];
 	int ret;
 
-	/* perf runs only for a -k mono recording; without it that route fails */
-	io.perf = ap_perf__find(NULL, perf, sizeof(perf), &perf_err) ? NULL : perf;
+	/* perf inject --jit runs only for a -k mono recording; without it that route fails */
+	s->perf = ap_perf__find(NULL, s->perf_buf, sizeof(s->perf_buf), &perf_err) ? NULL
+										    : s->perf_buf;
+	io.perf = s->perf;
 	progress__init(&pr, stderr, s->a.quiet);
 	io.progress = &pr;
-	ret = symbolize__inject(s->a.input, &s->a.p->attr, &io, s->out, &r, err);
+	ret = symbolize__inject(s->a.s, &s->a.p->attr, &io, s->out, r, err);
 	progress__exit(&pr);
-	*files = r.images;
-	*nfiles = r.nimages;
 	return ret;
+}
+
+/*
+ * How the copy keeps its names once moved (docs/formats-perf.md "Build
+ * ids"): the images by build id in perf's cache, and perf archive to
+ * carry them to another machine.
+ */
+static void print_portable(const struct sym_args *s, const struct sym_inject_result *r)
+{
+	const char *base = strrchr(s->out, '/') ? strrchr(s->out, '/') + 1 : s->out;
+
+	if (r->elf && !r->cached) {
+		printf("build ids: listed in the copy, but the images are not in perf's build-id\n"
+		       "      cache (%s): perf report finds them only where they are\n",
+		       r->cache_why[0] ? r->cache_why : "--no-buildid-cache");
+		return;
+	}
+	if (r->elf)
+		printf("build ids: listed in the copy; the images are in perf's build-id cache\n"
+		       "      %s, so a moved copy still names the functions here\n",
+		       r->cache_dir);
+	else
+		printf("build ids: perf inject --jit put its jitted-*.so files in perf's build-id\n"
+		       "      cache and listed them in the copy\n");
+	printf("elsewhere: perf archive");
+	hints__put_arg(stdout, s->out);
+	/* perf-archive is a shell script that splits its argument at blanks */
+	if (strpbrk(s->out, " \t\n"))
+		printf("   # rename it first: perf archive takes no blanks");
+	printf("\n      copy");
+	hints__put_arg(stdout, base);
+	printf(" and its .tar.bz2 over; there, first:\n"
+	       "      mkdir -p ~/.debug && tar xf");
+	hints__put_arg(stdout, base);
+	printf(".tar.bz2 -C ~/.debug\n");
 }
 
 static int run(int argc, char **argv, enum route route, const char *cmd)
 {
 	struct sym_args s = { .route = route, .cmd = cmd };
 	struct sym_opts so = { .names = SYMNAME_LOCAL };
+	struct sym_inject_result ir = { 0 };
 	struct ap_err err = { 0 };
-	char dir[PATH_MAX], sym[512], **files = NULL;
+	struct outset outs = OUTSET_INIT;
+	char dir[PATH_MAX], **files = NULL;
+	struct symcfi_maps *maps = NULL;
+	struct session_tool *tool;
 	uint32_t nfiles = 0;
-	int ret, created = 0, mono;
+	int ret, created = 0;
 
 	attr_args__init(&s.a, cmd);
 	if (parse(argc, argv, &s, &err) ||
@@ -220,7 +319,16 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		ret = cli_fail(cmd, &err);
 		goto out;
 	}
+	/* the ELF images' placing needs every mapping: collected by the same read */
+	if (route == ROUTE_INJECT && !s.jitdump && (maps = symcfi_maps__new())) {
+		tool = symcfi_maps__tool(maps);
+		s.a.opts.tools = &tool;
+		s.a.opts.ntools = 1;
+		so.maps = maps;
+	}
 	ret = attr_args__read(&s.a);
+	s.a.opts.tools = NULL;
+	s.a.opts.ntools = 0;
 	if (ret != EXIT_OK)
 		goto out;
 	so.prefix_core = symbolize__want_prefix(&s.a.p->attr);
@@ -232,7 +340,7 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		goto out;
 	}
 	/* perf inject --jit refuses the dump of a recording without -k mono */
-	if ((route == ROUTE_JITDUMP || s.jitdump) && !symbolize__clock_is_mono(s.a.input, &mono, &err) && !mono) {
+	if ((route == ROUTE_JITDUMP || s.jitdump) && !symbolize__clock_is_mono(s.a.s)) {
 		ap_errf(&err, "%s: not recorded with -k mono: perf inject --jit would refuse its"
 			" jitdump", s.a.input);
 		ap_err_hint(&err, AP_HINT_NO_MONO);
@@ -248,44 +356,39 @@ static int run(int argc, char **argv, enum route route, const char *cmd)
 		}
 		so.dir = dir;
 	}
+	/* every file under a temporary name, renamed into place together (util/outset.h) */
+	so.outs = &outs;
 	switch (route) {
 	case ROUTE_PERFMAP:
 		ret = symbolize__perfmaps(&s.a.p->attr, &so, s.out, &files, &nfiles, &err);
-		if (!ret && !s.a.quiet)
-			print_list("wrote", files, nfiles);
 		break;
 	case ROUTE_JITDUMP:
-		ret = symbolize__jitdump(s.a.input, &s.a.p->attr, &so, s.out, &files, &nfiles, &err);
-		if (!ret && !s.a.quiet) {
-			print_list("wrote", files, nfiles);
-			printf("wrote %s\nnext: perf inject --jit -i", s.out);
-			hints__put_arg(stdout, s.out);
-			printf(" -o perf.jit.data\n");
-		}
+		ret = symbolize__jitdump(s.a.s, &s.a.p->attr, &so, s.out, &files, &nfiles, &err);
 		break;
 	case ROUTE_INJECT:
-		ret = do_inject(&s, &so, &files, &nfiles, &err);
-		if (!ret && !s.a.quiet) {
-			print_list("image", files, nfiles);
-			printf("wrote %s\nnext: perf report -i", s.out);
-			hints__put_arg(stdout, s.out);
-			printf(" --sort sym\n");
-			if (!hints__hottest_symbol(s.a.p, so.names, sym, sizeof(sym))) {
-				printf("      perf annotate -i");
-				hints__put_arg(stdout, s.out);
-				printf(" --stdio");
-				hints__put_arg(stdout, sym);
-				printf("   # the hottest\n");
-			}
-		}
+		ret = do_inject(&s, &so, &ir, &err);
 		break;
 	}
-	if (ret && created)
-		rmdir(dir);	/* only when empty: what the route wrote is gone already */
-	if (ret)
+	if (ret || outset__commit(&outs, &err)) {
+		outset__abort(&outs, &err);
+		if (created)
+			rmdir(dir);	/* only when empty: what the route wrote is gone already */
 		ret = cli_fail(cmd, &err);
+		goto out;
+	}
+	/* once the images are where the copy names them (docs/formats-perf.md "Build ids") */
+	if (route == ROUTE_INJECT && !s.no_cache)
+		symbolize__cache_images(s.perf, &ir);
+	if (!s.a.quiet && route == ROUTE_INJECT) {
+		print_done(&s, &so, ir.images, ir.nimages);
+		print_portable(&s, &ir);
+	} else if (!s.a.quiet) {
+		print_done(&s, &so, files, nfiles);
+	}
 out:
 	symbolize__free_list(files, nfiles);
+	symcfi__maps_delete(maps);
+	sym_inject_result__exit(&ir);
 	attr_args__exit(&s.a);
 	return ret;
 }

@@ -55,6 +55,16 @@ int levers_args__option(struct levers_args *l, int c, const char *arg, struct ap
 	return 1;
 }
 
+/* The log's spill_ld of local function func of core (opts.spill_ld). */
+static int log_spill_ld(const void *ctx, uint32_t core, uint32_t func, uint64_t *out)
+{
+	const struct levers_args *l = ctx;
+	const struct spill_rec *r = spill_log__find(&l->log, core < LEVERS_MAX_CORES ?
+						    (uint32_t)l->mods[core] : 0, func);
+
+	return r && spill_log__get(&l->log, r, SPILL_F_SPILL_LD, out);
+}
+
 int levers_args__prepare(struct levers_args *l, const struct core_set *cs, const char *roles,
 			 struct ap_err *err)
 {
@@ -64,10 +74,10 @@ int levers_args__prepare(struct levers_args *l, const struct core_set *cs, const
 	l->log_read = 1;	/* spill_log__read initialises it, and it is to be freed even on failure */
 	if (spill_log__read(&l->log, l->spill_path, 0, err))
 		return ap_err_prefix(err, "--spill-log: ");
-	for (uint32_t i = 0; i < cs->n && i < sizeof(l->mods) / sizeof(l->mods[0]); i++)
+	for (uint32_t i = 0; i < cs->n && i < LEVERS_MAX_CORES; i++)
 		l->mods[i] = cs->mods[i]->manifest_idx >= 0 ? (uint64_t)cs->mods[i]->manifest_idx : 0;
-	l->o.spills = &l->log;
-	l->o.spill_mods = l->mods;
+	l->o.spill_ld = log_spill_ld;
+	l->o.spill_log = l;
 	return 0;
 }
 

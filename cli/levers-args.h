@@ -2,11 +2,11 @@
 #ifndef AOTPERF_CLI_LEVERS_ARGS_H
 #define AOTPERF_CLI_LEVERS_ARGS_H
 /*
- * report --levers and its options: the run's lever table (loops/levers.h,
+ * report --levers and its options: the run's lever table (profile/levers.h,
  * docs/levers.md), computed into each event's profile (p->levers).
  */
 #include "../cwasm/coreset.h"
-#include "../loops/levers.h"
+#include "../profile/levers.h"
 #include "../spills/spills-log.h"
 
 enum { LEVERS_OPT_ON = 1300, LEVERS_OPT_SHARE, LEVERS_OPT_MAX, LEVERS_OPT_LOOP_MIN,
@@ -34,13 +34,15 @@ enum { LEVERS_OPT_ON = 1300, LEVERS_OPT_SHARE, LEVERS_OPT_MAX, LEVERS_OPT_LOOP_M
 	"      --spill-log LOG     the compiler's spill metric log (aotperf spills):\n" \
 	"                          the frame lever's loads against its spill_ld\n"
 
+#define LEVERS_MAX_CORES 256
+
 struct levers_args {
 	int on;				/* --levers (or one of its options) */
 	struct lp_levers_opts o;
 	const char *spill_path;
 	struct spill_log log;
 	int log_read;
-	uint64_t mods[256];		/* each core's module in the log */
+	uint64_t mods[LEVERS_MAX_CORES];	/* each core's module in the log */
 };
 
 void levers_args__init(struct levers_args *l);

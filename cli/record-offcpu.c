@@ -5,25 +5,25 @@
 #include <string.h>
 #include <unistd.h>
 #include "record-offcpu.h"
-#include "../perfdata/perfdata.h"
+#include "../session/session.h"
 #include "../util/run.h"
 
 #define PROBE_TIMEOUT_MS 20000
 
 static int has_offcpu_event(const char *path)
 {
-	struct perfdata *pd;
+	struct session *s;
 	struct ap_err err;
 	int yes = 0;
 
-	if (perfdata__open(path, 0, &pd, &err))
+	if (session__open(path, &s, &err))
 		return 0;
-	for (size_t i = 0; i < perfdata__nevsels(pd) && !yes; i++) {
-		const char *n = perfdata__evsel(pd, i)->name;
+	for (size_t i = 0; i < perfdata__nevsels(session__data(s)) && !yes; i++) {
+		const char *n = perfdata__evsel(session__data(s), i)->name;
 
 		yes = n && !strcmp(n, "offcpu-time");
 	}
-	perfdata__close(pd);
+	session__delete(s);
 	return yes;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include "captures.h"
 #include "../render/captures.h"
+#include "../view/captures.h"
 
 #define CAPTURES_MAX_FUNCS 32
 
@@ -31,8 +32,9 @@ static int resolve(struct attr_args *a, const struct report_captures_opts *o,
 int report__captures(struct attr_args *a, const struct report_captures_opts *o)
 {
 	struct capture_func funcs[CAPTURES_MAX_FUNCS];
-	struct render_captures_func rf[CAPTURES_MAX_FUNCS];
-	struct render_captures r = { .tool = "aotperf report" };
+	struct view_captures_func_in vf[CAPTURES_MAX_FUNCS];
+	struct view_captures_input in = { .tool = "aotperf report" };
+	struct view_captures *v = NULL;
 	struct captures c = { 0 };
 	struct cmp_agg *agg = NULL;
 	struct ap_err err = { 0 };
@@ -45,6 +47,17 @@ int report__captures(struct attr_args *a, const struct report_captures_opts *o)
 	if (ret != EXIT_OK)
 		goto out;
 	for (uint32_t k = 0; k < c.n; k++) {
+		/* a gate vouches for the runs: one cut short fails it (docs/damaged-recordings.md) */
+		if (o->min_samples && c.reads[k].truncated) {
+			char words[200];
+
+			profile__cut_words(c.reads[k].bytes_read, c.reads[k].bytes_expected, words,
+					   sizeof(words));
+			fprintf(stderr, "aotperf report: --min-samples: %s: cut short: %s\n",
+				c.paths[k], words);
+			ret = EXIT_GATE;
+			goto out;
+		}
 		if (c.caps[k].total < o->min_samples) {
 			fprintf(stderr, "aotperf report: %s: --min-samples: %" PRIu64 " samples, "
 				"need %" PRIu64 "\n", c.paths[k], c.caps[k].total, o->min_samples);
@@ -57,23 +70,26 @@ int report__captures(struct attr_args *a, const struct report_captures_opts *o)
 		goto out;
 	}
 	for (uint32_t i = 0; i < o->nspecs; i++)
-		rf[i] = (struct render_captures_func){ o->specs[i], funcs[i].cf.core,
-						       funcs[i].cf.func, funcs[i].samples,
-						       &funcs[i].t };
-	r.side = &c.side;
-	r.agg = agg;
-	r.attributed = c.attributed;
-	r.event = c.event;
-	r.top = o->top;
-	r.nfuncs = o->nspecs;
-	r.funcs = rf;
-	if (o->json && render__captures_json_file(o->json, &r, &err)) {
+		vf[i] = (struct view_captures_func_in){ o->specs[i], funcs[i].cf.core,
+							funcs[i].cf.func, funcs[i].samples,
+							&funcs[i].t };
+	in.side = &c.side;
+	in.agg = agg;
+	in.attributed = c.attributed;
+	in.reads = c.reads;
+	in.event = c.event;
+	in.top = o->top;
+	in.nfuncs = o->nspecs;
+	in.funcs = vf;
+	if (view_captures__new(&in, &v, &err) ||
+	    (o->json && render__captures_json_file(o->json, v, &err))) {
 		ret = cli_fail(a->cmd, &err);
 		goto out;
 	}
-	render__captures_text(stdout, &r);
+	render__captures_text(stdout, v);
 	ret = EXIT_OK;
 out:
+	view_captures__delete(v);
 	cmp_agg__delete(agg);
 	captures__exit(&c);
 	return ret;

@@ -8,24 +8,6 @@
 /* The read of an event that has no sample fails with this; such an event is left out. */
 #define NO_SAMPLES_OF_EVENT "no samples of the selected event"
 
-static int read_one(struct attr_args *a, const char *event, struct profile **p,
-		    struct ap_err *err)
-{
-	struct progress pr;
-	int rc;
-
-	a->opts.event = event;
-	progress__init(&pr, stderr, a->quiet);
-	a->opts.progress = &pr;
-	rc = profile__read(a->input, &a->cs, &a->opts, p, err);
-	if (!rc)	/* the profile borrows the name: give it the one its result owns */
-		(*p)->event = (*p)->attr.event_name;
-	progress__exit(&pr);
-	a->opts.progress = NULL;
-	a->opts.event = NULL;
-	return rc;
-}
-
 static int fail(struct attr_args *a, const struct ap_err *err)
 {
 	return cli_fail_opt(a->cmd, err->kind == AP_ERR_GATE ? "--require-size-match:" : NULL, err);
@@ -51,15 +33,50 @@ static int read_all(struct report_events *ev, struct attr_args *a)
 	return EXIT_OK;
 }
 
+/* Every event's profile from one read of the session, in the recording's order. */
+static int read_events(struct report_events *ev, struct attr_args *a)
+{
+	struct profile *p[REPORT_MAX_EVENTS];
+	struct ap_err errs[REPORT_MAX_EVENTS], err = { 0 };
+	struct progress pr;
+	int rc = EXIT_OK, read;
+
+	progress__init(&pr, stderr, a->quiet);
+	a->opts.progress = &pr;
+	read = profile__read_events(a->s, &a->cs, &a->opts, (const char *const *)ev->names.names,
+				    ev->names.n, p, errs, &err);
+	progress__exit(&pr);
+	a->opts.progress = NULL;
+	if (read)
+		return fail(a, &err);
+	for (uint32_t i = 0; i < ev->names.n; i++) {
+		if (p[i]) {
+			/* the profile borrows the name: give it the one its result owns */
+			p[i]->event = p[i]->attr.event_name;
+			ev->p[ev->n++] = p[i];
+		} else if (rc == EXIT_OK && !strstr(errs[i].msg, NO_SAMPLES_OF_EVENT)) {
+			rc = fail(a, &errs[i]);	/* the first event's that fails, as read in order */
+		}
+	}
+	return rc;
+}
+
 int report_events__read(struct report_events *ev, struct attr_args *a)
 {
 	struct ap_err err = { 0 };
-	int rc = EXIT_OK;
+	int rc;
 
 	memset(ev, 0, sizeof(*ev));
-	/* --event, a pipe, one event, or a file the read will say what is wrong with */
-	if (a->opts.event || profile_events__read(a->input, &ev->names, &err) ||
-	    ev->names.n < 2)
+	/* the recording's events, from the header the session read (a pipe's: none) */
+	if (!a->opts.event && attr_args__session(a, &err)) {
+		if (!a->quiet)
+			cli_warnings(a->cmd, &a->cs.warnings);
+		return fail(a, &err);
+	}
+	if (!a->opts.event && profile_events__of(a->s, &ev->names, &err))
+		return fail(a, &err);
+	/* --event, a pipe, or one event */
+	if (a->opts.event || ev->names.n < 2)
 		return read_all(ev, a);
 	if (ev->names.n > REPORT_MAX_EVENTS) {
 		ap_errf(&err, "%s: %u sampling events, at most %d: choose one with --event",
@@ -68,14 +85,7 @@ int report_events__read(struct report_events *ev, struct attr_args *a)
 	}
 	if (!a->quiet)
 		cli_warnings(a->cmd, &a->cs.warnings);
-	for (uint32_t i = 0; i < ev->names.n && rc == EXIT_OK; i++) {
-		struct profile *p;
-
-		if (!read_one(a, ev->names.names[i], &p, &err))
-			ev->p[ev->n++] = p;
-		else if (!strstr(err.msg, NO_SAMPLES_OF_EVENT))
-			rc = fail(a, &err);
-	}
+	rc = read_events(ev, a);
 	if (rc == EXIT_OK && !ev->n) {
 		ap_errf(&err, "%s: no samples%s", a->input, a->opts.pid >= 0 ?
 			" of the selected pid" : "");

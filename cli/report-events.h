@@ -18,11 +18,11 @@ struct report_events {
 };
 
 /*
- * Read a->input once per sampling event (profile/events.h; one for a
+ * A profile per sampling event of a->input (profile/events.h; one for a
  * recording of one, with perf's tracking events left out) unless --event
- * names one; a pipe is read once and must hold one event or name it with
- * --event. Prints the warnings once. EXIT_OK, or the exit status of the
- * error, printed.
+ * names one, all from one read of its session (a->s); a pipe must hold
+ * one event or name it with --event. Prints the warnings once. EXIT_OK,
+ * or the exit status of the error, printed.
  */
 int report_events__read(struct report_events *ev, struct attr_args *a);
 /* The profiles past the first (a->p frees that one). */

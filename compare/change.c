@@ -21,16 +21,6 @@ void cmp__zero_share(struct cmp_share *s, uint32_t n, uint64_t total)
 	s->total = total;
 }
 
-void cmp__change_untested(const struct cmp_share *b, const struct cmp_share *a,
-			  struct cmp_change *ch)
-{
-	memset(ch, 0, sizeof(*ch));
-	ch->points = a->mean - b->mean;
-	ch->has_rel = b->mean > 0.0;
-	ch->rel_pct = ch->has_rel ? 100.0 * ch->points / b->mean : 0.0;
-	ch->test = CMP_TEST_NONE;
-	ch->p = ch->p_adj = 1.0;
-}
 
 /* One side for Welch: the mean share as a fraction and the variance of that mean. */
 static void side_est(const struct cmp_share *s, struct stats_est *e)
@@ -82,12 +72,86 @@ void cmp__change(const struct cmp_share *b, const struct cmp_share *a, double le
 	from_test(&t, CMP_TEST_Z, ch);
 	if (b->n >= 2 || a->n >= 2) {
 		/* the interval around the pooled difference, shifted to the means' */
-		double shift = ch->points - 100.0 * t.diff;
+		double shift = ch->delta - 100.0 * t.diff;
 
 		ch->ci_lo += shift;
 		ch->ci_hi += shift;
 	}
 done:
+	ch->significant = ch->p_adj < 1.0 - level;
+}
+
+void cmp__zero_time(struct cmp_time *t, uint32_t n)
+{
+	memset(t, 0, sizeof(*t));
+	t->n = n;
+}
+
+static void untested(double b, double a, struct cmp_change *ch)
+{
+	memset(ch, 0, sizeof(*ch));
+	ch->delta = a - b;
+	ch->has_rel = b > 0.0;
+	ch->rel_pct = ch->has_rel ? 100.0 * ch->delta / b : 0.0;
+	ch->test = CMP_TEST_NONE;
+	ch->p = ch->p_adj = 1.0;
+}
+
+void cmp__change_untested(const struct cmp_share *b, const struct cmp_share *a,
+			  struct cmp_change *ch)
+{
+	untested(b->mean, a->mean, ch);
+}
+
+void cmp__change_time_untested(const struct cmp_time *b, const struct cmp_time *a,
+			       struct cmp_change *ch)
+{
+	untested(b->mean, a->mean, ch);
+}
+
+/*
+ * One side of a time test: the mean and the variance of that mean. The
+ * Poisson variance of a mean time T behind S samples is T^2 / S (each
+ * sample weighs T / S; their count varies as a Poisson count does), for
+ * a single capture or a side whose captures do not spread at all.
+ */
+static void time_est(const struct cmp_time *t, int poisson, struct stats_est *e)
+{
+	e->mean = t->mean;
+	if (!poisson && t->n >= 2) {
+		e->var = t->sd * t->sd / t->n;
+		e->df = t->n - 1.0;
+	} else {
+		e->var = t->samples ? t->mean * t->mean / (double)t->samples : 0.0;
+		e->df = INFINITY;
+	}
+}
+
+void cmp__change_time(const struct cmp_time *b, const struct cmp_time *a, double level,
+		      struct cmp_change *ch)
+{
+	struct stats_est eb, ea;
+	struct stats_test t;
+	int welch = b->n >= 2 || a->n >= 2;
+
+	cmp__change_time_untested(b, a, ch);
+	if (b->n == 0 || a->n == 0 || (b->samples == 0 && a->samples == 0))
+		return;
+	time_est(b, 0, &eb);
+	time_est(a, 0, &ea);
+	stats__welch(&eb, &ea, level, &t);
+	if (isnan(t.p)) {
+		/* no spread at all but different means: the Poisson variances decide */
+		time_est(b, 1, &eb);
+		time_est(a, 1, &ea);
+		stats__welch(&eb, &ea, level, &t);
+		welch = 0;
+	}
+	if (isnan(t.p))
+		return;
+	from_test(&t, welch ? CMP_TEST_WELCH : CMP_TEST_POISSON, ch);
+	ch->ci_lo = t.lo;	/* in the time's unit, not percent */
+	ch->ci_hi = t.hi;
 	ch->significant = ch->p_adj < 1.0 - level;
 }
 

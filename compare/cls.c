@@ -22,7 +22,7 @@ static void class_share(const struct cls_table *t, int c, struct cmp_share *s)
 /* class a goes after class b: a smaller change, or as large and a higher index */
 static int goes_after(const struct cmp_cls_diff *d, uint32_t a, uint32_t b)
 {
-	double da = fabs(d->cls[a].share.ch.points), db = fabs(d->cls[b].share.ch.points);
+	double da = fabs(d->cls[a].share.ch.delta), db = fabs(d->cls[b].share.ch.delta);
 
 	return da != db ? da < db : a > b;
 }

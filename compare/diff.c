@@ -68,6 +68,40 @@ static void metric(const struct cmp_diff *d, const struct cmp_pair *p, struct cm
 		cmp__change_untested(&m->before, &m->after, &m->ch);
 }
 
+/* one side's time of function f of a core (zero when the side lacks it) */
+static void side_time(const struct cmp_agg *ag, int core, int64_t f, int incl,
+		      struct cmp_time *t)
+{
+	const struct cmp_agg_core *c = core >= 0 ? &ag->cores[core] : NULL;
+	const struct cmp_time *v = c ? (incl ? c->incl_time : c->self_time) : NULL;
+
+	if (!v || f < 0) {
+		cmp__zero_time(t, ag->ncaptures);
+		return;
+	}
+	*t = v[f];
+}
+
+static int agg_has_time(const struct cmp_agg *ag, int incl)
+{
+	return incl ? ag->has_time && ag->ncores && ag->cores[0].incl_time : ag->has_time;
+}
+
+static void tmetric(const struct cmp_diff *d, const struct cmp_pair *p, struct cmp_func *f,
+		    int incl, struct cmp_tmetric *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->valid = agg_has_time(d->before, incl) && agg_has_time(d->after, incl);
+	if (!m->valid)
+		return;
+	side_time(d->before, p->before, f->local_before, incl, &m->before);
+	side_time(d->after, p->after, f->local_after, incl, &m->after);
+	if (f->local_before >= 0 && f->local_after >= 0)
+		cmp__change_time(&m->before, &m->after, d->level, &m->ch);
+	else
+		cmp__change_time_untested(&m->before, &m->after, &m->ch);
+}
+
 static int has_samples(const struct cmp_agg *ag, int core, int64_t f)
 {
 	const struct cmp_agg_core *c;
@@ -114,6 +148,8 @@ static int add_func(struct build *bd, uint32_t pair, uint32_t wasm, int64_t lb, 
 		f->status = lb >= 0 ? CMP_REMOVED : CMP_ADDED;
 	metric(d, p, f, 0, &f->self);
 	metric(d, p, f, 1, &f->incl);
+	tmetric(d, p, f, 0, &f->self_time);
+	tmetric(d, p, f, 1, &f->incl_time);
 	return 0;
 }
 
@@ -213,10 +249,41 @@ static void pair_metric(const struct cmp_diff *d, struct cmp_pair *p)
 		cmp__change(&m->before, &m->after, d->level, &m->ch);
 	else
 		cmp__change_untested(&m->before, &m->after, &m->ch);
+	if (!d->has_time)
+		return;
+	p->core_time.valid = 1;
+	if (p->before >= 0)
+		p->core_time.before = d->before->cores[p->before].core_time;
+	else
+		cmp__zero_time(&p->core_time.before, d->before->ncaptures);
+	if (p->after >= 0)
+		p->core_time.after = d->after->cores[p->after].core_time;
+	else
+		cmp__zero_time(&p->core_time.after, d->after->ncaptures);
+	if (p->before >= 0 && p->after >= 0)
+		cmp__change_time(&p->core_time.before, &p->core_time.after, d->level,
+				 &p->core_time.ch);
+	else
+		cmp__change_time_untested(&p->core_time.before, &p->core_time.after,
+					  &p->core_time.ch);
 }
 
-/* the tested changes of one metric (0 self, 1 inclusive), adjusted as a family */
-static int adjust_family(struct cmp_diff *d, int incl, uint32_t *ntested)
+/* the change of metric `which` of function f, or NULL when it has no data */
+static struct cmp_change *family_change(struct cmp_func *f, int which)
+{
+	struct cmp_metric *m = which == 0 ? &f->self : which == 1 ? &f->incl : NULL;
+	struct cmp_tmetric *t = which == 2 ? &f->self_time : which == 3 ? &f->incl_time : NULL;
+
+	if (m)
+		return m->valid ? &m->ch : NULL;
+	return t->valid ? &t->ch : NULL;
+}
+
+/*
+ * The tested changes of one metric (0 self share, 1 inclusive share, 2 self
+ * time, 3 inclusive time), adjusted as a family.
+ */
+static int adjust_family(struct cmp_diff *d, int which, uint32_t *ntested)
 {
 	struct cmp_change **v = malloc((d->nfuncs ? d->nfuncs : 1) * sizeof(*v));
 	size_t m = 0;
@@ -225,10 +292,10 @@ static int adjust_family(struct cmp_diff *d, int incl, uint32_t *ntested)
 	if (!v)
 		return -1;
 	for (uint32_t i = 0; i < d->nfuncs; i++) {
-		struct cmp_metric *mt = incl ? &d->funcs[i].incl : &d->funcs[i].self;
+		struct cmp_change *ch = family_change(&d->funcs[i], which);
 
-		if (mt->valid && mt->ch.test != CMP_TEST_NONE)
-			v[m++] = &mt->ch;
+		if (ch && ch->test != CMP_TEST_NONE)
+			v[m++] = ch;
 	}
 	*ntested = (uint32_t)m;
 	rc = cmp__adjust(v, m, d->adjust, d->level);
@@ -239,7 +306,7 @@ static int adjust_family(struct cmp_diff *d, int incl, uint32_t *ntested)
 static int cmp_change_size(const void *x, const void *y)
 {
 	const struct cmp_func *a = x, *b = y;
-	double da = fabs(a->self.ch.points), db = fabs(b->self.ch.points);
+	double da = fabs(a->self.ch.delta), db = fabs(b->self.ch.delta);
 
 	if (da != db)
 		return da > db ? -1 : 1;
@@ -309,6 +376,7 @@ int cmp_diff__new(const struct cmp_side *before, const struct cmp_side *after,
 		cmp_diff__delete(d);
 		return -1;
 	}
+	d->has_time = d->before->has_time && d->after->has_time;
 	for (uint32_t i = 0; i < d->npairs; i++) {
 		struct cmp_pair *p = &d->pairs[i];
 
@@ -324,7 +392,19 @@ int cmp_diff__new(const struct cmp_side *before, const struct cmp_side *after,
 	d->wasm.before = d->before->wasm;
 	d->wasm.after = d->after->wasm;
 	cmp__change(&d->wasm.before, &d->wasm.after, d->level, &d->wasm.ch);
-	if (adjust_family(d, 0, &d->ntested_self) < 0 || adjust_family(d, 1, &d->ntested_incl) < 0)
+	if (d->has_time) {
+		d->wasm_time = (struct cmp_tmetric){ .valid = 1, .before = d->before->wasm_time,
+						     .after = d->after->wasm_time };
+		cmp__change_time(&d->wasm_time.before, &d->wasm_time.after, d->level,
+				 &d->wasm_time.ch);
+		d->run_time = (struct cmp_tmetric){ .valid = 1, .before = d->before->run_time,
+						    .after = d->after->run_time };
+		cmp__change_time(&d->run_time.before, &d->run_time.after, d->level,
+				 &d->run_time.ch);
+	}
+	if (adjust_family(d, 0, &d->ntested_self) < 0 || adjust_family(d, 1, &d->ntested_incl) < 0 ||
+	    adjust_family(d, 2, &d->ntested_self_time) < 0 ||
+	    adjust_family(d, 3, &d->ntested_incl_time) < 0)
 		goto nomem;
 	if (d->nfuncs)
 		qsort(d->funcs, d->nfuncs, sizeof(*d->funcs), cmp_change_size);

@@ -23,6 +23,13 @@
  *    t-test on the per-capture shares; one against several: Welch with
  *    the binomial variance for the single capture; p-values adjusted over
  *    the functions tested (Holm by default).
+ *  - time: where every capture gives its samples' periods summed (the
+ *    event's period per sample; ns of CPU time for cpu-clock), each
+ *    function's time per run is the mean over the captures of its
+ *    periods summed; two captures or more a side: Welch's t-test on the
+ *    per-capture times; one capture a side: the normal approximation of
+ *    Poisson counts (a mean time T from S samples has variance T^2 / S);
+ *    one against several: Welch with that variance for the single one.
  *
  * Percent everywhere: shares in percent (0..100), changes in percentage
  * points ("points") and relative percent. No value is NAN or infinite:
@@ -42,6 +49,14 @@ struct cmp_capture {
 	const uint64_t *const *self;	/* [ncores] -> [mods[c]->nfuncs] self samples */
 	const uint64_t *const *incl;	/* NULL, or [ncores] -> [nfuncs] samples with the
 					 * function anywhere on the stack (call graphs) */
+	/*
+	 * Time: the same samples weighed by their periods (attr_sample_period,
+	 * attr/attr.h), in the event's unit (ns for cpu-clock). total_period
+	 * 0 or self_period NULL: no time (shares only).
+	 */
+	uint64_t total_period;		/* every selected sample's period, summed */
+	const uint64_t *const *self_period;	/* NULL, or [ncores] -> [nfuncs] */
+	const uint64_t *const *incl_period;	/* NULL, or as incl */
 };
 
 /* One build (its cores) and its captures (repeated runs of that build). */
@@ -76,11 +91,24 @@ struct cmp_share {
 	uint64_t total;			/* the captures' totals, summed */
 };
 
+/* A time on one side over its n captures: the periods summed per capture. */
+struct cmp_time {
+	uint32_t n;			/* captures */
+	double mean;			/* mean of the per-capture times (the event's unit) */
+	double sd;			/* their sample standard deviation; 0 if n < 2 */
+	double min, max;
+	uint64_t samples;		/* the samples behind it, summed over the captures */
+	uint64_t period;		/* the periods, summed over the captures */
+};
+
 struct cmp_agg_core {
 	const struct cwasm_module *mod;	/* borrowed */
 	struct cmp_share *self;		/* [mod->nfuncs] */
 	struct cmp_share *incl;		/* [mod->nfuncs], NULL unless every capture has it */
 	struct cmp_share core;		/* samples in this core's functions */
+	struct cmp_time *self_time;	/* [mod->nfuncs], NULL unless has_time */
+	struct cmp_time *incl_time;	/* [mod->nfuncs], NULL unless has_time and incl */
+	struct cmp_time core_time;
 	uint32_t *rank;			/* local functions with samples, by mean self share,
 					 * hottest first (ties: lower index first) */
 	uint32_t nranked;
@@ -91,6 +119,9 @@ struct cmp_agg {
 	struct cmp_agg_core *cores;	/* [ncores], the side's order */
 	struct cmp_share wasm;		/* samples in any core's functions */
 	int has_incl;			/* every core has incl */
+	int has_time;			/* every capture has self_period and total_period > 0 */
+	struct cmp_time wasm_time;	/* time in any core's functions */
+	struct cmp_time run_time;	/* every selected sample: the run's CPU time */
 };
 
 /* Aggregate a side's captures: 0 and *out, or -1 (AP_ERR_INPUT, AP_ERR_NOMEM). */
@@ -102,19 +133,23 @@ void cmp_agg__delete(struct cmp_agg *a);
 enum cmp_test {
 	CMP_TEST_NONE = 0,		/* not tested: only one side has the function */
 	CMP_TEST_Z,			/* two-proportion z-test (pooled counts) */
-	CMP_TEST_WELCH,			/* Welch's t-test on per-capture shares */
+	CMP_TEST_WELCH,			/* Welch's t-test on per-capture shares or times */
+	CMP_TEST_POISSON,		/* times, one capture a side: normal approximation
+					 * of Poisson counts */
 };
 
+/* The change of a share or a time, in the metric's unit. */
 struct cmp_change {
-	double points;			/* after.mean - before.mean, percentage points */
-	double rel_pct;			/* 100 * points / before.mean; valid if has_rel */
+	double delta;			/* after.mean - before.mean: percentage points for a
+					 * share, the event's unit (ns) for a time */
+	double rel_pct;			/* 100 * delta / before.mean; valid if has_rel */
 	int has_rel;			/* before.mean > 0 */
 	enum cmp_test test;
 	double stat;			/* z or t */
 	double df;			/* Welch's degrees of freedom; 0 for z or none */
 	double p;			/* two-sided p-value, unadjusted (1 when not tested) */
 	double p_adj;			/* adjusted over its family (= p outside a family) */
-	double ci_lo, ci_hi;		/* interval of points at the level (0 when not tested) */
+	double ci_lo, ci_hi;		/* interval of delta at the level (0 when not tested) */
 	int significant;		/* tested and p_adj < 1 - level */
 };
 
@@ -125,6 +160,13 @@ struct cmp_metric {
 	struct cmp_change ch;
 };
 
+/* A time before, after, and its change. */
+struct cmp_tmetric {
+	int valid;			/* 0: no data (no periods, or inclusive absent) */
+	struct cmp_time before, after;
+	struct cmp_change ch;
+};
+
 /* ---- the diff of two sides ---- */
 
 /* Two cores paired; a core only one side has is a pair with -1 on the other. */
@@ -132,6 +174,7 @@ struct cmp_pair {
 	int before, after;		/* core index in each side, -1 when absent */
 	int manifest_idx;		/* the cores' manifest idx, -1 when paired by position */
 	struct cmp_metric core;		/* the share of the run inside the core */
+	struct cmp_tmetric core_time;	/* the time inside the core */
 	uint32_t nmatched;		/* wasm indices local on both sides */
 	uint32_t nadded, nremoved;	/* local only after / only before */
 };
@@ -153,6 +196,8 @@ struct cmp_func {
 	uint32_t size_before, size_after;  /* code bytes (0 when absent) */
 	struct cmp_metric self;		/* self share */
 	struct cmp_metric incl;		/* inclusive share; valid when both sides have it */
+	struct cmp_tmetric self_time;	/* time per run, self; valid when both have time */
+	struct cmp_tmetric incl_time;	/* inclusive; valid with incl and time */
 };
 
 /* A name at wasm index wasm_before before and at wasm_after after (same pair). */
@@ -170,14 +215,18 @@ struct cmp_diff {
 	uint32_t npairs;
 	struct cmp_pair *pairs;
 	struct cmp_metric wasm;		/* the share of the run in any core's functions */
+	int has_time;			/* both sides have times */
+	struct cmp_tmetric wasm_time;	/* time in any core's functions */
+	struct cmp_tmetric run_time;	/* the run's time (every selected sample) */
 	/*
 	 * Functions with samples on either side (self or inclusive), and every
-	 * renamed, added or removed one; sorted by |self.ch.points|, largest
+	 * renamed, added or removed one; sorted by |self.ch.delta|, largest
 	 * first (ties: pair, then wasm index).
 	 */
 	uint32_t nfuncs;
 	struct cmp_func *funcs;
 	uint32_t ntested_self, ntested_incl; /* the family sizes of the adjustment */
+	uint32_t ntested_self_time, ntested_incl_time; /* the time families' */
 	/* every rename, addition and removal, as indices into funcs, wasm order */
 	uint32_t nrenamed, nadded, nremoved;
 	uint32_t *renamed, *added, *removed;
@@ -216,7 +265,11 @@ struct cmp_gate_target {
 
 struct cmp_gate_opts {
 	double pct;			/* fail when slower by more than pct percent (>= 0) */
-	int whole_wasm;			/* judge the wasm share instead of functions */
+	int by_share;			/* judge shares (runs of unequal work); else time */
+	int whole_wasm;			/* judge the wasm share (time) instead of functions */
+	/* the failure line's time unit: time / unit_scale, in unit (e.g. 1e6, "ms"); 0, NULL: raw */
+	double unit_scale;
+	const char *unit;
 	uint32_t ntargets;		/* functions to judge; 0: the hottest before */
 	const struct cmp_gate_target *targets;
 };
@@ -224,13 +277,17 @@ struct cmp_gate_opts {
 struct cmp_gate_check {
 	uint32_t pair, wasm_index;	/* meaningless for the whole-wasm check */
 	int64_t func;			/* index into cmp_diff.funcs, -1 for the whole wasm */
-	struct cmp_metric m;		/* copy; m.ch.p_adj adjusted over the targets */
-	int grew;			/* points > 0 and (rel_pct > pct, or before was 0) */
+	struct cmp_metric m;		/* its share; with by_share m.ch.p_adj is adjusted
+					 * over the targets */
+	struct cmp_tmetric t;		/* its time; adjusted so unless by_share */
+	const struct cmp_change *judged; /* &m.ch or &t.ch: what grew and slower mean */
+	int grew;			/* delta > 0 and (rel_pct > pct, or before was 0) */
 	int slower;			/* grew and significant (p_adj < 1 - level) */
 };
 
 struct cmp_gate {
 	double pct;
+	int by_share;			/* judged shares; else times */
 	uint32_t nchecks;
 	struct cmp_gate_check *checks;	/* owned: free with cmp_gate__exit() */
 	int failed;			/* any check slower */
@@ -239,8 +296,8 @@ struct cmp_gate {
 /*
  * Judge the diff: 0 when nothing is slower, -1 with AP_ERR_GATE (and the
  * first slower check in one line) when something is, -1 with AP_ERR_INPUT
- * for a target that is not in both builds or a negative pct. *g is filled
- * in both gate outcomes.
+ * for a target that is not in both builds, a negative pct, or times asked
+ * of a diff without them. *g is filled in both gate outcomes.
  */
 int cmp_diff__gate(const struct cmp_diff *d, const struct cmp_gate_opts *o,
 		   struct cmp_gate *g, struct ap_err *err);
@@ -258,7 +315,7 @@ struct cmp_cls_diff {
 	int tested;			/* 0: a table holds percentages only (no counts) */
 	uint64_t total_before, total_after;	/* the function's samples */
 	struct cmp_cls_row cls[CLS__COUNT];	/* indexed by enum cls_class */
-	uint32_t order[CLS__COUNT];	/* classes by |share.ch.points|, largest first */
+	uint32_t order[CLS__COUNT];	/* classes by |share.ch.delta|, largest first */
 	uint32_t ntested;		/* classes in the adjustment family */
 };
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The "slower by more than PCT" gate over a diff (docs/compare.md "The
- * gate"): a judged share grew by more than pct percent of its before value
- * and the growth is significant.
+ * gate"): a judged time per run (or, by_share, share of the run) grew by
+ * more than pct percent of its before value and the growth is significant.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -44,13 +44,20 @@ static int target_check(const struct cmp_diff *d, const struct cmp_gate_target *
 	c->func = cmp_diff__find(d, t->pair, t->wasm_index);
 	if (c->func >= 0) {
 		c->m = d->funcs[c->func].self;
+		c->t = d->funcs[c->func].self_time;
 		return 0;
 	}
-	/* matched, no samples on either side: its (zero) shares, tested all the same */
+	/* matched, no samples on either side: its (zero) shares and times, tested all the same */
 	c->m.valid = 1;
 	c->m.before = d->before->cores[p->before].self[lb];
 	c->m.after = d->after->cores[p->after].self[la];
 	cmp__change(&c->m.before, &c->m.after, d->level, &c->m.ch);
+	if (d->has_time) {
+		c->t.valid = 1;
+		c->t.before = d->before->cores[p->before].self_time[lb];
+		c->t.after = d->after->cores[p->after].self_time[la];
+		cmp__change_time(&c->t.before, &c->t.after, d->level, &c->t.ch);
+	}
 	return 0;
 }
 
@@ -101,9 +108,13 @@ int cmp_diff__gate(const struct cmp_diff *d, const struct cmp_gate_opts *o,
 
 	memset(g, 0, sizeof(*g));
 	g->pct = o->pct;
+	g->by_share = o->by_share;
 	if (!(o->pct >= 0.0) || isinf(o->pct))
 		return ap_errf(err, "slower-than threshold %g: must be a percentage of 0 or more",
 			       o->pct);
+	if (!o->by_share && !d->has_time)
+		return ap_errf(err, "%s: no sample periods to time the runs by: judge shares "
+			       "instead", d->label_after ? d->label_after : "after");
 	g->checks = calloc(n, sizeof(*g->checks));
 	chs = calloc(n, sizeof(*chs));
 	if (!g->checks || !chs) {
@@ -114,6 +125,7 @@ int cmp_diff__gate(const struct cmp_diff *d, const struct cmp_gate_opts *o,
 	if (o->whole_wasm) {
 		g->checks[0].func = -1;
 		g->checks[0].m = d->wasm;
+		g->checks[0].t = d->wasm_time;
 		g->nchecks = 1;
 	} else if (o->ntargets) {
 		for (uint32_t i = 0; i < o->ntargets; i++) {
@@ -132,12 +144,17 @@ int cmp_diff__gate(const struct cmp_diff *d, const struct cmp_gate_opts *o,
 			g->checks[0].wasm_index = d->funcs[h].wasm_index;
 			g->checks[0].func = h;
 			g->checks[0].m = d->funcs[h].self;
+			g->checks[0].t = d->funcs[h].self_time;
 			g->nchecks = 1;
 		}
 	}
 	/* several targets are one family; one target is one prespecified test */
-	for (uint32_t i = 0; i < g->nchecks; i++)
-		chs[i] = &g->checks[i].m.ch;
+	for (uint32_t i = 0; i < g->nchecks; i++) {
+		struct cmp_gate_check *c = &g->checks[i];
+
+		c->judged = o->by_share ? &c->m.ch : &c->t.ch;
+		chs[i] = o->by_share ? &c->m.ch : &c->t.ch;
+	}
 	if (cmp__adjust(chs, g->nchecks, d->adjust, d->level) < 0) {
 		free(chs);
 		cmp_gate__exit(g);
@@ -146,9 +163,9 @@ int cmp_diff__gate(const struct cmp_diff *d, const struct cmp_gate_opts *o,
 	free(chs);
 	for (uint32_t i = 0; i < g->nchecks; i++) {
 		struct cmp_gate_check *c = &g->checks[i];
-		const struct cmp_change *ch = &c->m.ch;
+		const struct cmp_change *ch = c->judged;
 
-		c->grew = ch->points > 0.0 && (!ch->has_rel || ch->rel_pct > o->pct);
+		c->grew = ch->delta > 0.0 && (!ch->has_rel || ch->rel_pct > o->pct);
 		c->slower = c->grew && ch->significant;
 		if (c->slower && first < 0)
 			first = i;
@@ -156,17 +173,25 @@ int cmp_diff__gate(const struct cmp_diff *d, const struct cmp_gate_opts *o,
 	g->failed = first >= 0;
 	if (g->failed) {
 		const struct cmp_gate_check *c = &g->checks[first];
+		double scale = o->unit_scale > 0 ? o->unit_scale : 1.0;
 		char what[256], rel[32] = "new";
 
 		if (o->whole_wasm)
-			snprintf(what, sizeof(what), "wasm share");
+			snprintf(what, sizeof(what), "wasm code");
 		else
 			describe(d, c, what, sizeof(what));
-		if (c->m.ch.has_rel)
-			snprintf(rel, sizeof(rel), "%+.1f%%", c->m.ch.rel_pct);
-		return ap_errk(err, AP_ERR_GATE, "%s: %s: share %.2f%% -> %.2f%% (%s, p=%.2g): "
-			       "slower by more than %g%%", d->label_after ? d->label_after : "after",
-			       what, c->m.before.mean, c->m.after.mean, rel, c->m.ch.p_adj, o->pct);
+		if (c->judged->has_rel)
+			snprintf(rel, sizeof(rel), "%+.1f%%", c->judged->rel_pct);
+		if (o->by_share)
+			return ap_errk(err, AP_ERR_GATE, "%s: %s: share %.2f%% -> %.2f%% (%s, p=%.2g): "
+				       "slower by more than %g%% by share",
+				       d->label_after ? d->label_after : "after", what,
+				       c->m.before.mean, c->m.after.mean, rel, c->m.ch.p_adj, o->pct);
+		return ap_errk(err, AP_ERR_GATE, "%s: %s: time per run %.2f -> %.2f%s%s (%s, "
+			       "p=%.2g): slower by more than %g%%",
+			       d->label_after ? d->label_after : "after", what,
+			       c->t.before.mean / scale, c->t.after.mean / scale,
+			       o->unit ? " " : "", o->unit ? o->unit : "", rel, c->t.ch.p_adj, o->pct);
 	}
 	return 0;
 }

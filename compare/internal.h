@@ -18,6 +18,18 @@ void cmp__zero_share(struct cmp_share *s, uint32_t n, uint64_t total);
  */
 void cmp__change(const struct cmp_share *b, const struct cmp_share *a, double level,
 		 struct cmp_change *ch);
+/*
+ * The change of a time from b to a and its test (docs/compare.md "Which
+ * test": Welch, or the Poisson approximation with one capture a side).
+ */
+void cmp__change_time(const struct cmp_time *b, const struct cmp_time *a, double level,
+		      struct cmp_change *ch);
+/* A time change that is not tested (one side only): delta, rel, p 1. */
+void cmp__change_time_untested(const struct cmp_time *b, const struct cmp_time *a,
+			       struct cmp_change *ch);
+/* A side without the thing timed: n captures, time 0. */
+void cmp__zero_time(struct cmp_time *t, uint32_t n);
+
 /* A change that is not tested (one side only): points, rel, p 1. */
 void cmp__change_untested(const struct cmp_share *b, const struct cmp_share *a,
 			  struct cmp_change *ch);

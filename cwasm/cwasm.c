@@ -13,6 +13,7 @@
 #include "cwasm.h"
 #include "../util/file.h"
 #include "../util/sha256.h"
+#include "../util/search.h"
 
 static int oom(const char *file, struct ap_err *err)
 {
@@ -250,21 +251,14 @@ void cwasm__delete(struct cwasm_module *mod)
 
 int64_t cwasm__func_at(const struct cwasm_module *mod, uint64_t text_off)
 {
-	uint32_t lo = 0, hi;
+	uint32_t lo;
 	const struct cwasm_func *f;
 
 	if (!mod || !mod->nfuncs || text_off < mod->funcs[0].offset)
 		return -1;
-	/* Find the last function starting at or before text_off. */
-	hi = mod->nfuncs;
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (mod->funcs[mid].offset <= text_off)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	/* the last function starting at or before text_off (the first does) */
+	lo = (uint32_t)ap_search__upper(mod->funcs, mod->nfuncs,
+					AP_SEARCH_FIELD(mod->funcs, offset), text_off) - 1;
 	f = &mod->funcs[lo];
 	if (text_off - f->offset >= f->size)
 		return -1;

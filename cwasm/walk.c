@@ -50,13 +50,6 @@ const char *cwasm_section__name(uint32_t type)
 	return type < CWASM_SEC_COUNT ? names[type] : "unknown";
 }
 
-const char *cwasm_kind__name(uint32_t kind)
-{
-	static const char *const names[] = { "function", "table", "memory", "global", "tag" };
-
-	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "unknown";
-}
-
 /* ---- a bounded cursor over one section's payload ---- */
 
 struct cur {

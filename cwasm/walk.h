@@ -170,7 +170,5 @@ uint32_t cwasm_walk__func_names(const struct cwasm_walk *w, struct cwasm_str *na
 
 /* "target_info", "text", ... for section types; "unknown" for others. */
 const char *cwasm_section__name(uint32_t type);
-/* "function", "table", "memory", "global", "tag"; "unknown" for others. */
-const char *cwasm_kind__name(uint32_t kind);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include "decode.h"
+#include "../util/search.h"
 
 /* Undecodable bytes are reported in runs of at most this many. */
 #define BAD_RUN_MAX 4096
@@ -38,16 +39,8 @@ void dc_vec__exit(struct dc_vec *nv)
 
 int64_t dc_vec__find(const struct dc_vec *nv, uint64_t addr)
 {
-	uint32_t lo = 0, hi = nv->n;
+	size_t lo = ap_search__lower(nv->v, nv->n, AP_SEARCH_FIELD(nv->v, addr), addr);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (nv->v[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < nv->n && nv->v[lo].addr == addr ? (int64_t)lo : -1;
 }
 
@@ -345,6 +338,19 @@ static int open_cs(enum cwasm_arch arch, csh *h, struct ap_err *err)
 	return 0;
 }
 
+/* A handle and one instruction buffer; 0, or -1 with err. */
+static int open_cs_insn(enum cwasm_arch arch, csh *h, cs_insn **in, struct ap_err *err)
+{
+	if (open_cs(arch, h, err))
+		return -1;
+	*in = cs_malloc(*h);
+	if (!*in) {
+		cs_close(h);
+		return ap_err_nomem(err);
+	}
+	return 0;
+}
+
 /* Jump tables placed further on than the jump (after the function's ret). */
 #define MAX_PENDING 64
 
@@ -428,13 +434,8 @@ int dc__decode(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t a
 	int oom = 0;
 	csh h;
 
-	if (open_cs(arch, &h, err))
+	if (open_cs_insn(arch, &h, &in, err))
 		return -1;
-	in = cs_malloc(h);
-	if (!in) {
-		cs_close(&h);
-		return ap_err_nomem(err);
-	}
 	while (off < len && !oom) {
 		const uint8_t *p = code + off;
 		size_t left = len - off;
@@ -508,6 +509,64 @@ int dc__decode(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t a
 			off = tb - addr;
 		}
 		off += take(code, len, off, addr, hi, has_bound ? bound.nentries : 0, nv, &oom);
+	}
+	cs_free(in, 1);
+	cs_close(&h);
+	return oom ? ap_err_nomem(err) : 0;
+}
+
+/*
+ * objdump's linear sweep, which the upstream helper disassembles with
+ * (docs/helper-interface.md): no table is looked for, a jump table's
+ * entries decode as whatever instructions their bytes make; a byte (x86)
+ * or word (aarch64) capstone cannot decode is one instruction of its own,
+ * objdump's "(bad)" or ".inst"; a run of zero bytes objdump prints as
+ * "..." is none.
+ */
+int dc__decode_sweep(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t addr,
+		     struct dc_vec *nv, struct ap_err *err)
+{
+	size_t off = 0, unit = arch == CWASM_ARCH_AARCH64 ? 4 : 1;
+	cs_insn *in;
+	int oom = 0;
+	csh h;
+
+	if (open_cs_insn(arch, &h, &in, err))
+		return -1;
+	while (off < len && !oom) {
+		const uint8_t *p = code + off;
+		size_t left = len - off;
+		uint64_t a = addr + off;
+		size_t z = 0;
+		struct dc_insn *ni;
+
+		/* objdump's "...": 8 zero bytes or more (a multiple of 4 unless at
+		 * the end), or 1 or 2 at the very end, are no instruction */
+		while (off + z < len && !code[off + z])
+			z++;
+		if (z >= 8 || (z && z < 3 && off + z == len)) {
+			off += off + z == len ? z : z & ~(size_t)3;
+			continue;
+		}
+		ni = dc_vec__push(nv);
+		if (!ni) {
+			oom = 1;
+			break;
+		}
+		if (cs_disasm_iter(h, &p, &left, &a, in)) {
+			fill(h, arch, in, ni);
+			off += in->size;
+			continue;
+		}
+		ni->addr = addr + off;
+		ni->size = (uint32_t)(len - off < unit ? len - off : unit);
+		ni->kind = DC_OTHER;
+		if (arch == CWASM_ARCH_AARCH64 && ni->size == 4)
+			snprintf(ni->text, sizeof(ni->text), ".inst 0x%02x%02x%02x%02x", code[off + 3],
+				 code[off + 2], code[off + 1], code[off]);
+		else
+			snprintf(ni->text, sizeof(ni->text), "(bad)");
+		off += ni->size;
 	}
 	cs_free(in, 1);
 	cs_close(&h);

@@ -85,6 +85,8 @@ void dc_vec__exit(struct dc_vec *nv);
 /* The index of the entry (instruction or data) starting at addr, or -1
  * (the entries are in address order). */
 int64_t dc_vec__find(const struct dc_vec *nv, uint64_t addr);
+/* mnem.c: ni's first memory operand, or NULL. */
+const struct dc_op *dc_insn__mem_op(const struct dc_insn *ni);
 
 /* regs.c: a register name (no '%') to family and width; 0 if unknown. */
 int dc__reg_parse(enum cwasm_arch arch, const char *name, size_t len, uint8_t *fam,
@@ -109,6 +111,14 @@ const char *dc__skip_prefixes(const char *s);
 /* capstone.c: append capstone's decode of code[0..len) (at addr) to nv. */
 int dc__decode(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t addr,
 		      struct dc_vec *nv, struct ap_err *err);
+/*
+ * The same as objdump sweeps it (the upstream helper's disassembly): jump
+ * tables decoded as instructions, each undecodable byte (x86) or word
+ * (aarch64) an instruction of kind DC_OTHER, "(bad)" or ".inst 0x...",
+ * and the zero runs objdump skips ("...") no instruction.
+ */
+int dc__decode_sweep(enum cwasm_arch arch, const uint8_t *code, size_t len, uint64_t addr,
+		     struct dc_vec *nv, struct ap_err *err);
 
 /*
  * The table base of the indirect jump nv->v[j]: a pc-relative address

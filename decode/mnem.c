@@ -211,12 +211,12 @@ const char *dc__skip_prefixes(const char *s)
 	}
 }
 
-static int first_mem(const struct dc_insn *ni)
+const struct dc_op *dc_insn__mem_op(const struct dc_insn *ni)
 {
 	for (int i = 0; i < ni->nops; i++)
 		if (ni->op[i].type == DC_OP_MEM)
-			return i;
-	return -1;
+			return &ni->op[i];
+	return NULL;
 }
 
 /* One-operand x86 instructions that write their memory operand (mul/div only read it). */
@@ -244,19 +244,19 @@ static int a64_zext_form(const char *m, const struct dc_insn *ni)
 void dc__finish(enum cwasm_arch arch, const char *mnem, int att, struct dc_insn *ni)
 {
 	struct dc_mnem_info mi;
-	int mem;
+	const struct dc_op *mem;
 
 	dc__mnem(arch, mnem, att, &mi);
 	ni->kind = mi.kind;
 	ni->cc_unsigned = mi.cc_unsigned;
-	mem = first_mem(ni);
-	if (mem >= 0) {
+	mem = dc_insn__mem_op(ni);
+	if (mem) {
 		if (arch == CWASM_ARCH_AARCH64)
 			ni->mem_write = mi.mem_store;
 		else if (ni->nops == 1)
 			ni->mem_write = x86_unary_rmw(mnem);
 		else
-			ni->mem_write = mem == 0 && mi.kind != DC_CMP;
+			ni->mem_write = mem == &ni->op[0] && mi.kind != DC_CMP;
 	}
 	switch (mi.kind) {
 	case DC_JMP:

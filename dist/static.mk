@@ -28,11 +28,10 @@
 # plain build.
 
 STATIC_LIBS := -lprotobuf-c -lcapstone -ltraceevent -ldw -lelf -lzstd -llzma -lbz2 -lz -lm -lpthread
-AOTPERF_VERSION_STR := $(shell sed -n 's/^\#define AOTPERF_VERSION "\(.*\)"/\1/p' cli/aotperf.c)
+AOTPERF_VERSION_STR := $(shell sed -n 's/^\#define AOTPERF_VERSION "\(.*\)"/\1/p' cli/main.c)
 CROSS_ARCHES := $(if $(filter x86_64,$(HOST_ARCH)),aarch64)
 # the cross compiler and the arm64 static libraries (scripts/cross-deps.sh)
-CROSS_READY = $(shell f=$$(aarch64-linux-gnu-gcc -print-file-name=libdw.a 2>/dev/null) && \
-	test "$$f" != libdw.a && echo 1)
+CROSS_READY = $(call cross_ready,aarch64-linux-gnu-gcc)
 
 .PHONY: static static-e2e dist dist-one dist-libs clean-cross
 clean: clean-cross
@@ -97,7 +96,7 @@ dist-one: $(B)/aotperf-static dist-libs $(B)/libaotperf-jit.a
 
 dist: dist-one $(addprefix dist-cross-,$(CROSS_ARCHES))
 endif
+# (the sub-make installs or names the cross dependencies: dist/arch.mk;
+# make dist-one builds this machine's tarball alone)
 dist-cross-%:
-	@[ -n "$(CROSS_READY)" ] || { echo "make dist: no $*-linux-gnu-gcc or arm64 static" \
-		"libraries: run scripts/cross-deps.sh (root), or make dist-one for $(HOST_ARCH) only" >&2; exit 2; }
 	$(MAKE) ARCH=$* CC=$*-linux-gnu-gcc dist-one

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "internal.h"
 #include "../util/file.h"
+#include "../util/search.h"
 
 int eng_elf__is_jitted(const char *path)
 {
@@ -184,19 +185,12 @@ int eng_elf__load(struct eng_profile *p, uint32_t fi, const char *where, int pla
 const struct eng_sym *eng_file__sym_at(const struct eng_file *f, uint64_t off, uint64_t *vaddr)
 {
 	uint64_t va;
-	uint32_t lo = 0, hi = f->nsyms;
+	size_t lo;
 
 	elf_loads__vaddr(f->loads, f->nloads, off, &va);
 	*vaddr = va;
 	/* the last symbol starting at or below va */
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (f->syms[mid].value <= va)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = ap_search__upper(f->syms, f->nsyms, AP_SEARCH_FIELD(f->syms, value), va);
 	while (lo--) {
 		const struct eng_sym *s = &f->syms[lo];
 

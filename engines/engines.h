@@ -284,11 +284,4 @@ void engines__json_classes(struct json_out *j, const struct eng_classes *c);
  */
 void engines__json_headroom(struct json_out *j, const struct eng_headroom *h);
 
-/* ---- text output (fits 80 columns) ---- */
-
-/* The top functions: index, local_func, samples, %run, tier, bytes, name. */
-void engines__print_functions(FILE *out, const struct eng_profile *p, uint32_t top);
-/* One function's classes, roles and what is unavailable. */
-void engines__print_classes(FILE *out, const struct eng_classes *c);
-
 #endif

@@ -17,6 +17,8 @@
 #include <unistd.h>
 #include "internal.h"
 #include "../perfdata/perfdata.h"
+#include "../session/session.h"
+#include "../util/search.h"
 
 struct emap {
 	uint32_t pid;
@@ -286,28 +288,19 @@ static int on_other(struct rd *r, const struct pd_event *ev, struct ap_err *err)
 	return 0;
 }
 
-static int pass_maps(struct rd *r, struct perfdata *pd, struct ap_err *err)
+/* Pass 1: the mappings, the processes. */
+static int maps_record(struct rd *r, const struct pd_event *ev, struct ap_err *err)
 {
-	struct pd_event ev;
-	int ret;
-
-	while ((ret = perfdata__next(pd, &ev, err)) > 0) {
-		switch (ev.hdr->type) {
-		case PERF_RECORD_MMAP:
-		case PERF_RECORD_MMAP2:
-			if (on_mmap(r, &ev, err))
-				return -1;
-			break;
-		case PERF_RECORD_FORK:
-		case PERF_RECORD_COMM:
-			if (on_other(r, &ev, err))
-				return -1;
-			break;
-		default:
-			break;
-		}
+	switch (ev->hdr->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return on_mmap(r, ev, err);
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_COMM:
+		return on_other(r, ev, err);
+	default:
+		return 0;
 	}
-	return ret < 0 ? -1 : 0;
 }
 
 /* ---- the jitdumps: one synthetic file per code placement ---- */
@@ -419,16 +412,10 @@ static int later(uint64_t t1, uint64_t s1, uint64_t t2, uint64_t s2)
 static int find_overrides(struct rd *r, const struct eproc *pr, const struct emap *o,
 			  struct ap_err *err)
 {
-	uint32_t lo = 0, hi = pr->n;
+	/* the first map starting at or past o->end (pr->n: there is one) */
+	uint32_t lo = (uint32_t)ap_search__lower(r->maps + pr->first, pr->n,
+						 AP_SEARCH_FIELD(r->maps, start), o->end);
 
-	while (lo < hi) { /* first map starting at or past o->end */
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (r->maps[pr->first + mid].start < o->end)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	while (lo-- > 0 && r->maxend[pr->first + lo] > o->start) {
 		const struct emap *m = &r->maps[pr->first + lo];
 
@@ -499,16 +486,8 @@ static int execed(const struct eproc *pr, uint64_t mt, uint64_t t)
 
 static int overridden(const struct rd *r, uint32_t mi, uint64_t t, uint64_t ip)
 {
-	uint32_t lo = 0, hi = r->novr;
+	size_t lo = ap_search__lower(r->ovr, r->novr, AP_SEARCH_FIELD(r->ovr, map), mi);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (r->ovr[mid].map < mi)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < r->novr && r->ovr[lo].map == mi; lo++)
 		if (r->ovr[lo].time <= t && ip >= r->ovr[lo].start && ip < r->ovr[lo].end)
 			return 1;
@@ -518,17 +497,11 @@ static int overridden(const struct rd *r, uint32_t mi, uint64_t t, uint64_t ip)
 /* The engine map of pr that holds ip at time t, or -1. */
 static int64_t lookup_proc(const struct rd *r, const struct eproc *pr, uint64_t t, uint64_t ip)
 {
-	uint32_t lo = 0, hi = pr->n;
+	/* the first map starting past ip */
+	uint32_t lo = pr->n ? (uint32_t)ap_search__upper(r->maps + pr->first, pr->n,
+							 AP_SEARCH_FIELD(r->maps, start), ip) : 0;
 	int64_t best = -1;
 
-	while (lo < hi) { /* first map starting past ip */
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (r->maps[pr->first + mid].start <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	while (lo-- > 0 && r->maxend[pr->first + lo] > ip) {
 		const struct emap *m = &r->maps[pr->first + lo];
 
@@ -603,15 +576,34 @@ static int count_sample(struct rd *r, const struct pd_event *ev, struct ap_err *
 	return 0;
 }
 
-static int pass_samples(struct rd *r, struct perfdata *pd, struct ap_err *err)
-{
-	struct pd_event ev;
-	int ret;
+/*
+ * The recording's two passes as one tool of its session: the mappings,
+ * then (the jitdumps read and the code indexed) the samples.
+ */
+struct rd_tool {
+	struct session_tool tool;	/* first: the session hands it back */
+	struct rd *r;
+};
 
-	while ((ret = perfdata__next(pd, &ev, err)) > 0)
-		if (ev.hdr->type == PERF_RECORD_SAMPLE && count_sample(r, &ev, err))
-			return -1;
-	return ret < 0 ? -1 : 0;
+static int rd_record(struct session_tool *t, const struct pd_event *ev, struct ap_err *err)
+{
+	struct rd_tool *rt = (struct rd_tool *)t;
+
+	if (!t->pass)
+		return maps_record(rt->r, ev, err);
+	return ev->hdr->type == PERF_RECORD_SAMPLE ? count_sample(rt->r, ev, err) : 0;
+}
+
+static int read_jitdumps(struct rd *r, struct ap_err *err);
+static int build_index(struct rd *r, struct ap_err *err);
+
+static int rd_pass_end(struct session_tool *t, struct ap_err *err)
+{
+	struct rd_tool *rt = (struct rd_tool *)t;
+
+	if (t->pass)
+		return 0;
+	return read_jitdumps(rt->r, err) || build_index(rt->r, err) ? -1 : 1;
 }
 
 /* Each code object's address, process and time: those of its first mapping. */
@@ -679,14 +671,18 @@ static void clock_of(struct perfdata *pd, int *use_time, int *mono)
 
 static int read_perf(struct rd *r, struct ap_err *err)
 {
+	struct rd_tool rt = { .tool = { .record = rd_record, .pass_end = rd_pass_end }, .r = r };
+	struct session_tool *t = &rt.tool;
+	struct session *s;
 	struct perfdata *pd;
 	uint64_t got, want;
 	int mono, ret;
 
-	if (perfdata__open(r->path, 0, &pd, err))
+	if (session__open(r->path, &s, err))
 		return -1;
-	if (!perfdata__seekable(pd)) {
-		perfdata__close(pd);
+	pd = session__data(s);
+	if (session__stream(s)) {
+		session__delete(s);
 		return ap_errf(err, "%s: a stream cannot be read twice; an engine profile "
 			       "reads the mappings before the samples", r->path);
 	}
@@ -696,15 +692,7 @@ static int read_perf(struct rd *r, struct ap_err *err)
 		ret = ap_errf(err, "%s: its samples carry no CLOCK_MONOTONIC time, so the "
 			      "jitdump's code cannot be placed in it", r->path);
 	if (!ret)
-		ret = pass_maps(r, pd, err);
-	if (!ret)
-		ret = read_jitdumps(r, err);
-	if (!ret)
-		ret = build_index(r, err);
-	if (!ret)
-		ret = perfdata__rewind(pd, err);
-	if (!ret)
-		ret = pass_samples(r, pd, err);
+		ret = session__process(s, &t, 1, err);
 	if (!ret && perfdata__truncated(pd, &got, &want)) {
 		r->p->sum.truncated = 1;
 		if (eng_profile__warn(r->p, "%s: cut short (%" PRIu64 " of %" PRIu64
@@ -712,7 +700,7 @@ static int read_perf(struct rd *r, struct ap_err *err)
 				      got, want))
 			ret = ap_err_nomem(err);
 	}
-	perfdata__close(pd);
+	session__delete(s);
 	return ret;
 }
 

@@ -20,18 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "../util/search.h"
 
 static int is_gpr(uint8_t r)
 {
 	return r >= X86_RAX && r <= X86_R15;
-}
-
-static const struct dc_op *mem_op(const struct dc_insn *ni)
-{
-	for (int i = 0; i < ni->nops; i++)
-		if (ni->op[i].type == DC_OP_MEM)
-			return &ni->op[i];
-	return NULL;
 }
 
 /* The register an instruction writes (first operand), 0 if none. */
@@ -65,7 +58,7 @@ static int field_load(const struct dc_insn *ni, uint8_t *dst, uint8_t *base, int
 /* [r + index] or [base + r*1]: r used the way wasm addresses linear memory. */
 static int linear_use(const struct dc_insn *ni, uint8_t r)
 {
-	const struct dc_op *m = mem_op(ni);
+	const struct dc_op *m = dc_insn__mem_op(ni);
 
 	if (!m || ni->kind == DC_LEA || ni->kind == DC_NOP)
 		return 0;
@@ -102,7 +95,7 @@ static uint8_t pick_vmctx(const struct dc_insn *v, uint32_t n, uint32_t *loads)
 	uint8_t best = 0;
 
 	for (uint32_t i = 0; i < n; i++) {
-		const struct dc_op *m = mem_op(&v[i]);
+		const struct dc_op *m = dc_insn__mem_op(&v[i]);
 		uint8_t w;
 
 		/* nop [rax+rax*1] padding and lea compute nothing from memory */
@@ -236,16 +229,8 @@ int eng_roles__infer(enum cwasm_arch arch, const uint8_t *code, size_t len, uint
 
 static int64_t index_at(const struct dc_insn *v, uint32_t n, uint64_t a)
 {
-	uint32_t lo = 0, hi = n;
+	size_t lo = ap_search__lower(v, n, AP_SEARCH_FIELD(v, addr), a);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].addr < a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < n && v[lo].addr == a ? (int64_t)lo : -1;
 }
 

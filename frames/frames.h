@@ -211,8 +211,6 @@ struct frames_operand {
 };
 int frames__operand(enum cwasm_arch arch, const struct dc_insn *ni, struct frames_operand *op);
 
-/* "<origin>_load" / "<origin>_store"; NULL when out of range. */
-const char *frames__class_name(enum frames_origin o, enum frames_kind k);
 /*
  * The class the helper gives instruction ni (at native offset off) with a
  * sidecar: "<origin>_load"/"<origin>_store" when the sidecar lists it,

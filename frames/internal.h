@@ -12,6 +12,10 @@ void fr_pool__delete(struct frames_pool *p);
 /* A stable copy of s[0..len) (equal strings share one); NULL on ENOMEM. */
 const char *fr_pool__intern(struct frames_pool *p, const char *s, size_t len);
 
+/* names.c: the sidecar's words for its enums (docs/sidecar.md) */
+extern const char *const fr_origin_names[FRAMES__NORIGINS];
+extern const char *const fr_base_names[4];	/* enum frames_base */
+extern const char *const fr_reloc_names[3];	/* enum frames_reloc_kind */
 /*
  * One line "PATH: access at +0xOFF: what" (acc may be NULL: "PATH: what"),
  * AP_ERR_INPUT; returns -1.

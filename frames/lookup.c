@@ -1,21 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* Lookups into a checked sidecar by native offset, vreg and spill slot. */
 #include "internal.h"
+#include "../util/search.h"
 
 /* Index of the last access starting at or before off, or -1. */
 static int64_t last_at_or_before(const struct frames *fr, uint32_t off)
 {
-	uint32_t lo = 0, hi = fr->nacc;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (fr->acc[mid].native_start <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (int64_t)lo - 1;
+	return (int64_t)ap_search__upper(fr->acc, fr->nacc, AP_SEARCH_FIELD(fr->acc, native_start),
+					 off) - 1;
 }
 
 const struct frames_access *frames__access_at(const struct frames *fr, uint32_t off)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "../util/search.h"
 
 int frames__decode(const struct frames *fr, const struct cwasm_module *mod, uint64_t addr,
 		   struct dc_vec *out, struct ap_err *err)
@@ -43,16 +44,8 @@ int frames__decode(const struct frames *fr, const struct cwasm_module *mod, uint
 /* The last instruction starting at or before off, or NULL. */
 static const struct dc_insn *insn_at_or_before(const struct dc_vec *v, uint32_t off)
 {
-	uint32_t lo = 0, hi = v->n;
+	size_t lo = ap_search__upper(v->v, v->n, AP_SEARCH_FIELD(v->v, addr), off);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (v->v[mid].addr <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo ? &v->v[lo - 1] : NULL;
 }
 

@@ -92,11 +92,6 @@ static const char *const class_names[FRAMES__NORIGINS][2] = {
 	{ "unknown_load", "unknown_store" },
 };
 
-const char *frames__class_name(enum frames_origin o, enum frames_kind k)
-{
-	return (unsigned)o < FRAMES__NORIGINS && (unsigned)k < 2 ? class_names[o][k] : NULL;
-}
-
 const char *frames__insn_class(const struct frames *fr, const struct dc_insn *ni, uint32_t off,
 			       const struct frames_access **accp)
 {

@@ -21,56 +21,6 @@ struct rd {
 	const struct frames_access *acc;	/* named by offset once known */
 };
 
-static const char *const origin_names[FRAMES__NORIGINS] = {
-	"allocator_spill", "wasm_local_or_phi", "explicit_frame_storage",
-	"fixed_runtime_frame_state", "unknown",
-};
-static const char *const base_names[] = { "rbp", "rsp", "x29", "sp" };
-static const char *const reloc_names[] = {
-	"x86_64_call_rel32", "aarch64_call_imm26", "aarch64_tail_call_imm26",
-};
-
-const char *frames__origin_name(enum frames_origin o)
-{
-	return (unsigned)o < FRAMES__NORIGINS ? origin_names[o] : NULL;
-}
-
-const char *frames__kind_name(enum frames_kind k)
-{
-	return k == FRAMES_LOAD ? "load" : k == FRAMES_STORE ? "store" : NULL;
-}
-
-const char *frames__base_name(enum frames_base b)
-{
-	return (unsigned)b < 4 ? base_names[b] : NULL;
-}
-
-const char *frames__reloc_name(enum frames_reloc_kind k)
-{
-	return (unsigned)k < 3 ? reloc_names[k] : NULL;
-}
-
-int frames__path(char *buf, size_t len, const char *prefix, uint32_t mod, uint32_t func)
-{
-	int n = snprintf(buf, len, "%s.mod%u.func%u.json", prefix, mod, func);
-
-	return n < 0 || (size_t)n >= len ? -1 : 0;
-}
-
-int fr_err(struct ap_err *err, const struct frames *fr, const struct frames_access *acc,
-	   const char *fmt, ...)
-{
-	char what[400];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	if (acc)
-		return ap_errf(err, "%s: access at +0x%x: %s", fr->path, acc->native_start, what);
-	return ap_errf(err, "%s: %s", fr->path, what);
-}
-
 static int bad(struct rd *r, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -322,7 +272,7 @@ static int read_relocs(struct rd *r, const struct jr_node *root)
 		snprintf(r->ctx, sizeof(r->ctx), "normalized_relocations[%zu]", i);
 		if (entry_obj(r, e) || get_u32(r, e, "native_start", &x->native_start) ||
 		    get_u32(r, e, "native_end", &x->native_end) ||
-		    get_enum(r, e, "kind", reloc_names, 3, 0, &x->kind))
+		    get_enum(r, e, "kind", fr_reloc_names, 3, 0, &x->kind))
 			return -1;
 		fr->nrelocs++;
 	}
@@ -366,7 +316,7 @@ static int read_layout(struct rd *r, const struct jr_node *root)
 	if (get_obj(r, root, "frame_layout", &o))
 		return -1;
 	snprintf(r->ctx, sizeof(r->ctx), "frame_layout");
-	if (get_enum(r, o, "frame_pointer", base_names, 4, 0, &fp) ||
+	if (get_enum(r, o, "frame_pointer", fr_base_names, 4, 0, &fp) ||
 	    get_u32(r, o, "frame_size", &l->frame_size) ||
 	    get_u32(r, o, "local_count", &l->local_count) ||
 	    get_u32(r, o, "param_count", &l->param_count) ||
@@ -380,7 +330,7 @@ static int read_layout(struct rd *r, const struct jr_node *root)
 		return -1;
 	if (fp != (r->fr->arch == CWASM_ARCH_X86_64 ? FRAMES_RBP : FRAMES_X29))
 		return bad(r, "frame_pointer", "\"%s\" is not the %s frame pointer",
-			   base_names[fp], cwasm_arch__name(r->fr->arch));
+			   fr_base_names[fp], cwasm_arch__name(r->fr->arch));
 	l->frame_pointer = fp;
 	*r->ctx = '\0';
 	return 0;
@@ -405,7 +355,7 @@ static int read_regions(struct rd *r, const struct jr_node *root)
 		snprintf(r->ctx, sizeof(r->ctx), "frame_regions[%zu]", i);
 		if (entry_obj(r, e) || get_i32(r, e, "start", &x->start) ||
 		    get_i32(r, e, "end", &x->end) ||
-		    get_enum(r, e, "origin", origin_names, FRAMES__NORIGINS, 0, &x->origin) ||
+		    get_enum(r, e, "origin", fr_origin_names, FRAMES__NORIGINS, 0, &x->origin) ||
 		    get_str(r, e, "detail", 0, &x->detail))
 			return -1;
 		fr->nregions++;
@@ -477,7 +427,7 @@ static int read_semantic(struct rd *r, const struct jr_node *e, struct frames_co
 {
 	int8_t amb = 0;
 
-	if (get_enum(r, e, "origin", origin_names, FRAMES__NORIGINS, 0, &c->origin) ||
+	if (get_enum(r, e, "origin", fr_origin_names, FRAMES__NORIGINS, 0, &c->origin) ||
 	    get_str(r, e, "detail", 0, &c->detail) ||
 	    get_opt_u32(r, e, "slot", &c->slot) ||
 	    get_opt_u32(r, e, "local_index", &c->local_index) ||
@@ -498,7 +448,7 @@ static int read_base(struct rd *r, const struct jr_node *e, struct frames_compon
 {
 	unsigned int first = r->fr->arch == CWASM_ARCH_X86_64 ? FRAMES_RBP : FRAMES_X29;
 
-	return get_enum(r, e, "base", base_names, first + 2, first, &c->base);
+	return get_enum(r, e, "base", fr_base_names, first + 2, first, &c->base);
 }
 
 static int read_component(struct rd *r, const struct jr_node *e, struct frames_component *c,

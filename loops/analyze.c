@@ -4,7 +4,6 @@
 #include "analyze.h"
 #include "mca.h"
 #include "../frames/frames.h"
-#include "../profile/sidecar.h"
 
 /* Model the functions of one arch among lfs: one tool lookup, one child per CPU. */
 static int model_arch(struct lp_func *const *all, const struct cls_func *const *allf, uint32_t nall,
@@ -63,11 +62,11 @@ static int model_all(struct lp_func *const *lfs, const struct cls_func *const *f
 }
 
 int lp__model(struct lp_func *const *lfs, const struct cls_func *const *fs, uint32_t n,
-	      const char *perfdata, struct ap_err *err)
+	      const char *cpuid, const char *cpudesc, struct ap_err *err)
 {
 	struct lp_cpu cpu;
 
-	if (!perfdata || lp_cpu__from_perfdata(perfdata, &cpu))
+	if (lp_cpu__from_recording(cpuid, cpudesc, &cpu))
 		lp_cpu__host(&cpu);
 	return model_all(lfs, fs, n, &cpu, err);
 }
@@ -78,8 +77,8 @@ int lp__model(struct lp_func *const *lfs, const struct cls_func *const *fs, uint
  * state lives in the frame by design, and an access the sidecar does not
  * list is not known to be a spill.
  */
-int lp_func__frame_origins(struct lp_func *lf, const struct cls_func *f, const struct frames *fr,
-			   struct ap_err *err)
+int lp_func__keep_frames(struct lp_func *lf, const struct cls_func *f, const struct frames *fr,
+			 struct ap_err *err)
 {
 	lf->frame_keep = calloc(f->ninsns + 1, 1);
 	if (!lf->frame_keep)
@@ -97,48 +96,4 @@ int lp_func__frame_origins(struct lp_func *lf, const struct cls_func *f, const s
 		}
 	}
 	return 0;
-}
-
-int lp__profile(struct profile *p, int model, struct ap_err *err)
-{
-	struct lp_func **lfs;
-	const struct cls_func **fs;
-	struct lp_cpu cpu;
-	uint32_t n = 0;
-	int ret;
-
-	for (uint32_t i = 0; i < p->nfuncs; i++) {
-		struct profile_func *f = &p->funcs[i];
-		const struct attr_core *c = &p->attr.cores[f->core];
-
-		if (!f->classified || f->loops)
-			continue;
-		f->loops = calloc(1, sizeof(*f->loops));
-		if (!f->loops)
-			return ap_err_nomem(err);
-		if (lp_func__build(f->loops, c->mod, f->func, c->first_base, &f->cls.f,
-				   p->source == PROFILE_STATIC ? NULL : f->cls.insn_samples, err) ||
-		    (f->sc && f->sc->fr && lp_func__frame_origins(f->loops, &f->cls.f, f->sc->fr, err)))
-			return -1;
-		n++;
-	}
-	if (!model || !n)
-		return 0;
-	lfs = calloc(p->nfuncs, sizeof(*lfs));
-	fs = calloc(p->nfuncs, sizeof(*fs));
-	if (!lfs || !fs) {
-		free(lfs);
-		free(fs);
-		return ap_err_nomem(err);
-	}
-	for (uint32_t i = 0; i < p->nfuncs; i++) {
-		lfs[i] = p->funcs[i].loops;
-		fs[i] = &p->funcs[i].cls.f;
-	}
-	if (p->source == PROFILE_STATIC || lp_cpu__from_perfdata(p->input, &cpu))
-		lp_cpu__host(&cpu);
-	ret = model_all(lfs, fs, p->nfuncs, &cpu, err);
-	free(lfs);
-	free(fs);
-	return ret;
 }

@@ -22,14 +22,6 @@ const char *lp_lever__name(enum lp_lever l)
 	return l < LP__NLEVERS ? names[l] : "?";
 }
 
-int lp_loop__has(const struct lp_loop *l, uint32_t b)
-{
-	for (uint32_t i = 0; i < l->nblocks; i++)
-		if (l->blocks[i] == b)
-			return 1;
-	return 0;
-}
-
 static int ends_block(const struct dc_insn *d)
 {
 	return d->kind == DC_JMP || d->kind == DC_JCC || d->kind == DC_RET || d->kind == DC_TRAP;
@@ -38,19 +30,9 @@ static int ends_block(const struct dc_insn *d)
 /* Index of the instruction at addr, or -1 (binary search; v in address order). */
 static int64_t find_addr(const struct dc_vec *nv, uint64_t addr)
 {
-	uint32_t lo = 0, hi = nv->n;
+	int64_t i = dc_vec__find(nv, addr);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (nv->v[mid].addr == addr)
-			return nv->v[mid].kind == DC_DATA ? -1 : (int64_t)mid;
-		if (nv->v[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return i >= 0 && nv->v[i].kind == DC_DATA ? -1 : i;
 }
 
 /* Jump targets of instruction i inside the function: at most max written. */

@@ -17,6 +17,14 @@
 #include <string.h>
 #include "find.h"
 
+int lp_loop__has(const struct lp_loop *l, uint32_t b)
+{
+	for (uint32_t i = 0; i < l->nblocks; i++)
+		if (l->blocks[i] == b)
+			return 1;
+	return 0;
+}
+
 /* Reverse postorder of the blocks reached from block 0; returns how many. */
 static uint32_t rpo(struct lp_func *lf, uint32_t *order, uint32_t *stack, uint32_t *next)
 {

@@ -20,8 +20,11 @@ struct lp_cpu {
 	char source[40];	/* where it came from */
 };
 
-/* 0 when the recording at path holds a cpuid, else -1. */
-int lp_cpu__from_perfdata(const char *path, struct lp_cpu *c);
+/*
+ * The recording's machine, as its header says (profile.h's cpuid and
+ * cpudesc): 0, or -1 when it holds no cpuid (NULL or "").
+ */
+int lp_cpu__from_recording(const char *cpuid, const char *cpudesc, struct lp_cpu *c);
 /* The cpuid this machine would record (/proc/cpuinfo). */
 void lp_cpu__host(struct lp_cpu *c);
 /*

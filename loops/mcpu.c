@@ -10,24 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mca.h"
-#include "../perfdata/perfdata.h"
 
-int lp_cpu__from_perfdata(const char *path, struct lp_cpu *c)
+int lp_cpu__from_recording(const char *cpuid, const char *cpudesc, struct lp_cpu *c)
 {
-	struct perfdata *pd = NULL;
-	struct ap_err err = { 0 };
-	int ret;
-
 	memset(c, 0, sizeof(*c));
-	if (!path || perfdata__open(path, 0, &pd, &err))
+	if (!cpuid || !*cpuid)
 		return -1;
-	ret = perfdata__feature_string(pd, PD_FEAT_CPUID, c->cpuid, sizeof(c->cpuid));
-	if (!ret)
-		perfdata__feature_string(pd, PD_FEAT_CPUDESC, c->desc, sizeof(c->desc));
-	perfdata__close(pd);
-	if (!ret)
-		snprintf(c->source, sizeof(c->source), "the recording's cpuid");
-	return ret;
+	snprintf(c->cpuid, sizeof(c->cpuid), "%s", cpuid);
+	snprintf(c->desc, sizeof(c->desc), "%s", cpudesc ? cpudesc : "");
+	snprintf(c->source, sizeof(c->source), "the recording's cpuid");
+	return 0;
 }
 
 /* "key : value" of /proc/cpuinfo's first processor, or "". */

@@ -86,6 +86,7 @@ static void update_id_pos(struct perfdata *pd)
 	/* perf takes the positions from the first event; so do we. */
 	pd->id_pos = calc_id_pos(t);
 	pd->is_pos = calc_is_pos(t);
+	pd->last_idx = -2;	/* the attrs changed: look ids up again */
 }
 
 /*
@@ -104,10 +105,15 @@ int pd__add_attr(struct perfdata *pd, const void *attr, size_t attr_size,
 	if (pd->nattrs == pd->cattrs) {
 		size_t n = pd->cattrs ? pd->cattrs * 2 : 4;
 		struct pd_evsel *na = realloc(pd->attrs, n * sizeof(*na));
+		struct pd_sid_layout *nl;
 
 		if (!na)
 			return -1;
 		pd->attrs = na;
+		nl = realloc(pd->sidl, n * sizeof(*nl));
+		if (!nl)
+			return -1;
+		pd->sidl = nl;
 		pd->cattrs = n;
 	}
 	a = &pd->attrs[pd->nattrs];
@@ -128,6 +134,7 @@ int pd__add_attr(struct perfdata *pd, const void *attr, size_t attr_size,
 	}
 	for (i = 0; i < nids; i++)
 		idmap_insert(&pd->ids, a->ids[i], (uint32_t)pd->nattrs + 1);
+	pd__sid_layout(a->attr.sample_type, a->attr.sample_id_all, &pd->sidl[pd->nattrs]);
 	pd->nattrs++;
 	update_id_pos(pd);
 	return (int)pd->nattrs - 1;
@@ -162,7 +169,9 @@ void pd__free_attrs(struct perfdata *pd)
 {
 	pd__drop_attrs(pd, 0);
 	free(pd->attrs);
+	free(pd->sidl);
 	pd->attrs = NULL;
+	pd->sidl = NULL;
 	pd->cattrs = 0;
 }
 

@@ -216,7 +216,7 @@ static int fatal_if_bad(const struct perfdata *pd, uint32_t type, int in_compres
  * may be handed out, 0 when it is malformed, -1 with err set when the
  * stream cannot go on.
  */
-int pd__check_record(const struct perfdata *pd, const struct perf_event_header *h,
+int pd__check_record(struct perfdata *pd, const struct perf_event_header *h,
 		     int in_compressed, struct pd_event *ev, struct ap_err *err)
 {
 	const uint8_t *b = (const uint8_t *)(h + 1);
@@ -235,7 +235,8 @@ int pd__check_record(const struct perfdata *pd, const struct perf_event_header *
 		return 0;
 	} else {
 		const struct perf_event_attr *attr;
-		size_t sid = pd__sid_len(pd, h, &attr);
+		const struct pd_sid_layout *l = pd__sid_of(pd, h, &attr);
+		size_t sid = l ? (size_t)l->words * 8 : 0;
 
 		/* The kernel writes u64 multiples; the trailer is the last u64s. */
 		if (h->size % 8 || sid > body)
@@ -245,9 +246,29 @@ int pd__check_record(const struct perfdata *pd, const struct perf_event_header *
 		if (sid) {
 			ev->sid_off = (uint16_t)(h->size - sid);
 			ev->sid_len = (uint16_t)sid;
-			pd__read_sid(attr->sample_type, (const uint8_t *)h + ev->sid_off, &ev->sid);
+			pd__read_sid(l, (const uint8_t *)h + ev->sid_off, &ev->sid);
 			ev->has_sid = 1;
 		}
 		return 1;
 	}
+}
+
+/*
+ * A context switch record for the switch consumer (perfdata__set_switch_fn):
+ * 1 with its trailer in sid when it is well formed and has one (a record
+ * at an 8-byte aligned address), else 0 (the checks above then say what
+ * it is).
+ */
+int pd__switch_record(struct perfdata *pd, const struct perf_event_header *h,
+		      struct pd_sample_id *sid)
+{
+	const struct perf_event_attr *attr;
+	const struct pd_sid_layout *l = pd__sid_of(pd, h, &attr);
+	size_t body = h->size - sizeof(*h), len = l ? (size_t)l->words * 8 : 0;
+
+	if (!len || h->size % 8 || len > body ||
+	    (h->type == PERF_RECORD_SWITCH_CPU_WIDE && body - len < BODY_SIZE(struct perf_record_switch)))
+		return 0;
+	pd__read_sid(l, (const uint8_t *)h + h->size - len, sid);
+	return 1;
 }

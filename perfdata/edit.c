@@ -2,8 +2,9 @@
 /*
  * Copy-with-edits. Only file-mode perf.data is supported: a pipe-mode stream
  * has no header to fix and would be edited by a plain concatenation anyway.
- * Feature sections are copied verbatim; of them only AUXTRACE holds offsets
- * into the data section, so a file with that feature is refused.
+ * Feature sections are copied verbatim (one may grow at its end); of them
+ * only AUXTRACE holds offsets into the data section, so a file with that
+ * feature is refused.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -97,54 +98,121 @@ static int copy_data(int fd, FILE *out, const struct pd_file_header *h,
 	return copy_range(fd, out, pos, end, buf, path, err);
 }
 
-static int feature_count(const struct pd_file_header *h)
+static int has_feature(const struct pd_file_header *h, int feat)
 {
-	int n = 0;
+	return (h->adds_features[feat / 64] >> (feat % 64)) & 1;
+}
 
-	for (int i = 0; i < PD_FEAT_BITS; i++)
-		n += (h->adds_features[i / 64] >> (i % 64)) & 1;
+/* Set feature bits below `below`: a feature's slot in the table. */
+static uint64_t feature_rank(const struct pd_file_header *h, int below)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < below; i++)
+		n += (uint64_t)has_feature(h, i);
 	return n;
 }
 
+/*
+ * The grown section of a present feature ends where the new bytes go, so
+ * no other section may straddle that point.
+ */
+static int check_growth(const struct pd_file_section *secs, uint64_t nfeat, uint64_t slot,
+			const char *path, struct ap_err *err)
+{
+	uint64_t at = secs[slot].offset + secs[slot].size;
+
+	for (uint64_t i = 0; i < nfeat; i++)
+		if (i != slot && secs[i].offset < at && secs[i].size > at - secs[i].offset)
+			return ap_errf(err, "%s: feature sections %llu and %llu overlap", path,
+				       (unsigned long long)i, (unsigned long long)slot);
+	return 0;
+}
+
+/*
+ * The feature table with offsets moved by the data's size change (and by
+ * the growth of app's section, or by the new table slot and its section
+ * at the end), then the sections, with app's bytes in place.
+ */
 static int copy_features(int fd, FILE *out, const struct pd_file_header *h, uint64_t fsize,
-			 int64_t delta, char *buf, const char *path, struct ap_err *err)
+			 int64_t delta, const struct pd_feat_append *app, char *buf,
+			 const char *path, struct ap_err *err)
 {
 	uint64_t table = h->data.offset + h->data.size;
-	uint64_t nfeat = (uint64_t)feature_count(h);
+	uint64_t nfeat = feature_rank(h, PD_FEAT_BITS), nout = nfeat;
+	uint64_t slot = app ? feature_rank(h, app->feat) : 0, at = fsize;
+	int present = app && has_feature(h, app->feat);
+	int64_t shift = delta;
 	struct pd_file_section *secs;
 
 	if (table + nfeat * sizeof(*secs) > fsize)
 		return ap_errf(err, "%s: feature table past the end of the file", path);
-	secs = calloc(nfeat ? nfeat : 1, sizeof(*secs));
+	secs = calloc(nfeat + 1, sizeof(*secs));
 	if (!secs)
 		return ap_err_nomem(err);
 	if (read_at(fd, secs, nfeat * sizeof(*secs), table, path, err))
 		goto fail;
 	for (uint64_t i = 0; i < nfeat; i++) {
-		if (secs[i].offset < table) {
-			ap_errf(err, "%s: feature section %llu lies before the data end", path,
+		if (secs[i].offset < table + nfeat * sizeof(*secs)) {
+			ap_errf(err, "%s: feature section %llu lies inside the data or the feature"
+				" table", path, (unsigned long long)i);
+			goto fail;
+		}
+		/* so that moving it cannot overflow */
+		if (secs[i].offset > fsize || secs[i].size > fsize - secs[i].offset) {
+			ap_errf(err, "%s: feature section %llu runs past the end of the file", path,
 				(unsigned long long)i);
 			goto fail;
 		}
-		secs[i].offset = (uint64_t)((int64_t)secs[i].offset + delta);
 	}
-	if (fwrite(secs, sizeof(*secs), nfeat, out) != nfeat) {
+	if (present) {
+		if (check_growth(secs, nfeat, slot, path, err))
+			goto fail;
+		at = secs[slot].offset + secs[slot].size;
+	} else if (app) {
+		shift += (int64_t)sizeof(*secs);	/* one more slot in the table */
+		nout++;
+	}
+	for (uint64_t i = 0; i < nfeat; i++) {
+		int64_t by = shift;
+
+		if (present && i != slot && secs[i].offset >= at)
+			by += (int64_t)app->len;
+		secs[i].offset = (uint64_t)((int64_t)secs[i].offset + by);
+	}
+	if (present) {
+		secs[slot].size += app->len;
+	} else if (app) {
+		memmove(secs + slot + 1, secs + slot, (nfeat - slot) * sizeof(*secs));
+		secs[slot].offset = (uint64_t)((int64_t)fsize + shift);
+		secs[slot].size = app->len;
+	}
+	if (fwrite(secs, sizeof(*secs), nout, out) != nout) {
 		ap_errk(err, AP_ERR_IO, "write failed: %s", strerror(errno));
 		goto fail;
 	}
 	free(secs);
-	return copy_range(fd, out, table + nfeat * sizeof(*secs), fsize, buf, path, err);
+	if (copy_range(fd, out, table + nfeat * sizeof(*secs), at, buf, path, err))
+		return -1;
+	if (app && app->len && fwrite(app->buf, 1, app->len, out) != app->len)
+		return ap_errk(err, AP_ERR_IO, "write failed: %s", strerror(errno));
+	return copy_range(fd, out, at, fsize, buf, path, err);
 fail:
 	free(secs);
 	return -1;
 }
 
-static int check_header(const struct pd_file_header *h, uint64_t fsize, const char *path,
-			struct ap_err *err)
+/* whole (perfdata__check_editable): the data section is its first whole bytes, no features. */
+static int check_header(struct pd_file_header *h, uint64_t fsize, uint64_t whole,
+			const char *path, struct ap_err *err)
 {
 	if (h->magic != PD_MAGIC2 || h->size != sizeof(*h))
 		return ap_errf(err, "%s: not a file-mode perf.data (pipe-mode streams cannot be"
 			       " edited; record with -o FILE)", path);
+	if (whole) {
+		h->data.size = whole;
+		memset(h->adds_features, 0, sizeof(h->adds_features));
+	}
 	if (h->data.offset < sizeof(*h) || h->data.offset + h->data.size > fsize ||
 	    h->data.offset + h->data.size < h->data.offset)
 		return ap_errf(err, "%s: data section past the end of the file (cut short?)", path);
@@ -157,7 +225,7 @@ static int check_header(const struct pd_file_header *h, uint64_t fsize, const ch
 	return 0;
 }
 
-int perfdata__check_editable(const char *in, struct ap_err *err)
+int perfdata__check_editable(const char *in, uint64_t whole, struct ap_err *err)
 {
 	struct pd_file_header h;
 	struct ap_file f;
@@ -165,13 +233,14 @@ int perfdata__check_editable(const char *in, struct ap_err *err)
 
 	if (ap_file__open(&f, in, 0, err))
 		return -1;
-	ret = read_at(f.fd, &h, sizeof(h), 0, in, err) || check_header(&h, f.size, in, err);
+	ret = read_at(f.fd, &h, sizeof(h), 0, in, err) || check_header(&h, f.size, whole, in, err);
 	ap_file__close(&f);
 	return ret ? -1 : 0;
 }
 
-int perfdata__write_edited(const char *in, const char *out, const struct pd_edit *edits,
-			   size_t nedits, struct ap_err *err)
+int perfdata__write_edited(const char *in, uint64_t whole, const char *out,
+			   const struct pd_edit *edits, size_t nedits,
+			   const struct pd_feat_append *app, struct ap_err *err)
 {
 	struct pd_file_header h;
 	struct pd_edit *e = NULL;
@@ -181,10 +250,12 @@ int perfdata__write_edited(const char *in, const char *out, const struct pd_edit
 	int64_t delta = 0;
 	int fd, ret = -1;
 
+	if (app && (app->feat <= 0 || app->feat >= PD_FEAT_BITS || (app->len && !app->buf)))
+		return ap_errf(err, "%s: no feature %d to add to", in, app->feat);
 	if (ap_file__open(&f, in, 0, err))	/* util/file.h: a regular file only */
 		return -1;
 	fd = f.fd;
-	if (read_at(fd, &h, sizeof(h), 0, in, err) || check_header(&h, f.size, in, err))
+	if (read_at(fd, &h, sizeof(h), 0, in, err) || check_header(&h, f.size, whole, in, err))
 		goto out_close;
 	e = malloc((nedits ? nedits : 1) * sizeof(*e));
 	buf = malloc(COPY_CHUNK);
@@ -205,10 +276,12 @@ int perfdata__write_edited(const char *in, const char *out, const struct pd_edit
 		struct pd_file_header nh = h;
 
 		nh.data.size = (uint64_t)((int64_t)h.data.size + delta);
+		if (app)
+			nh.adds_features[app->feat / 64] |= 1ull << (app->feat % 64);
 		if (fwrite(&nh, sizeof(nh), 1, of.f) != 1 ||
 		    copy_range(fd, of.f, sizeof(h), h.data.offset, buf, in, err) ||
 		    copy_data(fd, of.f, &h, e, nedits, buf, in, err) ||
-		    copy_features(fd, of.f, &h, f.size, delta, buf, in, err)) {
+		    (!whole && copy_features(fd, of.f, &h, f.size, delta, app, buf, in, err))) {
 			if (!err || !err->msg[0])
 				ap_errk(err, AP_ERR_IO, "%s: write failed", out);
 			outfile__abort(&of);

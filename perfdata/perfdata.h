@@ -83,7 +83,10 @@ struct pd_event {
 					      * inside a COMPRESSED record, the offset of that
 					      * COMPRESSED record */
 	int in_compressed;                   /* 1 when it came out of a COMPRESSED record */
-	/* Parsed for PERF_RECORD_SAMPLE: */
+	/*
+	 * Parsed for PERF_RECORD_SAMPLE; all zero for other records (cleared
+	 * once while the caller passes the same event, which it only reads).
+	 */
 	struct pd_sample sample;
 	/* Parsed trailer for other kernel records when sample_id_all is set: */
 	struct pd_sample_id sid;
@@ -119,6 +122,32 @@ void perfdata__close(struct perfdata *pd);
  */
 int perfdata__next(struct perfdata *pd, struct pd_event *ev, struct ap_err *err);
 
+/*
+ * Context switch records (SWITCH, SWITCH_CPU_WIDE) for one consumer alone,
+ * the off-CPU view's: a recording of switches is mostly these (25 million
+ * in a 953 MB one), each a header and a sample_id trailer. With fn set,
+ * each such record that passes its checks and has a trailer goes to fn
+ * where it stands in the stream (its misc bits: PERF_RECORD_MISC_SWITCH_OUT
+ * and _PREEMPT; its trailer), not out of perfdata__next(); seq counts it
+ * all the same. fn NULL: handed out again.
+ */
+typedef void (*pd_switch_fn)(void *ctx, uint16_t misc, const struct pd_sample_id *sid);
+void perfdata__set_switch_fn(struct perfdata *pd, pd_switch_fn fn, void *ctx);
+/*
+ * With a switch consumer set: yes skips those records without reading
+ * more than their header (a pass whose switches nobody counts), until
+ * called with 0 or the consumer is set again.
+ */
+void perfdata__drop_switches(struct perfdata *pd, int yes);
+/* The records handed to it (or skipped) so far (since open). */
+uint64_t perfdata__switched(const struct perfdata *pd);
+
+/*
+ * n bytes of the file at off (a record again, at its pd_event.file_offset),
+ * through the open descriptor. 0, or -1 with err: past the end, a stream.
+ */
+int perfdata__pread(struct perfdata *pd, void *buf, size_t n, uint64_t off, struct ap_err *err);
+
 /* Start over from the first record (files only; -1 with err for a pipe). */
 int perfdata__rewind(struct perfdata *pd, struct ap_err *err);
 int perfdata__seekable(const struct perfdata *pd);
@@ -138,6 +167,15 @@ int perfdata__evsel_of_id(const struct perfdata *pd, uint64_t id);
 
 /* 1 when the data ended early; how many data bytes were read and expected. */
 int perfdata__truncated(const struct perfdata *pd, uint64_t *read, uint64_t *expected);
+/*
+ * perfdata__truncated of the file-mode perf.data at path, without a reader
+ * (perfdata/cut.c): 1 with *read and *expected data bytes, 0 when whole,
+ * -1 with err. Whole by its header when the data section fits the file;
+ * else its records are walked by their headers. A pipe-mode stream (and
+ * "-"): 0, its end is known only to its reader.
+ */
+int perfdata__cut_short(const char *path, uint64_t *read, uint64_t *expected,
+			struct ap_err *err);
 
 /*
  * Records checked against their type before any field is read: a record
@@ -188,6 +226,15 @@ int perfdata__sample_time(struct perfdata *pd, uint64_t *first, uint64_t *last);
 size_t perfdata__kernel_build_id(struct perfdata *pd, uint8_t *id, size_t cap);
 /* The same from a HEADER_BUILD_ID section's bytes (buf, len). */
 size_t pd_build_id__kernel(const void *buf, size_t len, uint8_t *id, size_t cap);
+/*
+ * One HEADER_BUILD_ID entry as perf writes a user-space DSO's (the host's,
+ * pid -1; the id's length in the entry; the name NUL-padded to 64): its
+ * size, the bytes written into buf only when they fit in cap. 0 for an
+ * id of 0 or over 20 bytes, or a name too long for an entry.
+ */
+#define PD_FEAT_BUILD_ID 2
+size_t pd_build_id__entry(void *buf, size_t cap, const uint8_t *id, size_t id_len,
+			  const char *name);
 
 /* "mmap", "mmap2", "sample", ... for diagnostics. */
 const char *perfdata__record_name(uint32_t type);

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * perf.data reader: the file header, attrs and feature sections are read
- * with pread(); the record stream is read() into a fixed window that slides
- * forward, keeping a partial record at its front. A record is at most 64 KiB,
- * so the window never needs to grow. Pipe-mode streams (from a pipe or a
- * file) go through the same window.
+ * with pread(); the records go through a fixed window that slides forward
+ * (internal.h): a regular file's are mapped a window at a time, as perf
+ * maps its data section, so no byte is copied and a payload nobody reads
+ * (a dwarf sample's stack in a report that does not unwind) is never
+ * touched; a stream's are read() into a buffer that keeps a partial record
+ * at its front. A record is at most 64 KiB, so neither needs to grow.
+ * Pipe-mode streams (from a pipe or a file) go through the same window.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include "internal.h"
 #include "../util/file.h"
@@ -62,8 +66,8 @@ static int in_file(const struct perfdata *pd, uint64_t off, uint64_t size)
 
 /* --- the window --------------------------------------------------------- */
 
-/* Small files get a small window; it must hold the largest record. */
-static int win_alloc(struct perfdata *pd, struct ap_err *err)
+/* A stream's buffer; small files get a small one. It must hold the largest record. */
+static int win_buffer(struct perfdata *pd, struct ap_err *err)
 {
 	uint64_t want = PD_WINDOW_SIZE;
 
@@ -72,30 +76,101 @@ static int win_alloc(struct perfdata *pd, struct ap_err *err)
 	want = want < PD_MIN_WINDOW ? PD_MIN_WINDOW : want;
 	pd->win.cap = (size_t)want;
 	pd->win.buf = malloc(pd->win.cap);
+	pd->win.mapped = 0;
 	if (!pd->win.buf)
 		return ap_errk(err, AP_ERR_NOMEM, "%s: out of memory", pd->path);
 	return 0;
 }
 
+/* A regular file is mapped window by window (win_map); a stream gets a buffer. */
+static int win_alloc(struct perfdata *pd, struct ap_err *err)
+{
+	if (pd->seekable) {
+		pd->win.mapped = 1;
+		return 0;
+	}
+	return win_buffer(pd, err);
+}
+
+static void win_unmap(struct pd_window *w)
+{
+	if (!w->mapped)
+		return;
+	if (w->buf)
+		munmap(w->buf, w->len);
+	w->buf = NULL;
+}
+
 static void win_reset(struct pd_window *w, uint64_t off, uint64_t limit)
 {
+	win_unmap(w);
 	w->pos = w->len = 0;
 	w->off = off;
 	w->limit = limit;
 	w->eof = 0;
 }
 
+static ssize_t win_fill_slow(struct perfdata *pd, size_t need, struct ap_err *err);
+
 /*
  * Make at least need bytes available at w->pos unless the stream ends first.
- * Returns the bytes available, -1 on a read error.
+ * Returns the bytes available, -1 on a read error. Inline: twice a record.
  */
-static ssize_t win_fill(struct perfdata *pd, size_t need, struct ap_err *err)
+static inline ssize_t win_fill(struct perfdata *pd, size_t need, struct ap_err *err)
+{
+	size_t avail = pd->win.len - pd->win.pos;
+
+	return avail >= need ? (ssize_t)avail : win_fill_slow(pd, need, err);
+}
+
+/*
+ * The next mapping: from the page that holds the next unread byte,
+ * PD_MAP_SIZE bytes (more than a page and the largest record) or up to
+ * where the records end. The bytes available, or -1 on an error. A file
+ * that cannot be mapped (a file system without mmap) is read instead.
+ */
+static ssize_t win_map(struct perfdata *pd, size_t need, struct ap_err *err)
+{
+	struct pd_window *w = &pd->win;
+	uint64_t at = w->off + w->pos, last = pd__min(w->limit, pd->layout.file_size), base, end;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	void *m;
+
+	win_unmap(w);
+	w->off = at;
+	w->pos = w->len = 0;
+	if (at >= last) {
+		w->eof = 1;
+		return 0;
+	}
+	base = at - at % page;
+	end = pd__min(last, base + PD_MAP_SIZE);
+	m = mmap(NULL, (size_t)(end - base), PROT_READ, MAP_SHARED, pd->fd, (off_t)base);
+	if (m == MAP_FAILED) {
+		if (win_buffer(pd, err))
+			return -1;
+		if (lseek(pd->fd, (off_t)at, SEEK_SET) == (off_t)-1)
+			return ap_errk(err, AP_ERR_IO, "%s: seek: %s", pd->path, strerror(errno));
+		return win_fill(pd, need, err);
+	}
+	w->buf = m;
+	w->off = base;
+	w->pos = (size_t)(at - base);
+	w->len = (size_t)(end - base);
+	w->eof = end == last;
+	return (ssize_t)(w->len - w->pos);
+}
+
+/* win_fill() when the window holds fewer than need bytes: the next mapping, or a read(). */
+static ssize_t win_fill_slow(struct perfdata *pd, size_t need, struct ap_err *err)
 {
 	struct pd_window *w = &pd->win;
 	size_t avail = w->len - w->pos;
 
 	if (avail >= need || w->eof)
 		return (ssize_t)avail;
+	if (w->mapped)
+		return win_map(pd, need, err);
 	if (w->pos) {
 		memmove(w->buf, w->buf + w->pos, avail);
 		w->off += w->pos;
@@ -501,6 +576,7 @@ static int stream_start(struct perfdata *pd, struct ap_err *err)
 	pd->collecting = 0;
 	pd->nrec = 0;
 	pd->stopped = pd->ended = 0;
+	pd->cleared = NULL;
 	return 0;
 }
 
@@ -581,6 +657,7 @@ void perfdata__close(struct perfdata *pd)
 		close(pd->fd);
 	pd__free_attrs(pd);
 	pd_decomp__exit(&pd->dec);
+	win_unmap(&pd->win);
 	free(pd->win.buf);
 	free(pd->scratch);
 	free(pd->tracing);
@@ -691,7 +768,8 @@ static int deliver(struct perfdata *pd, const char *rec, size_t size,
 	/*
 	 * Field by field, not one memset of the whole event: that one is a
 	 * `rep stos` costing more than parsing a switch record. A sample's
-	 * part is cleared by its parser, or here.
+	 * part is cleared by its parser, or here (not again while the same
+	 * event has held no sample since: callers only read it).
 	 */
 	ev->hdr = h;
 	ev->ev = (const union perf_event *)h;
@@ -702,9 +780,12 @@ static int deliver(struct perfdata *pd, const char *rec, size_t size,
 	ev->has_sid = 0;
 	ev->sid_off = h->size;
 	ev->sid_len = 0;
-	if (h->type != PERF_RECORD_SAMPLE)
+	if (h->type != PERF_RECORD_SAMPLE && pd->cleared != ev) {
 		memset(&ev->sample, 0, sizeof(ev->sample));
+		pd->cleared = ev;
+	}
 	if (h->type == PERF_RECORD_SAMPLE) {
+		pd->cleared = NULL;
 		if (pd__parse_sample(pd, h, &ev->sample)) {
 			pd->malformed++;
 			return 0;
@@ -724,6 +805,71 @@ static int deliver(struct perfdata *pd, const char *rec, size_t size,
 	}
 	ev->seq = pd->seq++;
 	return 1;
+}
+
+/* A context switch to the switch consumer: 1 when it took it (else it is handed out). */
+static int switch_lane(struct perfdata *pd, const char *rec)
+{
+	struct pd_sample_id sid;
+
+	if (pd->switch_drop) {
+		/* nobody reads them in this pass: not even their trailer */
+		pd->nrec++;
+		pd->seq++;
+		pd->switched++;
+		return 1;
+	}
+	if ((uintptr_t)rec & 7 ||
+	    !pd__switch_record(pd, (const struct perf_event_header *)(const void *)rec, &sid))
+		return 0;
+	pd->nrec++;
+	pd->seq++;
+	pd->switched++;
+	pd->switch_fn(pd->switch_ctx, ((const struct perf_event_header *)(const void *)rec)->misc,
+		      &sid);
+	return 1;
+}
+
+/*
+ * The switch records one after the other in the window, to the switch
+ * consumer without a round through perfdata__next() each (most records
+ * of a recording of switches): up to the first other record, or one
+ * that needs the window to move.
+ */
+static void switch_run(struct perfdata *pd)
+{
+	struct pd_window *w = &pd->win;
+
+	while (w->len - w->pos >= sizeof(struct perf_event_header)) {
+		const char *rec = w->buf + w->pos;
+		struct perf_event_header h;
+
+		/* the lines a few records on, across a page end too (the hardware stops there) */
+		__builtin_prefetch(rec + 1024);
+		memcpy(&h, rec, sizeof(h));
+		if ((h.type != PERF_RECORD_SWITCH && h.type != PERF_RECORD_SWITCH_CPU_WIDE) ||
+		    h.size < sizeof(h) || h.size > w->len - w->pos || !switch_lane(pd, rec))
+			return;
+		w->pos += h.size;
+		pd->consumed += h.size;
+	}
+}
+
+void perfdata__set_switch_fn(struct perfdata *pd, pd_switch_fn fn, void *ctx)
+{
+	pd->switch_fn = fn;
+	pd->switch_ctx = ctx;
+	pd->switch_drop = 0;
+}
+
+void perfdata__drop_switches(struct perfdata *pd, int yes)
+{
+	pd->switch_drop = yes && pd->switch_fn;
+}
+
+uint64_t perfdata__switched(const struct perfdata *pd)
+{
+	return pd->switched;
 }
 
 static void stream_end(struct perfdata *pd)
@@ -746,7 +892,11 @@ int perfdata__next(struct perfdata *pd, struct pd_event *ev, struct ap_err *err)
 
 		if (pd->ended)
 			return 0;
-		r = pd__decomp_next(pd, &rec, err);
+		if (pd->switch_fn && !pd->dec.active && pd->dec.len == pd->dec.pos && !pd->skip &&
+		    !pd->stopped)
+			switch_run(pd);
+		/* records from a COMPRESSED one first, when one is being read */
+		r = pd->dec.active || pd->dec.len > pd->dec.pos ? pd__decomp_next(pd, &rec, err) : 0;
 		if (r < 0)
 			return -1;
 		if (r) {
@@ -768,6 +918,9 @@ int perfdata__next(struct perfdata *pd, struct pd_event *ev, struct ap_err *err)
 				return -1;
 			continue;
 		}
+		if (pd->switch_fn && (h.type == PERF_RECORD_SWITCH ||
+				      h.type == PERF_RECORD_SWITCH_CPU_WIDE) && switch_lane(pd, rec))
+			continue;
 		r = deliver(pd, rec, h.size, off, inc, ev, err);
 		if (r)
 			return r;
@@ -781,6 +934,24 @@ int perfdata__rewind(struct perfdata *pd, struct ap_err *err)
 	/* Pipe-mode attrs are learned from the stream again. */
 	pd__drop_attrs(pd, pd->nheader_attrs);
 	return stream_start(pd, err);
+}
+
+int perfdata__pread(struct perfdata *pd, void *buf, size_t n, uint64_t off, struct ap_err *err)
+{
+	ssize_t r;
+
+	if (!pd->seekable)
+		return ap_errf(err, "%s: a stream cannot be read again", pd->path);
+	if (!in_file(pd, off, n))
+		return ap_errf(err, "%s: %zu bytes at offset %llu: past the end of the file", pd->path,
+			       n, (unsigned long long)off);
+	r = pread_full(pd->fd, buf, n, off);
+	if (r < 0)
+		return ap_errk(err, AP_ERR_IO, "%s: read error at offset %llu: %s", pd->path,
+			       (unsigned long long)off, strerror(errno));
+	if ((size_t)r != n)
+		return ap_errf(err, "%s: cut short at offset %llu", pd->path, (unsigned long long)off);
+	return 0;
 }
 
 int perfdata__seekable(const struct perfdata *pd)

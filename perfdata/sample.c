@@ -8,14 +8,6 @@
 #include <string.h>
 #include "internal.h"
 
-/* u64 words of a sample_id trailer: a bit count without libgcc's popcount call */
-static size_t sid_words(uint64_t t)
-{
-	return !!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ID) +
-	       !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU) +
-	       !!(t & PERF_SAMPLE_IDENTIFIER);
-}
-
 /* Newer kernels (6.8) than our headers: branch counters after the entries. */
 #define PD_SAMPLE_BRANCH_COUNTERS	(1ULL << 19)
 #define PD_BRANCH_ENTRY_SIZE		24	/* from, to, flags */
@@ -320,67 +312,27 @@ int pd_sample__user_reg(const struct pd_sample *s, unsigned reg, uint64_t *val)
 	return 1;
 }
 
-/*
- * The sample_id trailer of a non-sample kernel record: its length in bytes
- * (0 when the owning attr has none), with *attr_out the attr whose layout
- * it follows. The trailer is the record's last bytes, so the owner is found
- * by the id at is_pos from the end, as perf does.
- */
-size_t pd__sid_len(const struct perfdata *pd, const struct perf_event_header *hdr,
-		   const struct perf_event_attr **attr_out)
+/* The trailer's layout for sample_type t: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER in order. */
+void pd__sid_layout(uint64_t t, int sample_id_all, struct pd_sid_layout *l)
 {
-	size_t n = (hdr->size - sizeof(*hdr)) / sizeof(uint64_t);
-	const struct perf_event_attr *attr;
-	int idx = 0;
+	int8_t w = 0;
 
-	*attr_out = NULL;
-	if (!pd->nattrs)
-		return 0;
-	if (pd->nattrs > 1 && pd->is_pos > 0 && (size_t)pd->is_pos <= n) {
-		uint64_t id;
-
-		memcpy(&id, (const uint8_t *)(hdr + 1) + (n - (size_t)pd->is_pos) * 8,
-		       sizeof(id));
-		idx = pd__idmap_get(&pd->ids, id);
-	}
-	attr = &pd->attrs[idx < 0 ? 0 : idx].attr;
-	*attr_out = attr;
-	if (!attr->sample_id_all)
-		return 0;
-	return sid_words(attr->sample_type) * 8;
-}
-
-/* Fill sid from a trailer of sample_type t (its length already checked). */
-void pd__read_sid(uint64_t t, const uint8_t *p, struct pd_sample_id *sid)
-{
-	uint64_t v;
-
-	/* word by word: a memcpy of a computed length is a libc call per record */
-	memset(sid, 0, sizeof(*sid));
-	if (t & PERF_SAMPLE_TID) {
-		memcpy(&v, p, 8);
-		read_tid(v, sid);
-		p += 8;
-	}
-	if (t & PERF_SAMPLE_TIME) {
-		memcpy(&sid->time, p, 8);
-		sid->has_time = 1;
-		p += 8;
-	}
-	if (t & PERF_SAMPLE_ID) {
-		memcpy(&sid->id, p, 8);
-		sid->has_id = 1;
-		p += 8;
-	}
+	memset(l, -1, sizeof(*l));
+	l->words = 0;
+	if (!sample_id_all)
+		return;
+	if (t & PERF_SAMPLE_TID)
+		l->tid = w++;
+	if (t & PERF_SAMPLE_TIME)
+		l->time = w++;
+	if (t & PERF_SAMPLE_ID)
+		l->id = w++;
 	if (t & PERF_SAMPLE_STREAM_ID)
-		p += 8;
-	if (t & PERF_SAMPLE_CPU) {
-		memcpy(&v, p, 8);
-		read_cpu(v, sid);
-		p += 8;
-	}
-	if (t & PERF_SAMPLE_IDENTIFIER) {
-		memcpy(&sid->id, p, 8);
-		sid->has_id = 1;
-	}
+		w++;
+	if (t & PERF_SAMPLE_CPU)
+		l->cpu = w++;
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		l->id = w++;	/* the later one is read: the same id */
+	l->words = (uint8_t)w;
 }
+

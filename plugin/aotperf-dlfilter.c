@@ -20,15 +20,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <perf/perf_dlfilter.h>
 #include "dlf.h"
 #include "../attr/attr.h"
 #include <unistd.h>
 #include "../classify/classify.h"
 #include "../frames/frames.h"
+#include "../perfdata/perfdata.h"
 #include "../render/report.h"
 #include "../util/num.h"
-#include "../util/outfile.h"
 
 #define DLF_API __attribute__((visibility("default")))
 
@@ -159,23 +160,31 @@ static int parse_arg(struct dlf *d, struct dlf_args *a, const char *arg, struct 
 	return core_set__add(&d->cs, arg, err);
 }
 
-/* Open out= and try json= now: a typo should stop perf before the run. */
+/*
+ * out= and json= get their temporary names now (util/outset.h): a typo
+ * stops perf before the run, and the files are renamed into place only
+ * when both were written (stop()).
+ */
 static int check_outputs(struct dlf *d, struct ap_err *err)
 {
-	struct outfile of;
+	const char *name;
 
 	if (d->out_path) {
 		if (ap_file__check_output(d->out_path, d->cs.inputs, d->cs.ninputs, err))
 			return -1;
-		d->out = fopen(d->out_path, "w");
+		name = outset__add(&d->outs, d->out_path, err);
+		if (!name)
+			return ap_err_prefix(err, "out=");
+		d->out = fopen(name, "w");
 		if (!d->out)
 			return ap_errf(err, "out=%s: %s", d->out_path, strerror(errno));
 	}
 	if (d->json_path) {
-		if (ap_file__check_output(d->json_path, d->cs.inputs, d->cs.ninputs, err) ||
-		    outfile__open(&of, d->json_path, err))
+		if (ap_file__check_output(d->json_path, d->cs.inputs, d->cs.ninputs, err))
 			return -1;
-		outfile__abort(&of);
+		d->json_name = outset__add(&d->outs, d->json_path, err);
+		if (!d->json_name)
+			return ap_err_prefix(err, "json=");
 	}
 	return 0;
 }
@@ -200,6 +209,58 @@ static int check_sidecar(const struct dlf *d, struct ap_err *err)
 		return ap_errf(err, "frame-attribution=: too long");
 	/* a prefix may name no file for this function: that is only noted */
 	return access(path, F_OK) ? 0 : frames__validate(m, d->func.func, path, NULL, err);
+}
+
+/*
+ * The recording perf script reads, from its command line (perf hands a
+ * dlfilter samples, never the file): -i FILE, -iFILE, --input FILE,
+ * --input=FILE, else perf.data, or stdin when that is a pipe (perf's own
+ * rule). NULL when it is stdin or the command line cannot be read.
+ */
+static char *input_path(void)
+{
+	char buf[8192], *in = NULL, *p, *end;
+	FILE *f = fopen("/proc/self/cmdline", "r");
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	struct stat st;
+
+	if (f)
+		fclose(f);
+	if (!n)
+		return NULL;
+	buf[n] = '\0';
+	end = buf + n;
+	for (p = buf; p < end; p += strlen(p) + 1) {
+		if ((!strcmp(p, "-i") || !strcmp(p, "--input")) && p + strlen(p) + 1 < end)
+			in = p + strlen(p) + 1;
+		else if (!strncmp(p, "--input=", 8))
+			in = p + 8;
+		else if (!strncmp(p, "-i", 2) && p[2])
+			in = p + 2;
+	}
+	if (!in && !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
+		return NULL;
+	if (in && !strcmp(in, "-"))
+		return NULL;
+	return strdup(in ? in : "perf.data");
+}
+
+/*
+ * A recording cut short is said in every output (docs/damaged-recordings.md);
+ * perf script itself may stop at the cut, so the filter sees fewer samples.
+ */
+static void check_cut(struct dlf *d)
+{
+	struct ap_err err = { 0 };
+
+	d->input = input_path();
+	if (!d->input || perfdata__cut_short(d->input, &d->cut_read, &d->cut_expected, &err) != 1)
+		return;	/* whole, or its reader (perf) says what is wrong with it */
+	d->cut = 1;
+	if (!d->quiet)
+		fprintf(stderr, DLF_NAME ": warning: %s: cut short: read %" PRIu64 " of %" PRIu64
+			" data bytes; perf script stops at the cut: not authoritative\n", d->input,
+			d->cut_read, d->cut_expected);
 }
 
 static int setup(struct dlf *d, const struct dlf_args *a, struct ap_err *err)
@@ -228,6 +289,7 @@ static int setup(struct dlf *d, const struct dlf_args *a, struct ap_err *err)
 	}
 	if (check_sidecar(d, err))
 		return -1;
+	check_cut(d);
 	return check_outputs(d, err);
 }
 
@@ -242,11 +304,13 @@ static void dlf_free(struct dlf *d)
 	free(d->event);
 	if (d->out)
 		fclose(d->out);
+	outset__abort(&d->outs, NULL);	/* a run that did not finish writes neither */
 	free(d->out_path);
 	free(d->json_path);
 	free(d->roles);
 	free(d->frame_prefix);
 	free(d->frame_meta);
+	free(d->input);
 	free(d);
 }
 
@@ -392,7 +456,8 @@ DLF_API int stop(void *data, void *ctx)
 	(void)ctx;
 	if (!d)
 		return 0;
-	if (dlf__summary(d, &err)) {
+	if (dlf__summary(d, &err) || dlf__close_out(d, &err) || outset__commit(&d->outs, &err)) {
+		outset__abort(&d->outs, &err);
 		fprintf(stderr, DLF_NAME ": %s\n", err.msg);
 		ret = -1;
 	}

@@ -14,6 +14,7 @@
 #include "../cwasm/coreset.h"
 #include "../profile/profile.h"
 #include "../util/err.h"
+#include "../util/outset.h"
 
 #define DLF_NAME "aotperf-dlfilter"
 
@@ -30,12 +31,19 @@ struct dlf {
 	char *out_path;			/* out=FILE, else stderr */
 	FILE *out;			/* opened by start(): fail before the run */
 	char *json_path;		/* json=FILE */
+	const char *json_name;		/* the name json= is written under */
+	struct outset outs;		/* out= and json=: renamed into place at stop(), together */
 	char *roles;			/* roles=SPEC for the class table */
 	enum cwasm_arch arch;		/* arch=: decode as this, whatever the target info says */
 	char *frame_prefix;		/* frame-attribution=PREFIX: sidecars by name */
 	char *frame_meta;		/* frame-metadata=FILE: func='s sidecar */
 	uint64_t top;
 	int quiet;
+
+	/* the recording perf script reads, when it is cut short (docs/damaged-recordings.md) */
+	char *input;			/* perf script's -i, else perf.data; NULL: stdin */
+	int cut;			/* cut short (perfdata__cut_short) */
+	uint64_t cut_read, cut_expected; /* its data bytes (whole or not) */
 
 	/* counts the profile does not keep */
 	uint64_t kept;			/* passed on to perf script's output */
@@ -47,5 +55,7 @@ struct dlf {
 
 /* stop(): the per-core tables, the class mix, and json= if asked. */
 int dlf__summary(struct dlf *d, struct ap_err *err);
+/* Close out= (written under its temporary name): 0, or -1 when a write failed. */
+int dlf__close_out(struct dlf *d, struct ap_err *err);
 
 #endif

@@ -63,16 +63,18 @@ static void print_notes(FILE *out, const struct dlf *d)
 		fprintf(out, DLF_NAME ": warning: out of memory: some samples were not counted\n");
 }
 
-static void print_text(FILE *out, const struct dlf *d, const struct render_opts *ro)
+static void print_text(FILE *out, const struct dlf *d, const struct view_report *v,
+		       const struct render_opts *ro)
 {
-	fprintf(out, "%s: %" PRIu64 " samples seen%s%s\n", DLF_NAME, d->p->attr.total_samples,
+	fprintf(out, "%s: %" PRIu64 " samples seen%s%s\n", DLF_NAME, v->total,
 		d->event ? ", event " : "", d->event ? d->event : "");
-	render__report_coverage(out, d->p);
+	render__report_cut(out, v, 0);
+	render__report_coverage(out, v);
 	if (d->has_func)
 		fprintf(out, "  kept for output     %" PRIu64 "  (func=%s)\n", d->kept, d->func_spec);
 	fprintf(out, "  regions             %u probe(s) of the address space\n",
 		(unsigned)d->rg.probes);
-	render__report_body(out, d->p, ro);
+	render__report_body(out, v, ro);
 }
 
 /* The dlfilter's own members of the JSON report. */
@@ -93,6 +95,7 @@ static int finish(struct dlf *d, struct ap_err *err)
 	for (uint32_t i = 0; i < d->cs.n; i++)
 		profile__set_mapping(d->p, i, d->rg.core_regions[i], d->rg.core_first[i],
 				     d->rg.core_first_len[i], unique_region(d, i));
+	profile__set_read(d->p, d->cut, d->cut_read, d->cut_expected);
 	return profile__finish(d->p, err);
 }
 
@@ -111,12 +114,17 @@ static int pick(struct dlf *d, struct ap_err *err)
 int dlf__summary(struct dlf *d, struct ap_err *err)
 {
 	struct render_opts ro = {
-		.top = d->top, .hottest = RENDER_HOTTEST_DEFAULT,
-		.fa_listed = RENDER_FA_LISTED_DEFAULT, .pin_word = "base=",
+		.top = d->top, .fa_listed = RENDER_FA_LISTED_DEFAULT,
 		.tool = "aotperf dlfilter", .json_extra = json_extra, .ctx = d,
+	};
+	struct view_report_opts vo = {
+		.top = d->top, .hottest = RENDER_HOTTEST_DEFAULT, .pin_word = "base=",
+		.nasked = UINT32_MAX,
 	};
 	FILE *out = d->out ? d->out : stderr;
 	struct ap_err cerr = { 0 };
+	struct view_report *v;
+	int rc = 0;
 
 	if (finish(d, err) || pick(d, err))
 		return -1;
@@ -126,13 +134,30 @@ int dlf__summary(struct dlf *d, struct ap_err *err)
 	/* The table is still worth having; say why the mix is not. */
 	if (profile__classify(d->p, d->roles, &cerr) && !d->quiet)
 		fprintf(stderr, DLF_NAME ": note: no class mix: %s\n", cerr.msg);
-	if (d->json_path && render__report_json_file(d->json_path, d->p, &ro, err))
+	if (view_report__new(d->p, &vo, &v, err))
 		return -1;
+	if (d->json_path && render__report_json_file(d->json_name, v, &ro, err)) {
+		view_report__delete(v);
+		return -1;
+	}
 	if (!d->quiet)
 		print_notes(stderr, d);
-	print_text(out, d, &ro);
+	print_text(out, d, v, &ro);
+	view_report__delete(v);
 	if (fflush(out) || ferror(out))
-		return ap_errk(err, AP_ERR_IO, "%s: write failed: %s",
-			       d->out_path ? d->out_path : "stderr", strerror(errno));
-	return 0;
+		rc = ap_errk(err, AP_ERR_IO, "%s: write failed: %s",
+			     d->out_path ? d->out_path : "stderr", strerror(errno));
+	return rc;
+}
+
+int dlf__close_out(struct dlf *d, struct ap_err *err)
+{
+	int bad;
+
+	if (!d->out)
+		return 0;
+	bad = fclose(d->out);
+	d->out = NULL;
+	return bad ? ap_errk(err, AP_ERR_IO, "%s: write failed: %s", d->out_path,
+			     strerror(errno)) : 0;
 }

@@ -7,9 +7,12 @@
  * jump tables and trap blocks). Work grows with the distinct addresses,
  * never with the samples.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "profile.h"
+#include "../util/pct.h"
 #include "../classify/classify.h"
 
 struct addr {
@@ -150,6 +153,9 @@ int profile__check_consistency(struct profile *p, const struct attr_hist *rets,
 
 		if (check_core(p, rets, i))
 			return ap_err_nomem(err);
+		/* its counts stop at the cut: part of the run (docs/damaged-recordings.md) */
+		if (p->attr.truncated)
+			c->authoritative = 0;
 		if (attr_consistency__ok(&c->consistency))
 			continue;
 		c->authoritative = 0;
@@ -160,8 +166,39 @@ int profile__check_consistency(struct profile *p, const struct attr_hist *rets,
 	return 0;
 }
 
+void profile__cut_words(uint64_t read, uint64_t expected, char *buf, size_t len)
+{
+	snprintf(buf, len, "read %" PRIu64 " of %" PRIu64 " data bytes (%.2f%%): the"
+		 " records after the cut are missing; not authoritative", read, expected,
+		 ap_pct(read, expected));
+}
+
+const char *profile__no_verdict(const struct profile *p, uint32_t core)
+{
+	const struct attr_consistency *cs = &p->attr.cores[core].consistency;
+
+	if (p->attr.truncated)
+		return "the recording is cut short";
+	if (cs->computed && !attr_consistency__ok(cs))
+		return "its samples do not fit its code (another build?)";
+	return NULL;
+}
+
+int profile__require_whole(const struct profile *p, struct ap_err *err)
+{
+	char words[200];
+
+	if (!p->attr.truncated)
+		return 0;
+	profile__cut_words(p->attr.bytes_read, p->attr.bytes_expected, words, sizeof(words));
+	return ap_errk(err, AP_ERR_GATE, "%s: cut short: %s", p->input ? p->input : "perf.data",
+		       words);
+}
+
 int profile__require_consistent(const struct profile *p, struct ap_err *err)
 {
+	if (profile__require_whole(p, err))
+		return -1;
 	for (uint32_t i = 0; i < p->attr.ncores; i++) {
 		const struct attr_core *c = &p->attr.cores[i];
 		char msg[640];

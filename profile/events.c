@@ -4,6 +4,7 @@
 #include <string.h>
 #include "events.h"
 #include "../perfdata/perfdata.h"
+#include "../session/session.h"
 
 /* perf's tracking event ("dummy:u", "dummy:HG"): mappings and comms, no samples. */
 static int is_dummy(const struct perf_event_attr *a)
@@ -54,23 +55,19 @@ static void drop_offcpu_events(struct profile_events *ev, int switches)
 	ev->n = keep;
 }
 
-int profile_events__read(const char *perf_path, struct profile_events *ev, struct ap_err *err)
+int profile_events__of(struct session *s, struct profile_events *ev, struct ap_err *err)
 {
-	struct perfdata *pd;
+	struct perfdata *pd = session__data(s);
 	int switches = 0;
 	size_t n;
 
 	memset(ev, 0, sizeof(*ev));
-	if (!strcmp(perf_path, "-"))
+	if (session__stdin(s))
 		return 0;
-	if (perfdata__open(perf_path, 0, &pd, err))
-		return -1;
 	n = perfdata__nevsels(pd);
 	ev->names = calloc(n ? n : 1, sizeof(*ev->names));
-	if (!ev->names) {
-		perfdata__close(pd);
+	if (!ev->names)
 		return ap_err_nomem(err);
-	}
 	for (size_t i = 0; i < n; i++) {
 		const struct pd_evsel *e = perfdata__evsel(pd, i);
 
@@ -79,12 +76,10 @@ int profile_events__read(const char *perf_path, struct profile_events *ev, struc
 			continue;	/* one name, one event: --event NAME picks its first */
 		ev->names[ev->n] = strdup(e->name ? e->name : "unknown");
 		if (!ev->names[ev->n++]) {
-			perfdata__close(pd);
 			profile_events__exit(ev);
 			return ap_err_nomem(err);
 		}
 	}
-	perfdata__close(pd);
 	drop_offcpu_events(ev, switches);
 	return 0;
 }

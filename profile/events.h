@@ -5,10 +5,12 @@
  * The sampling events of a recording, as perf names them ("cpu-clock",
  * "task-clock"), in the recording's order; perf's dummy tracking events
  * (they carry mapping records, never samples) left out. A report of a
- * recording with several reads it once per event (profile_opts.event),
- * as perf report shows one table per event.
+ * recording with several makes a profile per event (profile_opts.event),
+ * all from one read (profile__read_events), as perf report shows one
+ * table per event.
  */
 #include <stdint.h>
+#include "../session/session.h"
 #include "../util/err.h"
 
 struct profile_events {
@@ -17,10 +19,10 @@ struct profile_events {
 };
 
 /*
- * Read perf_path's header. A pipe ("-") names its events inside the stream:
- * none listed here. 0, or -1 with err (a file that is no perf.data).
+ * From the header s has read. Standard input ("-") names its events inside
+ * the stream: none listed here. 0, or -1 with err (out of memory).
  */
-int profile_events__read(const char *perf_path, struct profile_events *ev, struct ap_err *err);
+int profile_events__of(struct session *s, struct profile_events *ev, struct ap_err *err);
 void profile_events__exit(struct profile_events *ev);
 
 #endif

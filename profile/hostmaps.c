@@ -10,6 +10,7 @@
 #include <string.h>
 #include "hostmaps.h"
 #include "../util/array.h"
+#include "../util/search.h"
 
 #define MAX_FORK_DEPTH 64
 
@@ -101,19 +102,9 @@ uint64_t hostmaps__generation(const struct hostmaps *h)
 
 static struct host_proc *proc_find(const struct hostmaps *h, uint32_t pid)
 {
-	uint32_t lo = 0, hi = h->nprocs;
+	size_t lo = ap_search__lower(h->procs, h->nprocs, AP_SEARCH_FIELD(h->procs, pid), pid);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (h->procs[mid].pid == pid)
-			return &h->procs[mid];
-		if (h->procs[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return lo < h->nprocs && h->procs[lo].pid == pid ? &h->procs[lo] : NULL;
 }
 
 static struct host_proc *proc_get(struct hostmaps *h, uint32_t pid)
@@ -230,17 +221,9 @@ static const struct hostmap *proc_lookup(const struct host_proc *p, uint64_t ip,
 					 int have_since, uint64_t since)
 {
 	const struct hostmap *best = NULL;
-	size_t lo = 0, hi = p->nmaps;
-
 	/* the first map starting after ip; candidates lie before it */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = ap_search__upper(p->maps, p->nmaps, AP_SEARCH_FIELD(p->maps, start), ip);
 
-		if (p->maps[mid].start <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	while (lo-- > 0) {
 		const struct hostmap *m = &p->maps[lo];
 

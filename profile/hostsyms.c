@@ -6,6 +6,10 @@
  * file closed; the vdso from this process's memory; the kernel's from
  * /proc/kallsyms. Found by binary search in the file's addresses
  * (through its PT_LOAD headers).
+ *
+ * The kernel's from the recording's kallsyms (kallsyms.h): perf's copy in
+ * its build-id cache, else /proc/kallsyms of the same kernel; read the
+ * first time a kernel address is named, never when none is.
  */
 #include <elfutils/libdwelf.h>
 #include <inttypes.h>
@@ -16,9 +20,10 @@
 #include <sys/auxv.h>
 #include <sys/sysmacros.h>
 #include "hostsyms.h"
-#include "../util/array.h"
+#include "kallsyms.h"
 #include "../util/elffuncs.h"
 #include "../util/file.h"
+#include "../util/search.h"
 
 #define HOSTSYMS_KALLSYMS_MAX ((size_t)256 << 20)
 #define HOSTSYMS_VDSO_MAX ((uint64_t)1 << 20)
@@ -42,12 +47,15 @@ struct hs_dso {
 	uint64_t dev_major, dev_minor, ino;	/* a file: the one read */
 	uint64_t len;		/* the vdso: its length */
 	uint64_t text, etext;	/* the kernel: _text, _etext */
+	struct kallsyms *ks;	/* the kernel's, when in its own layout (else syms) */
 };
 
 struct hostsyms {
 	const struct hostmaps *maps;
 	struct hs_dso *dsos;	/* by the timeline's DSO index */
 	size_t ndsos;
+	struct perfdata *pd;	/* the recording, for its kernel's symbols */
+	const char *kallsyms;	/* or this file's */
 };
 
 struct hostsyms *hostsyms__new(const struct hostmaps *maps)
@@ -62,10 +70,21 @@ struct hostsyms *hostsyms__new(const struct hostmaps *maps)
 
 static void dso_exit(struct hs_dso *d)
 {
+	kallsyms__delete(d->ks);
 	free(d->syms);
 	free(d->names);
 	free(d->loads);
 	memset(d, 0, sizeof(*d));
+}
+
+void hostsyms__set_recording(struct hostsyms *hs, struct perfdata *pd)
+{
+	hs->pd = pd;
+}
+
+void hostsyms__set_kallsyms(struct hostsyms *hs, const char *path)
+{
+	hs->kallsyms = path;
 }
 
 void hostsyms__delete(struct hostsyms *hs)
@@ -76,16 +95,6 @@ void hostsyms__delete(struct hostsyms *hs)
 		dso_exit(&hs->dsos[i]);
 	free(hs->dsos);
 	free(hs);
-}
-
-/* By address, then table order. */
-static int func_cmp(const void *a, const void *b)
-{
-	const struct elf_func *x = a, *y = b;
-
-	if (x->value != y->value)
-		return x->value < y->value ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
 }
 
 /* A symbol's rank among its aliases: the highest names the address (hostsyms.h). */
@@ -99,46 +108,59 @@ static uint64_t rank_of(const struct elf_func *f)
 	       (0xffffffffu - (f->index & 0xffffffffu));
 }
 
+/* The names of d's symbols copied into d->names. 0, or -1 when out of memory. */
+static int copy_names(struct hs_dso *d)
+{
+	size_t bytes = 0, at = 0;
+
+	for (size_t i = 0; i < d->nsyms; i++)
+		bytes += strlen(d->syms[i].name) + 1;
+	d->names = malloc(bytes ? bytes : 1);
+	if (!d->names)
+		return -1;
+	for (size_t i = 0; i < d->nsyms; i++) {
+		size_t len = strlen(d->syms[i].name) + 1;
+
+		memcpy(d->names + at, d->syms[i].name, len);
+		d->syms[i].name = d->names + at;
+		at += len;
+	}
+	return 0;
+}
+
 /*
  * v[0..n) sorted by address: one symbol per address (the best alias), each
  * with its end (a zero size reaches to the next address; the last then
- * to the page after its own, as perf fixes it), the names copied.
+ * to the page after its own, as perf fixes it); the names copied, or
+ * (names not NULL: the storage they are in) kept where they are, d then
+ * owning names.
  */
-static int keep_syms(struct hs_dso *d, const struct elf_func *v, size_t n)
+static int keep_syms(struct hs_dso *d, const struct elf_func *v, size_t n, char *names)
 {
-	size_t k = 0, bytes = 0, at = 0;
+	size_t k = 0;
 
+	d->names = names;
 	if (!n)
 		return 0;
 	d->syms = calloc(n, sizeof(*d->syms));
 	if (!d->syms)
 		return -1;
 	for (size_t i = 0, best = 0; i < n; i++) {
-		if (rank_of(&v[i]) > rank_of(&v[best]))
+		/* ranked only where an address has several names */
+		if (i != best && rank_of(&v[i]) > rank_of(&v[best]))
 			best = i;
 		if (i + 1 < n && v[i + 1].value == v[i].value)
 			continue;
 		d->syms[k++] = (struct hs_sym){ v[best].value, v[best].value + v[best].size,
 						v[best].name };
-		bytes += strlen(v[best].name) + 1;
 		best = i + 1;
 	}
-	d->names = malloc(bytes);
-	if (!d->names)
-		return -1;
-	for (size_t i = 0; i < k; i++) {
-		size_t len = strlen(d->syms[i].name) + 1;
-
-		memcpy(d->names + at, d->syms[i].name, len);
-		d->syms[i].name = d->names + at;
-		at += len;
-		if (d->syms[i].end > d->syms[i].start)
-			continue;
-		d->syms[i].end = i + 1 < k ? d->syms[i + 1].start :
-				 (d->syms[i].start & ~(uint64_t)4095) + 8192;
-	}
 	d->nsyms = k;
-	return 0;
+	for (size_t i = 0; i < k; i++)
+		if (d->syms[i].end <= d->syms[i].start)
+			d->syms[i].end = i + 1 < k ? d->syms[i + 1].start :
+					 (d->syms[i].start & ~(uint64_t)4095) + 8192;
+	return names ? 0 : copy_names(d);
 }
 
 /* The PLT entries perf names (util/elffuncs.h), read from the mapped file. */
@@ -167,9 +189,9 @@ static int read_elf_syms(struct hs_dso *d, Elf *e, int symtab_only, const struct
 	if (plt && plt->n) {
 		memcpy(all + n, plt->v, plt->n * sizeof(*all));
 		n += plt->n;
-		qsort(all, n, sizeof(*all), func_cmp);
+		qsort(all, n, sizeof(*all), elf_func__cmp);
 	}
-	ret = keep_syms(d, all, n);
+	ret = keep_syms(d, all, n, NULL);
 	free(all);
 	return ret;
 }
@@ -276,61 +298,47 @@ static int load_vdso(struct hs_dso *d, uint64_t len)
 	return ret;
 }
 
-/* Function symbols of /proc/kallsyms outside modules; _text and _etext. */
-static int load_kallsyms(struct hs_dso *d)
+/* The kernel's function symbols from the kallsyms text at path; _text and _etext. */
+static int load_kallsyms(struct hs_dso *d, const char *path)
 {
-	struct elf_func *v = NULL;
-	size_t len, n = 0, cap = 0;
+	struct elf_func *v;
 	struct ap_err err;
-	char *buf, *line, *next;
+	size_t len, n;
+	char *buf;
 	int ret;
 
-	if (ap_file__read_all("/proc/kallsyms", 0, HOSTSYMS_KALLSYMS_MAX, &buf, &len, NULL, &err))
+	if (ap_file__read_all(path, 0, HOSTSYMS_KALLSYMS_MAX, &buf, &len, NULL, &err))
 		return err.kind == AP_ERR_NOMEM ? -1 : 0;
-	for (line = buf; line && *line; line = next) {
-		char *end, *name, type;
-		uint64_t addr;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = 0;
-		addr = strtoull(line, &end, 16);
-		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
-			continue;
-		type = end[1];
-		name = end + 3;
-		if (strchr(name, '\t'))	/* "name\t[module]" */
-			continue;
-		if (!strcmp(name, "_text"))
-			d->text = addr;
-		else if (!strcmp(name, "_etext"))
-			d->etext = addr;
-		if (!strchr("tTwW", type) || !addr)
-			continue;
-		if (ap_grow(&v, &cap, n + 1, sizeof(*v))) {
-			free(v);
+	/* the kernel's own layout: looked up in place; else every line read */
+	ret = kallsyms__index(buf, len, &d->ks);
+	if (ret) {
+		if (ret < 0)
 			free(buf);
-			return -1;
-		}
-		v[n] = (struct elf_func){ addr, 0, name, 0, n,
-					  type == 'w' || type == 'W' ? STB_WEAK :
-					  type == 'T' ? STB_GLOBAL : STB_LOCAL };
-		n++;
+		else
+			kallsyms__range(d->ks, &d->text, &d->etext);
+		return ret < 0 ? -1 : 0;
 	}
-	if (n)
-		qsort(v, n, sizeof(*v), func_cmp);
-	/*
-	 * perf sizes kallsyms' symbols to the next one's address before it
-	 * picks among aliases: all but the last at an address are empty, so
-	 * the last one listed wins (its symbol.c, kallsyms: fixup_end, then
-	 * fixup_duplicate).
-	 */
-	for (size_t i = 0; i + 1 < n; i++)
-		v[i].size = v[i + 1].value - v[i].value;
-	ret = keep_syms(d, v, n);
+	if (kallsyms__parse(buf, len, &v, &n, &d->text, &d->etext)) {
+		free(buf);
+		return -1;
+	}
+	/* the names stay in the text, which d keeps */
+	ret = keep_syms(d, v, n, buf);
 	free(v);
-	free(buf);
 	return ret;
+}
+
+/* The kernel's symbols: the file named, else the recording's (kallsyms.h); else none. */
+static int load_kernel(struct hostsyms *hs, struct hs_dso *d)
+{
+	struct kallsyms_where w;
+
+	if (hs->kallsyms)
+		return load_kallsyms(d, hs->kallsyms);
+	if (!hs->pd)
+		return 0;
+	kallsyms__where(hs->pd, KALLSYMS_UNVERIFIED, &w);
+	return w.from == KALLSYMS_NONE ? 0 : load_kallsyms(d, w.path);
 }
 
 static struct hs_dso *dso_of(struct hostsyms *hs, uint32_t dso)
@@ -366,7 +374,7 @@ static int load(struct hostsyms *hs, struct hs_dso *d, uint32_t dso, const struc
 	}
 	if (!strcmp(name, "[kernel.kallsyms]")) {
 		d->kind = HS_KERNEL;
-		return load_kallsyms(d);
+		return load_kernel(hs, d);
 	}
 	return 0;
 }
@@ -393,7 +401,7 @@ int hostsyms__find(struct hostsyms *hs, const struct hostmap *m, uint64_t ip,
 {
 	struct hs_dso *d = dso_of(hs, m->dso);
 	uint64_t va;
-	size_t lo = 0, hi;
+	size_t lo;
 
 	*sym = NULL;
 	if (!d)
@@ -403,20 +411,17 @@ int hostsyms__find(struct hostsyms *hs, const struct hostmap *m, uint64_t ip,
 		d->loaded = 1;
 		return -1;
 	}
-	if (!d->nsyms || !same_image(d, m))
+	if ((!d->nsyms && !d->ks) || !same_image(d, m))
 		return 0;
+	if (d->ks) {
+		*sym = kallsyms__find(d->ks, ip);
+		return 0;
+	}
 	if (d->kind == HS_KERNEL)
 		va = ip;
 	else
 		elf_loads__vaddr(d->loads, d->nloads, ip - m->start + m->pgoff, &va);
-	for (hi = d->nsyms; lo < hi;) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->syms[mid].start <= va)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = ap_search__upper(d->syms, d->nsyms, AP_SEARCH_FIELD(d->syms, start), va);
 	if (lo && va < d->syms[lo - 1].end)
 		*sym = d->syms[lo - 1].name;
 	return 0;

@@ -15,9 +15,11 @@
  *  - [vdso]: this process's own vdso, when it is as long as the recorded
  *    one (perf keeps a copy of the recording's; aotperf assumes the same
  *    kernel);
- *  - [kernel.kallsyms]: /proc/kallsyms, when its _text.._etext is the
- *    recorded kernel mapping (the same kernel, laid out the same way);
- *    modules are not looked up.
+ *  - [kernel.kallsyms]: the recording's kallsyms (kallsyms.h: perf's
+ *    copy in its build-id cache for the recorded kernel, else
+ *    /proc/kallsyms of the same kernel), when its _text.._etext is the
+ *    recorded kernel mapping (laid out the same way); modules are not
+ *    looked up.
  *
  * Among aliases perf's pick: a sized one, then not weak, then global,
  * then fewer leading underscores, then the longer name, then the earlier
@@ -29,11 +31,19 @@
  */
 #include <stdint.h>
 #include "hostmaps.h"
+#include "../perfdata/perfdata.h"
 
 struct hostsyms;
 
 /* Symbols for the DSOs of maps (which must outlive it). NULL when out of memory. */
 struct hostsyms *hostsyms__new(const struct hostmaps *maps);
+/*
+ * Whose kernel the kernel addresses are: pd's (kallsyms.h; pd must
+ * outlive hs), or the kallsyms text at path. Without either, kernel
+ * addresses name nothing.
+ */
+void hostsyms__set_recording(struct hostsyms *hs, struct perfdata *pd);
+void hostsyms__set_kallsyms(struct hostsyms *hs, const char *path);
 void hostsyms__delete(struct hostsyms *hs);
 
 /*

@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
  * One function as the upstream helper reports it (docs/helper-interface.md,
- * "Instruction classes"): every instruction in one of its classes (with a
- * sidecar the origin classes first), weighted by the samples at its first
- * byte; a sample anywhere else in the function is an off-boundary class of
- * its own, with static count 0. The classes' samples add up to the
- * function's.
+ * "Instruction classes"): decoded as the helper decodes it (objdump's
+ * sweep, a jump table's bytes as instructions; with a sidecar, the code
+ * between its inline data ranges), every instruction in the helper's class
+ * by the helper's rules (with a sidecar the origin classes first), weighted
+ * by the samples at its first byte; a sample anywhere else in the function
+ * is an off-boundary class of its own, with static count 0. The classes'
+ * samples add up to the function's.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sidecar.h"
+#include "../util/search.h"
 
 #define CLASS_SKID "inline_data_or_sample_skid"
 #define CLASS_BOUNDARY "unknown_instruction_boundary"
@@ -78,25 +81,26 @@ static int insn(struct hv_build *b, uint8_t *mark, uint32_t size, uint32_t off,
 /* The entry of cf that is an instruction at offset off, or -1. */
 static int64_t cls_at(const struct cls_func *cf, uint32_t off)
 {
-	uint32_t lo = 0, hi = cf->ninsns;
+	/* entries are in address order */
+	size_t lo = ap_search__lower(cf->insns, cf->ninsns, AP_SEARCH_FIELD(cf->insns, offset), off);
 
-	while (lo < hi) {	/* entries are in address order */
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (cf->insns[mid].offset < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo < cf->ninsns && cf->insns[lo].offset == off && cf->insns[lo].cls != CLS_DATA)
 		return lo;
 	return -1;
 }
 
+/* With a sidecar: its decode (code between its inline data ranges), origins first. */
 static int from_sidecar(struct hv_build *b, const struct profile_sidecar *sc,
 			const struct cls_func *cf, uint32_t fn_off, uint8_t *mark, uint32_t size)
 {
-	for (uint32_t i = 0; i < sc->insns.n; i++) {
+	uint8_t *hc = malloc(sc->insns.n + 1);
+	int ret = 0;
+
+	if (!hc || cls_helper__stream(cf->arch, sc->insns.v, sc->insns.n, hc)) {
+		free(hc);
+		return -1;
+	}
+	for (uint32_t i = 0; i < sc->insns.n && !ret; i++) {
 		const struct dc_insn *ni = &sc->insns.v[i];
 		uint32_t off = (uint32_t)(ni->addr - fn_off);
 		int64_t at = cls_at(cf, off);
@@ -108,33 +112,40 @@ static int from_sidecar(struct hv_build *b, const struct profile_sidecar *sc,
 			continue;
 		}
 		cls = frames__insn_class(sc->fr, ni, off, NULL);
-		if (!cls && at >= 0)
-			cls = cls__helper_class(cf, (uint32_t)at);
 		/* aotperf's decode shows branch targets at the mapped address */
-		if (insn(b, mark, size, off, cls ? cls : "other", at >= 0 ? cf->insns[at].text : ni->text,
-			 sc->samples[i]))
-			return -1;
+		ret = insn(b, mark, size, off, cls ? cls : cls_helper__name(hc[i]),
+			   at >= 0 ? cf->insns[at].text : ni->text, sc->samples[i]);
 	}
-	return 0;
+	free(hc);
+	return ret;
 }
 
-static int from_classes(struct hv_build *b, const struct cls_func *cf, const struct attr_hist *hist,
-			uint32_t core, uint32_t fn_off, uint8_t *mark, uint32_t size)
+/*
+ * Without one: the function whole as objdump sweeps it, a jump table's
+ * bytes decoded as instructions, each in the helper's class.
+ */
+static int from_sweep(struct hv_build *b, const struct cwasm_module *m, const struct cwasm_func *fn,
+		      enum cwasm_arch arch, const struct attr_hist *hist, uint32_t core, uint8_t *mark,
+		      struct ap_err *err)
 {
-	for (uint32_t i = 0; i < cf->ninsns; i++) {
-		const struct cls_insn *in = &cf->insns[i];
-		uint64_t s;
+	struct dc_vec nv = { 0 };
+	uint8_t *hc = NULL;
+	int ret = dc__decode_sweep(arch, m->text + fn->offset, fn->size, b->addr0, &nv, err);
 
-		if (in->cls == CLS_DATA) {
-			for (uint32_t k = in->offset; k < in->offset + in->size && k < size; k++)
-				mark[k] = MARK_DATA;
-			continue;
-		}
-		s = hist ? attr_hist__get(hist, core, (uint64_t)fn_off + in->offset) : 0;
-		if (insn(b, mark, size, in->offset, cls__helper_class(cf, i), in->text, s))
-			return -1;
+	if (!ret) {
+		hc = malloc(nv.n + 1);
+		ret = !hc || cls_helper__stream(arch, nv.v, nv.n, hc) ? ap_err_nomem(err) : 0;
 	}
-	return 0;
+	for (uint32_t i = 0; i < nv.n && !ret; i++) {
+		uint32_t off = (uint32_t)(nv.v[i].addr - b->addr0);
+		uint64_t s = hist ? attr_hist__get(hist, core, (uint64_t)fn->offset + off) : 0;
+
+		if (insn(b, mark, fn->size, off, cls_helper__name(hc[i]), nv.v[i].text, s))
+			ret = ap_err_nomem(err);
+	}
+	free(hc);
+	dc_vec__exit(&nv);
+	return ret;
 }
 
 /* Samples at bytes no instruction starts at. */
@@ -189,9 +200,13 @@ int helper_view__build(struct helper_view **out, const struct cwasm_module *m, u
 	b.addr0 = have_base ? base + fn->offset : 0;
 	if (hist)
 		b.hv->samples = attr_hist__sum(hist, core, fn->offset, fn->size);
-	r = sc && sc->fr ? from_sidecar(&b, sc, cf, fn->offset, mark, fn->size)
-			 : from_classes(&b, cf, hist, core, fn->offset, mark, fn->size);
-	if (r || off_boundary(&b, mark, fn->size, hist, core, fn->offset))
+	if (sc && sc->fr)
+		r = from_sidecar(&b, sc, cf, fn->offset, mark, fn->size) ? ap_err_nomem(err) : 0;
+	else
+		r = from_sweep(&b, m, fn, cf->arch, hist, core, mark, err);
+	if (r)
+		goto fail;
+	if (off_boundary(&b, mark, fn->size, hist, core, fn->offset))
 		goto nomem;
 	if (!(sc && sc->fr))
 		for (uint32_t i = 0; i < b.hv->nclasses; i++)
@@ -208,10 +223,12 @@ int helper_view__build(struct helper_view **out, const struct cwasm_module *m, u
 	*out = b.hv;
 	return 0;
 nomem:
+	ap_err_nomem(err);
+fail:
 	free(b.hot);
 	free(mark);
 	free(b.hv);
-	return ap_err_nomem(err);
+	return -1;
 }
 
 void helper_view__delete(struct helper_view *hv)

@@ -3,11 +3,11 @@
 #define AOTPERF_PROFILE_KERNEL_ID_H
 /*
  * Inside profile/: was the recording made on the running kernel? Kernel
- * frames are named from this machine's /proc/kallsyms (hostsyms.h), so they
- * are named only when the kernel build id the recording holds (perfdata.h,
- * HEADER_BUILD_ID) is the running kernel's (/sys/kernel/notes, its
- * NT_GNU_BUILD_ID note): a name from another kernel would be confidently
- * wrong.
+ * frames are named from /proc/kallsyms only then (kallsyms.h, when perf's
+ * copy of the recorded kernel's symbols is not there): the kernel build
+ * id the recording holds (perfdata.h, HEADER_BUILD_ID) must be the running
+ * kernel's (/sys/kernel/notes, its NT_GNU_BUILD_ID note): a name from
+ * another kernel would be confidently wrong.
  */
 #include <stddef.h>
 #include <stdint.h>

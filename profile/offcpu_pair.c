@@ -3,27 +3,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include "offcpu_pair.h"
-#include "../util/array.h"
 
-static int hold(struct oc_held *h, uint64_t time, uint32_t key, enum oc_kind kind)
+/* Room for one more: the paired ones dropped from the front, else twice the room. */
+int oc_held__grow(struct oc_held *h)
 {
-	struct oc_switch sw;
+	size_t live = h->n - h->head, cap;
+	struct oc_switch *v;
 
-	if (!h->n)
-		h->seq = 0;	/* nothing held: arrival order starts over */
-	sw = (struct oc_switch){ time, key, h->seq++, (uint8_t)kind };
-
-	return ap_push(&h->sw, &h->n, &h->cap, &sw, sizeof(sw));
-}
-
-int oc_held__add(struct oc_held *h, uint64_t time, uint32_t key, int out)
-{
-	return hold(h, time, key, out ? OC_SWITCH_OUT : OC_SWITCH_IN);
+	if (h->head && live < h->cap / 2) {
+		memmove(h->sw, h->sw + h->head, live * sizeof(*h->sw));
+		h->head = 0;
+		h->n = live;
+		return 0;
+	}
+	cap = h->cap ? h->cap * 2 : 64;
+	v = realloc(h->sw, cap * sizeof(*v));
+	if (!v)
+		return -1;
+	h->sw = v;
+	h->cap = cap;
+	return 0;
 }
 
 int oc_held__add_sc(struct oc_held *h, uint64_t time, uint32_t nr, int enter)
 {
-	return hold(h, time, enter ? nr : OC_HELD_NO_KEY, enter ? OC_SC_ENTER : OC_SC_EXIT);
+	return oc_held__hold(h, time, enter ? nr : OC_HELD_NO_KEY, enter ? OC_SC_ENTER : OC_SC_EXIT);
 }
 
 static int by_time(const void *a, const void *b)
@@ -36,24 +40,21 @@ static int by_time(const void *a, const void *b)
 }
 
 /*
- * Sorted by time, equal times in arrival order. Usually sorted already, or
- * runs of one CPU's buffer each: a round can hold a whole run's switches,
- * so not an insertion sort.
+ * Sorted by time, equal times in arrival order. Usually sorted already
+ * (hold() says when not), or runs of one CPU's buffer each: a round can
+ * hold a whole run's switches, so not an insertion sort.
  */
 static void sort_by_time(struct oc_held *h)
 {
-	for (size_t i = 1; i < h->n; i++) {
-		if (by_time(&h->sw[i - 1], &h->sw[i]) > 0) {
-			qsort(h->sw, h->n, sizeof(h->sw[0]), by_time);
-			return;
-		}
-	}
+	if (h->unsorted)
+		qsort(h->sw + h->head, h->n - h->head, sizeof(h->sw[0]), by_time);
+	h->unsorted = 0;
 }
 
 int oc_held__drain(struct oc_held *h, uint64_t upto, int force, oc_interval_fn fn, void *ctx,
 		   uint64_t *unpaired)
 {
-	size_t i = 0, forced = force ? h->n / 2 : 0;
+	size_t i = h->head, forced = force ? h->head + (h->n - h->head) / 2 : 0;
 
 	sort_by_time(h);
 	while (i < h->n && (i < forced || h->sw[i].time <= upto)) {
@@ -80,10 +81,10 @@ int oc_held__drain(struct oc_held *h, uint64_t upto, int force, oc_interval_fn f
 		(*unpaired)++;
 		i++;
 	}
-	if (i) {
-		memmove(h->sw, h->sw + i, (h->n - i) * sizeof(h->sw[0]));
-		h->n -= i;
-	}
+	/* what is left stays where it is: hold() makes room when it must */
+	h->head = i;
+	if (h->head == h->n)
+		h->head = h->n = 0;
 	return 0;
 }
 
@@ -91,6 +92,7 @@ void oc_held__exit(struct oc_held *h)
 {
 	free(h->sw);
 	h->sw = NULL;
-	h->n = h->cap = 0;
+	h->head = h->n = h->cap = 0;
 	h->sc = 0;
+	h->unsorted = 0;
 }

@@ -32,10 +32,11 @@ struct oc_switch {
 };
 
 struct oc_held {
-	struct oc_switch *sw;
-	size_t n, cap;
+	struct oc_switch *sw;	/* sw[head..n) are held */
+	size_t head, n, cap;
 	uint32_t seq;
 	uint32_t sc;		/* the syscall in progress as paired so far: nr + 1, 0 none */
+	int unsorted;		/* one came earlier than the one before it */
 };
 
 /*
@@ -44,8 +45,42 @@ struct oc_held {
  */
 typedef int (*oc_interval_fn)(void *ctx, uint32_t key, int64_t sc, uint64_t ns);
 
+/* Switches and system call records held. */
+static inline size_t oc_held__count(const struct oc_held *h)
+{
+	return h->n - h->head;
+}
+
+/* Room for one more held (internal to oc_held__hold); 0, or -1 when out of memory. */
+int oc_held__grow(struct oc_held *h);
+
+/* One more held, in arrival order (inline: a switch comes once a record). */
+static inline int oc_held__hold(struct oc_held *h, uint64_t time, uint32_t key,
+				enum oc_kind kind)
+{
+	struct oc_switch *sw;
+
+	if (h->n == h->head) {
+		/* nothing held: arrival order starts over */
+		h->head = h->n = 0;
+		h->seq = 0;
+		h->unsorted = 0;
+	}
+	if (h->n == h->cap && oc_held__grow(h))
+		return -1;
+	sw = &h->sw[h->n];
+	*sw = (struct oc_switch){ time, key, h->seq++, (uint8_t)kind };
+	if (h->n > h->head && sw[-1].time > time)
+		h->unsorted = 1;
+	h->n++;
+	return 0;
+}
+
 /* Hold one switch (any order); 0, or -1 when out of memory. */
-int oc_held__add(struct oc_held *h, uint64_t time, uint32_t key, int out);
+static inline int oc_held__add(struct oc_held *h, uint64_t time, uint32_t key, int out)
+{
+	return oc_held__hold(h, time, key, out ? OC_SWITCH_OUT : OC_SWITCH_IN);
+}
 /* Hold a system call's entry (nr) or exit (enter 0, nr unused); 0, or -1. */
 int oc_held__add_sc(struct oc_held *h, uint64_t time, uint32_t nr, int enter);
 /*

@@ -19,8 +19,9 @@
  * sys_exit_NAME) recorded, their samples are held with the switches of
  * their thread, so each interval knows the system call it began in.
  * Without them the kernel part of an interval's stack says it: its system
- * call entry frame, named through /proc/kallsyms (hostsyms.h) only when
- * the recording's kernel is the running one (kernel_id.h). With both, the
+ * call entry frame, named through the recorded kernel's symbols
+ * (hostsyms.h, kallsyms.h: perf's copy of them, or /proc/kallsyms when the
+ * recording's kernel is the running one). With both, the
  * tracepoints count and the kernel frames' split is kept beside as a check.
  */
 #include <stdio.h>
@@ -28,7 +29,7 @@
 #include <string.h>
 #include "hostmaps.h"
 #include "hostsyms.h"
-#include "kernel_id.h"
+#include "kallsyms.h"
 #include "offcpu_pair.h"
 #include "offcpu_read.h"
 #include "syscall_names.h"
@@ -57,11 +58,16 @@ struct oc_stack {
 	uint32_t off, n;	/* its wasm frames in frames[], innermost first */
 	int32_t ksc;		/* its kernel frames' system call (OC_SC_KBASE + name), -1 none */
 	uint64_t ns;
+	/* found once (an interval's work is a few additions): its process, its rows by ksc */
+	uint32_t proc;
+	uint32_t sc_row, stack_row;	/* UINT32_MAX: not yet */
 };
 
 struct oc_thread {
 	uint32_t tid, pid;
+	uint32_t proc;		/* pid's row, UINT32_MAX: not looked up yet */
 	uint32_t pending;	/* the sched_switch sample's stack, waiting for its switch-out */
+	uint32_t bare[2];	/* the stacks of a switch-out without one (other, R): key + 1 */
 	struct oc_held held;
 };
 
@@ -100,9 +106,10 @@ struct offcpu_reader {
 	struct profile *p;
 	struct hostmaps *maps;
 	struct hostsyms *syms;
-	struct pd_tracing *tr;
-	const struct pd_tp_field *f_state, *f_prev_pid;
-	const struct pd_tp_field **f_sc_nr;	/* per event: a sys_enter's syscall number */
+	const struct pd_tracing *tr;	/* the session's */
+	/* resolved once from the formats (tracing.h): plain loads in each sample */
+	struct pd_tp_num f_state, f_prev_pid;
+	struct pd_tp_num *f_sc_nr;	/* per event: a sys_enter's syscall number */
 	enum sc_arch sc_arch;
 	char sc_arch_name[32];
 	int has_sc;				/* sys_enter and sys_exit both recorded */
@@ -136,7 +143,7 @@ struct offcpu_reader {
 	int kname;			/* kernel frames named: the recording's kernel runs */
 	int ksc;			/* the split from kernel frames (no tracepoints) */
 	int kframes;			/* some stack held kernel frames */
-	char kwhy[160];			/* why kernel frames are not named */
+	char kwhy[400];			/* why kernel frames are not named */
 	struct oc_kslot kcache[OC_KCACHE];
 	uint64_t kgen;			/* the mappings' generation the cache holds */
 	uint64_t intervals, unpaired, no_stack;
@@ -165,38 +172,53 @@ static int64_t func_ix(struct offcpu_reader *r, uint32_t core, uint32_t func)
 	return (int64_t)(r->nfuncs - 1);
 }
 
-static struct offcpu_proc *proc_of(struct offcpu_reader *r, uint32_t pid, uint64_t t)
+/* The index of pid's row, made when new (at time t); -1 when out of memory. */
+static int64_t proc_ix(struct offcpu_reader *r, uint32_t pid, uint64_t t)
 {
-	struct offcpu_proc np = { .pid = pid, .first = t, .last = t }, *pr;
 	struct oc_slot *c = &r->pcache[pid % OC_CACHE];
 	uint32_t i;
 
-	if (c->key == pid + 1) {
-		i = c->ix;
-	} else if (!u64map__get(&r->proc_ix, pid, &i)) {
+	if (c->key == pid + 1)
+		return c->ix;
+	if (!u64map__get(&r->proc_ix, pid, &i)) {
+		struct offcpu_proc np = { .pid = pid, .first = t, .last = t };
+
 		if (ap_push(&r->procs, &r->nprocs, &r->cap_procs, &np, sizeof(np)) ||
 		    u64map__put(&r->proc_ix, pid, (uint32_t)(r->nprocs - 1)))
-			return NULL;
+			return -1;
 		i = (uint32_t)(r->nprocs - 1);
 	}
 	c->key = pid + 1;
 	c->ix = i;
-	pr = &r->procs[i];
+	return i;
+}
+
+/* A record of the process at time t (0: none): its span. */
+static inline void proc_seen(struct offcpu_proc *pr, uint64_t t)
+{
 	if (t && (t < pr->first || !pr->first))
 		pr->first = t;
 	if (t > pr->last)
 		pr->last = t;
-	return pr;
 }
 
-static struct oc_thread *thread_of(struct offcpu_reader *r, uint32_t tid, uint32_t pid)
+static struct offcpu_proc *proc_of(struct offcpu_reader *r, uint32_t pid, uint64_t t)
+{
+	int64_t i = proc_ix(r, pid, t);
+
+	if (i < 0)
+		return NULL;
+	proc_seen(&r->procs[i], t);
+	return &r->procs[i];
+}
+
+/* A thread's state, made at its first record; NULL when out of memory. */
+static struct oc_thread *thread_new(struct offcpu_reader *r, uint32_t tid, uint32_t pid)
 {
 	struct oc_slot *c = &r->tcache[tid % OC_CACHE];
 	struct oc_thread *th;
 	uint32_t i;
 
-	if (c->key == tid + 1)
-		return &r->threads[c->ix];
 	if (u64map__get(&r->thread_ix, tid, &i)) {
 		c->key = tid + 1;
 		c->ix = i;
@@ -210,9 +232,19 @@ static struct oc_thread *thread_of(struct offcpu_reader *r, uint32_t tid, uint32
 	th = &r->threads[r->nthreads++];
 	th->tid = tid;
 	th->pid = pid;
+	th->proc = UINT32_MAX;
 	th->pending = OC_NO_KEY;
+	th->bare[0] = th->bare[1] = 0;
 	memset(&th->held, 0, sizeof(th->held));
 	return th;
+}
+
+/* Inline: a switch record's first lookup (the recent threads are in tcache). */
+static inline struct oc_thread *thread_of(struct offcpu_reader *r, uint32_t tid, uint32_t pid)
+{
+	const struct oc_slot *c = &r->tcache[tid % OC_CACHE];
+
+	return c->key == tid + 1 ? &r->threads[c->ix] : thread_new(r, tid, pid);
 }
 
 static int64_t name_ix(struct offcpu_reader *r, const char *name)
@@ -239,7 +271,8 @@ static int64_t stack_ix(struct offcpu_reader *r, uint32_t pid, uint8_t state, in
 			uint32_t via, int32_t ksc, const uint32_t *fr, uint32_t n)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
-	struct oc_stack s = { pid, state, self, via, 0, n, ksc, 0 };
+	struct oc_stack s = { pid, state, self, via, 0, n, ksc, 0, 0, UINT32_MAX, UINT32_MAX };
+	int64_t proc;
 	uint32_t i;
 
 	h = (h ^ pid) * 0x100000001b3ULL;
@@ -251,6 +284,9 @@ static int64_t stack_ix(struct offcpu_reader *r, uint32_t pid, uint8_t state, in
 		h = (h ^ fr[k]) * 0x100000001b3ULL;
 	if (u64map__get(&r->stack_ix, h, &i))
 		return i;
+	if ((proc = proc_ix(r, pid, 0)) < 0)
+		return -1;
+	s.proc = (uint32_t)proc;
 	s.off = (uint32_t)r->nframes;
 	if (ap_grow(&r->frames, &r->cap_frames, r->nframes + n, sizeof(*r->frames)))
 		return -1;
@@ -489,8 +525,8 @@ static int64_t stack_of(struct offcpu_reader *r, const struct pd_sample *s, uint
 
 /* --- intervals ------------------------------------------------------------ */
 
-/* An interval's time into t's row (self, system call nr). */
-static int add_sc(struct oc_sctab *t, int32_t self, int64_t nr, uint64_t ns)
+/* t's row (self, system call nr), made when new; -1 when out of memory. */
+static int64_t sc_row(struct oc_sctab *t, int32_t self, int64_t nr)
 {
 	uint64_t key = (uint64_t)(uint32_t)(self + 1) << 32 | (uint32_t)(nr + 1);
 	struct oc_sc row = { self, (int32_t)nr, 0, 0 };
@@ -502,8 +538,24 @@ static int add_sc(struct oc_sctab *t, int32_t self, int64_t nr, uint64_t ns)
 			return -1;
 		i = (uint32_t)(t->n - 1);
 	}
+	return i;
+}
+
+/* An interval's time into t's row i. */
+static void add_row(struct oc_sctab *t, uint32_t i, uint64_t ns)
+{
 	t->v[i].ns += ns;
 	t->v[i].intervals++;
+}
+
+/* An interval's time into t's row (self, system call nr). */
+static int add_sc(struct oc_sctab *t, int32_t self, int64_t nr, uint64_t ns)
+{
+	int64_t i = sc_row(t, self, nr);
+
+	if (i < 0)
+		return -1;
+	add_row(t, (uint32_t)i, ns);
 	return 0;
 }
 
@@ -523,26 +575,39 @@ static void sctab_exit(struct oc_sctab *t, int all)
  * else its stack's kernel frames'), for its innermost wasm function,
  * overall and for its stack.
  */
-static int add_syscall(struct offcpu_reader *r, uint32_t key, const struct oc_stack *s,
+static int add_syscall(struct offcpu_reader *r, uint32_t key, struct oc_stack *s,
 		       int64_t sc, uint64_t ns)
 {
+	int64_t i;
+
 	if (!r->has_sc && !r->ksc)
 		return 0;
-	if (!r->has_sc)
-		sc = s->ksc;
+	if (!r->has_sc) {
+		/* the stack's own call: its rows found once */
+		if (s->sc_row == UINT32_MAX) {
+			if ((i = sc_row(&r->scs, s->self, s->ksc)) < 0)
+				return -1;
+			s->sc_row = (uint32_t)i;
+			if (s->self >= 0 && (i = sc_row(&r->by_stack, (int32_t)key, s->ksc)) < 0)
+				return -1;
+			s->stack_row = s->self >= 0 ? (uint32_t)i : UINT32_MAX;
+		}
+		add_row(&r->scs, s->sc_row, ns);
+		if (s->stack_row != UINT32_MAX)
+			add_row(&r->by_stack, s->stack_row, ns);
+		return 0;
+	}
 	if (add_sc(&r->scs, s->self, sc, ns) ||
 	    (s->self >= 0 && add_sc(&r->by_stack, (int32_t)key, sc, ns)))
 		return -1;
-	return r->has_sc && r->kname ? add_sc(&r->kscs, -1, s->ksc, ns) : 0;
+	return r->kname ? add_sc(&r->kscs, -1, s->ksc, ns) : 0;
 }
 
 static int add_interval(struct offcpu_reader *r, uint32_t key, int64_t sc, uint64_t ns)
 {
 	struct oc_stack *s = &r->stacks[key];
-	struct offcpu_proc *pr = proc_of(r, s->pid, 0);
+	struct offcpu_proc *pr = &r->procs[s->proc];
 
-	if (!pr)
-		return -1;
 	if (add_syscall(r, key, s, sc, ns))
 		return -1;
 	pr->off_ns[s->state] += ns;
@@ -564,10 +629,10 @@ static int on_interval(void *ctx, uint32_t key, int64_t sc, uint64_t ns)
 /* Pair the thread's final switches (with force, also its oldest half). */
 static int drain(struct offcpu_reader *r, struct oc_thread *th, uint64_t upto, int force)
 {
-	size_t before = th->held.n;
+	size_t before = oc_held__count(&th->held);
 	int ret = oc_held__drain(&th->held, upto, force, on_interval, r, &r->unpaired);
 
-	r->held -= before - th->held.n;
+	r->held -= before - oc_held__count(&th->held);
 	return ret;
 }
 
@@ -577,20 +642,16 @@ static void on_round(struct offcpu_reader *r)
 	r->final = r->round_newest;
 	r->round_newest = r->newest;
 	for (size_t t = 0; t < r->nthreads; t++) {
-		if (r->threads[t].held.n && drain(r, &r->threads[t], r->final, 0)) {
+		if (oc_held__count(&r->threads[t].held) && drain(r, &r->threads[t], r->final, 0)) {
 			r->failed = 1;
 			return;
 		}
 	}
 }
 
-/* One more record held (at time t); at OC_HELD_MAX, pair each thread's oldest half. */
-static void held_one(struct offcpu_reader *r, uint64_t t)
+/* OC_HELD_MAX records held: pair each thread's oldest half. */
+static void held_too_many(struct offcpu_reader *r)
 {
-	if (t > r->newest)
-		r->newest = t;
-	if (++r->held < OC_HELD_MAX)
-		return;
 	for (size_t i = 0; i < r->nthreads; i++) {
 		if (drain(r, &r->threads[i], r->final, 1)) {
 			r->failed = 1;
@@ -599,54 +660,92 @@ static void held_one(struct offcpu_reader *r, uint64_t t)
 	}
 }
 
-static void on_switch(struct offcpu_reader *r, const struct pd_event *ev)
+/* One more record held (at time t); inline: once a record. */
+static inline void held_one(struct offcpu_reader *r, uint64_t t)
 {
-	int out = !!(ev->hdr->misc & PERF_RECORD_MISC_SWITCH_OUT);
-	struct oc_thread *th = thread_of(r, ev->sid.tid, ev->sid.pid);
-	uint32_t key = OC_NO_KEY;
+	if (t > r->newest)
+		r->newest = t;
+	if (++r->held >= OC_HELD_MAX)
+		held_too_many(r);
+}
 
-	if (!th || !proc_of(r, ev->sid.pid, ev->sid.time)) {
+/* A SWITCH record: its misc bits and sample_id trailer. */
+static void on_switch(struct offcpu_reader *r, uint16_t misc, const struct pd_sample_id *sid)
+{
+	int out = !!(misc & PERF_RECORD_MISC_SWITCH_OUT);
+	struct oc_thread *th = thread_of(r, sid->tid, sid->pid);
+	uint32_t key = OC_NO_KEY;
+	int64_t pi;
+
+	if (!th) {
 		r->failed = 1;
 		return;
 	}
-	if (ev->sid.pid == 0 && ev->sid.tid == 0)
+	/* the thread's process, looked up once */
+	if (th->pid != sid->pid || th->proc == UINT32_MAX) {
+		if ((pi = proc_ix(r, sid->pid, sid->time)) < 0) {
+			r->failed = 1;
+			return;
+		}
+		if (th->pid == sid->pid)
+			th->proc = (uint32_t)pi;
+	} else {
+		pi = th->proc;
+	}
+	proc_seen(&r->procs[pi], sid->time);
+	if (sid->pid == 0 && sid->tid == 0)
 		return;		/* the idle task */
 	if (out) {
 		key = th->pending;
 		th->pending = OC_NO_KEY;
 		if (key == OC_NO_KEY) {
 			/* no stack for it: the process's time, state from the record */
-			int64_t k = stack_ix(r, ev->sid.pid, ev->hdr->misc &
-					     PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ? OFFCPU_R :
-					     OFFCPU_OTHER, -1, UINT32_MAX, OC_SC_BAD, NULL, 0);
+			int preempt = !!(misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
+			int64_t k = th->bare[preempt] && th->pid == sid->pid ?
+				    (int64_t)th->bare[preempt] - 1 :
+				    stack_ix(r, sid->pid, preempt ? OFFCPU_R : OFFCPU_OTHER, -1,
+					     UINT32_MAX, OC_SC_BAD, NULL, 0);
 
 			if (k < 0) {
 				r->failed = 1;
 				return;
 			}
+			if (th->pid == sid->pid)
+				th->bare[preempt] = (uint32_t)k + 1;
 			key = (uint32_t)k;
 			r->no_stack++;
 		}
 	}
-	if (oc_held__add(&th->held, ev->sid.time, key, out)) {
+	if (oc_held__add(&th->held, sid->time, key, out)) {
 		r->failed = 1;
 		return;
 	}
-	held_one(r, ev->sid.time);
+	held_one(r, sid->time);
+}
+
+void offcpu_reader__switch(void *ctx, uint16_t misc, const struct pd_sample_id *sid)
+{
+	struct offcpu_reader *r = ctx;
+
+	if (!r->failed)
+		on_switch(r, misc, sid);
+}
+
+int offcpu_reader__takes_switches(const struct offcpu_reader *r)
+{
+	return r->source == OFFCPU_SWITCH;
 }
 
 /* A sys_enter (its syscall number) or sys_exit sample: held with the thread's switches. */
 static void on_syscall(struct offcpu_reader *r, const struct pd_sample *s, int enter)
 {
-	const struct pd_tp_field *f = r->f_sc_nr[s->attr_idx];
+	const struct pd_tp_num *f = &r->f_sc_nr[s->attr_idx];
 	struct oc_thread *th;
 	int64_t nr = OC_SC_BAD;
 
 	if (!r->has_sc || (s->sid.pid == 0 && s->sid.tid == 0))
 		return;
-	if (enter && (!f || !s->raw ||
-		      pd_tp_field__read(r->tr, f, s->raw, s->raw_size, &nr) || nr < 0 ||
-		      nr > OC_SC_MAX))
+	if (enter && (pd_tp_num__read(f, s->raw, s->raw_size, &nr) || nr < 0 || nr > OC_SC_MAX))
 		nr = OC_SC_BAD;	/* entered, but which one is not known */
 	if (!(th = thread_of(r, s->sid.tid, s->sid.pid)) ||
 	    oc_held__add_sc(&th->held, s->sid.time, (uint32_t)nr, enter)) {
@@ -674,11 +773,10 @@ static void on_switch_sample(struct offcpu_reader *r, const struct pd_sample *s,
 	int64_t state = 0, prev = s->sid.tid, k;
 	struct oc_thread *th;
 
-	if (!r->tr || !s->raw ||
-	    pd_tp_field__read(r->tr, r->f_state, s->raw, s->raw_size, &state))
+	if (!r->tr || pd_tp_num__read(&r->f_state, s->raw, s->raw_size, &state))
 		return;
 	/* the thread switched out is prev_pid (the sample's tid says the same) */
-	if (pd_tp_field__read(r->tr, r->f_prev_pid, s->raw, s->raw_size, &prev) || prev <= 0)
+	if (pd_tp_num__read(&r->f_prev_pid, s->raw, s->raw_size, &prev) || prev <= 0)
 		return;
 	th = thread_of(r, (uint32_t)prev, s->sid.pid);
 	k = th ? stack_of(r, s, state_of(state), lk) : -1;
@@ -703,7 +801,7 @@ void offcpu_reader__other(struct offcpu_reader *r, const struct pd_event *ev,
 	}
 	if (ev->hdr->type != PERF_RECORD_SAMPLE) {
 		if (r->source == OFFCPU_SWITCH)
-			on_switch(r, ev);
+			on_switch(r, ev->hdr->misc, &ev->sid);
 		return;
 	}
 	if (s->attr_idx < 0 || (size_t)s->attr_idx >= r->nroles)
@@ -783,8 +881,7 @@ static int is_name(const char *a, const char *b)
 static int sc_role(struct offcpu_reader *r, uint64_t id, const char *name, size_t i)
 {
 	if (!strcmp(name, "raw_syscalls:sys_enter") || !strncmp(name, "syscalls:sys_enter_", 19)) {
-		r->f_sc_nr[i] = pd_tracing__field(r->tr, id, name[0] == 'r' ? "id" :
-						  "__syscall_nr");
+		pd_tracing__num(r->tr, id, name[0] == 'r' ? "id" : "__syscall_nr", &r->f_sc_nr[i]);
 		return ROLE_SC_ENTER;
 	}
 	if (!strcmp(name, "raw_syscalls:sys_exit") || !strncmp(name, "syscalls:sys_exit_", 18))
@@ -796,15 +893,16 @@ static int sc_role(struct offcpu_reader *r, uint64_t id, const char *name, size_
  * The roles of the recording's events, its tracepoint formats; the source.
  * Damaged tracing data fails only a recording the view is for.
  */
-static int learn(struct offcpu_reader *r, struct perfdata *pd, struct ap_err *err)
+static int learn(struct offcpu_reader *r, struct session *s, struct ap_err *err)
 {
+	struct perfdata *pd = session__data(s);
 	int has_switch = 0, has_tp = 0, has_bpf = 0, has_enter = 0, has_exit = 0;
 	const char *on = NULL;
 	struct ap_err terr = { 0 };
 	int bad_tracing;
 	char name[128];
 
-	bad_tracing = perfdata__tracing(pd, &r->tr, &terr);
+	bad_tracing = session__tracing(s, &r->tr, &terr);
 	r->nroles = perfdata__nevsels(pd);
 	r->roles = calloc(r->nroles + 1, 1);
 	r->f_sc_nr = calloc(r->nroles + 1, sizeof(*r->f_sc_nr));
@@ -818,8 +916,8 @@ static int learn(struct offcpu_reader *r, struct perfdata *pd, struct ap_err *er
 		    !pd_tracing__event_name(r->tr, e->attr.config, name, sizeof(name)) &&
 		    !strcmp(name, "sched:sched_switch")) {
 			r->roles[i] = ROLE_SWITCH_TP;
-			r->f_state = pd_tracing__field(r->tr, e->attr.config, "prev_state");
-			r->f_prev_pid = pd_tracing__field(r->tr, e->attr.config, "prev_pid");
+			pd_tracing__num(r->tr, e->attr.config, "prev_state", &r->f_state);
+			pd_tracing__num(r->tr, e->attr.config, "prev_pid", &r->f_prev_pid);
 			has_tp = 1;
 		} else if (e->attr.type == PERF_TYPE_TRACEPOINT && r->tr &&
 			   !pd_tracing__event_name(r->tr, e->attr.config, name, sizeof(name)) &&
@@ -841,9 +939,17 @@ static int learn(struct offcpu_reader *r, struct perfdata *pd, struct ap_err *er
 	}
 	/* entries and exits both, in switches: exits alone would say nothing */
 	r->has_sc = has_enter && has_exit && r->source == OFFCPU_SWITCH;
-	/* kernel frames named only from the kernel they were recorded on (not when probing) */
-	if (r->p && r->source)
-		r->kname = kernel_id__same(pd, KERNEL_ID_NOTES, r->kwhy, sizeof(r->kwhy));
+	/*
+	 * kernel frames named only from the symbols of the kernel they were
+	 * recorded on (kallsyms.h; not when probing)
+	 */
+	if (r->p && r->source) {
+		struct kallsyms_where w;
+
+		kallsyms__where(pd, 0, &w);
+		r->kname = w.from != KALLSYMS_NONE;
+		snprintf(r->kwhy, sizeof(r->kwhy), "%s", w.why);
+	}
 	r->ksc = r->kname && !r->has_sc && r->source;
 	if ((r->has_sc || r->ksc) &&
 	    !perfdata__feature_string(pd, PD_FEAT_ARCH, r->sc_arch_name, sizeof(r->sc_arch_name)))
@@ -854,43 +960,29 @@ static int learn(struct offcpu_reader *r, struct perfdata *pd, struct ap_err *er
 	return 0;
 }
 
-int offcpu__probe(const char *path, char **on_event, struct ap_err *err)
+int offcpu__probe(struct session *s, char **on_event, struct ap_err *err)
 {
 	struct offcpu_reader r = { 0 };
-	struct perfdata *pd;
-	struct ap_err oerr;
-	int yes;
+	int rc;
 
 	*on_event = NULL;
-	/* a pipe, or a file the read itself fails on */
-	if (!strcmp(path, "-") || perfdata__open(path, 0, &pd, &oerr))
-		return 0;
-	yes = learn(&r, pd, err);
-	perfdata__close(pd);
-	if (yes < 0) {
-		pd_tracing__delete(r.tr);
-		free(r.roles);
-		free(r.f_sc_nr);
-		free(r.on_event);
-		return -1;
-	}
-	yes = r.source != 0;
-	if (yes)
+	if (session__stdin(s))
+		return 0;	/* read once: its stream says (offcpu_reader__begin) */
+	rc = learn(&r, s, err);
+	if (!rc && r.source)
 		*on_event = r.on_event;
 	else
 		free(r.on_event);
-	pd_tracing__delete(r.tr);
 	free(r.roles);
 	free(r.f_sc_nr);
-	return yes;
+	return rc < 0 ? -1 : r.source != 0;
 }
 
-struct offcpu_reader *offcpu_reader__new(struct profile *p, const char *path,
+struct offcpu_reader *offcpu_reader__new(struct profile *p, struct session *s,
 					 struct hostmaps *maps, struct hostsyms *syms,
 					 struct ap_err *err)
 {
 	struct offcpu_reader *r = calloc(1, sizeof(*r));
-	struct perfdata *pd = NULL;
 
 	if (!r) {
 		ap_err_nomem(err);
@@ -899,16 +991,14 @@ struct offcpu_reader *offcpu_reader__new(struct profile *p, const char *path,
 	r->p = p;
 	r->maps = maps;
 	r->syms = syms;
-	if (perfdata__open(path, 0, &pd, err) || learn(r, pd, err)) {
-		perfdata__close(pd);
+	if (learn(r, s, err)) {
 		offcpu_reader__delete(r);
 		return NULL;
 	}
-	perfdata__close(pd);
 	return r;
 }
 
-int offcpu_reader__begin(struct profile *p, struct perfdata *pd, struct hostmaps *maps,
+int offcpu_reader__begin(struct profile *p, struct session *s, struct hostmaps *maps,
 			 struct hostsyms *syms, struct offcpu_reader **out, struct ap_err *err)
 {
 	struct offcpu_reader *r = calloc(1, sizeof(*r));
@@ -920,7 +1010,7 @@ int offcpu_reader__begin(struct profile *p, struct perfdata *pd, struct hostmaps
 	r->p = p;
 	r->maps = maps;
 	r->syms = syms;
-	if ((ret = learn(r, pd, err)) || !r->source) {
+	if ((ret = learn(r, s, err)) || !r->source) {
 		offcpu_reader__delete(r);
 		return ret;
 	}
@@ -977,7 +1067,6 @@ void offcpu_reader__delete(struct offcpu_reader *r)
 	free(r->roles);
 	free(r->f_sc_nr);
 	free(r->on_event);
-	pd_tracing__delete(r->tr);
 	free(r);
 }
 

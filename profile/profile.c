@@ -124,6 +124,15 @@ void profile__set_mapping(struct profile *p, uint32_t core, uint32_t nmappings,
 	c->authoritative = c->mapping_unique = authoritative;
 }
 
+void profile__set_read(struct profile *p, int cut, uint64_t read, uint64_t expected)
+{
+	p->attr.truncated = cut;
+	p->attr.bytes_read = read;
+	p->attr.bytes_expected = expected;
+	for (uint32_t i = 0; cut && i < p->attr.ncores; i++)
+		p->attr.cores[i].authoritative = 0;
+}
+
 int profile__finish(struct profile *p, struct ap_err *err)
 {
 	for (uint32_t i = 0; i < p->attr.ncores; i++)
@@ -165,6 +174,7 @@ void profile__delete(struct profile *p)
 	if (p->host)
 		profile_host__exit(p->host);
 	free(p->host);
+	free(p->input);
 	free(p);
 }
 
@@ -272,6 +282,7 @@ int profile__classify(struct profile *p, const char *roles, struct ap_err *err)
 					 c->first_base, err))
 			return -1;
 		f->classified = 1;
+		f->cls.t.no_verdict = profile__no_verdict(p, f->core);
 		if (classify_frames(p, f, err))
 			return -1;
 	}

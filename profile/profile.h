@@ -8,8 +8,10 @@
  * there, never a new pass over perf.data.
  *
  * Two producers fill it the same way:
- *   profile__read()    aotperf: reads perf.data (MMAP records give the
- *                      mappings; attr/attr.h has the mapping rule);
+ *   profile__read()    aotperf: reads perf.data through its session
+ *                      (session/session.h; MMAP records give the mappings,
+ *                      attr/attr.h has the mapping rule); one profile per
+ *                      sampling event from one read: profile__read_events();
  *   profile__new() +   the dlfilter: perf hands it samples one by one and
  *   profile__sample()  no MMAP records (regions found by probing,
  *                      attr/regions.h), then profile__set_mapping().
@@ -41,7 +43,7 @@
  *              (profile/host.h); NULL otherwise. Stacks and host name host
  *              frames from one timeline and one symbol reader (read.c).
  *
- *   levers     (report --levers) the run's lever table (loops/levers.h):
+ *   levers     (report --levers) the run's lever table (profile/levers.h):
  *              its own classified functions and modelled loops; NULL
  *              otherwise.
  *
@@ -64,6 +66,7 @@
 #include "../attr/hist.h"
 #include "../classify/funcclass.h"
 #include "../cwasm/coreset.h"
+#include "../session/session.h"
 #include "../util/err.h"
 #include "stacks.h"
 
@@ -99,7 +102,7 @@ struct lp_levers;
 
 struct profile {
 	enum profile_source source;
-	const char *input;		/* perf.data as given; NULL for fed samples */
+	char *input;			/* perf.data as given (owned); NULL for fed samples */
 	const char *event;		/* samples of this event only; NULL: all */
 	const struct core_set *cs;	/* the cores; attr.cores[i].mod == cs->mods[i] */
 	struct attr_result attr;	/* see attr/attr.h and above */
@@ -114,8 +117,13 @@ struct profile {
 	/* the samples by perf report --sort's keys (profile/sorted.h); NULL unless asked */
 	struct profile_sorted *sorted;
 	struct lp_levers *levers;	/* see above; NULL unless asked */
-	/* its destructor, set with it (the dlfilter links no loops/levers.o) */
+	/* its destructor, set with it (the dlfilter links no profile/levers.o) */
 	void (*levers_delete)(struct lp_levers *lv);
+	/*
+	 * The recording machine (perf's HEADER_CPUID, HEADER_CPUDESC; "" when
+	 * it holds none), for llvm-mca's -mcpu (loops/mca.h).
+	 */
+	char cpuid[64], cpudesc[128];
 };
 
 /* Pins (aotperf's --base, the dlfilter's base=): the i-th pins the i-th core. */
@@ -165,14 +173,28 @@ struct profile_opts {
 	 */
 	int offcpu;
 	struct progress *progress;	/* a progress line while reading (util/progress.h), or NULL */
+	/* a command's own consumers of the same pass (session/session.h), or none */
+	struct session_tool *const *tools;
+	uint32_t ntools;
 };
 
 /*
- * Read perf_path ("-": a pipe-mode stream on stdin) and attribute its
- * samples to the cores of cs. 0 and *out (finished), or -1 with err.
+ * Read the recording of s (session/session.h; "-": standard input) and
+ * attribute its samples to the cores of cs. 0 and *out (finished), or -1
+ * with err.
  */
-int profile__read(const char *perf_path, const struct core_set *cs,
+int profile__read(struct session *s, const struct core_set *cs,
 		  const struct profile_opts *o, struct profile **out, struct ap_err *err);
+/*
+ * The same for n events at once (events[i] in place of o->event; NULL:
+ * o->event for the one), every profile fed by the same pass of s: out[i],
+ * or NULL with errs[i] saying why that event has none ("no samples of the
+ * selected event", ...). 0, or -1 with err when the read itself failed
+ * (then every out[i] is NULL).
+ */
+int profile__read_events(struct session *s, const struct core_set *cs,
+			 const struct profile_opts *o, const char *const *events, uint32_t n,
+			 struct profile **out, struct ap_err *errs, struct ap_err *err);
 
 /*
  * A profile of cs without a recording (report --func without -i): no
@@ -191,28 +213,48 @@ int64_t profile__sample(struct profile *p, int core, uint64_t off);
 /* Where core was found: regions given to it, the first one, unique or not. */
 void profile__set_mapping(struct profile *p, uint32_t core, uint32_t nmappings,
 			  uint64_t first_base, uint64_t first_len, int authoritative);
+/*
+ * The recording the samples came from: read of its expected data bytes,
+ * cut short or not, as profile__read says it; no core of a cut one is
+ * authoritative. For a profile fed samples (the dlfilter); call after the
+ * mappings.
+ */
+void profile__set_read(struct profile *p, int cut, uint64_t read, uint64_t expected);
 /* Rank every core's functions; call once all samples are in. */
 int profile__finish(struct profile *p, struct ap_err *err);
 
 void profile__delete(struct profile *p);
 
 /*
- * perf report --percent-limit PCT: each core's ranked functions under PCT
- * percent of the run's samples leave its ranking (profile/limit.c), so
- * every table and export lists the same rows.
- */
-void profile__percent_limit(struct profile *p, double pct);
-
-/*
  * The samples against each core's code (attr/consistency.h), from hist and
  * rets (the -g return addresses, NULL: none), into each core's consistency;
- * a core that fails is not authoritative and gets a warning. profile__read
- * runs it; implemented in profile/consistency.c.
+ * a core that fails is not authoritative and gets a warning, and so is
+ * every core of a recording cut short. profile__read runs it; implemented
+ * in profile/consistency.c.
  */
 int profile__check_consistency(struct profile *p, const struct attr_hist *rets,
 			       struct ap_err *err);
-/* 0, or -1 with err (AP_ERR_GATE, the first failing core's figures). */
+/*
+ * 0, or -1 with err (AP_ERR_GATE): the recording is cut short
+ * (profile__require_whole), or a core's samples do not fit its code (the
+ * first failing core's figures). What every gate and every command that
+ * writes a derived recording asks (docs/damaged-recordings.md).
+ */
 int profile__require_consistent(const struct profile *p, struct ap_err *err);
+/*
+ * Why core's samples can carry no lever verdict: the recording is cut
+ * short, or they do not fit the core's code (another build?); NULL when
+ * they can. profile__classify puts it in each class table (no_verdict).
+ */
+const char *profile__no_verdict(const struct profile *p, uint32_t core);
+/* 0, or -1 with err (AP_ERR_GATE, "FILE: cut short: ...") when the recording was cut short. */
+int profile__require_whole(const struct profile *p, struct ap_err *err);
+/*
+ * The one wording of a recording cut short (read of expected data bytes),
+ * after each output's "cut short:" label: "read N of M data bytes (P%):
+ * the records after the cut are missing; not authoritative".
+ */
+void profile__cut_words(uint64_t read, uint64_t expected, char *buf, size_t len);
 
 /* Look closely at local function func of core (spec: how the user named it, or NULL). */
 int profile__add_func(struct profile *p, const char *spec, uint32_t core, uint32_t func,
@@ -238,5 +280,10 @@ int profile__set_sidecar(struct profile *p, uint32_t i, const char *path, struct
  * NULL); with a sidecar also its origins, which the lever verdict then uses.
  */
 int profile__classify(struct profile *p, const char *roles, struct ap_err *err);
+/*
+ * The blocks and loops of every classified function (f->loops) and, with
+ * model, their llvm-mca model on the CPU that recorded (profile/loops.c).
+ */
+int profile__loops(struct profile *p, int model, struct ap_err *err);
 
 #endif

@@ -57,8 +57,9 @@ struct helper_view {
 };
 
 /*
- * The helper's view of local function func of m: the instructions of cf
- * (aotperf's decode), or of sc's decode when a sidecar was read; samples
+ * The helper's view of local function func of m: its bytes as objdump
+ * sweeps them (cf gives the architecture), or sc's decode when a sidecar
+ * was read (cf's text for the listing); samples
  * from hist (NULL or empty: static) for core. Addresses are base +
  * offset when have_base, else offsets in the function (the helper's
  * static validation).

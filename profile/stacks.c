@@ -236,6 +236,19 @@ int stacks__add(struct profile_stacks *st, const uint32_t *syms, uint32_t n)
 	return 0;
 }
 
+void stacks__add_period(struct profile_stacks *st, uint64_t period)
+{
+	uint32_t at = st->b->last;
+
+	st->nodes[at].self_period += period;
+	for (;;) {
+		st->nodes[at].total_period += period;
+		if (!at)
+			break;
+		at = st->nodes[at].parent;
+	}
+}
+
 static int same_leaf(const struct stack_leaf *l, uint32_t node, int32_t core, uint64_t at)
 {
 	return l->node == node && l->core == core && l->at == at;
@@ -297,9 +310,12 @@ static int enter(struct walk *w, uint32_t n)
 	uint32_t psym = st->nodes[nd->parent].sym, e;
 	uint64_t key;
 
-	if (!w->sym_on[nd->sym]++)
+	if (!w->sym_on[nd->sym]++) {
 		s->total += nd->total;
+		s->total_period += nd->total_period;
+	}
 	s->self += nd->self;
+	s->self_period += nd->self_period;
 	w->edge_of[n] = UINT32_MAX;
 	if (!nd->parent)
 		return 0;
@@ -338,14 +354,18 @@ int stacks__finish(struct profile_stacks *st, struct ap_err *err)
 	free(st->edges);
 	st->edges = NULL;
 	st->nedges = 0;
-	for (uint32_t i = 0; i < st->nsyms; i++)
+	for (uint32_t i = 0; i < st->nsyms; i++) {
 		st->syms[i].self = st->syms[i].total = st->syms[i].caller_unknown = 0;
+		st->syms[i].self_period = st->syms[i].total_period = 0;
+	}
 	w.sym_on = calloc(st->nsyms + 1, sizeof(*w.sym_on));
 	w.edge_of = calloc(st->nnodes + 1, sizeof(*w.edge_of));
 	if (!w.sym_on || !w.edge_of)
 		goto out;
 	st->syms[0].total = st->nodes[0].total;
 	st->syms[0].self = st->nodes[0].self;
+	st->syms[0].total_period = st->nodes[0].total_period;
+	st->syms[0].self_period = st->nodes[0].self_period;
 	n = st->nodes[0].child;
 	while (n) {
 		if (enter(&w, n))

@@ -41,6 +41,8 @@ struct stack_sym {
 	uint64_t self;		/* samples taken in it */
 	uint64_t total;		/* samples with it anywhere in the stack, once each */
 	uint64_t caller_unknown;	/* samples taken in it whose caller is unknown */
+	/* the same as self and total, weighed by each sample's period (stacks__add_period) */
+	uint64_t self_period, total_period;
 };
 
 struct stack_node {
@@ -48,6 +50,7 @@ struct stack_node {
 	uint32_t parent;	/* node index (the root's is 0) */
 	uint32_t child, next;	/* first child, next sibling; 0: none */
 	uint64_t self, total;
+	uint64_t self_period, total_period;	/* stacks__add_period's */
 };
 
 /* A caller -> callee edge: samples whose stack holds the call, once each. */
@@ -90,6 +93,7 @@ struct profile_stacks {
 	uint64_t samples;
 	uint64_t fp_samples, dwarf_samples;	/* by mode; the rest had neither */
 	uint64_t caller_unknown;	/* -g: the chain skipped the immediate caller */
+	uint64_t caller_from_lr;	/* -g, aarch64: ... and x30 named it */
 	uint64_t cut;			/* dwarf: unwinding stopped inside wasm code */
 	uint64_t max_depth;		/* the deepest stack, in frames */
 	int finished;
@@ -113,6 +117,12 @@ int64_t stacks__sym_kind(struct profile_stacks *st, enum stack_kind kind);
  * caller. 0, or -1 when out of memory.
  */
 int stacks__add(struct profile_stacks *st, const uint32_t *syms, uint32_t n);
+
+/*
+ * After stacks__add: that sample's period (attr_sample_period: ns of CPU
+ * time for cpu-clock), added along its path as its count was.
+ */
+void stacks__add_period(struct profile_stacks *st, uint64_t period);
 
 /*
  * After stacks__add: where that sample was taken (struct stack_leaf: core

@@ -207,7 +207,30 @@ static int split_chain(const struct pd_sample *s, const uint64_t **ips, uint64_t
 	return kernel;
 }
 
-/* -g: the user chain, with the caller-unknown marker where the rules say. */
+/*
+ * The frame between a wasm leaf and the rest of its -g chain where the
+ * chain skipped the immediate caller: on aarch64 the caller itself when
+ * the sample holds x30 (perf record -g samples it there) and the row has
+ * the CFA on sp, where x30 still holds the return address (unwind/
+ * rules_a64.c: before the prologue's mov x29, sp nothing has called;
+ * after the epilogue's ldp it has just been reloaded); else the
+ * caller-unknown marker. -1 when out of memory.
+ */
+static int64_t skipped_caller(struct stacks_reader *r, struct attr_lookup *lk,
+			      const struct pd_sample *s, const struct unwind_row *row)
+{
+	uint64_t lr;
+
+	if (r->arch == UNWIND_ARCH_AARCH64 && row && row->known &&
+	    row->cfa_reg == UNWIND_REG_SP && pd_sample__user_reg(s, A64_REG_LR, &lr) && lr) {
+		r->st->caller_from_lr++;
+		return user_sym(r, lk, s->sid.pid, lr, 1);
+	}
+	r->st->caller_unknown++;
+	return stacks__sym_kind(r->st, STACK_UNKNOWN);
+}
+
+/* -g: the user chain, with the skipped caller (skipped_caller) where the rules say. */
 static uint32_t fp_frames(struct stacks_reader *r, struct attr_lookup *lk,
 			  const struct pd_sample *s, const uint64_t *ips, uint64_t n,
 			  uint32_t *fr, uint32_t room)
@@ -231,14 +254,13 @@ static uint32_t fp_frames(struct stacks_reader *r, struct attr_lookup *lk,
 				unwind_table__row(t, (uint32_t)(ips[0] - base), NULL) : NULL;
 
 			if (unwind_row__fp_skips_caller(row) != 0) {
-				int64_t u = stacks__sym_kind(r->st, STACK_UNKNOWN);
+				int64_t u = skipped_caller(r, lk, s, row);
 
 				if (u < 0) {
 					fail(r);
 					return 0;
 				}
 				fr[k++] = (uint32_t)u;
-				r->st->caller_unknown++;
 			}
 		}
 	}
@@ -447,6 +469,7 @@ void stacks_reader__sample(struct stacks_reader *r, const struct pd_sample *s, i
 		fail(r);
 		return;
 	}
+	stacks__add_period(r->st, attr_lookup__period(lk));
 	if (r->leaves && (core >= 0 || host_frame >= 0) &&
 	    stacks__add_leaf(r->st, core, core >= 0 ? text_off : (uint64_t)host_frame))
 		fail(r);

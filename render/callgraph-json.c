@@ -47,6 +47,8 @@ void render__callgraph_json(struct json_out *j, const struct profile *p, uint64_
 	json_u64(j, st->dwarf_samples);
 	json_key(j, "caller_unknown");
 	json_u64(j, st->caller_unknown);
+	json_key(j, "caller_from_lr");
+	json_u64(j, st->caller_from_lr);
 	json_key(j, "cut");
 	json_u64(j, st->cut);
 	json_key(j, "max_depth");

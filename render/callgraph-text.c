@@ -75,6 +75,9 @@ void render__callgraph_summary(FILE *out, const struct profile *p)
 	if (st->fp_samples)
 		fprintf(out, "  caller unknown      %" PRIu64 "  (%.2f%%: -g chain skipped the"
 			" immediate caller)\n", st->caller_unknown, ap_pct(st->caller_unknown, n));
+	if (st->caller_from_lr)
+		fprintf(out, "  caller from x30     %" PRIu64 "  (%.2f%%: skipped by the chain,"
+			" named by x30)\n", st->caller_from_lr, ap_pct(st->caller_from_lr, n));
 	if (st->dwarf_samples)
 		fprintf(out, "  cut in wasm code    %" PRIu64 "  (%.2f%%: no rule or stack copy"
 			" too short)\n", st->cut, ap_pct(st->cut, n));

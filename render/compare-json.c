@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* aotperf compare as JSON (compare.h; README "aotperf compare" lists the keys). */
+#include "classes.h"
 #include "compare.h"
 #include "loops.h"
 #include "../cwasm/coreset.h"
@@ -42,9 +43,9 @@ static void wamr(struct json_out *j, const struct render_compare *r)
 	json_key(j, "code_bytes");
 	json_u64(j, m->funcs[r->func].size);
 	json_key(j, "roles");
-	cls__json_roles(j, r->wamr_roles);
+	render__roles_json(j, r->wamr_roles);
 	json_key(j, "classes");
-	cls__json(j, r->wamr_table, r->wamr_run_total);
+	render__cls_table_json(j, r->wamr_table, r->wamr_run_total);
 	json_end_obj(j);
 }
 

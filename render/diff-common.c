@@ -1,129 +1,60 @@
 // SPDX-License-Identifier: MIT
-/* Words and orderings the diff renderers share (diff.h). */
-#include <math.h>
+/* What the diff's formats share with compare and report -i (diff.h). */
 #include <stdlib.h>
 #include <string.h>
 #include "diff.h"
+#include "html_data.h"
 #include "../cwasm/coreset.h"
+#include "../util/json_out.h"
 
-static const struct cwasm_module *pair_mod(const struct render_diff *r, const struct cmp_pair *p,
-					   int after)
+/* core c's self samples per function, summed over the side's recordings */
+static uint64_t *summed(const struct cmp_side *s, uint32_t c)
 {
-	int c = after ? p->after : p->before;
+	uint32_t nf = s->mods[c]->nfuncs;
+	uint64_t *v = calloc(nf ? nf : 1, sizeof(*v));
 
-	return c < 0 ? NULL : (after ? r->after : r->before)->mods[c];
+	for (uint32_t k = 0; v && k < s->ncaptures; k++)
+		for (uint32_t f = 0; f < nf; f++)
+			v[f] += s->captures[k].self[c][f];
+	return v;
 }
 
-const char *render__diff_pair_label(const struct render_diff *r, uint32_t pair, char *buf,
-				    size_t len)
+int render__html_core_block(struct json_out *j, const struct cmp_side *s, uint32_t c, int top,
+			    struct ap_err *err)
 {
-	const struct cmp_pair *p = &r->d->pairs[pair];
-	const struct cwasm_module *b = pair_mod(r, p, 0), *a = pair_mod(r, p, 1);
-	const char *lb = b ? core_set__core_name(b) : NULL, *la = a ? core_set__core_name(a) : NULL;
+	const struct cwasm_module *m = s->mods[c];
+	uint64_t *v = summed(s, c), in = 0, total = 0;
 
-	if (lb && la && strcmp(lb, la))
-		snprintf(buf, len, "%s -> %s", lb, la);
-	else
-		snprintf(buf, len, "%s", la ? la : lb ? lb : "?");
-	return buf;
-}
-
-const char *render__diff_func_label(const struct render_diff *r, const struct cmp_func *f,
-				    char *buf, size_t len)
-{
-	const char *name = f->name_after ? f->name_after : f->name_before;
-	const struct cmp_pair *p = &r->d->pairs[f->pair];
-	const struct cwasm_module *m = pair_mod(r, p, f->local_after >= 0);
-	char local[32];
-
-	if (!name) {
-		snprintf(local, sizeof(local), "local_func_%lld",
-			 (long long)(f->local_after >= 0 ? f->local_after : f->local_before));
-		name = local;
+	if (!v)
+		return ap_err_nomem(err);
+	for (uint32_t f = 0; f < m->nfuncs; f++)
+		in += v[f];
+	for (uint32_t k = 0; k < s->ncaptures; k++)
+		total += s->captures[k].total;
+	if (!top)
+		json_begin_obj(j);
+	json_key(j, "core");
+	json_str(j, core_set__core_name(m));
+	json_key(j, "cwasm");
+	json_str(j, m->path);
+	json_key(j, "function_count");
+	json_u64(j, m->nfuncs);
+	json_key(j, "import_function_count");
+	json_u64(j, m->import_func_count);
+	json_key(j, "target");
+	html_data__target(j, m);
+	if (!top) {
+		json_key(j, "total_samples");
+		json_u64(j, total);
 	}
-	if (r->d->npairs > 1 && m && m->core_label)
-		snprintf(buf, len, "%s:%s", m->core_label, name);
-	else
-		snprintf(buf, len, "%s", name);
-	return buf;
-}
-
-const char *render__diff_test_words(const struct cmp_diff *d)
-{
-	uint32_t kb = d->before->ncaptures, ka = d->after->ncaptures;
-
-	if (kb >= 2 && ka >= 2)
-		return "Welch's t-test on the per-capture shares";
-	if (kb >= 2 || ka >= 2)
-		return "Welch's t-test, binomial variance for the single capture";
-	return "two-proportion z-test on the sample counts";
-}
-
-const char *render__diff_adjust_words(enum cmp_adjust a)
-{
-	switch (a) {
-	case CMP_ADJ_HOLM: return "Holm";
-	case CMP_ADJ_BONFERRONI: return "Bonferroni";
-	case CMP_ADJ_NONE: break;
-	}
-	return "no";
-}
-
-const char *render__diff_p(const struct cmp_change *ch, char *buf, size_t len)
-{
-	if (ch->test == CMP_TEST_NONE)
-		snprintf(buf, len, "-");
-	else if (ch->p_adj < 1e-9)
-		snprintf(buf, len, "<1e-9");
-	else
-		snprintf(buf, len, "%.2g", ch->p_adj);
-	return buf;
-}
-
-const char *render__diff_rel(const struct cmp_change *ch, char *buf, size_t len)
-{
-	if (!ch->has_rel)
-		snprintf(buf, len, ch->points > 0 ? "new" : "");
-	else if (fabs(ch->rel_pct) >= 9999.5)
-		snprintf(buf, len, "%s", ch->rel_pct > 0 ? ">+9999%" : "<-9999%");
-	else
-		snprintf(buf, len, "%+.0f%%", ch->rel_pct);
-	return buf;
-}
-
-static int by_incl(const void *x, const void *y, void *arg)
-{
-	const struct cmp_diff *d = arg;
-	const struct cmp_func *a = &d->funcs[*(const uint32_t *)x];
-	const struct cmp_func *b = &d->funcs[*(const uint32_t *)y];
-	double da = fabs(a->incl.ch.points), db = fabs(b->incl.ch.points);
-
-	if (da != db)
-		return da > db ? -1 : 1;
-	return *(const uint32_t *)x < *(const uint32_t *)y ? -1 : 1;
-}
-
-uint32_t render__diff_rows(const struct render_diff *r, int incl, uint32_t *rows)
-{
-	const struct cmp_diff *d = r->d;
-	uint32_t n = 0;
-
-	for (uint32_t i = 0; i < d->nfuncs; i++) {
-		const struct cmp_func *f = &d->funcs[i];
-		const struct cmp_metric *m = incl ? &f->incl : &f->self;
-
-		if (!m->valid || (m->before.samples == 0 && m->after.samples == 0))
-			continue;
-		rows[n++] = i;
-	}
-	if (incl && n)
-		qsort_r(rows, n, sizeof(*rows), by_incl, (void *)d);
-	return n;
-}
-
-uint32_t render__diff_shown(const struct render_diff *r, uint32_t nrows)
-{
-	return r->top && r->top < nrows ? (uint32_t)r->top : nrows;
+	json_key(j, "attributed_samples");
+	json_u64(j, in);
+	json_key(j, "functions");
+	html_data__functions(j, m, v);
+	if (!top)
+		json_end_obj(j);
+	free(v);
+	return 0;
 }
 
 const char *render__tail(const char *s, size_t width, char *buf, size_t len)

@@ -1,197 +1,57 @@
 // SPDX-License-Identifier: MIT
-/* aotperf diff as JSON (README "aotperf diff" lists the keys). */
-#include <stdlib.h>
+/*
+ * aotperf diff as JSON, from its view: the one document of a diff, which
+ * --json writes and the HTML page carries (docs/compare.md "JSON").
+ */
 #include "diff.h"
 #include "loops.h"
-#include "../cwasm/coreset.h"
+#include "table.h"
 #include "../util/json_out.h"
 
-static const char *const test_names[] = { "none", "z", "welch" };
-static const char *const status_names[] = { "matched", "renamed", "added", "removed" };
-
-static void share(struct json_out *j, const char *key, const struct cmp_share *s)
-{
-	json_key(j, key);
-	json_begin_obj(j);
-	json_key(j, "mean");
-	json_dbl(j, s->mean, 4);
-	json_key(j, "sd");
-	json_dbl(j, s->sd, 4);
-	json_key(j, "min");
-	json_dbl(j, s->min, 4);
-	json_key(j, "max");
-	json_dbl(j, s->max, 4);
-	json_key(j, "samples");
-	json_u64(j, s->samples);
-	json_key(j, "total_samples");
-	json_u64(j, s->total);
-	json_key(j, "captures");
-	json_u64(j, s->n);
-	json_end_obj(j);
-}
-
-static void change(struct json_out *j, const struct cmp_change *c)
-{
-	json_key(j, "change");
-	json_begin_obj(j);
-	json_key(j, "points");
-	json_dbl(j, c->points, 4);
-	json_key(j, "relative_pct");
-	if (c->has_rel)
-		json_dbl(j, c->rel_pct, 2);
-	else
-		json_null(j);
-	json_key(j, "test");
-	json_str(j, test_names[c->test]);
-	json_key(j, "statistic");
-	json_dbl(j, c->stat, 4);
-	json_key(j, "df");
-	if (c->test == CMP_TEST_WELCH)
-		json_dbl(j, c->df, 2);
-	else
-		json_null(j);
-	json_key(j, "p");
-	json_dbl(j, c->p, 6);
-	json_key(j, "p_adjusted");
-	json_dbl(j, c->p_adj, 6);
-	json_key(j, "ci_points");
-	if (c->test != CMP_TEST_NONE) {
-		json_begin_arr(j);
-		json_dbl(j, c->ci_lo, 4);
-		json_dbl(j, c->ci_hi, 4);
-		json_end_arr(j);
-	} else {
-		json_null(j);
-	}
-	json_key(j, "significant");
-	json_bool(j, c->significant);
-	json_end_obj(j);
-}
-
-/* {before, after, change} members of a metric, or null when it has no data */
-static void metric(struct json_out *j, const char *key, const struct cmp_metric *m)
-{
-	json_key(j, key);
-	if (!m->valid) {
-		json_null(j);
-		return;
-	}
-	json_begin_obj(j);
-	share(j, "before", &m->before);
-	share(j, "after", &m->after);
-	change(j, &m->ch);
-	json_end_obj(j);
-}
-
-static void side(struct json_out *j, const char *key, const struct cmp_side *s)
+static void side(struct json_out *j, const char *key, const struct view_diff_side *sd)
 {
 	json_key(j, key);
 	json_begin_obj(j);
 	json_key(j, "cores");
-	json_begin_arr(j);
-	for (uint32_t c = 0; c < s->ncores; c++) {
-		json_begin_obj(j);
-		json_key(j, "core");
-		json_str(j, core_set__core_name(s->mods[c]));
-		json_key(j, "cwasm");
-		json_str(j, s->mods[c]->path);
-		json_key(j, "function_count");
-		json_u64(j, s->mods[c]->nfuncs);
-		json_key(j, "import_function_count");
-		json_u64(j, s->mods[c]->import_func_count);
-		json_end_obj(j);
-	}
-	json_end_arr(j);
+	render__table_json_rows(j, sd->cores);
 	json_key(j, "captures");
+	render__table_json_rows(j, sd->recordings);
+	json_key(j, "truncated");
+	json_bool(j, sd->truncated);
+	json_key(j, "consistent");
+	json_bool(j, sd->consistent);
+	json_key(j, "problem");
+	json_str(j, sd->problem[0] ? sd->problem : NULL);
+	json_end_obj(j);
+}
+
+/* rows [from, nrows) of t */
+static void rows_from(struct json_out *j, const struct vt_table *t, uint32_t from)
+{
 	json_begin_arr(j);
-	for (uint32_t k = 0; k < s->ncaptures; k++) {
+	for (uint32_t i = from; i < vt_table__nrows(t); i++) {
 		json_begin_obj(j);
-		json_key(j, "perf");
-		json_str(j, s->captures[k].label);
-		json_key(j, "total_samples");
-		json_u64(j, s->captures[k].total);
-		json_end_obj(j);
-	}
-	json_end_arr(j);
-	json_end_obj(j);
-}
-
-static void func_side(struct json_out *j, const char *key, int64_t local, const char *name,
-		      uint32_t size)
-{
-	json_key(j, key);
-	if (local < 0) {
-		json_null(j);
-		return;
-	}
-	json_begin_obj(j);
-	json_key(j, "local_func");
-	json_i64(j, local);
-	json_key(j, "name");
-	json_str(j, name);
-	json_key(j, "code_bytes");
-	json_u64(j, size);
-	json_end_obj(j);
-}
-
-static void core_of(struct json_out *j, const struct render_diff *r, uint32_t pair)
-{
-	char buf[256];
-
-	json_key(j, "core");
-	json_str(j, render__diff_pair_label(r, pair, buf, sizeof(buf)));
-}
-
-static void func(struct json_out *j, const struct render_diff *r, const struct cmp_func *f,
-		 uint32_t i)
-{
-	json_begin_obj(j);
-	core_of(j, r, f->pair);
-	json_key(j, "wasm_func");
-	json_u64(j, f->wasm_index);
-	json_key(j, "status");
-	json_str(j, status_names[f->status]);
-	func_side(j, "before_func", f->local_before, f->name_before, f->size_before);
-	func_side(j, "after_func", f->local_after, f->name_after, f->size_after);
-	metric(j, "self", &f->self);
-	metric(j, "inclusive", &f->incl);
-	render__diff_offcpu_func_json(j, r, i);
-	json_end_obj(j);
-}
-
-static void index_list(struct json_out *j, const char *key, const struct render_diff *r,
-		       const uint32_t *idx, uint32_t n)
-{
-	json_key(j, key);
-	json_begin_arr(j);
-	for (uint32_t i = 0; i < n; i++) {
-		const struct cmp_func *f = &r->d->funcs[idx[i]];
-
-		json_begin_obj(j);
-		core_of(j, r, f->pair);
-		json_key(j, "wasm_func");
-		json_u64(j, f->wasm_index);
-		json_key(j, "before_local_func");
-		f->local_before >= 0 ? json_i64(j, f->local_before) : json_null(j);
-		json_key(j, "after_local_func");
-		f->local_after >= 0 ? json_i64(j, f->local_after) : json_null(j);
-		json_key(j, "before_name");
-		json_str(j, f->name_before);
-		json_key(j, "after_name");
-		json_str(j, f->name_after);
+		render__table_json_members(j, t, i);
 		json_end_obj(j);
 	}
 	json_end_arr(j);
 }
 
-static void class_diff(struct json_out *j, const struct render_diff *r,
-		       const struct render_diff_func *f)
+static void class_diff(struct json_out *j, const struct view_diff *v, uint32_t i)
 {
+	const struct view_diff_func *f = &v->in.funcs[i];
+	const struct vt_table *t = v->classes[i];
+	int cls = vt_table__find(t, "class");
+
 	json_begin_obj(j);
 	json_key(j, "spec");
 	json_str(j, f->spec);
-	if (f->pair >= 0)
-		core_of(j, r, (uint32_t)f->pair);
+	if (f->pair >= 0) {
+		char buf[256];
+
+		json_key(j, "core");
+		json_str(j, view_diff__pair_label(v, (uint32_t)f->pair, buf, sizeof(buf)));
+	}
 	json_key(j, "wasm_func");
 	json_u64(j, f->wasm_index);
 	json_key(j, "name");
@@ -208,26 +68,10 @@ static void class_diff(struct json_out *j, const struct render_diff *r,
 	json_bool(j, f->cls.tested);
 	json_key(j, "classes");
 	json_begin_obj(j);
-	for (int k = 0; k < CLS__COUNT; k++) {
-		const struct cmp_cls_row *row = &f->cls.cls[k];
-
-		json_key(j, cls__name((enum cls_class)k));
+	for (uint32_t r = 0; r < vt_table__nrows(t); r++) {
+		json_key(j, vt_table__cell(t, r, (uint32_t)cls)->v.s);
 		json_begin_obj(j);
-		json_key(j, "static_before");
-		json_u64(j, row->static_before);
-		json_key(j, "static_after");
-		json_u64(j, row->static_after);
-		json_key(j, "static_change");
-		json_i64(j, row->static_change);
-		json_key(j, "samples_before");
-		json_u64(j, row->share.before.samples);
-		json_key(j, "samples_after");
-		json_u64(j, row->share.after.samples);
-		json_key(j, "percent_of_function_before");
-		json_dbl(j, row->share.before.mean, 2);
-		json_key(j, "percent_of_function_after");
-		json_dbl(j, row->share.after.mean, 2);
-		change(j, &row->share.ch);
+		render__table_json_members(j, t, r);
 		json_end_obj(j);
 	}
 	json_end_obj(j);
@@ -238,127 +82,102 @@ static void class_diff(struct json_out *j, const struct render_diff *r,
 	json_end_obj(j);
 }
 
-static void gate(struct json_out *j, const struct render_diff *r)
+static void gate(struct json_out *j, const struct view_diff *v)
 {
-	const struct cmp_gate *g = r->gate;
-
 	json_key(j, "gate");
-	if (!g) {
+	if (!v->in.gate) {
 		json_null(j);
 		return;
 	}
 	json_begin_obj(j);
 	json_key(j, "fail_if_slower_pct");
-	json_dbl(j, g->pct, 4);
+	json_dbl(j, v->in.gate->pct, 4);
 	json_key(j, "judged");
-	json_str(j, r->gate_what);
+	json_str(j, v->in.gate_what);
+	json_key(j, "by");
+	json_str(j, v->gate_by);
 	json_key(j, "failed");
-	json_bool(j, g->failed);
+	json_bool(j, v->gate_failed);
+	json_key(j, "blocked");
+	json_bool(j, v->gate_blocked);
+	json_key(j, "verdict");
+	json_str(j, v->gate_verdict);
+	json_key(j, "reason");
+	json_str(j, v->gate_line[0] ? v->gate_line : NULL);
 	json_key(j, "checks");
-	json_begin_arr(j);
-	for (uint32_t i = 0; i < g->nchecks; i++) {
-		const struct cmp_gate_check *c = &g->checks[i];
-
-		json_begin_obj(j);
-		if (!r->gate_wasm) {
-			core_of(j, r, c->pair);
-			json_key(j, "wasm_func");
-			json_u64(j, c->wasm_index);
-		}
-		share(j, "before", &c->m.before);
-		share(j, "after", &c->m.after);
-		change(j, &c->m.ch);
-		json_key(j, "grew");
-		json_bool(j, c->grew);
-		json_key(j, "slower");
-		json_bool(j, c->slower);
-		json_end_obj(j);
-	}
-	json_end_arr(j);
+	render__table_json_rows(j, v->checks);
 	json_end_obj(j);
 }
 
-static void body(struct json_out *j, const struct render_diff *r)
+void render__diff_json_body(struct json_out *j, const struct view_diff *v)
 {
-	const struct cmp_diff *d = r->d;
+	const struct cmp_diff *d = v->d;
 
 	json_key(j, "event");
-	json_str(j, r->event);
+	json_str(j, v->in.event);
+	json_key(j, "time_unit");
+	json_str(j, v->time ? v->time_unit : NULL);
 	json_key(j, "level");
 	json_dbl(j, d->level, 4);
 	json_key(j, "adjust");
-	json_str(j, d->adjust == CMP_ADJ_HOLM ? "holm" : d->adjust == CMP_ADJ_BONFERRONI
-							     ? "bonferroni" : "none");
+	json_str(j, v->adjust_key);
 	json_key(j, "test");
-	json_str(j, render__diff_test_words(d));
+	json_str(j, v->test_words);
+	json_key(j, "by");
+	json_str(j, v->in.by_share || !v->time ? "share" : "time");
 	json_key(j, "tested_functions");
 	json_u64(j, d->ntested_self);
 	json_key(j, "tested_functions_inclusive");
 	json_u64(j, d->ntested_incl);
-	side(j, "before", r->before);
-	side(j, "after", r->after);
-	metric(j, "wasm", &d->wasm);
+	json_key(j, "tested_functions_time");
+	json_u64(j, d->ntested_self_time);
+	json_key(j, "tested_functions_inclusive_time");
+	json_u64(j, d->ntested_incl_time);
+	side(j, "before", &v->side[0]);
+	side(j, "after", &v->side[1]);
+	json_key(j, "run_time");
+	render__table_json_group(j, v->totals, 0, "time");
+	json_key(j, "run_note");
+	json_str(j, v->run_note[0] ? v->run_note : NULL);
+	json_key(j, "wasm_time");
+	render__table_json_group(j, v->totals, 1, "time");
+	json_key(j, "wasm");
+	render__table_json_group(j, v->totals, 1, "share");
 	json_key(j, "core_pairs");
-	json_begin_arr(j);
-	for (uint32_t i = 0; i < d->npairs; i++) {
-		const struct cmp_pair *p = &d->pairs[i];
-
-		json_begin_obj(j);
-		core_of(j, r, i);
-		json_key(j, "manifest_idx");
-		p->manifest_idx >= 0 ? json_i64(j, p->manifest_idx) : json_null(j);
-		json_key(j, "matched");
-		json_u64(j, p->nmatched);
-		json_key(j, "added");
-		json_u64(j, p->nadded);
-		json_key(j, "removed");
-		json_u64(j, p->nremoved);
-		metric(j, "share", &p->core);
-		json_end_obj(j);
-	}
-	json_end_arr(j);
+	rows_from(j, v->totals, 2);
 	json_key(j, "functions");
-	json_begin_arr(j);
-	for (uint32_t i = 0; i < d->nfuncs; i++)
-		func(j, r, &d->funcs[i], i);
-	json_end_arr(j);
-	index_list(j, "renamed", r, d->renamed, d->nrenamed);
-	index_list(j, "added", r, d->added, d->nadded);
-	index_list(j, "removed", r, d->removed, d->nremoved);
+	render__table_json_rows(j, v->funcs);
+	/* the first functions_listed rows are the ones text and Markdown list (--top) */
+	json_key(j, "functions_listed");
+	json_u64(j, vt_table__shown(v->funcs));
+	json_key(j, "renamed");
+	render__table_json_rows(j, v->renamed);
+	json_key(j, "added");
+	render__table_json_rows(j, v->added);
+	json_key(j, "removed");
+	render__table_json_rows(j, v->removed);
 	json_key(j, "moved_names");
-	json_begin_arr(j);
-	for (uint32_t i = 0; i < d->nmoves; i++) {
-		json_begin_obj(j);
-		core_of(j, r, d->moves[i].pair);
-		json_key(j, "name");
-		json_str(j, d->moves[i].name);
-		json_key(j, "before_wasm_func");
-		json_u64(j, d->moves[i].wasm_before);
-		json_key(j, "after_wasm_func");
-		json_u64(j, d->moves[i].wasm_after);
-		json_end_obj(j);
-	}
-	json_end_arr(j);
+	render__table_json_rows(j, v->moves);
 	json_key(j, "classified_functions");
 	json_begin_arr(j);
-	for (uint32_t i = 0; i < r->nfuncs; i++)
-		class_diff(j, r, &r->funcs[i]);
+	for (uint32_t i = 0; i < v->in.nfuncs; i++)
+		class_diff(j, v, i);
 	json_end_arr(j);
-	render__diff_offcpu_json(j, r);
-	gate(j, r);
+	render__diff_offcpu_json(j, v);
+	gate(j, v);
 	json_key(j, "warnings");
 	json_begin_arr(j);
-	for (uint32_t i = 0; i < d->nwarnings; i++)
-		json_str(j, d->warnings[i]);
+	for (uint32_t i = 0; i < v->warnings.n; i++)
+		json_str(j, v->warnings.w[i].msg);
 	json_end_arr(j);
 }
 
-int render__diff_json_file(const char *path, const struct render_diff *r, struct ap_err *err)
+int render__diff_json_file(const char *path, const struct view_diff *v, struct ap_err *err)
 {
 	struct json_doc doc;
 
-	if (json_doc__open(&doc, path, r->tool, err))
+	if (json_doc__open(&doc, path, v->in.tool, err))
 		return -1;
-	body(&doc.j, r);
+	render__diff_json_body(&doc.j, v);
 	return json_doc__commit(&doc, err);
 }

@@ -1,121 +1,90 @@
 // SPDX-License-Identifier: MIT
-/* aotperf diff as text: 80 columns, the function column wider on a wider terminal. */
+/* aotperf diff as text, from its view: the tables through render/table-text.c, 80 columns. */
 #include <inttypes.h>
-#include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
 #include "diff.h"
 #include "loops.h"
-#include "../cwasm/coreset.h"
+#include "table.h"
 #include "../util/term.h"
 
-/* the function column: 18 at 80 columns, what a wider terminal adds */
-static size_t name_cols(const struct render_diff *r)
+static void side_lines(FILE *out, const struct view_diff_side *sd, unsigned cols)
 {
-	size_t cols = r->columns ? r->columns : AP_TERM_DEFAULT_COLUMNS;
-
-	return cols > 80 ? (cols - 80 > 100 ? 118 : 18 + cols - 80) : 18;
-}
-
-static void side_lines(FILE *out, const char *word, const struct cmp_side *s)
-{
+	const struct cmp_side *s = sd->cs;
 	char buf[128];
 
-	fprintf(out, "%-7s %s%s (%u recording%s)\n", word,
+	fprintf(out, "%-7s %s%s (%u recording%s)\n", sd->word,
 		render__tail(s->mods[0]->path, s->ncores > 1 ? 50 : 54, buf, sizeof(buf)),
 		s->ncores > 1 ? " ..." : "", s->ncaptures, s->ncaptures == 1 ? "" : "s");
-	for (uint32_t k = 0; k < s->ncaptures; k++)
-		fprintf(out, "  %-58s %10" PRIu64 " samples\n",
-			render__tail(s->captures[k].label, 58, buf, sizeof(buf)), s->captures[k].total);
-}
+	render__table_text(out, sd->recordings, cols, 2, 0);
+	if (sd->problem[0]) {
+		char line[1024];
 
-static void metric_line(FILE *out, const char *what, const struct cmp_metric *m)
-{
-	char p[16];
-
-	fprintf(out, "  %-18s %6.2f%% -> %6.2f%%  %+.2f points, p %s%s\n", what, m->before.mean,
-		m->after.mean, m->ch.points, render__diff_p(&m->ch, p, sizeof(p)),
-		m->ch.significant ? " *" : "");
-}
-
-static void local_col(const struct cmp_func *f, char *buf, size_t len)
-{
-	if (f->local_before >= 0 && f->local_after >= 0 && f->local_before != f->local_after)
-		snprintf(buf, len, "%" PRId64 ">%" PRId64, f->local_before, f->local_after);
-	else
-		snprintf(buf, len, "%" PRId64, f->local_after >= 0 ? f->local_after : f->local_before);
-}
-
-static void func_table(FILE *out, const struct render_diff *r, int incl)
-{
-	const struct cmp_diff *d = r->d;
-	uint32_t *rows = malloc((d->nfuncs ? d->nfuncs : 1) * sizeof(*rows));
-	uint32_t n, shown;
-
-	if (!rows)
-		return;
-	n = render__diff_rows(r, incl, rows);
-	shown = render__diff_shown(r, n);
-	fprintf(out, "\n%s share of the run, by the size of the change:\n",
-		incl ? "Inclusive (call graphs)" : "Self");
-	fprintf(out, "  %6s %6s  %-*s %7s %7s %7s %6s %7s\n", "wasm", "local", (int)name_cols(r),
-		"function", "before%", "after%", "points", "rel", "p(adj)");
-	for (uint32_t i = 0; i < shown; i++) {
-		const struct cmp_func *f = &d->funcs[rows[i]];
-		const struct cmp_metric *m = incl ? &f->incl : &f->self;
-		char name[300], cut[400], local[48], rel[16], p[16];
-
-		local_col(f, local, sizeof(local));
-		fprintf(out, "  %6" PRIu32 " %6s  %-*s %7.2f %7.2f %+7.2f %6s %7s%s\n",
-			f->wasm_index, local, (int)name_cols(r),
-			ap_term__fit(cut, sizeof(cut), render__diff_func_label(r, f, name, sizeof(name)),
-				     name_cols(r)),
-			m->before.mean, m->after.mean, m->ch.points,
-			render__diff_rel(&m->ch, rel, sizeof(rel)),
-			render__diff_p(&m->ch, p, sizeof(p)), m->ch.significant ? " *" : "");
+		snprintf(line, sizeof(line), "  %s %s", sd->truncated ? "CUT SHORT:" :
+			 "NOT consistent:", sd->problem);
+		ap_term__wrap(out, line, cols, 4);
 	}
-	if (!n)
+}
+
+static void note(FILE *out, unsigned cols, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* a note under a table: indented, wrapped at the width */
+static void note(FILE *out, unsigned cols, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	line[0] = line[1] = ' ';
+	va_start(ap, fmt);
+	vsnprintf(line + 2, sizeof(line) - 2, fmt, ap);
+	va_end(ap);
+	ap_term__wrap(out, line, cols, 4);
+}
+
+static void func_table(FILE *out, const struct view_diff *v, int incl, unsigned cols)
+{
+	const struct vt_table *t = incl ? v->incl : v->funcs;
+	const struct cmp_diff *d = v->d;
+	uint32_t n = vt_table__nrows(t), shown = vt_table__shown(t);
+
+	char title[300];
+
+	if (v->time)
+		snprintf(title, sizeof(title), "%s: CPU time per run (%s) and share (%%), by the "
+			 "size of the %s change:", incl ? "Inclusive (call graphs)" : "Self",
+			 v->ms_word, v->in.by_share ? "share" : "time");
+	else
+		snprintf(title, sizeof(title), "%s share of the run, by the size of the change:",
+			 incl ? "Inclusive (call graphs)" : "Self");
+	fputc('\n', out);
+	ap_term__wrap(out, title, cols, 2);
+	render__table_text(out, t, cols, 2, 0);
+	if (!shown)
 		fprintf(out, "  (no function has samples on either side)\n");
-	fprintf(out, "  * significant at %.0f%%, %s-adjusted over %u tested functions\n",
-		100.0 * d->level, render__diff_adjust_words(d->adjust),
-		incl ? d->ntested_incl : d->ntested_self);
+	note(out, cols, "* significant at %.0f%%, %s-adjusted over %u tested functions",
+	     100.0 * d->level, v->adjust_words,
+	     v->time ? (incl ? d->ntested_incl_time : d->ntested_self_time)
+		     : (incl ? d->ntested_incl : d->ntested_self));
 	if (shown < n)
 		fprintf(out, "  %u more functions with samples (--top 0 lists all)\n", n - shown);
-	free(rows);
 }
 
-/* renamed / removed / added */
-static void status_list(FILE *out, const struct render_diff *r, const char *title,
-			const uint32_t *idx, uint32_t n)
+static void status_list(FILE *out, const char *title, const struct vt_table *t, unsigned cols)
 {
-	const struct cmp_diff *d = r->d;
+	uint32_t n = vt_table__nrows(t);
 
 	if (!n)
 		return;
 	fprintf(out, "\n%s: %u\n", title, n);
-	for (uint32_t i = 0; i < n && i < 20; i++) {
-		const struct cmp_func *f = &d->funcs[idx[i]];
-		char local[48], pl[96], c1[128], c2[128];
-
-		local_col(f, local, sizeof(local));
-		if (f->status == CMP_RENAMED)
-			fprintf(out, "  wasm %" PRIu32 " local %s: %s -> %s\n", f->wasm_index, local,
-				ap_term__fit(c1, sizeof(c1), f->name_before, 28),
-				ap_term__fit(c2, sizeof(c2), f->name_after, 28));
-		else
-			fprintf(out, "  wasm %" PRIu32 " local %s %s  %.2f%% -> %.2f%%%s%s\n",
-				f->wasm_index, local,
-				ap_term__fit(c1, sizeof(c1), f->name_before ? f->name_before
-							     : f->name_after ? f->name_after : "", 30),
-				f->self.before.mean, f->self.after.mean, d->npairs > 1 ? "  " : "",
-				d->npairs > 1 ? render__diff_pair_label(r, f->pair, pl, sizeof(pl)) : "");
-	}
-	if (n > 20)
+	render__table_text(out, t, cols, 2, 0);
+	if (vt_table__shown(t) < n)
 		fprintf(out, "  ... %u in all (the JSON lists every one)\n", n);
 }
 
-static void class_table(FILE *out, const struct render_diff *r, const struct render_diff_func *fn)
+static void class_table(FILE *out, const struct view_diff *v, uint32_t i, unsigned cols)
 {
-	const struct cmp_cls_diff *c = &fn->cls;
+	const struct view_diff_func *fn = &v->in.funcs[i];
 
 	fprintf(out, "\nClasses of %s, wasm %" PRIu32 ":\n", fn->name ? fn->name : fn->spec,
 		fn->wasm_index);
@@ -124,100 +93,73 @@ static void class_table(FILE *out, const struct render_diff *r, const struct ren
 	fprintf(out, "  samples  before %" PRIu64 " (local_func_%" PRId64 "), after %" PRIu64
 		" (local_func_%" PRId64 ")\n", fn->samples_before, fn->local_before,
 		fn->samples_after, fn->local_after);
-	fprintf(out, "  %-15s %-20s %s\n", "", "static instructions", "% of the function's samples");
-	fprintf(out, "  %-15s %6s %6s %5s %8s %8s %8s %8s\n", "class", "before", "after", "chg",
-		"before", "after", "points", "p(adj)");
-	for (int i = 0; i < CLS__COUNT; i++) {
-		uint32_t k = c->order[i];
-		const struct cmp_cls_row *row = &c->cls[k];
-		char p[16];
-
-		if (!row->static_before && !row->static_after && !row->share.before.samples &&
-		    !row->share.after.samples)
-			continue;
-		fprintf(out, "  %-15s %6" PRIu32 " %6" PRIu32 " %+5" PRId64 " %8.2f %8.2f %+8.2f %8s%s\n",
-			cls__name((enum cls_class)k), row->static_before, row->static_after,
-			row->static_change, row->share.before.mean, row->share.after.mean,
-			row->share.ch.points, render__diff_p(&row->share.ch, p, sizeof(p)),
-			row->share.ch.significant ? " *" : "");
-	}
-	if (c->tested)
-		fprintf(out, "  * significant at %.0f%%: z-test on the summed class samples, %s over "
-			"%u classes\n", 100.0 * r->d->level, render__diff_adjust_words(r->d->adjust),
-			c->ntested);
+	fprintf(out, "  static instructions before, after, change; %% of the function's samples\n");
+	render__table_text(out, v->classes[i], cols, 2, 0);
+	if (fn->cls.tested)
+		note(out, cols, "* significant at %.0f%%: z-test on the summed class samples, %s "
+		     "over %u classes", 100.0 * v->d->level, v->adjust_words, fn->cls.ntested);
 	else
 		fprintf(out, "  (not tested: a side has no samples in the function)\n");
 	if (fn->loops)
-		render__loop_pair_text(out, fn->loops, 80);
-	(void)r;
+		render__loop_pair_text(out, fn->loops, cols);
 }
 
-static void gate_lines(FILE *out, const struct render_diff *r)
+static void gate_lines(FILE *out, const struct view_diff *v, unsigned cols)
 {
-	const struct cmp_gate *g = r->gate;
+	char head[300];
 
-	fprintf(out, "\nGate --fail-if-slower %g (%s): %s\n", g->pct, r->gate_what,
-		g->failed ? "FAILED" : g->nchecks ? "passed" : "nothing ran before");
-	for (uint32_t i = 0; i < g->nchecks; i++) {
-		const struct cmp_gate_check *c = &g->checks[i];
-		char what[96], cut[128], rel[16], p[16];
+	snprintf(head, sizeof(head), "Gate --fail-if-slower %g (%s, by %s): %s", v->in.gate->pct,
+		 v->in.gate_what, v->gate_by, v->gate_verdict);
+	fputc('\n', out);
+	ap_term__wrap(out, head, cols, 2);
+	if (vt_table__nrows(v->checks))
+		render__table_text(out, v->checks, cols, 2, 0);
+	if (v->gate_line[0])
+		note(out, cols, "%s", v->gate_line);
+}
 
-		if (c->func >= 0)
-			render__diff_func_label(r, &r->d->funcs[c->func], what, sizeof(what));
-		else if (r->gate_wasm)
-			snprintf(what, sizeof(what), "in wasm code");
-		else
-			snprintf(what, sizeof(what), "wasm %" PRIu32, c->wasm_index);
-		fprintf(out, "  %-24s %6.2f%% -> %6.2f%% %7s p %-7s %s\n",
-			ap_term__fit(cut, sizeof(cut), what, 24), c->m.before.mean,
-			c->m.after.mean, render__diff_rel(&c->m.ch, rel, sizeof(rel)),
-			render__diff_p(&c->m.ch, p, sizeof(p)),
-			c->slower ? "SLOWER" : c->grew ? "grew, not significant" : "not slower");
+void render__diff_text(FILE *out, const struct view_diff *v, unsigned columns)
+{
+	const struct cmp_diff *d = v->d;
+	unsigned cols = columns ? columns : AP_TERM_DEFAULT_COLUMNS;
+
+	fprintf(out, "aotperf diff: %u recording%s before, %u after%s%s\n",
+		v->side[0].cs->ncaptures, v->side[0].cs->ncaptures == 1 ? "" : "s",
+		v->side[1].cs->ncaptures, v->in.event ? ", event " : "",
+		v->in.event ? v->in.event : "");
+	side_lines(out, &v->side[0], cols);
+	side_lines(out, &v->side[1], cols);
+	{
+		char line[600];
+
+		snprintf(line, sizeof(line), "test    %s, %s-adjusted, %.0f%% level; %s shares "
+			 "are %% of all samples", v->test_words, v->adjust_words, 100.0 * d->level,
+			 v->time ? "times are CPU time per run (each sample's period summed);" : "");
+		ap_term__wrap(out, line, cols, 8);
 	}
-}
-
-void render__diff_text(FILE *out, const struct render_diff *r)
-{
-	const struct cmp_diff *d = r->d;
-
-	fprintf(out, "aotperf diff: %u recording%s before, %u after%s%s\n", r->before->ncaptures,
-		r->before->ncaptures == 1 ? "" : "s", r->after->ncaptures,
-		r->event ? ", event " : "", r->event ? r->event : "");
-	side_lines(out, "before", r->before);
-	side_lines(out, "after", r->after);
-	fprintf(out, "test    %s,\n        %s-adjusted, %.0f%% level; shares are %% of all samples"
-		"\n", render__diff_test_words(d), render__diff_adjust_words(d->adjust),
-		100.0 * d->level);
-	fprintf(out, "\n");
-	metric_line(out, "in wasm code", &d->wasm);
-	if (d->npairs > 1)
-		for (uint32_t i = 0; i < d->npairs; i++) {
-			char pl[96];
-
-			metric_line(out, render__diff_pair_label(r, i, pl, sizeof(pl)),
-				    &d->pairs[i].core);
-		}
-	func_table(out, r, 0);
-	if (d->before->has_incl && d->after->has_incl)
-		func_table(out, r, 1);
-	render__diff_offcpu_text(out, r);
+	if (v->time)
+		fprintf(out, "\nCPU time per run (%s) and share of the run (%%):\n", v->ms_word);
+	else
+		fprintf(out, "\nShare of the run (%%):\n");
+	render__table_text(out, v->totals, cols, 2, 0);
+	if (v->run_note[0])
+		note(out, cols, "NOTE: %s", v->run_note);
+	func_table(out, v, 0, cols);
+	if (v->incl)
+		func_table(out, v, 1, cols);
+	render__diff_offcpu_text(out, v, cols);
 	if (!d->nrenamed && !d->nremoved && !d->nadded)
 		fprintf(out, "\nNo function renamed, removed or added.\n");
-	status_list(out, r, "Renamed (same wasm index, another name)", d->renamed, d->nrenamed);
-	status_list(out, r, "Removed (only in the before build)", d->removed, d->nremoved);
-	status_list(out, r, "Added (only in the after build)", d->added, d->nadded);
-	if (d->nmoves)
+	status_list(out, "Renamed (same wasm index, another name)", v->renamed, cols);
+	status_list(out, "Removed (only in the before build)", v->removed, cols);
+	status_list(out, "Added (only in the after build)", v->added, cols);
+	if (d->nmoves) {
 		fprintf(out, "\nNames at another wasm index: %u (matched by index all the same)\n",
 			d->nmoves);
-	for (uint32_t i = 0; i < d->nmoves && i < 5; i++) {
-		char cut[128];
-
-		fprintf(out, "  name %s: wasm %" PRIu32 " before, %" PRIu32 " after\n",
-			ap_term__fit(cut, sizeof(cut), d->moves[i].name, 30),
-			d->moves[i].wasm_before, d->moves[i].wasm_after);
+		render__table_text(out, v->moves, cols, 2, 0);
 	}
-	for (uint32_t i = 0; i < r->nfuncs; i++)
-		class_table(out, r, &r->funcs[i]);
-	if (r->gate)
-		gate_lines(out, r);
+	for (uint32_t i = 0; i < v->in.nfuncs; i++)
+		class_table(out, v, i, cols);
+	if (v->in.gate)
+		gate_lines(out, v, cols);
 }

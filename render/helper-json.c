@@ -126,6 +126,11 @@ static void document(struct json_out *j, const struct helper_report *r)
 	json_key(j, "attribution_coverage_pct");
 	json_pyfloat(j, ap_pct(a->cores[0].samples, a->total_samples));
 	json_key(j, "authoritative"); json_bool(j, r->authoritative);
+	/* keys the helper never writes, only for a cut recording (docs/helper-interface.md) */
+	if (r->truncated) {
+		json_key(j, "bytes_expected"); json_u64(j, r->bytes_expected);
+		json_key(j, "bytes_read"); json_u64(j, r->bytes_read);
+	}
 	if (r->f && r->f->hv) {
 		json_key(j, "classified_function"); classified(j, r);
 	}
@@ -143,6 +148,9 @@ static void document(struct json_out *j, const struct helper_report *r)
 	json_key(j, "text_size"); json_u64(j, m->text_size);
 	json_key(j, "top_functions"); top_functions(j, r);
 	json_key(j, "total_samples"); json_u64(j, a->total_samples);
+	if (r->truncated) {
+		json_key(j, "truncated"); json_bool(j, 1);
+	}
 	json_end_obj(j);
 	json_finish(j);
 }

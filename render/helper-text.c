@@ -13,6 +13,10 @@ void render__helper_text_head(FILE *out, const struct helper_report *r)
 	fprintf(out, "core text base=0x%" PRIx64 " size=%u (%.1f MB), func_count=%u, total self "
 		"samples=%" PRIu64 "\n", r->base, m->text_size, m->text_size / 1048576.0, m->nfuncs,
 		a->total_samples);
+	if (r->truncated)
+		fprintf(out, "CUT SHORT: read %" PRIu64 " of %" PRIu64 " data bytes (%.2f%%); not "
+			"authoritative\n", r->bytes_read, r->bytes_expected,
+			ap_pct(r->bytes_read, r->bytes_expected));
 	fprintf(out, "samples in this core: %" PRIu64 " (%.1f%% of run)\n\n", a->cores[0].samples,
 		ap_pct(a->cores[0].samples, a->total_samples));
 }

@@ -24,6 +24,9 @@ struct helper_report {
 	int map_authoritative;		/* chosen by the exact-size rule, not --base */
 	const char *override;		/* --base as typed, or NULL */
 	uint64_t top;			/* --top */
+	/* the recording was cut short: the data bytes read of those expected */
+	int truncated;
+	uint64_t bytes_read, bytes_expected;
 	const struct profile_func *f;	/* --func, or NULL */
 };
 

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "html_data.h"
+#include "table.h"
+#include "../view/listing.h"
 #include "../classify/classify.h"
 #include "../cwasm/cwasm.h"
 
@@ -32,104 +34,21 @@ void html_data__target(struct json_out *j, const struct cwasm_module *m)
 	json_end_obj(j);
 }
 
-/* "48 8b 45 f8": at most HTML_DATA_MAX_BYTES of them */
-static void hex_bytes(const uint8_t *p, uint32_t n, char *out)
+void html_data__listing(struct json_out *j, const char *core, uint32_t func, const char *name,
+			uint64_t code_bytes, const struct view_listing *l)
 {
-	static const char hex[] = "0123456789abcdef";
-	char *o = out;
-
-	if (n > HTML_DATA_MAX_BYTES)
-		n = HTML_DATA_MAX_BYTES;
-	for (uint32_t i = 0; i < n; i++) {
-		if (i)
-			*o++ = ' ';
-		*o++ = hex[p[i] >> 4];
-		*o++ = hex[p[i] & 15];
-	}
-	*o = 0;
-}
-
-static void data_ranges(struct json_out *j, const struct cls_func *f)
-{
-	json_begin_arr(j);
-	for (uint32_t i = 0; i < f->ninsns;) {
-		uint32_t start, end;
-
-		if (f->insns[i].cls != CLS_DATA) {
-			i++;
-			continue;
-		}
-		start = f->insns[i].offset;
-		end = start;
-		while (i < f->ninsns && f->insns[i].cls == CLS_DATA &&
-		       f->insns[i].offset == end) {
-			end += f->insns[i].size;
-			i++;
-		}
-		json_begin_obj(j);
-		json_key(j, "start");
-		json_u64(j, start);
-		json_key(j, "end");
-		json_u64(j, end);
-		json_end_obj(j);
-	}
-	json_end_arr(j);
-}
-
-void html_data__listing(struct json_out *j, const struct cwasm_module *m, const char *core,
-			uint32_t func, const struct cls_func *f, const uint64_t *insn_samples)
-{
-	const struct cwasm_func *fn = &m->funcs[func];
-	char bytes[HTML_DATA_MAX_BYTES * 3 + 1];
-	uint64_t total = 0;
-
-	for (uint32_t i = 0; insn_samples && i < f->ninsns; i++)
-		total += insn_samples[i];
 	json_begin_obj(j);
-	json_key(j, "core");
-	json_str(j, core);
-	json_key(j, "local_func");
-	json_u64(j, func);
-	json_key(j, "name");
-	json_str(j, fn->name);
-	json_key(j, "samples");
-	json_u64(j, total);
-	json_key(j, "code_bytes");
-	json_u64(j, fn->size);
-	if (f->ninsns) {
-		json_key(j, "address");
-		json_hex(j, f->insns[0].addr - f->insns[0].offset);
+	json_key(j, "core"); json_str(j, core);
+	json_key(j, "local_func"); json_u64(j, func);
+	json_key(j, "name"); json_str(j, name);
+	json_key(j, "samples"); json_u64(j, l->samples);
+	json_key(j, "code_bytes"); json_u64(j, code_bytes);
+	json_key(j, "instruction_count"); json_u64(j, l->ninsns);
+	if (l->have_address) {
+		json_key(j, "address"); json_hex(j, l->address);
 	}
-	json_key(j, "insns");
-	json_begin_arr(j);
-	for (uint32_t i = 0; i < f->ninsns; i++) {
-		const struct cls_insn *in = &f->insns[i];
-		uint64_t at = (uint64_t)fn->offset + in->offset;
-		uint32_t n = in->size;
-
-		if (at > m->text_size)
-			n = 0;
-		else if (n > m->text_size - at)
-			n = (uint32_t)(m->text_size - at);
-		hex_bytes(m->text + (n ? at : 0), n, bytes);
-		json_begin_obj(j);
-		json_key(j, "offset");
-		json_u64(j, in->offset);
-		json_key(j, "size");
-		json_u64(j, in->size);
-		json_key(j, "bytes");
-		json_str(j, bytes);
-		json_key(j, "text");
-		json_str(j, in->text);
-		json_key(j, "class");
-		json_str(j, cls__name((enum cls_class)in->cls));
-		json_key(j, "samples");
-		json_u64(j, insn_samples ? insn_samples[i] : 0);
-		json_end_obj(j);
-	}
-	json_end_arr(j);
-	json_key(j, "data_ranges");
-	data_ranges(j, f);
+	json_key(j, "insns"); render__table_json_rows(j, l->insns);
+	json_key(j, "data_ranges"); render__table_json_rows(j, l->data_ranges);
 	json_end_obj(j);
 }
 

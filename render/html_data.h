@@ -3,8 +3,8 @@
 #define AOTPERF_RENDER_HTML_DATA_H
 /*
  * Writers for the parts of the HTML data document (docs/html-data.md) that
- * the report JSON does not have: every function of a core, instruction
- * listings, stack-tree nodes and the diff block. Each writes one value (or
+ * the JSON documents do not have: every function of a diff's core, its
+ * target, instruction listings, stack-tree nodes and the diff block. Each writes one value (or
  * one array element) through a json_out; the caller writes the key and
  * opens and closes the arrays, so these compose with the report's writers.
  */
@@ -12,7 +12,7 @@
 #include "../util/json_out.h"
 
 struct cwasm_module;
-struct cls_func;
+struct view_listing;
 
 /*
  * The "functions" value: [[local_func, samples, code_bytes, name], ...] for
@@ -25,14 +25,12 @@ void html_data__functions(struct json_out *j, const struct cwasm_module *m,
 void html_data__target(struct json_out *j, const struct cwasm_module *m);
 
 /*
- * One "listings" element: function func of m (core: its label in the
- * document, as "core" in the report JSON), decoded into f (classify/), with
- * insn_samples parallel to f->insns (NULL: 0). Instruction bytes come
- * from m->text; a data entry shows its first HTML_DATA_MAX_BYTES.
+ * One "listings" element: function func (core: its label in the document,
+ * as "core" in the report JSON; name its wasm name or NULL), its listing
+ * (view/listing.h).
  */
-#define HTML_DATA_MAX_BYTES 16
-void html_data__listing(struct json_out *j, const struct cwasm_module *m, const char *core,
-			uint32_t func, const struct cls_func *f, const uint64_t *insn_samples);
+void html_data__listing(struct json_out *j, const char *core, uint32_t func, const char *name,
+			uint64_t code_bytes, const struct view_listing *l);
 
 /* One "stacks.nodes" element: parent is an earlier node's index, -1 for a root. */
 struct html_stack_node {

@@ -2,12 +2,13 @@
 #ifndef AOTPERF_RENDER_REPORT_EXPORT_H
 #define AOTPERF_RENDER_REPORT_EXPORT_H
 /*
- * The report of a profile (profile/profile.h) for other readers:
+ * The report's view (view/report.h) for other readers:
  *
- *   HTML      one self-contained page (render/html.h): the report JSON plus
- *             every function of each core, the target, the listings of the
- *             classified functions, the host frames, and the call-stack
- *             tree when the profile has one (docs/html-data.md);
+ *   HTML      one self-contained page (render/html.h) whose data document
+ *             is the report's JSON document with what the page draws
+ *             besides: every function of each core, the listings of the
+ *             classified functions, the call-stack tree when the profile
+ *             has one (docs/html-data.md);
  *   Markdown  GitHub-flavoured tables (render/markdown.h): the run, each
  *             core's top functions, the samples outside wasm, each
  *             classified function's class table and hottest instructions;
@@ -17,45 +18,33 @@
  *             with their leaves (profile_opts.host too), the event's
  *             sample types.
  *
- * The functions shown closely are the profile's classified ones (the front
- * end adds and classifies them first); pprof wants p->host for the samples
- * outside wasm (profile_opts.host), else they become one [unknown] frame.
- * The FILE variants write to an open stream (name for messages); the path
- * variants write atomically (util/outfile.h), nothing left on failure.
+ * The functions shown closely are the view's classified ones (the pages
+ * also those the front end picked for them: view_report_func.asked 0);
+ * pprof wants p->host for the samples outside wasm (profile_opts.host),
+ * else they become one [unknown] frame. The FILE variants write to an
+ * open stream (name for messages); the path variants write atomically
+ * (util/outfile.h), nothing left on failure.
  */
 #include <stdio.h>
 #include "report.h"
 
-int render__report_html(FILE *f, const char *name, const struct profile *p,
+int render__report_html(FILE *f, const char *name, const struct view_report *v,
 			const struct render_opts *o, struct ap_err *err);
-int render__report_html_file(const char *path, const struct profile *p,
+int render__report_html_file(const char *path, const struct view_report *v,
 			     const struct render_opts *o, struct ap_err *err);
 
-int render__report_md(FILE *f, const char *name, const struct profile *p,
+int render__report_md(FILE *f, const char *name, const struct view_report *v,
 		      const struct render_opts *o, struct ap_err *err);
-int render__report_md_file(const char *path, const struct profile *p,
+int render__report_md_file(const char *path, const struct view_report *v,
 			   const struct render_opts *o, struct ap_err *err);
 
-int render__report_pprof(FILE *f, const char *name, const struct profile *p,
+int render__report_pprof(FILE *f, const char *name, const struct view_report *v,
 			 const struct render_opts *o, struct ap_err *err);
-int render__report_pprof_file(const char *path, const struct profile *p,
+int render__report_pprof_file(const char *path, const struct view_report *v,
 			      const struct render_opts *o, struct ap_err *err);
 
-/* The host frames (p->host) summed per (dso, symbol), most samples first. */
-struct render_host_row {
-	const char *dso;
-	const char *sym;	/* NULL: [unknown] */
-	uint64_t samples;
-};
-/* 0 and *rows (malloc()ed, free() it; NULL when none), or -1 out of memory. */
-int render__host_rows(const struct profile *p, struct render_host_row **rows, size_t *n);
-/*
- * The same in the text report ("outside wasm", the first --top rows and
- * the rest summed; 0, or -1 out of memory) and in the JSON
- * ("outside_wasm": samples, percent_of_run, every row). Nothing without
- * p->host.
- */
-int render__report_host_text(FILE *out, const struct profile *p, const struct render_opts *o);
-void render__report_host_json(struct json_out *j, const struct profile *p);
+/* The JSON members of the HTML page's document: the report's, with the pages' functions. */
+void render__report_page_members(struct json_out *j, const struct view_report *v,
+				 const struct render_opts *o);
 
 #endif

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * The report as one HTML page: the data document (docs/html-data.md) is
- * the report JSON with, per core, its target and every function, then the
- * listings of the classified functions, the samples outside wasm and (once
- * the profile has them) the call stacks; render/html.c wraps it with the
- * viewer. A recording of several sampling events: the first event's
- * document at the top level and each event's in "events", as the report
- * JSON has them; the viewer draws a block per event.
+ * the report's JSON document with what the page draws besides: per core
+ * every function, the listings of the classified functions, the sampled
+ * event's rate and (once the profile has them) the call stacks;
+ * render/html.c wraps it with the viewer. A recording of several sampling
+ * events: the first event's document at the top level and each event's in
+ * "events", as the report JSON has them; the viewer draws a block per event.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,79 +16,64 @@
 #include "html_offcpu.h"
 #include "report-events.h"
 #include "report-export.h"
-#include "../profile/host.h"
-
-/* Host rows in the document: the viewer lists them; the rest is summed. */
-#define HTML_HOST_ROWS 100
+#include "table.h"
+#include "../cwasm/coreset.h"
 
 struct html_ctx {
-	const struct profile *p;
+	const struct view_report *v;
 	const struct render_opts *o;	/* the caller's */
 	struct render_opts ro;		/* with our hooks */
-	struct render_host_row *host;
-	size_t nhost;
 	/* the stack tree's nodes: index in the document (-1: left out), the cut (stack_cut) */
 	int64_t *stack_out;
 	uint64_t stack_cut, stack_ties;
 	struct html_offcpu *offcpu;	/* the off-CPU members; NULL without off-CPU data */
 };
 
+/* "functions": every function of the core, [local_func, samples, code_bytes, name, %run] */
+static void functions(struct json_out *j, const struct vt_table *t)
+{
+	json_begin_arr(j);
+	for (uint32_t i = 0; i < vt_table__nrows(t); i++) {
+		json_begin_arr(j);
+		for (uint32_t c = 0; c < vt_table__ncols(t); c++) {
+			const struct vt_cell *x = vt_table__cell(t, i, c);
+
+			switch (vt_table__col(t, c)->kind) {
+			case VT_COUNT: json_u64(j, x->v.u); break;
+			case VT_TEXT: json_str(j, x->present ? x->v.s : NULL); break;
+			default: json_dbl(j, x->v.d, 4); break;
+			}
+		}
+		json_end_arr(j);
+	}
+	json_end_arr(j);
+}
+
 static void core_extra(struct json_out *j, const struct profile *p, uint32_t core, void *arg)
 {
 	const struct html_ctx *c = arg;
-	const struct attr_core *ac = &p->attr.cores[core];
 
-	json_key(j, "target");
-	html_data__target(j, ac->mod);
 	json_key(j, "functions");
-	html_data__functions(j, ac->mod, ac->func_samples);
+	functions(j, c->v->cores[core].all_funcs);
 	html_offcpu__core_json(c->offcpu, j, core);
 	if (c->o->json_core_extra)
 		c->o->json_core_extra(j, p, core, c->o->core_ctx);
 }
 
-static void listings(struct json_out *j, const struct profile *p)
+/* "listings": each classified function's every instruction (docs/html-data.md) */
+static void listings(struct json_out *j, const struct view_report *v)
 {
 	json_key(j, "listings");
 	json_begin_arr(j);
-	for (uint32_t i = 0; i < p->nfuncs; i++) {
-		const struct profile_func *f = &p->funcs[i];
-		const struct cwasm_module *m = p->attr.cores[f->core].mod;
+	for (uint32_t i = 0; i < v->nfuncs; i++) {
+		const struct view_report_func *f = &v->funcs[i];
 
-		if (f->classified)
-			html_data__listing(j, m, core_set__core_name(m), f->func, &f->cls.f,
-					   f->cls.insn_samples);
+		if (f->listing.insns)
+			html_data__listing(j, core_set__core_name(f->mod), f->pf->func,
+					   f->mod->funcs[f->pf->func].name,
+					   f->mod->funcs[f->pf->func].size, &f->listing);
 	}
 	json_end_arr(j);
-}
-
-static void host(struct json_out *j, const struct html_ctx *c)
-{
-	uint64_t shown = 0;
-
-	if (!c->p->host)
-		return;
-	json_key(j, "host");
-	json_begin_obj(j);
-	json_key(j, "samples");
-	json_u64(j, c->p->host->samples);
-	json_key(j, "frames");
-	json_begin_arr(j);
-	for (size_t i = 0; i < c->nhost && i < HTML_HOST_ROWS; i++) {
-		json_begin_obj(j);
-		json_key(j, "dso");
-		json_str(j, c->host[i].dso);
-		json_key(j, "sym");
-		json_str(j, c->host[i].sym);
-		json_key(j, "samples");
-		json_u64(j, c->host[i].samples);
-		json_end_obj(j);
-		shown += c->host[i].samples;
-	}
-	json_end_arr(j);
-	json_key(j, "other_samples");
-	json_u64(j, c->p->host->samples - shown);
-	json_end_obj(j);
 }
 
 static const char *const node_kinds[] = {
@@ -194,8 +179,7 @@ static void doc_extra(struct json_out *j, const struct profile *p, void *arg)
 		json_u64(j, a->event_attr.sample_period);
 		json_end_obj(j);
 	}
-	listings(j, p);
-	host(j, c);
+	listings(j, c->v);
 	stacks(j, p, c);
 	html_offcpu__json(c->offcpu, j);
 	if (c->o->json_extra)
@@ -218,13 +202,13 @@ static int emit(struct json_out *j, void *arg, struct ap_err *err)
 	json_u64(j, 1);
 	json_key(j, "tool");
 	json_str(j, ev->c[0].o->tool);
-	render__report_json_members(j, ev->c[0].p, &ev->c[0].ro);
+	render__report_page_members(j, ev->c[0].v, &ev->c[0].ro);
 	if (ev->n > 1) {
 		json_key(j, "events");
 		json_begin_arr(j);
 		for (uint32_t i = 0; i < ev->n; i++) {
 			json_begin_obj(j);
-			render__report_json_members(j, ev->c[i].p, &ev->c[i].ro);
+			render__report_page_members(j, ev->c[i].v, &ev->c[i].ro);
 			json_end_obj(j);
 		}
 		json_end_arr(j);
@@ -236,26 +220,24 @@ static int emit(struct json_out *j, void *arg, struct ap_err *err)
 
 static void ctx_exit(struct html_ctx *c)
 {
-	free(c->host);
 	free(c->stack_out);
 	html_offcpu__delete(c->offcpu);
 }
 
-static int ctx_init(struct html_ctx *c, const struct profile *p, const struct render_opts *o,
+static int ctx_init(struct html_ctx *c, const struct view_report *v, const struct render_opts *o,
 		    struct ap_err *err)
 {
+	const struct profile *p = v->p;
 	const struct profile_stacks *st = p->stacks;
 
 	memset(c, 0, sizeof(*c));
-	c->p = p;
+	c->v = v;
 	c->o = o;
 	c->ro = *o;
 	c->ro.json_core_extra = core_extra;
 	c->ro.core_ctx = c;
 	c->ro.json_extra = doc_extra;
 	c->ro.ctx = c;
-	if (render__host_rows(p, &c->host, &c->nhost))
-		return ap_err_nomem(err);
 	if (p->offcpu && !(c->offcpu = html_offcpu__new(p))) {
 		ctx_exit(c);
 		return ap_err_nomem(err);
@@ -278,7 +260,7 @@ static void events_exit(struct html_events *ev)
 	free(ev->c);
 }
 
-static int events_init(struct html_events *ev, const struct profile *const *ps, uint32_t n,
+static int events_init(struct html_events *ev, const struct view_report *const *vs, uint32_t n,
 		       const struct render_opts *o, struct ap_err *err)
 {
 	ev->n = 0;
@@ -286,7 +268,7 @@ static int events_init(struct html_events *ev, const struct profile *const *ps, 
 	if (!ev->c)
 		return ap_err_nomem(err);
 	for (; ev->n < n; ev->n++) {
-		if (ctx_init(&ev->c[ev->n], ps[ev->n], o, err)) {
+		if (ctx_init(&ev->c[ev->n], vs[ev->n], o, err)) {
 			events_exit(ev);
 			return -1;
 		}
@@ -295,39 +277,39 @@ static int events_init(struct html_events *ev, const struct profile *const *ps, 
 }
 
 /* to: the stream (f, name) or, f NULL, the file at name */
-static int write_events(FILE *f, const char *name, const struct profile *const *ps, uint32_t n,
-			const struct render_opts *o, struct ap_err *err)
+static int write_events(FILE *f, const char *name, const struct view_report *const *vs,
+			uint32_t n, const struct render_opts *o, struct ap_err *err)
 {
 	struct html_events ev;
 	int rc;
 
-	if (events_init(&ev, ps, n, o, err))
+	if (events_init(&ev, vs, n, o, err))
 		return -1;
 	rc = f ? html__fwrite_emit(f, name, emit, &ev, err) : html__write_emit(name, emit, &ev, err);
 	events_exit(&ev);
 	return rc;
 }
 
-int render__report_events_html(FILE *f, const char *name, const struct profile *const *ps,
+int render__report_events_html(FILE *f, const char *name, const struct view_report *const *vs,
 			       uint32_t n, const struct render_opts *o, struct ap_err *err)
 {
-	return write_events(f, name, ps, n, o, err);
+	return write_events(f, name, vs, n, o, err);
 }
 
-int render__report_events_html_file(const char *path, const struct profile *const *ps, uint32_t n,
-				    const struct render_opts *o, struct ap_err *err)
+int render__report_events_html_file(const char *path, const struct view_report *const *vs,
+				    uint32_t n, const struct render_opts *o, struct ap_err *err)
 {
-	return write_events(NULL, path, ps, n, o, err);
+	return write_events(NULL, path, vs, n, o, err);
 }
 
-int render__report_html(FILE *f, const char *name, const struct profile *p,
+int render__report_html(FILE *f, const char *name, const struct view_report *v,
 			const struct render_opts *o, struct ap_err *err)
 {
-	return write_events(f, name, &p, 1, o, err);
+	return write_events(f, name, &v, 1, o, err);
 }
 
-int render__report_html_file(const char *path, const struct profile *p,
+int render__report_html_file(const char *path, const struct view_report *v,
 			     const struct render_opts *o, struct ap_err *err)
 {
-	return write_events(NULL, path, &p, 1, o, err);
+	return write_events(NULL, path, &v, 1, o, err);
 }

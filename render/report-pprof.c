@@ -371,13 +371,13 @@ static int offcpu_samples(struct pp_ctx *c, struct ap_err *err)
 }
 
 /* One sample type per event, named as perf names it; the first is shown first. */
-static int event_types(struct pp_ctx *c, const struct profile *const *ps, uint32_t n,
+static int event_types(struct pp_ctx *c, const struct view_report *const *vs, uint32_t n,
 		       struct ap_err *err)
 {
 	for (uint32_t i = 0; i < n; i++)
-		if (pprof__add_sample_type(c->pp, ps[i]->attr.event_name, "count", err))
+		if (pprof__add_sample_type(c->pp, vs[i]->event, "count", err))
 			return -1;
-	return pprof__set_default_sample_type(c->pp, ps[0]->attr.event_name, err);
+	return pprof__set_default_sample_type(c->pp, vs[0]->event, err);
 }
 
 /* The samples of c->p (one event's profile). */
@@ -401,9 +401,9 @@ static int samples(struct pp_ctx *c, struct ap_err *err)
 }
 
 /* n profiles of one recording, one per event (n == 1: the one-event profile). */
-static struct pprof *build(const struct profile *const *ps, uint32_t n, struct ap_err *err)
+static struct pprof *build(const struct view_report *const *vs, uint32_t n, struct ap_err *err)
 {
-	const struct profile *p = ps[0];
+	const struct profile *p = vs[0]->p;
 	struct pp_ctx c = { .p = p, .nevents = n };
 	char note[512];
 	int rc = -1;
@@ -423,7 +423,7 @@ static struct pprof *build(const struct profile *const *ps, uint32_t n, struct a
 		 p->attr.have_event ? ", event " : "", p->attr.have_event ? p->attr.event_name : "",
 		 n > 1 ? " and the others, a sample type each" : "");
 	/* the cores' mappings come from the recording's records: the same for every event */
-	if ((n > 1 ? event_types(&c, ps, n, err) : sample_types(&c, err)) ||
+	if ((n > 1 ? event_types(&c, vs, n, err) : sample_types(&c, err)) ||
 	    pprof__add_comment(c.pp, note, err) || core_mappings(&c, err))
 		goto out;
 	/* one event with an off-CPU view: off_cpu nanoseconds as a sample type of its own */
@@ -433,7 +433,7 @@ static struct pprof *build(const struct profile *const *ps, uint32_t n, struct a
 			goto out;
 	}
 	for (c.slot = 0; c.slot < n; c.slot++) {
-		c.p = ps[c.slot];
+		c.p = vs[c.slot]->p;
 		if (samples(&c, err))
 			goto out;
 	}
@@ -450,10 +450,10 @@ out:
 	return c.pp;
 }
 
-int render__report_events_pprof(FILE *f, const char *name, const struct profile *const *ps,
+int render__report_events_pprof(FILE *f, const char *name, const struct view_report *const *vs,
 				uint32_t n, const struct render_opts *o, struct ap_err *err)
 {
-	struct pprof *pp = build(ps, n, err);
+	struct pprof *pp = build(vs, n, err);
 	int rc;
 
 	(void)o;
@@ -464,10 +464,10 @@ int render__report_events_pprof(FILE *f, const char *name, const struct profile 
 	return rc;
 }
 
-int render__report_events_pprof_file(const char *path, const struct profile *const *ps, uint32_t n,
-				     const struct render_opts *o, struct ap_err *err)
+int render__report_events_pprof_file(const char *path, const struct view_report *const *vs,
+				     uint32_t n, const struct render_opts *o, struct ap_err *err)
 {
-	struct pprof *pp = build(ps, n, err);
+	struct pprof *pp = build(vs, n, err);
 	int rc;
 
 	(void)o;
@@ -478,14 +478,14 @@ int render__report_events_pprof_file(const char *path, const struct profile *con
 	return rc;
 }
 
-int render__report_pprof(FILE *f, const char *name, const struct profile *p,
+int render__report_pprof(FILE *f, const char *name, const struct view_report *v,
 			 const struct render_opts *o, struct ap_err *err)
 {
-	return render__report_events_pprof(f, name, &p, 1, o, err);
+	return render__report_events_pprof(f, name, &v, 1, o, err);
 }
 
-int render__report_pprof_file(const char *path, const struct profile *p,
+int render__report_pprof_file(const char *path, const struct view_report *v,
 			      const struct render_opts *o, struct ap_err *err)
 {
-	return render__report_events_pprof_file(path, &p, 1, o, err);
+	return render__report_events_pprof_file(path, &v, 1, o, err);
 }

@@ -1,137 +1,159 @@
 // SPDX-License-Identifier: MIT
-/* The report as text: per-core function tables and classified functions. */
+/* The report's view as text: the run, per-core function tables, classified functions. */
 #include <inttypes.h>
 #include <string.h>
+#include "classes.h"
 #include "consistency.h"
 #include "frames.h"
 #include "loops.h"
 #include "report.h"
-#include "../util/pct.h"
+#include "table.h"
 #include "../util/term.h"
 
-uint32_t render__shown(const struct render_opts *o, uint32_t nranked)
+uint32_t render__shown(const struct render_opts *o, uint32_t n)
 {
-	return o->top && o->top < nranked ? (uint32_t)o->top : nranked;
+	return o->top && o->top < n ? (uint32_t)o->top : n;
 }
 
-void render__report_coverage(FILE *out, const struct profile *p)
+static size_t width(unsigned columns)
 {
-	fprintf(out, "  in wasm code      %8" PRIu64 "  (%.2f%% of run)\n",
-		p->attr.attributed_samples,
-		ap_pct(p->attr.attributed_samples, p->attr.total_samples));
+	return columns ? columns : AP_TERM_DEFAULT_COLUMNS;
 }
 
-/* How the mapping was chosen, in a few words. */
-static void mapping_how(char *buf, size_t len, const struct attr_core *c,
-			const struct render_opts *o)
+void render__report_coverage(FILE *out, const struct view_report *v)
 {
-	if (c->base_override)
-		snprintf(buf, len, "%s", o->pin_word ? o->pin_word : "pinned");
-	else if (c->mapping_unique)
-		snprintf(buf, len, "exact size, unique");
-	else if (c->sharing > 1)
-		snprintf(buf, len, "NOT unique: %u cores", c->sharing);
-	else
-		snprintf(buf, len, "exact size, copies");
+	fprintf(out, "  in wasm code      %8" PRIu64 "  (%.2f%% of run)\n", v->in_wasm,
+		v->in_wasm_pct);
 }
 
-void render__report_core(FILE *out, const struct profile *p, uint32_t core,
+void render__report_run(FILE *out, const struct view_report *v)
+{
+	fprintf(out, "  total samples     %8" PRIu64 "%s%s\n", v->total, v->event ? "  event " : "",
+		v->event ? v->event : "");
+	render__report_coverage(out, v);
+}
+
+void render__report_cut(FILE *out, const struct view_report *v, size_t cols)
+{
+	char line[240];
+
+	if (!v->truncated)
+		return;
+	snprintf(line, sizeof(line), "  CUT SHORT: %s", v->cut_words);
+	ap_term__wrap(out, line, cols ? cols : AP_TERM_DEFAULT_COLUMNS, 4);
+}
+
+void render__report_host_text(FILE *out, const struct view_report *v, unsigned columns)
+{
+	if (!v->host)
+		return;
+	fprintf(out, "  outside wasm      %8" PRIu64 "  (%.2f%% of run)\n", v->host_samples,
+		v->host_pct);
+	render__table_text(out, v->host, columns, 4, RT_NO_HEAD);
+}
+
+void render__report_sorted_text(FILE *out, const struct view_report *v, unsigned columns)
+{
+	if (!v->sorted)
+		return;
+	fputc('\n', out);
+	render__table_text(out, v->sorted, columns, 2, 0);
+	if (v->sorted_left)
+		fprintf(out, "  (%u more rows)\n", v->sorted_left);
+}
+
+/* "  process     PID COMM: 0xBASE +0xLEN, N samples (P% of run)": only with several */
+static void procs_text(FILE *out, const struct view_report_core *c)
+{
+	for (uint32_t i = 0; c->nprocs > 1 && i < c->nprocs; i++) {
+		const struct view_report_proc *pr = &c->procs[i];
+
+		fprintf(out, "  process     %" PRIu32 " %s: 0x%" PRIx64 " +0x%" PRIx64 "%s, %"
+			PRIu64 " samples (%.2f%% of run)\n", pr->pid, pr->command, pr->base, pr->len,
+			pr->more ? " and more" : "", pr->samples, pr->pct);
+	}
+}
+
+void render__report_core(FILE *out, const struct view_report *v, uint32_t core,
 			 const struct render_opts *o)
 {
-	const struct attr_core *c = &p->attr.cores[core];
-	const struct cwasm_module *m = c->mod;
-	const char *noun = p->source == PROFILE_SAMPLES ? "region" : "mapping";
-	const char *name = core_set__core_name(m);
-	uint64_t total = p->attr.total_samples;
-	size_t cols = o->columns ? o->columns : AP_TERM_DEFAULT_COLUMNS, width;
-	char fn[32], how[96], head[64], wname[CWASM_NAME_MAX + 3], target[160];
+	const struct view_report_core *vc = &v->cores[core];
+	const struct attr_core *c = vc->c;
+	const struct cwasm_module *m = vc->mod;
+	size_t cols = width(o->columns), w;
+	char head[64];
 
 	/* a lone core's name is its path: say it once */
 	snprintf(head, sizeof(head), ": %u functions, text %u bytes", m->nfuncs, m->text_size);
-	width = 5 + strlen(name) + (name != m->path ? strlen(m->path) + 3 : 0) + strlen(head);
-	fprintf(out, "\ncore %s", name);
-	if (name != m->path)
+	w = 5 + strlen(vc->name) + (vc->name != m->path ? strlen(m->path) + 3 : 0) + strlen(head);
+	fprintf(out, "\ncore %s", vc->name);
+	if (vc->name != m->path)
 		fprintf(out, " (%s)", m->path);
-	if (width <= cols)
+	if (w <= cols)
 		fprintf(out, "%s\n", head);
 	else
 		fprintf(out, "\n  %u functions, text %u bytes\n", m->nfuncs, m->text_size);
-	cwasm_target__describe(&m->target, target, sizeof(target));
-	fprintf(out, "  target      %s\n", target);
+	fprintf(out, "  target      %s\n", vc->target);
 	if (m->target.overridden)
 		fprintf(out, "  decoded as  %s (overridden)\n", cwasm_arch__name(m->target.arch));
-	if (p->source == PROFILE_STATIC)
+	if (v->p->source == PROFILE_STATIC)
 		return;
 	if (c->nmappings) {
-		mapping_how(how, sizeof(how), c, o);
 		fprintf(out, "  mapping     0x%" PRIx64 " +0x%" PRIx64 " (%s, %u %s%s)\n",
-			c->first_base, c->first_len, how, c->nmappings, noun,
+			c->first_base, c->first_len, vc->how, c->nmappings, vc->noun,
 			c->nmappings == 1 ? "" : "s");
-		if (c->base_override && c->first_len != attr__page_round(m->text_size))
+		if (vc->pin_not_text)
 			fprintf(out, "  NOT authoritative: the core's text takes 0x%" PRIx64
-				" bytes; the wrong .cwasm?\n", attr__page_round(m->text_size));
+				" bytes; the wrong .cwasm?\n", vc->expected_size);
 	} else {
 		fprintf(out, "  mapping     none found\n");
 	}
 	render__consistency_text(out, c, cols);
-	fprintf(out, "  samples     %" PRIu64 "  (%.2f%% of run)\n", c->samples,
-		ap_pct(c->samples, total));
-	render__report_procs_text(out, p, core);
-	if (!c->nranked)
+	fprintf(out, "  samples     %" PRIu64 "  (%.2f%% of run)\n", c->samples, vc->pct);
+	procs_text(out, vc);
+	if (!vt_table__nrows(vc->funcs))
 		return;
-	fprintf(out, "\n  %4s  %-18s %8s %8s %8s  %s\n", "rank", "function", "samples", "%run",
-		"bytes", "wasm name");
-	for (uint32_t i = 0; i < render__shown(o, c->nranked); i++) {
-		const struct attr_ranked *r = &c->ranked[i];
-		const struct cwasm_func *f = &m->funcs[r->func];
-		int n;
-
-		n = fprintf(out, "  %4u  %-18s %8" PRIu64 " %7.2f%% %8u  ", i + 1,
-			    cwasm__local_name(r->func, fn, sizeof(fn)), r->samples,
-			    ap_pct(r->samples, total), f->size);
-		/* the name takes what is left of the line */
-		fprintf(out, "%s\n", ap_term__fit(wname, sizeof(wname), f->name ? f->name : "",
-						   n > 0 && (size_t)n + 8 < cols ? cols - (size_t)n : 8));
-	}
+	fputc('\n', out);
+	render__table_text(out, vc->funcs, (unsigned)cols, 2, 0);
 }
 
-void render__report_func(FILE *out, const struct profile *p, const struct profile_func *f,
-			 const struct render_opts *o)
+void render__report_func(FILE *out, const struct view_report *v,
+			 const struct view_report_func *f, const struct render_opts *o)
 {
-	const struct cwasm_module *m = p->attr.cores[f->core].mod;
-	const struct cwasm_func *fn = &m->funcs[f->func];
-	uint64_t total = p->attr.total_samples;
-	size_t cols = o->columns ? o->columns : AP_TERM_DEFAULT_COLUMNS;
+	size_t cols = width(o->columns);
 	char line[CWASM_NAME_MAX + 160], samples[64] = "";
 
-	if (!f->classified)
-		return;
-	if (p->source != PROFILE_STATIC)
+	if (v->p->source != PROFILE_STATIC)
 		snprintf(samples, sizeof(samples), "%" PRIu64 " samples (%.2f%% of run), ", f->samples,
-			 ap_pct(f->samples, total));
+			 f->pct);
 	snprintf(line, sizeof(line), "function local_func_%u%s%s%s: %s%u instructions, %u bytes",
-		 f->func, fn->name ? " (" : "", fn->name ? fn->name : "", fn->name ? ")" : "",
-		 samples, cls__insn_count(&f->cls.f), fn->size);
+		 f->pf->func, f->name ? " (" : "", f->name ? f->name : "", f->name ? ")" : "",
+		 samples, f->ninsns, f->mod->funcs[f->pf->func].size);
 	fputc('\n', out);
 	ap_term__wrap(out, line, cols, 2);
-	if (p->attr.ncores > 1)
-		fprintf(out, "  core %s\n", core_set__core_name(m));
-	cls__print_roles(out, &f->cls.f.roles);
-	cls__print_table_rows(out, &f->cls.t, total, o->all_classes);
-	if (f->sc)
-		render__frames_text(out, f->sc, f->samples, o->fa_listed);
+	if (v->ncores > 1)
+		fprintf(out, "  core %s\n", core_set__core_name(f->mod));
+	if (f->cls.no_verdict) {	/* above the table: its counts are not to be read as this code's */
+		snprintf(line, sizeof(line), "  NOT authoritative: %s; the classes below count"
+			 " the samples where they fell, and no lever verdict is drawn", f->cls.no_verdict);
+		ap_term__wrap(out, line, cols, 4);
+	}
+	render__roles_text(out, f->roles);
+	render__classes_text(out, &f->cls);
+	if (f->pf->sc)
+		render__frames_text(out, f->pf->sc, f->samples, o->fa_listed);
 	if (f->samples) {
 		fprintf(out, "\n  hottest instructions\n");
-		cls__print_hottest(out, &f->cls.f, f->cls.insn_samples, o->hottest, &f->cls.t,
-				   total);
+		render__hottest_text(out, f->hottest, o->columns);
 	}
-	render__loops_text(out, f, cols);
+	render__loops_text(out, f->loops, cols);
 }
 
-void render__report_body(FILE *out, const struct profile *p, const struct render_opts *o)
+void render__report_body(FILE *out, const struct view_report *v, const struct render_opts *o)
 {
-	for (uint32_t i = 0; i < p->attr.ncores; i++)
-		render__report_core(out, p, i, o);
-	for (uint32_t i = 0; i < p->nfuncs; i++)
-		render__report_func(out, p, &p->funcs[i], o);
+	for (uint32_t i = 0; i < v->ncores; i++)
+		render__report_core(out, v, i, o);
+	for (uint32_t i = 0; i < v->nfuncs; i++)
+		if (v->funcs[i].asked)
+			render__report_func(out, v, &v->funcs[i], o);
 }

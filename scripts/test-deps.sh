@@ -6,7 +6,7 @@
 # comparison (wabt, node), the HTML report's browser test (chromium, node,
 # npm), cppcheck (make lint), readelf-alikes (elfutils, llvm), xxd, the
 # aarch64 fixtures and binaries (binutils and gcc for aarch64, qemu-user),
-# libtraceevent. Per distribution, from the same facts as install-perf.sh
+# libtraceevent, strace (how often a run reads the recording). Per distribution, from the same facts as install-perf.sh
 # (AOTPERF_OS_RELEASE, AOTPERF_UNAME_R, AOTPERF_UNAME_M; see its --help).
 # What a distribution does not package is named on one line, not an error.
 # Names and their sources: docs/platforms.md.
@@ -59,7 +59,7 @@ debian|ubuntu)
 	ubuntu:24.04) llvm=18 ;;
 	*) llvm="" ;;
 	esac
-	pkgs=(clang protobuf-compiler cmark-gfm wabt elfutils cppcheck xxd llvm
+	pkgs=(clang protobuf-compiler cmark-gfm wabt elfutils cppcheck strace xxd llvm
 	      libtraceevent-dev qemu-user-static nodejs:node npm:npm)
 	[ -n "$llvm" ] && pkgs+=("libclang-rt-$llvm-dev" "libfuzzer-$llvm-dev")
 	[ "$a64" = 1 ] && pkgs+=(binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu)
@@ -81,7 +81,7 @@ debian|ubuntu)
 azurelinux)
 	# cppcheck is in the extended repository (SPECS-EXTENDED/cppcheck).
 	rpm_installed cppcheck || rpm_install tdnf azurelinux-repos-extended
-	pkgs=(clang compiler-rt llvm protobuf elfutils cppcheck vim-extra libtraceevent-devel
+	pkgs=(clang compiler-rt llvm protobuf elfutils cppcheck strace vim-extra libtraceevent-devel
 	      glibc-static nodejs:node nodejs-npm:npm)
 	[ "$a64" = 1 ] && pkgs+=(binutils-aarch64-linux-gnu)
 	rpm_install tdnf "${pkgs[@]}"
@@ -96,7 +96,7 @@ azurelinux)
 	fi
 	;;
 fedora)
-	pkgs=(clang compiler-rt llvm protobuf-compiler elfutils cppcheck vim-common wabt
+	pkgs=(clang compiler-rt llvm protobuf-compiler elfutils cppcheck strace vim-common wabt
 	      libtraceevent-devel glibc-static qemu-user-static nodejs:node npm:npm chromium:chromium)
 	[ "$a64" = 1 ] && pkgs+=(binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu)
 	rpm_install dnf "${pkgs[@]}"
@@ -104,7 +104,7 @@ fedora)
 	;;
 rhel)
 	# CRB and EPEL enabled by install-perf.sh (make deps) first.
-	pkgs=(clang compiler-rt llvm protobuf-compiler elfutils cppcheck vim-common
+	pkgs=(clang compiler-rt llvm protobuf-compiler elfutils cppcheck strace vim-common
 	      libtraceevent-devel glibc-static nodejs:node npm:npm chromium:chromium)
 	rpm_install dnf "${pkgs[@]}"
 	cannot "cmark-gfm wabt qemu-user-static binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu" \

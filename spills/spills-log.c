@@ -30,11 +30,6 @@ static const char *const known_names[SPILL_F__KNOWN] = {
 	[SPILL_F_CALLEE_SAVED] = "callee_saved",
 };
 
-const char *spill__field_name(enum spill_field f)
-{
-	return (unsigned)f < SPILL_F__KNOWN ? known_names[f] : "?";
-}
-
 void spill_log__init(struct spill_log *log, const char *path)
 {
 	memset(log, 0, sizeof(*log));

@@ -90,9 +90,6 @@ struct spill_log {
 	int nomem;			/* the last parse ran out of memory */
 };
 
-/* The name of a known field id. */
-const char *spill__field_name(enum spill_field f);
-
 void spill_log__init(struct spill_log *log, const char *path);
 /*
  * Parse one line (without its newline) into r. Returns 1 for a metric line,

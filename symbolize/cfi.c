@@ -5,6 +5,7 @@
  * jumps get their rule (unwind/rules_x86.c).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "../attr/attr.h"
 #include "../decode/unwind_table.h"
 #include "../perfdata/perfdata.h"
+#include "../session/session.h"
 #include "../unwind/ehframe.h"
 
 struct unwind_table **symcfi__tables(const struct attr_result *res, struct ap_err *err)
@@ -53,12 +55,23 @@ struct symcfi_maps {
 	size_t n, cap;
 };
 
+/* The maps always live in a tool of their own (session.h hands the tool back). */
+struct maps_tool {
+	struct session_tool tool;
+	struct symcfi_maps maps;
+};
+
+static struct maps_tool *maps_tool_of(struct symcfi_maps *maps)
+{
+	return (struct maps_tool *)((char *)maps - offsetof(struct maps_tool, maps));
+}
+
 void symcfi__maps_delete(struct symcfi_maps *maps)
 {
 	if (!maps)
 		return;
 	free(maps->v);
-	free(maps);
+	free(maps_tool_of(maps));
 }
 
 static int maps_push(struct symcfi_maps *maps, uint64_t start, uint64_t len)
@@ -78,34 +91,43 @@ static int maps_push(struct symcfi_maps *maps, uint64_t start, uint64_t len)
 	return 0;
 }
 
-int symcfi__maps_read(const char *perf_path, struct symcfi_maps **out, struct ap_err *err)
+static int maps_record(struct session_tool *t, const struct pd_event *ev, struct ap_err *err)
 {
-	struct symcfi_maps *maps = calloc(1, sizeof(*maps));
-	struct perfdata *pd = NULL;
-	struct pd_event ev;
-	int r;
+	struct symcfi_maps *maps = &((struct maps_tool *)t)->maps;
+	int bad = 0;
+
+	if (ev->hdr->type == PERF_RECORD_MMAP)
+		bad = maps_push(maps, ev->ev->mmap.start, ev->ev->mmap.len);
+	else if (ev->hdr->type == PERF_RECORD_MMAP2)
+		bad = maps_push(maps, ev->ev->mmap2.start, ev->ev->mmap2.len);
+	return bad ? ap_err_nomem(err) : 0;
+}
+
+struct symcfi_maps *symcfi_maps__new(void)
+{
+	struct maps_tool *mt = calloc(1, sizeof(*mt));
+
+	if (!mt)
+		return NULL;
+	mt->tool.record = maps_record;
+	return &mt->maps;
+}
+
+struct session_tool *symcfi_maps__tool(struct symcfi_maps *maps)
+{
+	return &maps_tool_of(maps)->tool;
+}
+
+int symcfi__maps_read(struct session *s, struct symcfi_maps **out, struct ap_err *err)
+{
+	struct symcfi_maps *maps = symcfi_maps__new();
+	struct session_tool *t;
 
 	*out = NULL;
 	if (!maps)
 		return ap_err_nomem(err);
-	if (perfdata__open(perf_path, 0, &pd, err)) {
-		free(maps);
-		return -1;
-	}
-	while ((r = perfdata__next(pd, &ev, err)) > 0) {
-		int bad = 0;
-
-		if (ev.hdr->type == PERF_RECORD_MMAP)
-			bad = maps_push(maps, ev.ev->mmap.start, ev.ev->mmap.len);
-		else if (ev.hdr->type == PERF_RECORD_MMAP2)
-			bad = maps_push(maps, ev.ev->mmap2.start, ev.ev->mmap2.len);
-		if (bad) {
-			r = ap_err_nomem(err);
-			break;
-		}
-	}
-	perfdata__close(pd);
-	if (r < 0) {
+	t = symcfi_maps__tool(maps);
+	if (session__process(s, &t, 1, err)) {
 		symcfi__maps_delete(maps);
 		return -1;
 	}
@@ -182,7 +204,8 @@ static uint64_t find_room(const struct symcfi_maps *maps, const uint64_t *starts
 int symcfi__write_image(const char *path, const struct cwasm_module *m, uint16_t e_machine,
 			const uint32_t *offsets, const char *const *names,
 			struct symcfi_maps *maps, const uint64_t *starts, uint32_t nstarts,
-			struct symcfi_place *place, struct ap_err *err)
+			struct symcfi_place *place, uint8_t build_id[ELFIMAGE_BUILD_ID_SIZE],
+			struct ap_err *err)
 {
 	struct unwind_ehframe eh = { 0 };
 	struct elfimage_cfi cfi = { 0 };
@@ -197,8 +220,8 @@ int symcfi__write_image(const char *path, const struct cwasm_module *m, uint16_t
 
 		if (m->nfuncs && dc__unwind_arch(m, &arch))
 			return -1;	/* the rules failed, err says why */
-		return elfimage__write(path, e_machine, m->text, m->text_size, offsets,
-				       m->nfuncs, names, err);
+		return elfimage__write_id(path, e_machine, m->text, m->text_size, offsets,
+					  m->nfuncs, names, build_id, err);
 	}
 	/* the size first (it does not depend on where the CFI goes), then
 	 * the room for it, then the bytes for that address */
@@ -226,7 +249,7 @@ int symcfi__write_image(const char *path, const struct cwasm_module *m, uint16_t
 		cfi.eh_frame_size = eh.eh_frame_size;
 		cfi.hdr_size = eh.hdr_size;
 		ret = elfimage__write_cfi(path, e_machine, m->text, m->text_size, offsets,
-					  m->nfuncs, names, &cfi, NULL, err);
+					  m->nfuncs, names, &cfi, build_id, err);
 	}
 	if (ret)
 		memset(place, 0, sizeof(*place));

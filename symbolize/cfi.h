@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "../cwasm/cwasm.h"
 #include "../unwind/unwind.h"
+#include "../session/session.h"
 #include "../util/err.h"
 #include "elfimage.h"
 
@@ -26,7 +27,11 @@ void symcfi__tables_delete(struct unwind_table **t, uint32_t n);
  * is free in all of them. */
 struct symcfi_maps;
 
-int symcfi__maps_read(const char *perf_path, struct symcfi_maps **out, struct ap_err *err);
+/* Along the pass of another read: a tool of the session (session.h) filling maps. */
+struct symcfi_maps *symcfi_maps__new(void);
+struct session_tool *symcfi_maps__tool(struct symcfi_maps *maps);
+/* A pass of the session of their own: 0 and *out, or -1 with err. */
+int symcfi__maps_read(struct session *s, struct symcfi_maps **out, struct ap_err *err);
 void symcfi__maps_delete(struct symcfi_maps *maps);
 
 /* 1 when no MMAP/MMAP2 record of any process touches [lo, hi). */
@@ -47,11 +52,13 @@ struct symcfi_place {
  * where every mapping of the core (their start addresses in STARTS)
  * finds the room free in MAPS (NULL: none looked for). The room taken is
  * added to MAPS, so the next core's CFI goes elsewhere. Without room, the
- * CFI is still written, right after the text, but not mapped.
+ * CFI is still written, right after the text, but not mapped. build_id
+ * receives the image's build id.
  */
 int symcfi__write_image(const char *path, const struct cwasm_module *m, uint16_t e_machine,
 			const uint32_t *offsets, const char *const *names,
 			struct symcfi_maps *maps, const uint64_t *starts, uint32_t nstarts,
-			struct symcfi_place *place, struct ap_err *err);
+			struct symcfi_place *place, uint8_t build_id[ELFIMAGE_BUILD_ID_SIZE],
+			struct ap_err *err);
 
 #endif

@@ -29,9 +29,10 @@ enum { NAME_NOTE = 1, NAME_TEXT = 20, NAME_EH_FRAME = 26, NAME_EH_HDR = 36,
 enum { SEC_NOTE = 1, SEC_TEXT = 2 };
 
 #define NOTE_SIZE	(12 + 4 + ELFIMAGE_BUILD_ID_SIZE)
-/* Program headers: the text alone, or with CFI the headers, the text,
- * the CFI and PT_GNU_EH_FRAME. */
-#define PHNUM_CFI	4
+/* Program headers: the text and PT_NOTE, or with CFI the headers (and the
+ * note), the text, the CFI, PT_NOTE and PT_GNU_EH_FRAME. */
+#define PHNUM_PLAIN	2
+#define PHNUM_CFI	5
 
 struct image {
 	uint16_t e_machine;
@@ -231,6 +232,8 @@ static void set_seg(Elf64_Phdr *ph, uint32_t type, uint32_t flags, uint64_t off,
 static void set_headers(Elf64_Ehdr *eh, Elf64_Phdr *ph, const struct image *im,
 			uint64_t shoff, size_t phnum, uint32_t shstrndx)
 {
+	uint64_t note_off = sizeof(Elf64_Ehdr) + phnum * sizeof(Elf64_Phdr);
+
 	eh->e_ident[EI_DATA] = ELFDATA2LSB;
 	eh->e_ident[EI_OSABI] = ELFOSABI_NONE;
 	eh->e_type = ET_DYN;
@@ -241,23 +244,25 @@ static void set_headers(Elf64_Ehdr *eh, Elf64_Phdr *ph, const struct image *im,
 	eh->e_shoff = shoff;
 	eh->e_shstrndx = shstrndx;
 
+	/* the build id for tools that read segments, not sections (docs/formats-perf.md) */
 	if (!im->cfi) {
 		set_seg(&ph[0], PT_LOAD, PF_R | PF_X, ELFIMAGE_TEXT_OFFSET, ELFIMAGE_TEXT_OFFSET,
 			im->text_size, ELFIMAGE_PAGE);
+		set_seg(&ph[1], PT_NOTE, PF_R, note_off, note_off, NOTE_SIZE, 4);
 		return;
 	}
 	/*
 	 * A first PT_LOAD at 0, as in any shared object: perf's libunwind
 	 * glue takes the lowest PT_LOAD's page as the image's base when it
-	 * works out where .eh_frame_hdr is mapped.
+	 * works out where .eh_frame_hdr is mapped. It holds the note too.
 	 */
-	set_seg(&ph[0], PT_LOAD, PF_R, 0, 0, sizeof(Elf64_Ehdr) + phnum * sizeof(Elf64_Phdr),
-		ELFIMAGE_PAGE);
+	set_seg(&ph[0], PT_LOAD, PF_R, 0, 0, note_off + NOTE_SIZE, ELFIMAGE_PAGE);
 	set_seg(&ph[1], PT_LOAD, PF_R | PF_X, ELFIMAGE_TEXT_OFFSET, ELFIMAGE_TEXT_OFFSET,
 		im->text_size, ELFIMAGE_PAGE);
 	set_seg(&ph[2], PT_LOAD, PF_R, elfimage__cfi_offset(im->text_size), cfi_vaddr(im),
 		cfi_size(im), ELFIMAGE_PAGE);
-	set_seg(&ph[3], PT_GNU_EH_FRAME, PF_R,
+	set_seg(&ph[3], PT_NOTE, PF_R, note_off, note_off, NOTE_SIZE, 4);
+	set_seg(&ph[4], PT_GNU_EH_FRAME, PF_R,
 		elfimage__cfi_offset(im->text_size) + im->cfi->eh_frame_size,
 		cfi_vaddr(im) + im->cfi->eh_frame_size, im->cfi->hdr_size, 4);
 }
@@ -265,7 +270,7 @@ static void set_headers(Elf64_Ehdr *eh, Elf64_Phdr *ph, const struct image *im,
 /* Lay the image out into fd; returns 0 or a libelf message. */
 static const char *emit(int fd, struct image *im)
 {
-	size_t phnum = im->cfi ? PHNUM_CFI : 1;
+	size_t phnum = im->cfi ? PHNUM_CFI : PHNUM_PLAIN;
 	uint64_t note_off = sizeof(Elf64_Ehdr) + phnum * sizeof(Elf64_Phdr);
 	uint64_t cfi_off = elfimage__cfi_offset(im->text_size);
 	uint64_t cfi_addr = im->cfi ? cfi_vaddr(im) : 0;
@@ -295,8 +300,9 @@ static const char *emit(int fd, struct image *im)
 		goto fail;
 	set_headers(eh, ph, im, shoff, phnum, sec_symtab + 2);
 
-	if (!add_section(e, NAME_NOTE, SHT_NOTE, 0, 0, note_off,
-			 im->note, NOTE_SIZE, ELF_T_BYTE, 4) ||
+	/* loaded with the headers when there is a first PT_LOAD at 0 */
+	if (!add_section(e, NAME_NOTE, SHT_NOTE, im->cfi ? SHF_ALLOC : 0, im->cfi ? note_off : 0,
+			 note_off, im->note, NOTE_SIZE, ELF_T_BYTE, 4) ||
 	    !add_section(e, NAME_TEXT, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR,
 			 ELFIMAGE_TEXT_OFFSET, ELFIMAGE_TEXT_OFFSET, im->text,
 			 im->text_size, ELF_T_BYTE, 16))

@@ -8,10 +8,10 @@
  * disassemble every function, with no -k mono and no perf inject.
  *
  * Layout: ET_DYN, ELFCLASS64, little-endian, e_machine as given.
- *   0x0    ELF header, one program header: PT_LOAD R+X, offset == vaddr ==
- *          0x1000, exactly the text
- *   0x78   .note.gnu.build-id   NT_GNU_BUILD_ID, 20 bytes (not loaded, so
- *          no PT_NOTE: perf and readelf find it by section name)
+ *   0x0    ELF header, two program headers: PT_LOAD R+X, offset == vaddr
+ *          == 0x1000, exactly the text; PT_NOTE over the build id
+ *   0xb0   .note.gnu.build-id   NT_GNU_BUILD_ID, 20 bytes (perf and readelf
+ *          find it by section name, other tools through PT_NOTE)
  *   0x1000 .text                the core's text
  *   then   .symtab .strtab .shstrtab, section headers
  * One STT_FUNC GLOBAL symbol per function of non-zero size, at
@@ -20,12 +20,15 @@
  *
  * The build-id is SHA-256 (truncated to 20 bytes) over the text, the
  * symbol table, the CFI and e_machine: perf caches DSOs by build-id, so a
- * core with the same code but other names gets another id.
+ * core with the same code but other names gets another id, and the same
+ * core, names and placement always the same one (docs/formats-perf.md
+ * "Build ids").
  *
  * With unwinding data (elfimage__write_cfi, docs/unwinding.md) the image
- * gets four program headers: PT_LOAD R at 0 (the ELF and program
- * headers), the text's PT_LOAD, a PT_LOAD R holding .eh_frame and then
- * .eh_frame_hdr, and PT_GNU_EH_FRAME over .eh_frame_hdr. The CFI sits in
+ * gets five program headers: PT_LOAD R at 0 (the ELF and program headers
+ * and the note, then allocated), the text's PT_LOAD, a PT_LOAD R holding
+ * .eh_frame and then .eh_frame_hdr, PT_NOTE, and PT_GNU_EH_FRAME over
+ * .eh_frame_hdr. The CFI sits in
  * the file right after the text (elfimage__cfi_offset) but at the
  * address the caller chose (same offset within its page): perf reads it
  * through a mapping of the image at that address, which must be free in

@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "inject.h"
+#include "buildid_cache.h"
+#include "elfimage.h"
 #include "../util/outfile.h"
 #include "../util/progress.h"
 #include "../util/run.h"
@@ -147,17 +149,41 @@ static int run_perf_inject(const char *perf, const char *in, const char *out,
 	return 0;
 }
 
-int symbolize__inject(const char *perf_in, const struct attr_result *res,
+void symbolize__cache_images(const char *perf, struct sym_inject_result *r)
+{
+	struct ap_err e = { 0 };
+
+	if (!r->elf)
+		return;		/* perf inject --jit caches its own files */
+	if (!perf) {
+		snprintf(r->cache_why, sizeof(r->cache_why), "perf was not found");
+		return;
+	}
+	if (bidcache__dir(perf, r->cache_dir, sizeof(r->cache_dir), &e))
+		goto fail;
+	for (uint32_t i = 0; i < r->nimages; i++)
+		if (bidcache__add(perf, r->cache_dir, r->images[i], r->ids + i * ELFIMAGE_BUILD_ID_SIZE,
+				  ELFIMAGE_BUILD_ID_SIZE, &e))
+			goto fail;
+	r->cached = 1;
+	return;
+fail:
+	snprintf(r->cache_why, sizeof(r->cache_why), "%s", e.msg);
+}
+
+int symbolize__inject(struct session *s, const struct attr_result *res,
 		      const struct sym_inject_opts *o, const char *perf_out,
 		      struct sym_inject_result *r, struct ap_err *err)
 {
+	struct sym_opts feed = o->sym;	/* the dumps and marked copy: perf inject's input only */
+	const char *perf_in = session__path(s);
 	char marked[PATH_MAX], **dumps = NULL;
+	const char *out;
 	uint32_t ndumps = 0;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	if (symbolize__clock_is_mono(perf_in, &r->mono, err))
-		return -1;
+	r->mono = symbolize__clock_is_mono(s);
 	if (o->jitdump && !r->mono) {
 		/* perf inject --jit would refuse the dump: say so, never switch routes */
 		ap_errf(err, "%s: not recorded with -k mono: perf inject --jit would refuse its"
@@ -166,8 +192,8 @@ int symbolize__inject(const char *perf_in, const struct attr_result *res,
 	}
 	if (!o->jitdump) {
 		r->elf = 1;
-		return symbolize__elf(perf_in, res, &o->sym, perf_out, &r->images, &r->nimages,
-				      err);
+		return symbolize__elf(s, res, &o->sym, perf_out, &r->images, &r->nimages,
+				      &r->ids, err);
 	}
 	if (!o->perf) {
 		ap_errf(err, "%s: perf inject --jit turns its jitdumps into ELF files, but perf"
@@ -177,15 +203,20 @@ int symbolize__inject(const char *perf_in, const struct attr_result *res,
 	if ((size_t)snprintf(marked, sizeof(marked), "%s/marked.%d.data", o->sym.dir,
 			     (int)getpid()) >= sizeof(marked))
 		return ap_errf(err, "%s: path too long", o->sym.dir);
-	ret = symbolize__jitdump(perf_in, res, &o->sym, marked, &dumps, &ndumps, err);
-	if (!ret && o->progress) {
+	/* at their own names: the marked copy names the dumps perf inject reads */
+	feed.outs = NULL;
+	ret = symbolize__jitdump(s, res, &feed, marked, &dumps, &ndumps, err);
+	out = ret ? NULL : sym_opts__write_name(&o->sym, perf_out, err);
+	if (!out) {
+		ret = -1;
+	} else if (o->progress) {
 		struct inject_progress ip = { o->progress, o->sym.dir, count_jitted(o->sym.dir) };
 
 		progress__phase(o->progress, "perf inject --jit", code_loads(res), "functions");
-		ret = run_perf_inject(o->perf, marked, perf_out, &ip, err);
+		ret = run_perf_inject(o->perf, marked, out, &ip, err);
 		progress__clear(o->progress);
-	} else if (!ret) {
-		ret = run_perf_inject(o->perf, marked, perf_out, NULL, err);
+	} else {
+		ret = run_perf_inject(o->perf, marked, out, NULL, err);
 	}
 	/* the marked copy and the dumps were only for perf inject */
 	unlink(marked);
@@ -198,6 +229,8 @@ int symbolize__inject(const char *perf_in, const struct attr_result *res,
 void sym_inject_result__exit(struct sym_inject_result *r)
 {
 	symbolize__free_list(r->images, r->nimages);
+	free(r->ids);
 	r->images = NULL;
+	r->ids = NULL;
 	r->nimages = 0;
 }

@@ -64,8 +64,7 @@ static int regular_is_ours(const char *path, const struct stat *st,
 	return ours;
 }
 
-/* 0 when path may be (re)placed, -1 refuse (err filled). */
-static int check_target(const char *path, int force, struct ap_err *err)
+int perfmap__check(const char *path, int force, struct ap_err *err)
 {
 	struct stat st;
 	int ours;
@@ -133,7 +132,7 @@ int perfmap__write(const char *path, int pid, const struct perfmap_entry *ents,
 	}
 	if (nents && !ents)
 		return ap_errf(err, "%s: no entries given", path);
-	if (check_target(path, force, err))
+	if (perfmap__check(path, force, err))
 		return -1;
 	if (outfile__open(&o, path, err))
 		return -1;

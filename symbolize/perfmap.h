@@ -43,6 +43,13 @@ int perfmap__default_path(char *buf, size_t len, int pid);
 int perfmap__write(const char *path, int pid, const struct perfmap_entry *ents,
 		   size_t nents, int force, struct ap_err *err);
 
+/*
+ * 0 when a map may be (re)placed at PATH, -1 with err as perfmap__write
+ * refuses it: for a writer that checks the name first and writes the map
+ * under a temporary one (util/outset.h).
+ */
+int perfmap__check(const char *path, int force, struct ap_err *err);
+
 /* 1 if PATH holds a map written by aotperf, 0 if not, -1 on error. */
 int perfmap__is_ours(const char *path, struct ap_err *err);
 

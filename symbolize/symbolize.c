@@ -22,6 +22,7 @@
 #include "../util/array.h"
 #include "../util/file.h"
 #include "../util/outfile.h"
+#include "../util/outset.h"
 
 #define IMAGE_VADDR 0x1000 /* the ELF images' text address and file offset */
 
@@ -140,15 +141,28 @@ static uint32_t *mapped_pids(const struct attr_result *res, uint32_t *n)
 	return pids;
 }
 
+const char *sym_opts__write_name(const struct sym_opts *o, const char *path, struct ap_err *err)
+{
+	return o->outs ? outset__add(o->outs, path, err) : path;
+}
+
 /* ---- perf maps ---- */
 
+/* path: the map's name; checked as such, written under o's name for it. */
 static int perfmap_for_pid(const struct attr_result *res, const struct core_syms *cs,
-			   uint32_t pid, const char *out, const struct sym_opts *o,
+			   uint32_t pid, const char *path, const struct sym_opts *o,
 			   struct ap_err *err)
 {
 	struct perfmap_entry *ents;
+	const char *name;
 	size_t n = 0, cap = 0;
 	int ret;
+
+	if (perfmap__check(path, o->force, err))
+		return -1;
+	name = sym_opts__write_name(o, path, err);
+	if (!name)
+		return -1;
 
 	for (uint32_t i = 0; i < res->nmappings; i++)
 		if (res->mappings[i].pid == pid && res->mappings[i].core >= 0)
@@ -171,7 +185,8 @@ static int perfmap_for_pid(const struct attr_result *res, const struct core_syms
 							    cs[am->core].names[f] };
 		}
 	}
-	ret = perfmap__write(out, (int)pid, ents, n, o->force, err);
+	/* the name is ours now: path was checked above */
+	ret = perfmap__write(name, (int)pid, ents, n, o->force || name != path, err);
 	free(ents);
 	return ret;
 }
@@ -200,7 +215,7 @@ int symbolize__perfmaps(const struct attr_result *res, const struct sym_opts *o,
 			snprintf(path, sizeof(path), "%s", out);
 		else
 			perfmap__default_path(path, sizeof(path), (int)pids[i]);
-		if (perfmap_for_pid(res, cs, pids[i], out ? out : NULL, o, err))
+		if (perfmap_for_pid(res, cs, pids[i], path, o, err))
 			goto out;
 		if (list_push(written, nwritten, path)) {
 			ap_err_nomem(err);
@@ -216,34 +231,30 @@ out:
 
 /* ---- records ---- */
 
-int symbolize__clock_is_mono(const char *perf_path, int *mono, struct ap_err *err)
+int symbolize__clock_is_mono(struct session *s)
 {
-	struct perfdata *pd;
-	size_t n;
+	struct perfdata *pd = session__data(s);
+	size_t n = perfdata__nevsels(pd);
+	int mono = n > 0;
 
-	if (perfdata__open(perf_path, 0, &pd, err))
-		return -1;
-	n = perfdata__nevsels(pd);
-	*mono = n > 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct perf_event_attr *a = &perfdata__evsel(pd, i)->attr;
 
 		if (!a->use_clockid || a->clockid != CLOCK_MONOTONIC)
-			*mono = 0;
+			mono = 0;
 	}
-	perfdata__close(pd);
-	return 0;
+	return mono;
 }
 
-/* The original MMAP/MMAP2 record of a mapping, read from the file. */
-static void *read_record(const char *path, const struct attr_mapping *am, struct ap_err *err)
+/* The original MMAP/MMAP2 record of a mapping, read from the file again. */
+static void *read_record(struct session *s, const struct attr_mapping *am, struct ap_err *err)
 {
-	struct ap_file f;
 	void *rec;
 
 	if (am->in_compressed) {
 		ap_errf(err, "%s: the mapping record of pid %u at 0x%" PRIx64 " sits inside a"
-			" compressed (-z) record, which cannot be edited", path, am->pid, am->start);
+			" compressed (-z) record, which cannot be edited", session__path(s), am->pid,
+			am->start);
 		ap_err_hint(err, AP_HINT_PERFMAP);
 		return NULL;
 	}
@@ -252,16 +263,10 @@ static void *read_record(const char *path, const struct attr_mapping *am, struct
 		ap_err_nomem(err);
 		return NULL;
 	}
-	if (ap_file__open(&f, path, 0, err)) {
+	if (perfdata__pread(session__data(s), rec, am->rec_size, am->file_offset, err)) {
 		free(rec);
 		return NULL;
 	}
-	if (ap_file__pread(&f, rec, am->rec_size, am->file_offset, err)) {
-		ap_file__close(&f);
-		free(rec);
-		return NULL;
-	}
-	ap_file__close(&f);
 	return rec;
 }
 
@@ -286,10 +291,14 @@ static const uint8_t *record_trailer(const void *rec, uint32_t size, uint32_t *t
 	return (const uint8_t *)rec + at;
 }
 
-/* A new MMAP2 record naming `file`, with the trailer of `orig`. */
+/*
+ * A new MMAP2 record naming `file`, with the trailer of `orig`; build_id
+ * (NULL: none) in place of device and inode, as perf record --buildid-mmap
+ * writes it (docs/formats-perf.md "Build ids").
+ */
 static void *make_mmap2(const void *orig, uint32_t orig_size, uint32_t pid, uint32_t tid,
 			uint64_t start, uint64_t len, uint64_t pgoff, const char *file,
-			uint32_t *size_out)
+			const uint8_t *build_id, uint32_t *size_out)
 {
 	uint32_t tlen;
 	const uint8_t *trailer = record_trailer(orig, orig_size, &tlen);
@@ -312,6 +321,11 @@ static void *make_mmap2(const void *orig, uint32_t orig_size, uint32_t pid, uint
 	r->pgoff = pgoff;
 	r->prot = PROT_READ | PROT_EXEC;
 	r->flags = MAP_PRIVATE;
+	if (build_id) {
+		r->header.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		r->build_id_size = ELFIMAGE_BUILD_ID_SIZE;
+		memcpy(r->build_id, build_id, ELFIMAGE_BUILD_ID_SIZE);
+	}
 	memcpy(r->filename, file, strlen(file));
 	memcpy((uint8_t *)r + size - tlen, trailer, tlen);
 	*size_out = (uint32_t)size;
@@ -369,7 +383,7 @@ static uint16_t elf_machine(const struct cwasm_module *m)
 static int check_editable(const char *perf_in, const struct attr_result *res,
 			  struct ap_err *err)
 {
-	if (perfdata__check_editable(perf_in, err))
+	if (perfdata__check_editable(perf_in, res->truncated ? res->bytes_read : 0, err))
 		return -1;
 	for (uint32_t i = 0; i < res->nmappings; i++) {
 		const struct attr_mapping *am = &res->mappings[i];
@@ -384,25 +398,48 @@ static int check_editable(const char *perf_in, const struct attr_result *res,
 	return 0;
 }
 
-/* A failed run leaves nothing behind: remove the files it wrote from `first` on. */
-static void unwrite(char **written, uint32_t *nwritten, uint32_t first)
+/*
+ * A failed run leaves nothing behind: remove the files it wrote from
+ * `first` on (written into place, without an output set; a set's
+ * temporaries are its caller's to remove).
+ */
+static void unwrite(const struct sym_opts *o, char **written, uint32_t *nwritten,
+		    uint32_t first)
 {
 	for (uint32_t i = first; i < *nwritten; i++) {
-		unlink(written[i]);
+		if (!o->outs)
+			unlink(written[i]);
 		free(written[i]);
 	}
 	*nwritten = first;
 }
 
+/*
+ * perf_out: perf_in with the edits (and app: NULL, or the feature section
+ * to grow), under o's name for it; of a recording cut short (written only
+ * with --force), its whole records and no feature sections.
+ */
+static int write_copy(const char *perf_in, const struct attr_result *res,
+		      const struct sym_opts *o, const char *perf_out, const struct edits *ed,
+		      const struct pd_feat_append *app, struct ap_err *err)
+{
+	const char *name = sym_opts__write_name(o, perf_out, err);
+
+	return name ? perfdata__write_edited(perf_in, res->truncated ? res->bytes_read : 0, name,
+					     ed->e, ed->n, app, err) : -1;
+}
+
 /* ---- jitdump ---- */
 
-static int dump_for_pid(const char *perf_in, const struct attr_result *res,
+static int dump_for_pid(struct session *s, const struct attr_result *res,
 			const struct core_syms *cs, struct unwind_table *const *uw, uint32_t pid,
-			const char *dir, struct edits *ed, char ***written, uint32_t *nwritten,
-			struct ap_err *err)
+			const char *dir, const struct sym_opts *o, struct edits *ed,
+			char ***written, uint32_t *nwritten, struct ap_err *err)
 {
 	const struct attr_mapping *first = NULL;
 	char path[PATH_MAX];
+	const char *name;
+	const char *perf_in = session__path(s);
 	struct aotjit *j;
 	uint32_t mach = 62, marker_size;
 	void *orig, *marker;
@@ -419,9 +456,13 @@ static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 	/* an earlier run's dump of ours is replaced; the open never follows a link */
 	if (ap_outfile__check_owner(path, err))
 		return -1;
-	if (unlink(path) && errno != ENOENT)
+	name = sym_opts__write_name(o, path, err);
+	if (!name)
+		return -1;
+	/* the open creates the file afresh (O_EXCL): an earlier one, or the set's placeholder, goes */
+	if (unlink(name) && errno != ENOENT)
 		return ap_errf(err, "%s: %s", path, strerror(errno));
-	j = aotjit_open_file(path, pid, mach, first->time, &e);
+	j = aotjit_open_file(name, pid, mach, first->time, &e);
 	if (!j)
 		return ap_errf(err, "%s: %s", path, strerror(-e));
 	for (uint32_t i = 0; i < res->nmappings; i++) {
@@ -434,7 +475,7 @@ static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 		/* after the mapping, before its first sample */
 		if (am->samples && am->first_sample_time <= am->time + 1) {
 			aotjit_close(j);
-			unlink(path);
+			unlink(name);
 			ap_errf(err, "%s: pid %u: a sample at the mapping's own time leaves no"
 				" room for the code-load records", perf_in, pid);
 			return ap_err_hint(err, AP_HINT_DIRECT);
@@ -445,28 +486,28 @@ static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 					       am->time + 1, uw[am->core]);
 		if (e) {
 			aotjit_close(j);
-			unlink(path);
+			unlink(name);
 			return ap_errf(err, "%s: %s", path, strerror(-e));
 		}
 	}
 	e = aotjit_close(j);
 	/* as private as the recording it describes (perf writes 0600) */
-	if (!e && chmod(path, outfile__mode_of(perf_in)))
+	if (!e && chmod(name, outfile__mode_of(perf_in)))
 		e = -errno;
 	if (e) {
-		unlink(path);
+		unlink(name);
 		return ap_errf(err, "%s: %s", path, strerror(-e));
 	}
 	if (list_push(written, nwritten, path)) {
-		unlink(path);
+		unlink(name);
 		return ap_err_nomem(err);
 	}
 	/* the marker perf inject --jit looks for, right after the first mapping */
-	orig = read_record(perf_in, first, err);
+	orig = read_record(s, first, err);
 	if (!orig)
 		return -1;
 	marker = make_mmap2(orig, first->rec_size, pid, first->tid, first->start, 4096, 0, path,
-			    &marker_size);
+			    NULL, &marker_size);
 	free(orig);
 	if (!marker || edits_push(ed, first->file_offset + first->rec_size, 0, marker,
 				  marker_size)) {
@@ -476,10 +517,11 @@ static int dump_for_pid(const char *perf_in, const struct attr_result *res,
 	return 0;
 }
 
-int symbolize__jitdump(const char *perf_in, const struct attr_result *res,
+int symbolize__jitdump(struct session *s, const struct attr_result *res,
 		       const struct sym_opts *o, const char *perf_out, char ***written,
 		       uint32_t *nwritten, struct ap_err *err)
 {
+	const char *perf_in = session__path(s);
 	struct edits ed = { 0 };
 	struct core_syms *cs = NULL;
 	struct unwind_table **uw = NULL;
@@ -499,12 +541,12 @@ int symbolize__jitdump(const char *perf_in, const struct attr_result *res,
 		goto out;
 	}
 	for (uint32_t i = 0; i < npids; i++)
-		if (dump_for_pid(perf_in, res, cs, uw, pids[i], dir, &ed, written, nwritten, err))
+		if (dump_for_pid(s, res, cs, uw, pids[i], dir, o, &ed, written, nwritten, err))
 			goto out;
-	ret = perfdata__write_edited(perf_in, perf_out, ed.e, ed.n, err);
+	ret = write_copy(perf_in, res, o, perf_out, &ed, NULL, err);
 out:
 	if (ret)
-		unwrite(*written, nwritten, first);
+		unwrite(o, *written, nwritten, first);
 	symcfi__tables_delete(uw, res->ncores);
 	edits_free(&ed);
 	core_syms_free(cs, res->ncores);
@@ -532,7 +574,7 @@ static int core_image_path(const struct attr_result *res, uint32_t core, const c
 static int write_core_image(const char *path, const struct attr_result *res, uint32_t c,
 			    const uint32_t *offsets, const char *const *names,
 			    struct symcfi_maps *maps, struct symcfi_place *place,
-			    struct ap_err *err)
+			    uint8_t build_id[ELFIMAGE_BUILD_ID_SIZE], struct ap_err *err)
 {
 	const struct cwasm_module *m = res->cores[c].mod;
 	uint64_t *starts = calloc(res->nmappings + 1, sizeof(*starts));
@@ -545,19 +587,59 @@ static int write_core_image(const char *path, const struct attr_result *res, uin
 		if (res->mappings[i].core == (int)c)
 			starts[n++] = res->mappings[i].start;
 	ret = symcfi__write_image(path, m, elf_machine(m), offsets, names, maps, starts, n,
-				  place, err);
+				  place, build_id, err);
 	free(starts);
 	return ret;
 }
 
-int symbolize__elf(const char *perf_in, const struct attr_result *res,
-		   const struct sym_opts *o, const char *perf_out, char ***written,
-		   uint32_t *nwritten, struct ap_err *err)
+/*
+ * The images' entries for the copy's HEADER_BUILD_ID, under the names its
+ * mapping records give, so that perf finds each image by its build id in
+ * its cache once the image's path is gone (docs/formats-perf.md "Build
+ * ids").
+ */
+static int build_id_entries(const struct attr_result *res, char *const *paths,
+			    const uint8_t (*ids)[ELFIMAGE_BUILD_ID_SIZE],
+			    struct pd_feat_append *app, struct ap_err *err)
 {
+	size_t len = 0, n;
+	uint8_t *buf;
+
+	for (uint32_t c = 0; c < res->ncores; c++)
+		if (paths[c])
+			len += pd_build_id__entry(NULL, 0, ids[c], ELFIMAGE_BUILD_ID_SIZE, paths[c]);
+	buf = malloc(len ? len : 1);
+	if (!buf)
+		return ap_err_nomem(err);
+	*app = (struct pd_feat_append){ PD_FEAT_BUILD_ID, buf, 0 };
+	for (uint32_t c = 0; c < res->ncores; c++) {
+		if (!paths[c])
+			continue;
+		n = pd_build_id__entry(buf + app->len, len - app->len, ids[c],
+				       ELFIMAGE_BUILD_ID_SIZE, paths[c]);
+		if (!n) {
+			free(buf);
+			app->buf = NULL;
+			return ap_errf(err, "%s: path too long for perf's build-id table",
+				       paths[c]);
+		}
+		app->len += n;
+	}
+	return 0;
+}
+
+int symbolize__elf(struct session *s, const struct attr_result *res,
+		   const struct sym_opts *o, const char *perf_out, char ***written,
+		   uint32_t *nwritten, uint8_t **ids_out, struct ap_err *err)
+{
+	const char *perf_in = session__path(s);
 	struct edits ed = { 0 };
 	struct core_syms *cs = NULL;
-	struct symcfi_maps *maps = NULL;
+	struct symcfi_maps *own = NULL;
+	struct symcfi_maps *maps = o->maps;
 	struct symcfi_place *place = NULL;
+	struct pd_feat_append app = { 0 };
+	uint8_t (*ids)[ELFIMAGE_BUILD_ID_SIZE] = NULL;
 	char dir[PATH_MAX], **paths = NULL;
 	uint32_t first = *nwritten;
 	int ret = -1;
@@ -567,12 +649,14 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 	cs = all_core_syms(res, o, err);
 	paths = calloc(res->ncores, sizeof(*paths));
 	place = calloc(res->ncores, sizeof(*place));
-	if (!cs || !paths || !place) {
+	ids = calloc(res->ncores + 1, sizeof(*ids));
+	if (!cs || !paths || !place || !ids) {
 		ap_err_nomem(err);
 		goto out;
 	}
 	for (uint32_t c = 0; c < res->ncores; c++) {
 		char path[PATH_MAX];
+		const char *name;
 
 		if (!res->cores[c].nmappings)
 			continue;
@@ -580,20 +664,25 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 			ap_errf(err, "%s: path too long", dir);
 			goto out;
 		}
-		if (!maps && symcfi__maps_read(perf_in, &maps, err))
+		/* the caller's read collected them, or a pass of their own */
+		if (!maps && symcfi__maps_read(s, &own, err))
 			goto out;
-		if (write_core_image(path, res, c, cs[c].offsets, (const char *const *)cs[c].names,
-				     maps, &place[c], err))
+		maps = maps ? maps : own;
+		/* written under o's name for it; the copy names the image's own */
+		name = sym_opts__write_name(o, path, err);
+		if (!name || write_core_image(name, res, c, cs[c].offsets,
+					      (const char *const *)cs[c].names, maps, &place[c],
+					      ids[c], err))
 			goto out;
 		/* as private as the recording that names it (perf writes 0600) */
-		if (chmod(path, outfile__mode_of(perf_in))) {
+		if (chmod(name, outfile__mode_of(perf_in))) {
 			ap_errf(err, "%s: %s", path, strerror(errno));
-			unlink(path);
+			unlink(name);
 			goto out;
 		}
 		paths[c] = strdup(path);
 		if (!paths[c] || list_push(written, nwritten, path)) {
-			unlink(path);
+			unlink(name);
 			ap_err_nomem(err);
 			goto out;
 		}
@@ -606,17 +695,17 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 
 		if (am->core < 0)
 			continue;
-		orig = read_record(perf_in, am, err);
+		orig = read_record(s, am, err);
 		if (!orig)
 			goto out;
 		rec = make_mmap2(orig, am->rec_size, am->pid, am->tid, am->start, am->len,
-				 IMAGE_VADDR, paths[am->core], &size);
+				 IMAGE_VADDR, paths[am->core], ids[am->core], &size);
 		/* the image's CFI, mapped where perf's unwinder looks for it */
 		pl = &place[am->core];
 		if (pl->map_off)
 			cfi_rec = make_mmap2(orig, am->rec_size, am->pid, am->tid,
 					     am->start + pl->map_off, pl->len, pl->pgoff,
-					     paths[am->core], &cfi_size);
+					     paths[am->core], ids[am->core], &cfi_size);
 		free(orig);
 		if (pl->map_off && (!cfi_rec || edits_push(&ed, am->file_offset + am->rec_size, 0,
 							    cfi_rec, cfi_size))) {
@@ -636,15 +725,29 @@ int symbolize__elf(const char *perf_in, const struct attr_result *res,
 			goto out;
 		}
 	}
-	ret = perfdata__write_edited(perf_in, perf_out, ed.e, ed.n, err);
+	if (build_id_entries(res, paths, (const uint8_t (*)[ELFIMAGE_BUILD_ID_SIZE])ids, &app,
+			     err))
+		goto out;
+	ret = write_copy(perf_in, res, o, perf_out, &ed, &app, err);
+	if (!ret && ids_out) {
+		uint32_t k = 0;
+
+		for (uint32_t c = 0; c < res->ncores; c++)
+			if (paths[c])
+				memmove(ids[k++], ids[c], ELFIMAGE_BUILD_ID_SIZE);
+		*ids_out = (uint8_t *)ids;
+		ids = NULL;
+	}
 out:
 	if (ret)
-		unwrite(*written, nwritten, first);
+		unwrite(o, *written, nwritten, first);
 	for (uint32_t c = 0; paths && c < res->ncores; c++)
 		free(paths[c]);
+	free((void *)app.buf);
+	free(ids);
 	free(paths);
 	free(place);
-	symcfi__maps_delete(maps);
+	symcfi__maps_delete(own);
 	edits_free(&ed);
 	core_syms_free(cs, res->ncores);
 	return ret;

@@ -5,9 +5,9 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "internal.h"
+#include "../util/search.h"
 
 struct unwind_table {
 	enum unwind_arch arch;
@@ -16,78 +16,6 @@ struct unwind_table {
 	uint32_t *first;	/* nfuncs + 1: row indexes */
 	struct unwind_row *rows;
 };
-
-const struct unwind_row unwind_row_unknown = { .known = 0 };
-
-int unwind_row__same(const struct unwind_row *a, const struct unwind_row *b)
-{
-	if (a->known != b->known)
-		return 0;
-	if (!a->known)
-		return 1;
-	return a->cfa_reg == b->cfa_reg && a->cfa_off == b->cfa_off &&
-	       a->ra_where == b->ra_where && a->fp_where == b->fp_where &&
-	       (a->ra_where != UNWIND_AT_CFA || a->ra_off == b->ra_off) &&
-	       (a->fp_where != UNWIND_AT_CFA || a->fp_off == b->fp_off);
-}
-
-void rowbuf__put(struct rowbuf *rb, uint32_t off, const struct unwind_row *r)
-{
-	struct unwind_row *last = rb->n > rb->base ? &rb->v[rb->n - 1] : NULL;
-
-	if (rb->oom || (last && off < last->off))
-		return;
-	if (last && last->off == off) {
-		*last = *r;
-		last->off = off;
-		if (rb->n - 1 > rb->base && unwind_row__same(&rb->v[rb->n - 2], last))
-			rb->n--;
-		return;
-	}
-	if (last && unwind_row__same(last, r))
-		return;
-	if (rb->n == rb->cap) {
-		uint32_t cap = rb->cap ? rb->cap * 2 : 1024;
-		struct unwind_row *v = realloc(rb->v, (size_t)cap * sizeof(*v));
-
-		if (!v) {
-			rb->oom = 1;
-			return;
-		}
-		rb->v = v;
-		rb->cap = cap;
-	}
-	rb->v[rb->n] = *r;
-	rb->v[rb->n].off = off;
-	rb->n++;
-}
-
-int insn_starts__has(const struct insn_starts *is, uint32_t off, uint32_t *idx)
-{
-	uint32_t lo = 0, hi = is->n;
-
-	if (!is->insn) {
-		*idx = off;
-		return 1;
-	}
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (insn_at(is, mid) < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*idx = lo;
-	return lo < is->n && insn_at(is, lo) == off;
-}
-
-uint32_t insn_starts__next(const struct insn_starts *is, uint32_t idx, uint32_t end)
-{
-	if (!is->insn)
-		return idx + 1 < end ? idx + 1 : end;
-	return idx + 1 < is->n && insn_at(is, idx + 1) < end ? insn_at(is, idx + 1) : end;
-}
 
 static int check_args(enum unwind_arch arch, const uint8_t *text, uint32_t text_size,
 		      const uint32_t *offsets, uint32_t nfuncs, const uint32_t *insns,
@@ -224,36 +152,21 @@ int unwind_table__func_known(const struct unwind_table *t, uint32_t func)
 const struct unwind_row *unwind_table__row(const struct unwind_table *t, uint32_t text_off,
 					   uint32_t *func)
 {
-	uint32_t lo = 0, hi = t->nfuncs, f, rel;
+	uint32_t f, rel, k;
 
 	if (!t->nfuncs || text_off < t->start[0] || text_off >= t->start[t->nfuncs])
 		return NULL;
 	/* the last function starting at or before text_off (a non-empty one) */
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (t->start[mid] <= text_off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	f = lo;
+	f = (uint32_t)ap_search__upper(t->start, t->nfuncs, AP_SEARCH_ITEMS(t->start), text_off) - 1;
 	while (f + 1 < t->nfuncs && t->start[f + 1] <= text_off)
 		f++;
 	if (t->first[f + 1] == t->first[f])
 		return NULL;
 	rel = text_off - t->start[f];
-	lo = t->first[f];
-	hi = t->first[f + 1];
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (t->rows[mid].off <= rel)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	/* its last row at or before rel; the first when none is (it starts at 0) */
+	k = (uint32_t)ap_search__upper(t->rows + t->first[f], t->first[f + 1] - t->first[f],
+				       AP_SEARCH_FIELD(t->rows, off), rel);
 	if (func)
 		*func = f;
-	return &t->rows[lo];
+	return &t->rows[t->first[f] + (k ? k - 1 : 0)];
 }

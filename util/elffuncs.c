@@ -23,7 +23,7 @@ int elf_funcs__has_symtab(Elf *e)
 	return section_of(e, SHT_SYMTAB, &sh) != NULL;
 }
 
-static int func_cmp(const void *a, const void *b)
+int elf_func__cmp(const void *a, const void *b)
 {
 	const struct elf_func *x = a, *y = b;
 
@@ -94,7 +94,7 @@ int elf_funcs__read(Elf *e, int flags, struct elf_func **out, size_t *n)
 		free(v);
 		return 0;
 	}
-	qsort(v, k, sizeof(*v), func_cmp);
+	qsort(v, k, sizeof(*v), elf_func__cmp);
 	*out = v;
 	*n = k;
 	return 0;

@@ -22,6 +22,9 @@ struct elf_func {
 	uint8_t bind;		/* STB_LOCAL, STB_GLOBAL, STB_WEAK */
 };
 
+/* qsort() order of elf_func: by value, then table order (index). */
+int elf_func__cmp(const void *a, const void *b);
+
 /* Has e a symbol table (.symtab)? */
 int elf_funcs__has_symtab(Elf *e);
 

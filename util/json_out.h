@@ -41,7 +41,7 @@ void json_finish(struct json_out *j);
 /*
  * A JSON report written atomically (util/outfile.h): the object is opened
  * with "schema_version": 1 and "tool": TOOL; the caller adds its members
- * through d->j, then commits (or aborts: nothing is left behind).
+ * through d->j, then commits (a failed write leaves nothing behind).
  */
 struct json_doc {
 	struct outfile out;

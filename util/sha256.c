@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * SHA-256 as specified in FIPS 180-4, section 6.2. One-shot only: aotperf
- * hashes whole files it already holds in memory.
+ * hashes whole files it already holds in memory. On x86-64 CPUs with the
+ * SHA extensions the blocks go through them (a core's hash was a third
+ * of a small report's instructions).
  */
 #include <string.h>
 #include "sha256.h"
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#include <immintrin.h>
+#define SHA256_X86 1
+#endif
 
 /* FIPS 180-4 4.2.2: first 32 bits of the fractional parts of the cube roots of the first 64 primes */
 static const uint32_t K[64] = {
@@ -55,6 +62,83 @@ static void sha256_block(uint32_t h[8], const uint8_t *p)
 	h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
 }
 
+#ifdef SHA256_X86
+/*
+ * The compression with SHA-NI: sha256rnds2 does two rounds on the state
+ * held as ABEF and CDGH (A in the top lane), sha256msg1 and sha256msg2
+ * extend the message four words at a time (Intel SDM, SHA extensions).
+ */
+__attribute__((target("sha,sse4.1,ssse3")))
+static void blocks_ni(uint32_t h[8], const uint8_t *p, size_t n)
+{
+	const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+	__m128i abcd = _mm_loadu_si128((const __m128i *)(const void *)&h[0]);
+	__m128i efgh = _mm_loadu_si128((const __m128i *)(const void *)&h[4]);
+	__m128i badc = _mm_shuffle_epi32(abcd, 0xB1), hgfe = _mm_shuffle_epi32(efgh, 0x1B);
+	__m128i abef = _mm_alignr_epi8(badc, hgfe, 8), cdgh = _mm_blend_epi16(hgfe, badc, 0xF0);
+
+	for (; n; n--, p += 64) {
+		__m128i save_abef = abef, save_cdgh = cdgh, m[4], wk;
+
+		for (int i = 0; i < 4; i++)
+			m[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)
+								(p + 16 * i)), bswap);
+		for (int t = 0; t < 16; t++) {
+			__m128i *w = &m[t & 3];
+
+			/* W[t..t+3] from the four words blocks before (FIPS 180-4 6.2.2 step 1) */
+			if (t >= 4)
+				*w = _mm_sha256msg2_epu32(
+					_mm_add_epi32(_mm_sha256msg1_epu32(*w, m[(t + 1) & 3]),
+						      _mm_alignr_epi8(m[(t + 3) & 3], m[(t + 2) & 3], 4)),
+					m[(t + 3) & 3]);
+			wk = _mm_add_epi32(*w, _mm_loadu_si128((const __m128i *)(const void *)&K[4 * t]));
+			cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);
+			abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(wk, 0x0E));
+		}
+		abef = _mm_add_epi32(abef, save_abef);
+		cdgh = _mm_add_epi32(cdgh, save_cdgh);
+	}
+	badc = _mm_shuffle_epi32(abef, 0x1B);	/* A B E F */
+	hgfe = _mm_shuffle_epi32(cdgh, 0xB1);	/* G H C D */
+	_mm_storeu_si128((__m128i *)(void *)&h[0], _mm_blend_epi16(badc, hgfe, 0xF0));
+	_mm_storeu_si128((__m128i *)(void *)&h[4], _mm_alignr_epi8(hgfe, badc, 8));
+}
+
+/* Has the CPU the SHA extensions (and SSSE3, SSE4.1)? */
+static int cpu_has_sha(void)
+{
+	unsigned a, b, c, d;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_SSSE3) || !(c & bit_SSE4_1))
+		return 0;
+	return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_SHA);
+}
+#endif
+
+static int use_cpu = 1;
+
+void ap_sha256__use_cpu(int yes)
+{
+	use_cpu = yes;
+}
+
+static void blocks(uint32_t h[8], const uint8_t *p, size_t n)
+{
+#ifdef SHA256_X86
+	static int has = -1;
+
+	if (has < 0)
+		has = cpu_has_sha();
+	if (has && use_cpu) {
+		blocks_ni(h, p, n);
+		return;
+	}
+#endif
+	for (; n; n--, p += 64)
+		sha256_block(h, p);
+}
+
 void ap_sha256(const void *data, size_t len, uint8_t out[32])
 {
 	/* FIPS 180-4 5.3.3 initial hash value */
@@ -68,8 +152,9 @@ void ap_sha256(const void *data, size_t len, uint8_t out[32])
 	size_t rest, tlen;
 	int i;
 
-	for (; len >= 64; len -= 64, p += 64)
-		sha256_block(h, p);
+	blocks(h, p, len / 64);
+	p += len / 64 * 64;
+	len %= 64;
 
 	/* Padding (5.1.1): 0x80, zeros, then the 64-bit big-endian bit length. */
 	rest = len;
@@ -80,9 +165,7 @@ void ap_sha256(const void *data, size_t len, uint8_t out[32])
 	tlen = rest + 1 + 8 <= 64 ? 64 : 128;
 	for (i = 0; i < 8; i++)
 		tail[tlen - 1 - i] = (uint8_t)(bits >> (8 * i));
-	sha256_block(h, tail);
-	if (tlen == 128)
-		sha256_block(h, tail + 64);
+	blocks(h, tail, tlen / 64);
 
 	for (i = 0; i < 8; i++) {
 		out[4 * i] = (uint8_t)(h[i] >> 24);

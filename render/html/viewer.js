@@ -60,6 +60,14 @@
 	function pct(a, b, d) {
 		return (b > 0 ? (100 * a / b) : 0).toFixed(d === undefined ? 2 : d) + '%';
 	}
+	/* a share the document holds (percent, 0..100), as the text prints it */
+	function share(p, d) {
+		return num(p).toFixed(d === undefined ? 2 : d) + '%';
+	}
+	/* a share the document holds, else computed (documents of other tools' versions) */
+	function shareOr(p, a, b, d) {
+		return typeof p === 'number' ? share(p, d) : pct(a, b, d);
+	}
 	/* nanoseconds as milliseconds, three decimals: "1,234.567" */
 	function ms(ns) {
 		var t = (num(ns) / 1e6).toFixed(3), i = t.indexOf('.');
@@ -106,15 +114,18 @@
 		if (Array.isArray(c.functions)) {
 			for (i = 0; i < c.functions.length; i++) {
 				r = c.functions[i];
+				/* report's: [local_func, samples, code_bytes, name, percent_of_run] */
 				if (Array.isArray(r))
-					rows.push({ core: ci, f: num(r[0]), s: num(r[1]), b: num(r[2]), n: r[3] || '' });
+					rows.push({ core: ci, f: num(r[0]), s: num(r[1]), b: num(r[2]), n: r[3] || '', p: r[4] });
 				else if (r)
-					rows.push({ core: ci, f: num(r.local_func), s: num(r.samples), b: num(r.code_bytes), n: r.name || '' });
+					rows.push({ core: ci, f: num(r.local_func), s: num(r.samples), b: num(r.code_bytes), n: r.name || '',
+						p: r.percent_of_run });
 			}
 		} else if (Array.isArray(c.top_functions)) {
 			for (i = 0; i < c.top_functions.length; i++) {
 				r = c.top_functions[i];
-				rows.push({ core: ci, f: num(r.local_func), s: num(r.samples), b: num(r.code_bytes), n: r.name || '' });
+				rows.push({ core: ci, f: num(r.local_func), s: num(r.samples), b: num(r.code_bytes), n: r.name || '',
+					p: r.percent_of_run });
 			}
 		}
 		for (i = 0; i < rows.length; i++) rowKey(rows[i]);
@@ -366,6 +377,13 @@
 
 	function renderSummary(app, m) {
 		var doc = m.doc, s = section(app, 'summary', 'Run');
+		/* the words of the text report (profile__cut_words), above everything it qualifies */
+		if (doc.truncated) {
+			var cut = put(s, el('p', 'warn cut', 'CUT SHORT: read ' + fmt(doc.bytes_read) + ' of ' +
+				fmt(doc.bytes_expected) + ' data bytes (' + pct(num(doc.bytes_read), num(doc.bytes_expected)) +
+				'): the records after the cut are missing; not authoritative.'));
+			cut.id = 'cut-short';
+		}
 		var cards = put(s, el('div', 'cards'));
 		var run = put(cards, el('div', 'card'));
 		add(run, el('h3', null, 'Recording'));
@@ -374,8 +392,9 @@
 		var att = num(doc.attributed_samples);
 		if (doc.attributed_samples === undefined)
 			m.cores.forEach(function (c) { att += num(c.block.attributed_samples); });
-		kv(dl, 'in wasm code', fmt(att) + ' (' + pct(att, m.total) + ' of run)');
-		if (doc.host) kv(dl, 'outside wasm', fmt(doc.host.samples) + ' (' + pct(num(doc.host.samples), m.total) + ')');
+		kv(dl, 'in wasm code', fmt(att) + ' (' + shareOr(doc.attribution_coverage_pct, att, m.total) + ' of run)');
+		var ow = doc.outside_wasm;
+		if (ow) kv(dl, 'outside wasm', fmt(ow.samples) + ' (' + share(ow.percent_of_run) + ' of run)');
 		if (doc.perf) kv(dl, 'perf.data', doc.perf);
 		var se = doc.sampled_event;
 		if (doc.event || (se && se.name))
@@ -388,15 +407,20 @@
 			add(card, el('h3', null, c.label));
 			var d = put(card, el('dl', 'kv'));
 			if (b.cwasm && b.cwasm !== c.label) kv(d, 'file', b.cwasm);
-			kv(d, 'samples', fmt(b.attributed_samples) + ' (' + pct(num(b.attributed_samples), m.total) + ')');
+			kv(d, 'samples', fmt(b.attributed_samples) + ' (' +
+				shareOr(b.attribution_coverage_pct, num(b.attributed_samples), m.total) + ' of run)');
 			kv(d, 'functions', fmt(b.function_count !== undefined ? b.function_count : c.rows.length));
-			if (b.target && b.target.arch) kv(d, 'target', [b.target.arch, b.target.abi, b.target.format].filter(Boolean).join(', '));
+			/* report's artifact_target (decoded as: the target's, or --arch); diff's target */
+			var tg = b.artifact_target ? { arch: b.artifact_target.decoded_as, abi: b.artifact_target.abi,
+				format: b.artifact_target.format } : b.target;
+			if (tg && tg.arch) kv(d, 'target', [tg.arch, tg.abi, tg.format].filter(Boolean).join(', '));
 			if (b.text_size !== undefined) kv(d, 'text', bytes(b.text_size));
 			var tb = b.text_base_hex || (typeof b.text_base === 'number' ? hex(b.text_base) : b.text_base);
 			if (tb) kv(d, 'mapped at', tb + (b.mapping ? ' +' + hex(b.mapping.size) : ''));
-			if (b.mapping) kv(d, 'mapping', (b.mapping.authoritative ? 'exact size, unique' : 'guessed (not unique)') +
-				(b.mapping.count !== undefined ? ', ' + b.mapping.count + ' mapping(s)' : '') +
-				(b.mapping.override ? ', pinned by base ' + b.mapping.override : ''));
+			/* the words of the text report (render__mapping_word) */
+			if (b.mapping && (b.mapping.how || b.mapping.count !== undefined))
+				kv(d, 'mapping', [b.mapping.how, b.mapping.count !== undefined ? b.mapping.count + ' mapping(s)' : null]
+					.filter(function (x) { return x; }).join(', '));
 			if (b.cwasm_sha256) kv(d, 'sha256', String(b.cwasm_sha256).slice(0, 16) + '\u2026');
 		});
 		if (m.oc) renderWallCard(cards, m);
@@ -619,14 +643,14 @@
 		};
 	}
 
-	/* host frames (doc.host) as chart rows: kind host or kernel */
+	/* the samples outside wasm (doc.outside_wasm, the report's rows) as chart rows: kind host or kernel */
 	function hostRows(doc) {
-		var fr = doc.host && Array.isArray(doc.host.frames) ? doc.host.frames : [];
+		var fr = doc.outside_wasm && Array.isArray(doc.outside_wasm.rows) ? doc.outside_wasm.rows : [];
 		return fr.map(function (h) {
 			var dso = String(h.dso || '[unknown]');
 			var kernel = dso === '[kernel.kallsyms]' || (/^\[.*\]$/.test(dso) && dso !== '[unknown]' && dso !== '[vdso]' && !/^\[JIT\]/.test(dso));
-			return { host: true, kind: kernel ? 'kernel' : 'host', s: num(h.samples),
-				text: (h.sym || '[unknown]') + '  ' + dso.replace(/^.*\//, '') , title: (h.sym || '[unknown]') + ' in ' + dso };
+			return { host: true, kind: kernel ? 'kernel' : 'host', s: num(h.samples), p: h.percent_of_run,
+				text: h.symbol + '  ' + dso.replace(/^.*\//, '') , title: h.symbol + ' in ' + dso };
 		});
 	}
 
@@ -662,20 +686,21 @@
 				f = put(tr, el('div', 'fill'));
 			}
 			f.style.width = (100 * r.s / max).toFixed(2) + '%';
-			add(grid, lb, tr, el('span', 'num', fmt(r.s) + '  ' + pct(r.s, m.total)));
+			add(grid, lb, tr, el('span', 'num', fmt(r.s) + '  ' + shareOr(r.p, r.s, m.total)));
 		});
 	}
 
 	/* ---- class mix ---- */
 
-	function mixBar(counts, total) {
+	/* shares: the document's percent of the function per class, when it has them */
+	function mixBar(counts, total, shares) {
 		var bar = el('div', 'mix');
 		CLASSES.forEach(function (c) {
-			var v = num(counts[c]);
+			var v = num(counts[c]), p = shares && typeof shares[c] === 'number' ? shares[c] : null;
 			if (!v || !total) return;
 			var seg = el('div', 'seg c-' + c);
-			seg.style.width = (100 * v / total).toFixed(3) + '%';
-			seg.title = c + ': ' + fmt(v) + ' (' + pct(v, total, 1) + ')';
+			seg.style.width = (p === null ? 100 * v / total : p).toFixed(3) + '%';
+			seg.title = c + ': ' + fmt(v) + ' (' + (p === null ? pct(v, total, 1) : share(p, 1)) + ')';
 			seg.setAttribute('data-class', c);
 			bar.appendChild(seg);
 		});
@@ -693,18 +718,24 @@
 
 	/* class samples of a classified function (or static counts when it has no samples) */
 	function cfCounts(cf) {
-		var counts = {}, total = 0, basis = 'samples';
+		var counts = {}, shares = {}, total = 0, basis = cf.levers && cf.levers.basis === 'static' ? 'static' : 'samples';
 		var classes = cf.classes || {};
-		CLASSES.forEach(function (c) { if (classes[c]) total += num(classes[c].samples); });
-		if (!total) basis = 'static';
-		total = 0;
+		if (!cf.levers) {
+			CLASSES.forEach(function (c) { if (classes[c]) total += num(classes[c].samples); });
+			if (!total) basis = 'static';
+			total = 0;
+		}
+		var sharesOk = basis === 'samples';
 		CLASSES.forEach(function (c) {
 			if (!classes[c]) return;
 			var v = basis === 'samples' ? num(classes[c].samples) : num(classes[c].static_instructions);
 			counts[c] = v;
 			total += v;
+			shares[c] = classes[c].percent_of_function;
+			/* without a recording (samples null) the document's shares are of the instructions */
+			if (classes[c].samples === null) sharesOk = true;
 		});
-		return { counts: counts, total: total, basis: basis };
+		return { counts: counts, total: total, basis: basis, shares: sharesOk ? shares : null };
 	}
 
 	function listingCounts(l) {
@@ -717,7 +748,8 @@
 		var items = m.classified.map(function (x) {
 			var c = cfCounts(x.cf);
 			return { core: x.core, f: num(x.cf.local_func), name: x.cf.name, c: c,
-				verdict: x.cf.levers && x.cf.levers.verdict, samples: num(x.cf.samples) };
+				verdict: x.cf.levers && (x.cf.levers.no_verdict ? 'no verdict' : x.cf.levers.verdict),
+				samples: num(x.cf.samples) };
 		});
 		var have = {};
 		items.forEach(function (x) { have[x.core + ':' + x.f] = 1; });
@@ -737,7 +769,7 @@
 			lb.title = lb.textContent;
 			lb.addEventListener('click', function () { onPick(x.core, x.f); });
 			Object.keys(x.c.counts).forEach(function (c) { if (x.c.counts[c]) present[c] = 1; });
-			add(grid, lb, mixBar(x.c.counts, x.c.total),
+			add(grid, lb, mixBar(x.c.counts, x.c.total, x.c.shares),
 				el('span', 'num', fmt(x.samples) + (x.c.basis === 'static' ? ' (static)' : '') + (x.verdict ? '  ' + x.verdict : '')));
 		});
 		s.appendChild(legend(present));
@@ -873,7 +905,8 @@
 					add(row, nsCell(r.v), nsCell(r.vi));
 				else
 					add(row, el('span', 'num', fmt(r.s)));
-				add(row, el('span', 'num', pct(val(r), total)), el('span', 'num', fmt(r.b)), heat);
+				add(row, el('span', 'num', time ? pct(val(r), total) : shareOr(r.p, r.s, total)),
+					el('span', 'num', fmt(r.b)), heat);
 				(function (f) {
 					row.addEventListener('click', function () { state.pick(core, f); });
 				})(r.f);
@@ -922,7 +955,8 @@
 			return { local_func: f, name: cf.name, code_bytes: cf.code_bytes, partial: true,
 				instruction_count: cf.instruction_count,
 				insns: cf.hottest_instructions.map(function (h) {
-					return { offset: num(h.offset), bytes: '', text: h.instruction, 'class': h['class'], samples: num(h.samples) };
+					return { offset: num(h.offset), bytes: '', text: h.instruction, 'class': h['class'], samples: num(h.samples),
+						percent_of_function: h.percent_of_function };
 				}).sort(function (a, b) { return a.offset - b.offset; }), data_ranges: [] };
 		}
 		return null;
@@ -976,7 +1010,8 @@
 				el('td', 'num', num(lp.percent_of_function).toFixed(1) + '%'));
 		});
 		if (loops.length > 5) add(s, el('p', 'note', (loops.length - 5) + ' more loops in the document.'));
-		var hot = loops[0], md = hot.model;
+		/* no lever marked as paying on samples that are not this code's (the listing says why) */
+		var hot = loops[0], md = hot.model, nov = cf.levers && cf.levers.no_verdict;
 		if (!md) {
 			var nm = put(s, el('p', 'note', 'Throughput model: ' + (cf.loops_model_note ||
 				(cf.loops_model_note === undefined ? 'not run for this page (report --func/--hot runs llvm-mca).' :
@@ -1001,7 +1036,7 @@
 			var tr = put(wb, el('tr', rm ? null : 'none'));
 			tr.setAttribute('data-lever', lv);
 			add(tr, el('td', 'mono', lv), el('td', 'num', num(x.sample_pct).toFixed(1) + '%'),
-				el('td', 'num' + (rm && num(x.payoff_pct) >= 2 ? ' pays' : ''), !rm ? '-' :
+				el('td', 'num' + (rm && !nov && num(x.payoff_pct) >= 2 ? ' pays' : ''), !rm ? '-' :
 					x.payoff_pct === null ? 'not modelled' : num(x.payoff_pct).toFixed(1) + '%'),
 				el('td', 'num', rm ? num(x.cycles_per_iteration).toFixed(2) : '-'), el('td', 'num', String(rm)),
 				el('td', 'mono', md.mcpu));
@@ -1024,23 +1059,33 @@
 				(avail.length ? '; listed: ' + avail.slice(0, 12).join(', ') + (avail.length > 12 ? ', \u2026' : '') + '.' : '.')));
 			return;
 		}
-		var insns = l.insns || [], maxs = 0, total = 0, i;
+		var insns = l.insns || [], maxs = 0, total = 0, i, cfl = classifiedOf(m, ci, f);
 		for (i = 0; i < insns.length; i++) { maxs = Math.max(maxs, num(insns[i].samples)); total += num(insns[i].samples); }
-		if (l.partial) for (i = 0; i < m.classified.length; i++)
-			if (m.classified[i].core === ci && num(m.classified[i].cf.local_func) === f) total = num(m.classified[i].cf.samples);
+		if (typeof l.samples === 'number') total = l.samples;
+		else if (l.partial && cfl) total = num(cfl.samples);
 		add(box, el('h3', 'mono', label(cl, num(l.local_func), l.name, ncores)));
-		var ninsn = l.partial ? num(l.instruction_count) : insns.filter(function (x) { return x['class'] !== 'data'; }).length;
-		add(box, el('p', 'meta', fmt(total) + ' samples (' + pct(total, m.total) + ' of run) \u00b7 ' +
+		/* instructions: jump-table words are not (the document's count, as the text's) */
+		var ninsn = typeof l.instruction_count === 'number' ? l.instruction_count :
+			insns.filter(function (x) { return x['class'] !== 'data'; }).length;
+		var ofRun = cfl && typeof cfl.percent_of_run === 'number' && num(cfl.samples) === total ?
+			share(cfl.percent_of_run) : pct(total, m.total);
+		add(box, el('p', 'meta', fmt(total) + ' samples (' + ofRun + ' of run) \u00b7 ' +
 			fmt(l.code_bytes) + ' bytes \u00b7 ' + fmt(ninsn) + ' instructions' +
 			(l.address ? ' \u00b7 at ' + l.address : '') +
 			((l.data_ranges || []).length ? ' \u00b7 ' + l.data_ranges.length + ' data range(s)' : '')));
 		if (l.partial)
 			add(box, el('p', 'note', 'Only the ' + insns.length + ' hottest instructions are in this document (report --json); ' +
 				'a full listing needs the document\u2019s listings[] (docs/html-data.md).'));
+		var hotLoop = cfl && cfl.loops && cfl.loops.length ? cfl.loops[0] : null;
+		/* the text report's line above the class table (README "Is it the right core?") */
+		if (cfl && cfl.levers && cfl.levers.no_verdict) {
+			var nv = put(box, el('p', 'warn', 'NOT authoritative: ' + cfl.levers.no_verdict +
+				'; the classes count the samples where they fell, and no lever verdict is drawn.'));
+			nv.id = idp + 'no-verdict';
+		}
 		var present = {};
 		insns.forEach(function (x) { present[x['class']] = 1; });
 		box.appendChild(legend(present));
-		var cfl = classifiedOf(m, ci, f), hotLoop = cfl && cfl.loops && cfl.loops.length ? cfl.loops[0] : null;
 		if (cfl && cfl.loops) renderLoops(box, cfl);
 		var wrap = put(box, el('div', 'lst-wrap'));
 		var t = put(wrap, el('table', 'lst'));
@@ -1081,7 +1126,7 @@
 			hs.style.width = (maxs ? 100 * smp / maxs : 0).toFixed(1) + '%';
 			add(tr, el('td', 'off', '+' + hex(x.offset)), el('td', 'bytes', x.bytes || ''),
 				el('td', 'text', x.text || ''), el('td', 'cls', cls), sc,
-				el('td', 'num', smp ? pct(smp, total, 1) : ''), hb);
+				el('td', 'num', smp ? shareOr(x.percent_of_function, smp, total, 1) : ''), hb);
 		}
 		/* a listing taller than its box opens at its hottest instruction */
 		var hot = tb.querySelector('tr.hot');
@@ -1148,7 +1193,6 @@
 			add(s, el('p', 'note', '* significant at ' + (100 * num(d.level || 0.95)).toFixed(0) + '%: p-value ' +
 				(d.adjust || 'Holm') + '-adjusted over ' + fmt(num(d.tested_functions)) + ' tested functions (as aotperf diff prints).'));
 		if (fs.length > 100) add(s, el('p', 'note', 'The 100 largest changes of ' + fmt(fs.length) + ' functions.'));
-		renderDiffOffCpu(s, d.off_cpu);
 		if (Array.isArray(d.classes) && d.classes.length) {
 			add(s, el('h3', null, 'Class mix, before and after'));
 			var grid = put(s, el('div', 'bars mixbars'));
@@ -1193,14 +1237,15 @@
 		});
 		var tb = put(t, el('tbody'));
 		oc.functions.slice(0, 100).forEach(function (x) {
-			var tr = put(tb, el('tr')), dn = num(x.after_ns) - num(x.before_ns);
-			if (x.significant) tr.classList.add('sig');
-			add(tr, el('td', 'name mono', x.name || ''), el('td', 'num', ms(x.before_ns)), el('td', 'num', ms(x.after_ns)),
-				el('td', 'num ' + (dn > 0 ? 'worse' : dn < 0 ? 'better' : ''), (dn > 0 ? '+' : '') + ms(dn)),
-				el('td', 'num', ms(x.incl_before_ns)), el('td', 'num', ms(x.incl_after_ns)),
-				el('td', 'num', ms(x.wall_before_ns)), el('td', 'num', ms(x.wall_after_ns)),
-				el('td', 'num', ms(x.wait_before_ns) + ' \u2192 ' + ms(x.wait_after_ns)),
-				el('td', 'num pval', x.p_adjusted === null || x.p_adjusted === undefined ? '-' : pval(Number(x.p_adjusted)) + (x.significant ? ' *' : '')));
+			var o = x.off_cpu || {}, b = o.before || {}, a = o.after || {}, mt = o.mean_interval_test || {};
+			var tr = put(tb, el('tr')), dn = num(a.off_cpu_ns) - num(b.off_cpu_ns);
+			if (mt.significant) tr.classList.add('sig');
+			add(tr, el('td', 'name mono', x.name || ''), el('td', 'num', ms(b.off_cpu_ns)), el('td', 'num', ms(a.off_cpu_ns)),
+				el('td', 'num ' + (dn > 0 ? 'worse' : dn < 0 ? 'better' : ''), (dn > 0 ? '+' : '') + ms(o.change_ns)),
+				el('td', 'num', ms(b.off_cpu_incl_ns)), el('td', 'num', ms(a.off_cpu_incl_ns)),
+				el('td', 'num', ms(b.wall_ns)), el('td', 'num', ms(a.wall_ns)),
+				el('td', 'num', ms(b.mean_interval_ns) + ' \u2192 ' + ms(a.mean_interval_ns)),
+				el('td', 'num pval', mt.p_adjusted === null || mt.p_adjusted === undefined ? '-' : pval(Number(mt.p_adjusted)) + (mt.significant ? ' *' : '')));
 		});
 		add(s, el('p', 'note', 'ms per recording; wall = on-CPU samples \u00d7 period + off-CPU (self). p: Welch\u2019s t-test of the mean wait ' +
 			'(one off-CPU interval), adjusted over ' + fmt(num(oc.tested_functions)) + ' tested functions; the totals\u2019 change is not tested.'));
@@ -1243,6 +1288,192 @@
 		});
 	}
 
+	/* ---- aotperf diff's page: the diff's JSON document (docs/compare.md "JSON") ---- */
+
+	/* a diff document: aotperf diff's JSON, with the page's listings */
+	function isDiffDoc(doc) {
+		return doc.tool === 'aotperf diff' && Array.isArray(doc.functions) && doc.before && Array.isArray(doc.before.captures);
+	}
+
+	/* the formats' words for a time, a change, a relative change (render/table-cell.c) */
+	function dms(ns, sign) {
+		if (ns === null || ns === undefined) return '';
+		var v = (num(ns) / 1e6).toFixed(2);
+		return sign && num(ns) >= 0 ? '+' + v : v;
+	}
+	function drel(ch) {
+		if (!ch) return '';
+		if (ch.relative_pct === null || ch.relative_pct === undefined) return num(ch.delta !== undefined ? ch.delta : ch.points) > 0 ? 'new' : '';
+		var r = num(ch.relative_pct);
+		if (Math.abs(r) >= 9999.5) return r > 0 ? '>+9999%' : '<-9999%';
+		return (r >= 0 ? '+' : '') + r.toFixed(0) + '%';
+	}
+	function dp(ch) {
+		return !ch || ch.test === 'none' ? '-' : pval(num(ch.p_adjusted)) + (ch.significant ? ' *' : '');
+	}
+	function dpct(v) {
+		return v === null || v === undefined ? '' : num(v).toFixed(2);
+	}
+
+	/* one side: its recordings (samples, CPU time, cut short, fit), its cores' consistency */
+	function diffSideCard(cards, word, sd, unit) {
+		var card = put(cards, el('div', 'card'));
+		card.id = 'side-' + word;
+		add(card, el('h3', null, word + ': ' + (sd.cores || []).map(function (c) { return c.core; }).join(', ')));
+		var dl = put(card, el('dl', 'kv'));
+		(sd.captures || []).forEach(function (c) {
+			kv(dl, c.perf, fmt(c.total_samples) + ' samples' + (c.time !== null && c.time !== undefined ? ', ' + dms(c.time) + ' ' + unit : '') +
+				(c.truncated ? ', CUT SHORT' : '') + (c.consistent === false ? ', NOT consistent with its core' : ''));
+		});
+		(sd.cores || []).forEach(function (c) {
+			var cs = c.consistency;
+			if (cs) kv(dl, 'consistency', fmt(cs.consistent) + ' of ' + fmt(cs.checked) + ' sampled addresses fit ' + c.core +
+				' (' + num(cs.percent).toFixed(2) + '%)' + (cs.ok ? '' : ': NOT consistent'));
+		});
+		if (sd.problem) add(card, el('p', 'warn', sd.problem));
+	}
+
+	function diffCells(tr, t, s) {
+		var ch = t ? t.change : null;
+		add(tr, el('td', 'num', t ? dms(t.before.mean) : ''), el('td', 'num', t ? dms(t.after.mean) : ''),
+			el('td', 'num ' + (ch && num(ch.delta) > 0 ? 'worse' : ch && num(ch.delta) < 0 ? 'better' : ''), ch ? dms(ch.delta, 1) : ''),
+			el('td', 'num', drel(ch)), el('td', 'num pval', dp(ch)),
+			el('td', 'num', s ? dpct(s.before.mean) : ''), el('td', 'num', s ? dpct(s.after.mean) : ''));
+	}
+
+	function diffHead(t, first, unit) {
+		var hr = put(put(t, el('thead')), el('tr'));
+		[first, 'before ' + unit, 'after ' + unit, '\u0394 ' + unit, 'rel', 'p (adj.)', 'before %', 'after %'].forEach(function (h, k) {
+			add(hr, el('th', k ? 'num' : null, h));
+		});
+	}
+
+	function renderDiffDoc(app, doc) {
+		var unit = doc.time_unit === 'ns' ? 'ms' : 'M ' + (doc.time_unit || 'events');
+		var after = doc.after.cores || [];
+		/* what renderListing needs: the after build's cores and listings */
+		var m = { cores: after.map(function (c, i) { return { i: i, label: c.core, block: c, rows: [] }; }),
+			listings: {}, classified: [], byLabel: {} };
+		m.cores.forEach(function (c) { m.byLabel[c.label] = c.i; });
+		m.coreOf = function (lbl) { return m.byLabel[lbl] !== undefined ? m.byLabel[lbl] : m.cores.length === 1 ? 0 : -1; };
+		(doc.listings || []).forEach(function (l) { m.listings[m.coreOf(l.core) + ':' + num(l.local_func)] = l; });
+		m.total = 0;
+		(doc.after.captures || []).forEach(function (c) { m.total += num(c.total_samples); });
+
+		var s = section(app, 'summary', 'Run');
+		var cards = put(s, el('div', 'cards'));
+		diffSideCard(cards, 'before', doc.before, unit);
+		diffSideCard(cards, 'after', doc.after, unit);
+		var t = put(s, el('table', 'dtable'));
+		t.id = 'diff-totals';
+		diffHead(t, 'CPU time per run', unit);
+		var tb = put(t, el('tbody'));
+		[['the run (every sample)', doc.run_time, null], ['in wasm code', doc.wasm_time, doc.wasm]].concat(
+			(doc.core_pairs || []).length > 1 ? doc.core_pairs.map(function (p) { return [p.core, p.time, p.share]; }) : []
+		).forEach(function (r) {
+			if (!r[1] && !r[2]) return;
+			diffCells(add(put(tb, el('tr')), el('td', 'name', r[0])), r[1], r[2]);
+		});
+		var warnings = [].concat(doc.warnings || []);
+		if (warnings.length) {
+			var ul = put(s, el('ul', 'warn'));
+			warnings.forEach(function (w) { add(ul, el('li', null, w)); });
+		}
+
+		var state = { box: null };
+		var pick = function (ci, f) {
+			if (ci < 0 || !state.box) return;
+			renderListing(state.box, m, ci, f);
+			var ls = document.getElementById('listing');
+			if (ls && ls.scrollIntoView && state.scroll) ls.scrollIntoView({ block: 'start' });
+		};
+		var d = section(app, 'diff', 'Before / after');
+		var byTime = doc.by !== 'share';
+		add(d, el('p', 'note', 'Self CPU time per run (' + unit + ', the mean over each side\u2019s recordings) and share of the run, ' +
+			'sorted by the size of the ' + (byTime ? 'time' : 'share') + ' change; \u0394 coloured by the time change. ' + doc.test + '.'));
+		var ft = put(d, el('table', 'dtable'));
+		ft.id = 'diff-table';
+		diffHead(ft, 'function', unit);
+		var fb = put(ft, el('tbody'));
+		var shown = doc.functions.slice(0, num(doc.functions_listed));
+		shown.forEach(function (x) {
+			var tr = put(fb, el('tr'));
+			var af = x.after_func, ci = af ? m.coreOf(x.core) : -1, f = af ? num(af.local_func) : -1;
+			var nm = el('td', 'name mono', x.label);
+			nm.title = x.label;
+			if (ci >= 0 && m.listings[ci + ':' + f]) nm.classList.add('has-listing');
+			var tm = x.self_time || null;
+			if (tm && tm.change.significant || !tm && x.self.change.significant) tr.classList.add('sig');
+			tr.setAttribute('data-verdict', x.verdict || '');
+			nm.addEventListener('click', function () { pick(ci, f); });
+			diffCells(add(tr, nm), tm, x.self);
+		});
+		add(d, el('p', 'note', '* significant at ' + (100 * num(doc.level)).toFixed(0) + '%: p-value ' + ({ holm: 'Holm', bonferroni: 'Bonferroni' }[doc.adjust] || 'no') +
+			'-adjusted over ' + fmt(num(tmOf(doc) ? doc.tested_functions_time : doc.tested_functions)) + ' tested functions (as aotperf diff prints).' +
+			(doc.functions.length > shown.length ? ' ' + fmt(shown.length) + ' of ' + fmt(doc.functions.length) +
+				' functions with samples listed (--top); the JSON has every one.' : '')));
+		renderDiffOffCpu(d, doc.off_cpu);
+		var cfs = doc.classified_functions || [];
+		if (cfs.length) {
+			add(d, el('h3', null, 'Class mix, before and after'));
+			var grid = put(d, el('div', 'bars mixbars'));
+			var present = {};
+			cfs.forEach(function (x) {
+				var lb = el('span', 'lbl mono', x.name || x.spec);
+				var pair = el('div', 'pair'), tots = [];
+				['before', 'after'].forEach(function (side) {
+					var counts = {}, tot = 0;
+					Object.keys(x.classes || {}).forEach(function (c) {
+						counts[c] = num(x.classes[c]['samples_' + side]);
+						tot += counts[c];
+						if (counts[c]) present[c] = 1;
+					});
+					tots.push(fmt(tot));
+					add(pair, el('span', 'meta', side), mixBar(counts, tot));
+				});
+				add(grid, lb, pair, el('span', 'num', tots.join(' \u2192 ')));
+			});
+			d.appendChild(legend(present));
+			renderLoopPairs(d, m, { classes: cfs.map(function (x) {
+				return { core: x.core, local_func: x.after_local_func, name: x.name, hottest_loop: x.hottest_loop };
+			}) });
+		}
+		if (doc.gate) {
+			var g = section(app, 'gate', 'Gate: --fail-if-slower ' + doc.gate.fail_if_slower_pct + '%: ' + doc.gate.verdict);
+			add(g, el('p', 'note', 'Judged: ' + doc.gate.judged + ', by ' + doc.gate.by + '.'));
+			var gt = put(g, el('table', 'dtable'));
+			gt.id = 'gate-table';
+			var gh = put(put(gt, el('thead')), el('tr'));
+			['judged', 'before', 'after', 'rel', 'p (adj.)', 'verdict'].forEach(function (h, k) { add(gh, el('th', k && k < 5 ? 'num' : null, h)); });
+			var gb = put(gt, el('tbody'));
+			(doc.gate.checks || []).forEach(function (c) {
+				var byT = doc.gate.by === 'time per run' && c.time;
+				var ch = byT ? c.time.change : c.change;
+				add(put(gb, el('tr', c.slower ? 'sig' : null)), el('td', 'name mono', c.label),
+					el('td', 'num', byT ? dms(c.time.before.mean) + ' ' + unit : dpct(c.before.mean) + '%'),
+					el('td', 'num', byT ? dms(c.time.after.mean) + ' ' + unit : dpct(c.after.mean) + '%'),
+					el('td', 'num ' + (num(byT ? ch.delta : ch.points) > 0 ? 'worse' : 'better'), drel(ch)),
+					el('td', 'num pval', dp(ch)), el('td', c.slower ? 'worse' : null, c.verdict));
+			});
+			if (doc.gate.reason) add(g, el('p', doc.gate.failed ? 'warn' : 'note', doc.gate.reason));
+		}
+		var ls = section(app, 'listing', 'Annotated listing (after)');
+		state.box = put(ls, el('div'));
+		state.box.id = 'listing-box';
+		var best = null;
+		Object.keys(m.listings).forEach(function (k) {
+			var l = m.listings[k], n = 0;
+			(l.insns || []).forEach(function (x) { n += num(x.samples); });
+			if (!best || n > best.n) best = { core: m.coreOf(l.core), f: num(l.local_func), n: n };
+		});
+		if (best) pick(best.core, best.f);
+		else add(state.box, el('p', 'note', 'No listings in this document.'));
+		state.scroll = true;
+	}
+	function tmOf(doc) {
+		return doc.time_unit !== null && doc.time_unit !== undefined;
+	}
+
 	/* ---- the page ---- */
 
 	function fail(app, msg) {
@@ -1262,6 +1493,15 @@
 		}
 		if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
 			fail(app, 'The data document in this file is not a JSON object.');
+			return;
+		}
+		if (isDiffDoc(doc)) {
+			app.textContent = '';
+			document.title = 'aotperf: ' + (doc.title || 'before / after');
+			add(app, el('h1', null, doc.title || 'before / after'));
+			add(app, el('p', 'sub', [doc.tool, doc.event].filter(Boolean).join(' \u00b7 ')));
+			renderDiffDoc(app, doc);
+			document.documentElement.setAttribute('data-ready', '1');
 			return;
 		}
 		var m = normalise(doc);

@@ -20,7 +20,7 @@
 
 const path = require('path');
 const fs = require('fs');
-const { chromium } = require('playwright-core');
+const { openPage } = require('./page.js');
 
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
@@ -92,45 +92,37 @@ async function checkEvents(page) {
 }
 
 async function main() {
-	const userDir = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'chromium-profile.'));
-	// a fresh profile each run (playwright passes it as --user-data-dir)
-	const context = await chromium.launchPersistentContext(userDir, {
-		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-			'--disable-background-networking', '--disable-component-update', '--disable-sync',
-			'--disable-dev-shm-usage'],
-		viewport: { width: 1280, height: 900 },
-	});
-	const page = context.pages()[0] || await context.newPage();
-	const errors = [], requests = [];
-	page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') errors.push(m.type() + ': ' + m.text()); });
-	page.on('pageerror', (e) => errors.push('pageerror: ' + e.message));
-	// anything but the page itself would be the network (or another file)
-	await context.route('**/*', (route) => {
-		const u = route.request().url();
-		if (u === pageUrl) return route.continue();
-		requests.push(u);
-		return route.abort();
-	});
-	await page.addInitScript(() => {
-		window.__csp = [];
-		document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));
-	});
-
-	const t0 = Date.now();
-	await page.goto(pageUrl);
-	await page.waitForSelector('html[data-ready]', { timeout: 15000 });
-	console.log('note: rendered in ' + (Date.now() - t0) + ' ms');
+	const o = await openPage(pageUrl);
+	const page = o.page, errors = o.errors, requests = o.requests;
+	console.log('note: rendered in ' + o.renderMs + ' ms');
 
 	const csp = await page.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content);
 	ok(/^default-src 'none'; script-src 'sha256-[^']+'; style-src 'sha256-[^']+'/.test(csp), 'strict CSP meta tag', csp);
 	ok(await page.evaluate(() => document.styleSheets.length === 1 && document.styleSheets[0].cssRules.length > 50),
 		'the inlined stylesheet applies under the CSP');
 
-	// the summary names each core's target
-	if (core0.target && core0.target.arch) {
+	// the summary names each core's target (the report's artifact_target: what it was decoded as)
+	const arch0 = core0.artifact_target ? core0.artifact_target.decoded_as : core0.target && core0.target.arch;
+	if (arch0) {
 		const card = await page.textContent('#core-0');
-		ok(card.includes(core0.target.arch), 'summary shows the target (' + core0.target.arch + ')', card);
+		ok(card.includes(arch0), 'summary shows the target (' + arch0 + ')', card);
+	}
+
+	// how each core's mapping was found: the text report's words (mapping.how)
+	for (let i = 0; i < cores.length; i++) {
+		const m = cores[i].mapping;
+		if (!m || m.how === undefined) continue;
+		const card = await page.textContent('#core-' + i);
+		ok(card.includes('mapping' + m.how + ', ' + m.count + ' mapping(s)'),
+			'core ' + i + ': the mapping in the text report\'s words (' + m.how + ')', card);
+	}
+	// a recording cut short says so above the cards, with the document's figures
+	const cut = await page.$('#cut-short');
+	ok(!!cut === !!doc.truncated, 'a CUT SHORT banner exactly when the document is truncated (' + !!doc.truncated + ')');
+	if (cut && doc.truncated) {
+		const t = await cut.textContent();
+		ok(t.includes('read ' + fmt(doc.bytes_read) + ' of ' + fmt(doc.bytes_expected) + ' data bytes'),
+			'the banner gives bytes read and expected', t);
 	}
 
 	// function table: virtualised rows, the hottest first, the count line
@@ -223,7 +215,7 @@ async function main() {
 		}
 	} else {
 		const bars = await page.$$eval(B0 + '.selfbars .track', (r) => r.length);
-		const hosts = doc.host ? doc.host.frames.filter((h) => h.samples > 0) : [];
+		const hosts = doc.outside_wasm ? doc.outside_wasm.rows.filter((h) => h.samples > 0) : [];
 		const wasmHot = cores.reduce((a, c) => a.concat(rowsOf(c).filter((r) => r.s > 0).map((r) => r.s)), []);
 		ok(bars === Math.min(25, wasmHot.length + hosts.length), 'self-sample chart without stacks (' + bars + ' bars)');
 		if (hosts.length) {
@@ -233,7 +225,8 @@ async function main() {
 				.sort((a, b) => Math.abs(b) - Math.abs(a) || b - a).slice(0, 25);
 			ok(nhost === top.filter((v) => v < 0).length, 'host and kernel frames in the chart (' + nhost + ')');
 			const sum = await page.textContent('#summary');
-			ok(sum.includes('outside wasm') && sum.includes(fmt(doc.host.samples)), 'summary: samples outside wasm');
+			ok(sum.includes('outside wasm') && sum.includes(fmt(doc.outside_wasm.samples)) &&
+				sum.includes(doc.outside_wasm.percent_of_run.toFixed(2) + '%'), 'summary: samples outside wasm, the document\'s share');
 		}
 	}
 
@@ -438,8 +431,7 @@ async function main() {
 	await page.evaluate(() => window.scrollTo(0, 0));
 	await page.screenshot({ path: args.shot, fullPage: true });
 	console.log('shot: ' + path.resolve(args.shot));
-	await context.close();
-	fs.rmSync(userDir, { recursive: true, force: true });
+	await o.close();
 }
 
 main().then(() => process.exit(0), (e) => {

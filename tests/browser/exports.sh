@@ -27,6 +27,7 @@
 # set (.ci/run sets the first), where that fails.
 # Screenshots go to $ARTIFACTS (default BUILD/tests/artifacts).
 source "$(dirname "$0")/../e2e/lib/common.sh"
+source "$E2E/lib/browser.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HTMLDOC=$B/tests/htmldoc
 ART=${ARTIFACTS:-$B/tests/artifacts}
@@ -201,7 +202,7 @@ perf script -G -i "$WORK/perf.data" -F ip,sym,dso 2>/dev/null | gawk '
 	  d[dso]++; s[dso "|" sym]++ }
 	END { for (k in d) print "DSO " k " " d[k]; for (k in s) print "SYM " k " " s[k] }' \
 	| sort >"$WORK/host.ref"
-check_eq "document: samples outside wasm = total - in the core" "$(jq .host.samples "$WORK/doc.json")" \
+check_eq "document: samples outside wasm = total - in the core" "$(jq .outside_wasm.samples "$WORK/doc.json")" \
 	"$(jq '.total_samples - .attributed_samples' "$WORK/report.json")"
 
 # ---- pprof of the same recording ----
@@ -267,7 +268,7 @@ if command -v cmark-gfm >/dev/null 2>&1; then
 	cmark-gfm --extension table "$WORK/report.md" >"$WORK/report.md.html"
 	# tables: the run, the core, outside wasm, then classes + hottest per listed function
 	check_eq "Markdown: every table renders as a table" "$(grep -c '<table>' "$WORK/report.md.html")" \
-		$((2 + $(jq '.host.samples > 0 | if . then 1 else 0 end' "$WORK/doc.json") + \
+		$((2 + $(jq '.outside_wasm.samples > 0 | if . then 1 else 0 end' "$WORK/doc.json") + \
 		   2 * $(jq '.listings | length' "$WORK/doc.json")))
 	check_eq "Markdown: no row has more or fewer cells than its header" "$(gawk '
 		/<tr>/ { c = 0 } /<t[hd][ >]/ { c += gsub(/<t[hd][ >]/, "&") }
@@ -304,7 +305,7 @@ check_eq "two outputs on stdout: exit 2" "$?" 2
 "$AOTPERF" report -q -i "$WORK/perf.data" --cwasm "$cwasm" --pprof "$WORK/nodir/p.pb.gz" 2>"$WORK/e4"
 check_eq "--pprof into a missing folder: exit 2" "$?" 2
 check "  ... nothing written" [ ! -e "$WORK/nodir" ]
-"$AOTPERF" report -q -i "$WORK/perf.data" --cwasm "$cwasm" --markdown - >"$WORK/stdout.md"
+"$AOTPERF" report -q -i "$WORK/perf.data" --cwasm "$cwasm" --top 100000 --markdown - >"$WORK/stdout.md"
 check "--markdown -: the Markdown alone on stdout" cmp -s "$WORK/stdout.md" "$WORK/report.md"
 
 # ---- a two-core manifest; the big core ----
@@ -337,26 +338,12 @@ check "bad document: no page, no temporary file" \
 
 # ---- in the browser ----
 browser_check() { # browser_check NAME PAGE DOC [check.js options]
-	local name=$1 page=$2 doc=$3 line
+	local name=$1 page=$2 doc=$3
 	shift 3
-	(cd "$ROOT/tests/browser" && node check.js --page "$page" --doc "$doc" \
-		--shot "$ART/$name.png" "$@") >"$WORK/$name.check" 2>&1
-	echo "browser: $name (exit $?)"
-	while IFS= read -r line; do
-		case $line in
-		ok:*) ok "$name: ${line#ok: }" ;;
-		FAIL:*) bad "$name: ${line#FAIL: }" ;;
-		shot:*) echo "screenshot: ${line#shot: }" ;;
-		*) echo "  $line" ;;
-		esac
-	done <"$WORK/$name.check"
+	browser_run "$name" check.js --page "$page" --doc "$doc" --shot "$ART/$name.png" "$@"
 	grep -q '^shot:' "$WORK/$name.check" || bad "$name: no screenshot"
 }
-why=
-command -v chromium >/dev/null 2>&1 || why="chromium is not installed"
-[ -n "$why" ] || command -v node >/dev/null 2>&1 || why="node is not installed"
-[ -n "$why" ] || [ -d "$ROOT/tests/browser/node_modules/playwright-core" ] ||
-	why="playwright-core is not installed (bash tests/browser/setup.sh)"
+why=$(browser_why)
 if [ -z "$why" ]; then
 	browser_check report "$WORK/report.html" "$WORK/doc.json" \
 		--samples "$(jq .total_samples "$WORK/report.json")"
@@ -369,9 +356,7 @@ if [ -z "$why" ]; then
 	"$HTMLDOC" page "$WORK/hot.json" "$WORK/report-json.html"
 	browser_check report-json "$WORK/report-json.html" "$WORK/hot.json"
 	browser_check generated "$WORK/gen.html" "$WORK/gen.json" --filter local_func_1234
-elif [ -n "${AOTPERF_REQUIRE_BROWSER:-}${CI:-}" ]; then
-	bad "browser checks are required here but cannot run: $why"
 else
-	echo "skip: browser checks: $why"
+	browser_skip "$why"
 fi
 finish

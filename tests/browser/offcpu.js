@@ -22,7 +22,7 @@
 
 const path = require('path');
 const fs = require('fs');
-const { chromium } = require('playwright-core');
+const { openPage } = require('./page.js');
 
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
@@ -43,26 +43,6 @@ function ms(ns) {
 function near(x, y) {
 	const d = Math.abs(x - y);
 	return d <= 20000 || d <= 0.005 * y;
-}
-
-async function open(context) {
-	const page = context.pages()[0] || await context.newPage();
-	const errors = [], requests = [];
-	page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') errors.push(m.type() + ': ' + m.text()); });
-	page.on('pageerror', (e) => errors.push('pageerror: ' + e.message));
-	await context.route('**/*', (route) => {
-		const u = route.request().url();
-		if (u === pageUrl) return route.continue();
-		requests.push(u);
-		return route.abort();
-	});
-	await page.addInitScript(() => {
-		window.__csp = [];
-		document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));
-	});
-	await page.goto(pageUrl);
-	await page.waitForSelector('html[data-ready]', { timeout: 15000 });
-	return { page, errors, requests };
 }
 
 async function clean(p) {
@@ -192,20 +172,11 @@ async function withSwitch(p) {
 }
 
 async function main() {
-	const userDir = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'chromium-profile.'));
-	const context = await chromium.launchPersistentContext(userDir, {
-		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-			'--disable-background-networking', '--disable-component-update', '--disable-sync',
-			'--disable-dev-shm-usage'],
-		viewport: { width: 1280, height: 900 },
-	});
-	const p = await open(context);
+	const p = await openPage(pageUrl);
 	if (args['no-switch']) await noSwitch(p);
 	else await withSwitch(p);
 	await clean(p);
-	await context.close();
-	fs.rmSync(userDir, { recursive: true, force: true });
+	await p.close();
 }
 
 main().then(() => process.exit(0), (e) => {

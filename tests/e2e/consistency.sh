@@ -13,11 +13,16 @@
 # in the text, the JSON and on stderr, authoritative false, the right
 # build authoritative with no warning; report --require-consistent; inject,
 # jitdump, perfmap and record refusing the wrong build unless --force;
-# attr's stderr warning with its JSON keys unchanged.
+# attr's stderr warning with its JSON keys unchanged; one mapping phrase in
+# the text, JSON, Markdown and HTML of one run, and no lever verdict from
+# the other build's samples.
 #
 #   tests/e2e/consistency.sh BUILD_DIR
 . "$(dirname "$0")/lib/common.sh"
 . "$E2E/lib/asmcore.sh"
+. "$E2E/lib/browser.sh"
+ART=${ARTIFACTS:-$B/tests/artifacts}
+mkdir -p "$ART"
 
 SRC=$(cd "$E2E/../.." && pwd)
 C=$WORK/cores
@@ -158,6 +163,40 @@ check "--require-consistent says why" grep -q "require-consistent: .*kb.cwasm: o
 "$AOTPERF" report -q -i "$D/ka.data" --cwasm "$C/ka.cwasm" --require-consistent >/dev/null
 check_eq "--require-consistent, right build: exit 0" "$?" 0
 
+# One phrase for the mapping in every format of one run, and no lever
+# verdict from another build's samples (README "Is it the right core?")
+F=$WORK/fmt
+"$AOTPERF" report -q -i "$D/ka.data" --cwasm "$C/kb.cwasm" --hot 1 --json "$F.json" --markdown "$F.md" \
+	--html "$F.html" >"$F.txt"
+check_eq "formats, other build: report exit status" "$?" 0
+how=$(jq -r .mapping.how "$F.json")
+check_eq "formats, other build: the JSON's mapping.how: unique, and NOT consistent" \
+	"$how" "exact size, unique, NOT consistent"
+check "formats, other build: the text says the same" grep -qF "($how, 1 mapping)" "$F.txt"
+check "formats, other build: the Markdown says the same" grep -qF "($how, 1 mapping(s))" "$F.md"
+sed -n 's|^<script type="application/json" id="aotperf-data">\(.*\)</script>$|\1|p' "$F.html" >"$F.doc.json"
+check_eq "formats, other build: the page's document says the same" "$(jq -r .mapping.how "$F.doc.json")" "$how"
+check "formats, other build: the text warns above the class table" \
+	test "$(grep -n 'NOT authoritative: its samples do not fit' "$F.txt" | cut -d: -f1)" -lt \
+	"$(grep -n '^  class  ' "$F.txt" | cut -d: -f1)"
+check "formats, other build: the text's verdict is none, and why" \
+	grep -qx "  verdict         none: its samples do not fit its code (another build?)" "$F.txt"
+check "formats, other build: no line claims a lever" test -z "$(grep -E 'verdict *=>|Pays most' "$F.txt")"
+check_eq "formats, other build: JSON levers.verdict null, no_verdict why" \
+	"$(jq -c '.classified_functions[0].levers | [.verdict, .no_verdict]' "$F.json")" \
+	'[null,"its samples do not fit its code (another build?)"]'
+check "formats, other build: the Markdown's verdict is none" grep -qF "**verdict: none**: its samples" "$F.md"
+check "formats, other build: no Markdown line claims a lever" test -z "$(grep -F 'Pays most' "$F.md")"
+"$AOTPERF" report -q -i "$D/ka.data" --cwasm "$C/ka.cwasm" --hot 1 --json "$F.right.json" >"$F.right.txt"
+check_eq "formats, right build: mapping.how" "$(jq -r .mapping.how "$F.right.json")" "exact size, unique"
+check "formats, right build: a verdict" grep -q "verdict *=> " "$F.right.txt"
+why=$(browser_why)
+if [ -z "$why" ]; then	# the core card shows mapping.how (tests/browser/check.js)
+	browser_run page check.js --page "$F.html" --doc "$F.doc.json" --shot "$ART/other-build.png"
+else
+	browser_skip "$why"
+fi
+
 # The writers refuse another build unless --force, and write nothing.
 O=$WORK/out
 mkdir -p "$O"
@@ -187,11 +226,12 @@ check "record, other build: no perf.jit.data" test ! -e "$O/rec.jit.data"
 check_eq "record --force, other build: exit 0" "$?" 0
 check "record --force: symbolized" test -s "$O/recf.jit.data"
 
-# attr: the helper's keys and meaning, the warning on stderr
-"$AOTPERF" attr --perf "$D/ka.data" --cwasm "$C/ka.cwasm" --json-out "$O/ra.json" >/dev/null 2>"$O/ra.err"
+# attr: the helper's keys and meaning, the warning on stderr (asm_core writes
+# version 7 containers: --accept-older)
+"$AOTPERF" attr --accept-older --perf "$D/ka.data" --cwasm "$C/ka.cwasm" --json-out "$O/ra.json" >/dev/null 2>"$O/ra.err"
 check_eq "attr, right build: exit 0" "$?" 0
 check "attr, right build: no warning" test ! -s "$O/ra.err"
-"$AOTPERF" attr --perf "$D/ka.data" --cwasm "$C/kb.cwasm" --json-out "$O/wa.json" >/dev/null 2>"$O/wa.err"
+"$AOTPERF" attr --accept-older --perf "$D/ka.data" --cwasm "$C/kb.cwasm" --json-out "$O/wa.json" >/dev/null 2>"$O/wa.err"
 check_eq "attr, other build: exit 0 (the helper's meaning)" "$?" 0
 cons=$(jq -r '.consistency | "\(.consistent) of \(.checked)"' "$WORK/plain, other build.json")
 check "attr, other build: report's warning on stderr" grep -q "warning: .*kb.cwasm: only $cons sampled" "$O/wa.err"

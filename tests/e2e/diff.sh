@@ -147,8 +147,8 @@ check_eq "zext_heavy is flagged at 99.5% too" "$(sig "$WORK/d995.json" zext_heav
 # the text: what the JSON says, in 80 columns
 fits_80 "diff text" "$WORK/d.txt"
 check "text: 5 recordings a side" grep -q "^aotperf diff: 5 recordings before, 5 after" "$WORK/d.txt"
-check "text: zext_heavy's row is the largest change, starred" \
-	bash -c "grep -A1 '^ *wasm  *local  *function' '$WORK/d.txt' | tail -1 | grep -q 'zext_heavy.*\*$'"
+check "text: zext_heavy's row is the largest time change, starred" \
+	bash -c "grep -A1 '^  function  *before  *after  *change' '$WORK/d.txt' | sed -n 2p | grep -q '^  zext_heavy .* \* '"
 check "text: the class table of --func zext_heavy" grep -q "^Classes of zext_heavy, wasm $(diff_kernel_wasm "$SB" zext_heavy):" "$WORK/d.txt"
 
 # --func: the class tables; the code only moved, so static counts agree,
@@ -169,7 +169,7 @@ check_eq "zext_heavy: zero-extends in its static counts" \
 "$AOTPERF" diff -q "${bef[@]}" --cwasm "$FIX/sample.cwasm" -- "${aft[@]}" --cwasm "$D/after.cwasm" \
 	--func zext_heavy --fail-if-slower 10 --json "$WORK/g.json" >"$WORK/g.txt" 2>"$WORK/g.err"
 check_eq "gate: zext_heavy slower by more than 10%: exit 1" "$?" 1
-check "gate: one line naming it" bash -c "[ \$(wc -l <'$WORK/g.err') = 1 ] && grep -q 'zext_heavy: share .*slower by more than 10%' '$WORK/g.err'"
+check "gate: one line naming it, on time per run" bash -c "[ \$(wc -l <'$WORK/g.err') = 1 ] && grep -q 'zext_heavy: time per run .* ms (.*slower by more than 10%' '$WORK/g.err'"
 check_eq "gate: the JSON says failed" "$(jq .gate.failed "$WORK/g.json")" true
 "$AOTPERF" diff -q "${bef[@]}" --cwasm "$FIX/sample.cwasm" -- "${aft[@]}" --cwasm "$D/after.cwasm" \
 	--func zext_heavy --fail-if-slower 400 >/dev/null 2>&1
@@ -209,7 +209,7 @@ check_eq "removed: the last function, wasm $wlast" \
 	"$wlast $((wlast - DIFF_IMPORTS)) null"
 check_eq "added: none" "$(jq '.added | length' "$WORK/rn.json")" 0
 check "no warning that names moved" bash -c "! grep -q 'other wasm indices' '$WORK/rn.err'"
-check "text lists the rename and the removal" bash -c "grep -q 'cold_200 -> warm_200' '$WORK/rn.txt' && grep -q '^Removed (only in the before build): 1' '$WORK/rn.txt'"
+check "text lists the rename and the removal" bash -c "grep -q 'local_func_$((w200 - DIFF_IMPORTS)) cold_200 *local_func_$((w200 - DIFF_IMPORTS)) warm_200' '$WORK/rn.txt' && grep -q '^Removed (only in the before build): 1' '$WORK/rn.txt'"
 ref_side "$D/renamed.cwasm.syms" "$D/renamed.data" >"$WORK/ref.rn"
 ours_side "$WORK/rn.json" after >"$WORK/ours.rn"
 same_stats "renamed build: after shares = perf script's over its own symbols" "$WORK/ours.rn" "$WORK/ref.rn"
@@ -273,12 +273,12 @@ check_eq "report -i x5 --hot: exit 2" "$?" 2
 if command -v cmark-gfm >/dev/null; then
 	cmark-gfm -e table "$WORK/d.md" >"$WORK/d.md.html"
 	# and per --func its hottest loop's predicted cycles when llvm-mca is installed
-	check_eq "Markdown: 5 tables (recordings, shares, functions, 2 class tables), + the loops'" \
+	check_eq "Markdown: 8 tables (each side's recordings and cores, times and shares, functions, 2 class tables), + the loops'" \
 		"$(grep -c '<table>' "$WORK/d.md.html")" \
-		"$(jq '5 + ([.classified_functions[] | select(.hottest_loop.tool)] | length)' "$WORK/d.json")"
+		"$(jq '8 + ([.classified_functions[] | select(.hottest_loop.tool)] | length)' "$WORK/d.json")"
 	check_eq "Markdown: a row per function with samples" \
 		"$(grep -c '<td><code>' "$WORK/d.md.html")" \
-		"$(( $(jq '[.functions[] | select(.self.before.samples + .self.after.samples > 0)] | length' "$WORK/d.json") + $(jq '[.classified_functions[].classes[] | select(.static_before + .static_after + .samples_before + .samples_after > 0)] | length' "$WORK/d.json") + 2 * N ))"
+		"$(( $(jq '[.functions[] | select(.self.before.samples + .self.after.samples > 0)] | length' "$WORK/d.json") + $(jq '[.classified_functions[].classes[] | select(.static_before + .static_after + .samples_before + .samples_after > 0)] | length' "$WORK/d.json") + 2 * N + 2 ))"
 	check "Markdown: no raw pipes outside tables" bash -c "! grep -q '<p>|' '$WORK/d.md.html'"
 elif [ -n "${CI:-}" ]; then
 	bad "cmark-gfm is needed to check the Markdown (apt-get install cmark-gfm)"
@@ -287,7 +287,7 @@ else
 fi
 
 # ---- HTML ----
-check "HTML page written with the diff block" grep -q '"diff":{"before"' "$WORK/d.html"
+check "HTML page written with the diff's document" grep -q '"tool":"aotperf diff"' "$WORK/d.html"
 if command -v chromium >/dev/null && command -v node >/dev/null &&
 	[ -d "$ROOT/tests/browser/node_modules/playwright-core" ]; then
 	python3 -c '
@@ -295,8 +295,8 @@ import json, re, sys
 s = open(sys.argv[1]).read()
 m = re.search(r"<script type=\"application/json\" id=\"aotperf-data\">(.*?)</script>", s, re.S)
 json.dump(json.loads(m.group(1)), open(sys.argv[2], "w"))' "$WORK/d.html" "$WORK/d.doc.json"
-	(cd "$ROOT/tests/browser" && node check.js --page "$WORK/d.html" --doc "$WORK/d.doc.json" \
-		--shot "${ARTIFACTS:-$B/tests/artifacts}/diff.png") >"$WORK/browser.txt" 2>&1
+	(cd "$ROOT/tests/browser" && node diff.js --page "$WORK/d.html" --doc "$WORK/d.doc.json" \
+		--json "$WORK/d.json" --shot "${ARTIFACTS:-$B/tests/artifacts}/diff.png") >"$WORK/browser.txt" 2>&1
 	while IFS= read -r line; do
 		case $line in
 		ok:*) ok "diff page: ${line#ok: }" ;;

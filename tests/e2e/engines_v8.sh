@@ -328,6 +328,15 @@ json.dump(json.loads(m.group(1)), open(sys.argv[2], "w"))' "$WORK/c.html" "$WORK
 		--other "$A/perf.jit.data" 2>&1 >/dev/null)
 	check_eq "compare: a function V8 never compiled: exit 2" "$?" 2
 	check "compare: ... one line naming wasm 5" bash -c '[ "$(wc -l <<<"$1")" = 1 ] && grep -q "no code for wasm function 5" <<<"$1"' _ "$out"
+	# all of its outputs or none (util/outset.h): --html in a missing folder
+	echo "old compare" >"$WORK/c2.json"
+	"$AOTPERF" compare -q -i "$WORK/wamr.data" --cwasm "$WORK/wm.cwasm" --func sum --roles "$ROLES" \
+		--other "$A/perf.jit.data" --json "$WORK/c2.json" --markdown "$WORK/c2.md" \
+		--html "$WORK/missing/c2.html" >/dev/null 2>&1
+	check_eq "compare, the last output unwritable: exit 2" "$?" 2
+	check "compare: --json keeps its old content, no --markdown, no temporary" \
+		test "$(cat "$WORK/c2.json")" = "old compare" -a ! -e "$WORK/c2.md" -a \
+		-z "$(ls "$WORK" | grep '^c2\..*\.tmp\.')"
 fi
 if [ -n "${Bd:-}" ] && [ -s "$Bd/perf.jit.data" ]; then
 	# default tiers, no name section: turbofan is compared, liftoff's samples are said

@@ -146,30 +146,17 @@ check_eq "--html --event $ev2: a one-event page (no events list)" \
 	"$(sed -n 's|^<script type="application/json" id="aotperf-data">\(.*\)</script>$|\1|p' \
 	"$WORK/one.html" | jq -r '"\(.event) \(.events)"')" "$ev2 null"
 # in the browser (tests/browser/check.js): a block per event, each drawn from its own entry
-ROOT=$(cd "$E2E/../.." && pwd)
-why=
-command -v chromium >/dev/null 2>&1 || why="chromium is not installed"
-[ -n "$why" ] || command -v node >/dev/null 2>&1 || why="node is not installed"
-[ -n "$why" ] || [ -d "$ROOT/tests/browser/node_modules/playwright-core" ] ||
-	why="playwright-core is not installed (bash tests/browser/setup.sh)"
+. "$E2E/lib/browser.sh"
+why=$(browser_why)
 if [ -z "$why" ]; then
 	ART=${ARTIFACTS:-$B/tests/artifacts}
 	mkdir -p "$ART"
-	(cd "$ROOT/tests/browser" && node check.js --page "$WORK/two.html" --doc "$WORK/two.doc.json" \
-		--shot "$ART/events.png" --samples "$t1") >"$WORK/browser.txt" 2>&1
-	while IFS= read -r line; do
-		case $line in
-		ok:*) ok "browser: ${line#ok: }" ;;
-		FAIL:*) bad "browser: ${line#FAIL: }" ;;
-		shot:*) echo "screenshot: ${line#shot: }" ;;
-		esac
-	done <"$WORK/browser.txt"
+	browser_run browser check.js --page "$WORK/two.html" --doc "$WORK/two.doc.json" \
+		--shot "$ART/events.png" --samples "$t1"
 	check "browser: a check per event's block ran" \
-		test "$(grep -c "^ok: $ev2: " "$WORK/browser.txt")" -ge 4
-elif [ -n "${AOTPERF_REQUIRE_BROWSER:-}${CI:-}" ]; then
-	bad "browser checks are required here but cannot run: $why"
+		test "$(grep -c "^ok: $ev2: " "$WORK/browser.check")" -ge 4
 else
-	echo "skip: browser checks: $why"
+	browser_skip "$why"
 fi
 
 finish

@@ -9,7 +9,14 @@
 #   skips=FILE  lines "NAME OFFSET" (tests/e2e/lib/asmcore.sh): a -g chain
 #               whose leaf is a wasm function NAME+OFFSET skipped the
 #               immediate caller; "[caller unknown]" is put in its place
-# Also prints "SKIPPED N", the samples that got the marker.
+#   lr=1        perf on arm64 (-g, which samples x30 there) puts the
+#               leaf's x30 - 1 (an odd address; the kernel's entries are
+#               4-aligned return addresses) second: kept, and no marker,
+#               where skips lists the leaf (x30 is the skipped caller's
+#               return address there); dropped elsewhere (x30 is stale
+#               there, or repeats the chain's next entry)
+# Also prints "SKIPPED N", the samples that got the marker (with lr=1:
+# whose second frame came from x30).
 BEGIN {
 	if (skips != "")
 		while ((getline l < skips) > 0) {
@@ -24,6 +31,7 @@ BEGIN {
 		line = $i
 		if (line !~ /[^ \t]/)
 			continue
+		addr[n + 1] = line ~ /^[ \t]+[0-9a-f]+[ \t]/ ? strtonum("0x" gensub(/^[ \t]+([0-9a-f]+).*/, "\\1", 1, line)) : 0
 		sub(/^[ \t]+[0-9a-f]+[ \t]+/, "", line)
 		dso = ""
 		if (match(line, / \(([^()]*)\)$/, m)) {
@@ -47,6 +55,15 @@ BEGIN {
 	short = f[1]
 	sub(/^.*:/, "", short)
 	marker = f[1] ~ /local_func_/ && n > 1 && ((short " " off[1]) in skip)
+	if (lr && n > 2 && addr[2] % 2) {
+		if (!marker) {		# drop perf's frame from a stale x30
+			for (i = 2; i < n; i++)
+				f[i] = f[i + 1]
+			n--
+		}
+		skipped += marker
+		marker = 0
+	}
 	s = f[n]
 	for (i = n - 1; i >= 1; i--)
 		s = s ";" (i == 1 && marker ? "[caller unknown];" : "") f[i]

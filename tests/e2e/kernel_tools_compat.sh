@@ -255,7 +255,7 @@ tdeps debian --dry-run
 check "test-deps: node on PATH from elsewhere: Debian's nodejs not asked for" \
 	bash -c '! grep -q " nodejs " "$1"' _ "$WORK/out"
 rm -f "$STUBS/node"
-STUB_INSTALLED="clang protobuf-compiler cmark-gfm wabt elfutils cppcheck xxd llvm libtraceevent-dev qemu-user-static nodejs npm libclang-rt-14-dev libfuzzer-14-dev binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu chromium" \
+STUB_INSTALLED="clang protobuf-compiler cmark-gfm wabt elfutils cppcheck strace xxd llvm libtraceevent-dev qemu-user-static nodejs npm libclang-rt-14-dev libfuzzer-14-dev binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu chromium" \
 	tdeps debian
 check "test-deps debian idempotent: no command" no_installs
 STUB_UNAME_R=$AZ_K tdeps azurelinux

@@ -7,7 +7,7 @@
 #     Markdown's what-if rows (rendered by cmark-gfm) = the JSON's whatif;
 #     the HTML page's document holds the JSON's loops; in Chromium the
 #     hottest loop's rows are the instructions inside its JSON blocks, the
-#     what-if table is the document's (tests/browser/check.js);
+#     what-if table is the document's (tests/browser/check.js, diff.js);
 #  2. diff of the builds with and without the levers' instructions: each
 #     side's hottest loop = llvm-mca rerun here on the diff JSON's input,
 #     the change = after - before, and the after side = the what-if of the
@@ -57,10 +57,12 @@ check_eq "the JSON's input reruns to its cycles (lv_bounds, -mcpu=$mcpu)" \
 
 # Markdown: the what-if rows as the JSON has them (payoff 1 decimal, cycles 2)
 jq -r '.classified_functions[] | .loops[0] as $l | $l.whatif | to_entries[] |
-	"\(.key) \(if .value.removed > 0 then (.value.payoff_pct * 10 | round / 10 | tostring) else "-" end) \(.value.removed)"' \
-	"$WORK/r.json" | gawk '{ if ($2 != "-") $2 = sprintf("%.1f%%", $2); print }' | sort >"$WORK/md.want"
+	"\(.key) \(if .value.removed == 0 then "-" elif .value.payoff_pct == null then "n/m"
+		else (.value.payoff_pct * 10 | round / 10 | tostring) end) \(.value.removed)"' \
+	"$WORK/r.json" | gawk '{ if ($2 != "-" && $2 != "n/m") $2 = sprintf("%.1f%%", $2); print }' | sort >"$WORK/md.want"
+# (its columns the text's: lever, removed, cycles/iter, payoff, %samples, model)
 gawk -F '|' '$2 ~ /^ `(zext_move|frame|bounds_check|vmctx_reload|dispatch)` *$/ {
-	l = $2; gsub(/[ `]/, "", l); p = $4; gsub(/ /, "", p); r = $6; gsub(/ /, "", r); print l, p, r }' \
+	l = $2; gsub(/[ `]/, "", l); p = $5; gsub(/ /, "", p); r = $3; gsub(/ /, "", r); print l, p, r }' \
 	"$WORK/r.md" | sort >"$WORK/md.got"
 check "Markdown: the what-if rows (lever, payoff, removed) = the JSON's ($(wc -l <"$WORK/md.want"))" \
 	cmp -s "$WORK/md.got" "$WORK/md.want"
@@ -78,28 +80,16 @@ sed -n 's|^<script type="application/json" id="aotperf-data">\(.*\)</script>$|\1
 check "HTML: the document's loops = report --json's" cmp -s \
 	<(jq -S '[.classified_functions[] | .loops | map(del(.model.tool))]' "$WORK/doc.json") \
 	<(jq -S '[.classified_functions[] | .loops | map(del(.model.tool))]' "$WORK/r.json")
-why=
-command -v chromium >/dev/null 2>&1 || why="chromium is not installed"
-[ -n "$why" ] || command -v node >/dev/null 2>&1 || why="node is not installed"
-[ -n "$why" ] || [ -d "$ROOT/tests/browser/node_modules/playwright-core" ] ||
-	why="playwright-core is not installed (bash tests/browser/setup.sh)"
+. "$E2E/lib/browser.sh"
+why=$(browser_why)
 if [ -z "$why" ]; then
 	ART=${ARTIFACTS:-$B/tests/artifacts}
 	mkdir -p "$ART"
-	(cd "$ROOT/tests/browser" && node check.js --page "$WORK/r.html" --doc "$WORK/doc.json" \
-		--shot "$ART/loops.png" --loopshot "$ART/loops-listing.png") >"$WORK/b.check" 2>&1
-	grep -q "hottest loop's instructions are marked" "$WORK/b.check" || bad "browser: no loop checks ran"
-	while IFS= read -r line; do
-		case $line in
-		ok:*) ok "browser: ${line#ok: }" ;;
-		FAIL:*) bad "browser: ${line#FAIL: }" ;;
-		shot:*) echo "screenshot: ${line#shot: }" ;;
-		esac
-	done <"$WORK/b.check"
-elif [ -n "${AOTPERF_REQUIRE_BROWSER:-}${CI:-}" ]; then
-	bad "browser checks are required here but cannot run: $why"
+	browser_run browser check.js --page "$WORK/r.html" --doc "$WORK/doc.json" \
+		--shot "$ART/loops.png" --loopshot "$ART/loops-listing.png"
+	grep -q "hottest loop's instructions are marked" "$WORK/browser.check" || bad "browser: no loop checks ran"
 else
-	echo "skip: browser checks: $why"
+	browser_skip "$why"
 fi
 
 # ---- 2. diff: the builds with and without the levers' instructions ----
@@ -132,8 +122,8 @@ check_eq "diff Markdown: the predicted cycles per --func" \
 
 if [ -z "$why" ]; then
 	sed -n 's|^<script type="application/json" id="aotperf-data">\(.*\)</script>$|\1|p' "$WORK/d.html" >"$WORK/dd.json"
-	(cd "$ROOT/tests/browser" && node check.js --page "$WORK/d.html" --doc "$WORK/dd.json" \
-		--shot "$ART/loops-diff.png") >"$WORK/d.check" 2>&1
+	(cd "$ROOT/tests/browser" && node diff.js --page "$WORK/d.html" --doc "$WORK/dd.json" \
+		--json "$WORK/d.json" --shot "$ART/loops-diff.png") >"$WORK/d.check" 2>&1
 	check "diff page: the hottest loops' table = the document's cycles" \
 		grep -q "^ok: hottest loops before/after: the document's cycles (2)" "$WORK/d.check"
 	check "diff page: the other checks pass" bash -c "! grep -q '^FAIL' '$WORK/d.check'"

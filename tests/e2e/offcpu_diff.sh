@@ -211,7 +211,7 @@ check "text: each side's wall line" grep -q '^  before  on-CPU .* = wall .* ms' 
 check "text: at most 80 columns" gawk 'length > 80 { exit 1 }' "$WORK/d.txt"
 check "Markdown: the off-CPU table, oc_nap_short's change" \
 	grep -q "^| *0 | \`oc_nap_short\` |.*| *$chms |" "$WORK/d.md"
-check "HTML: the data has diff.off_cpu" grep -q '"wait_after_ns"' "$WORK/d.html"
+check "HTML: the data has the diff's off_cpu" grep -q '"off_cpu":{"compared":true' "$WORK/d.html"
 if command -v chromium >/dev/null; then
 	# the page as the browser builds it: oc_nap_short's row, before and after in ms
 	timeout 120 chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$WORK/d.html" \

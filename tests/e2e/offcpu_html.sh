@@ -31,6 +31,7 @@
 #   tests/e2e/offcpu_html.sh BUILD_DIR
 . "$(dirname "$0")/lib/common.sh"
 . "$E2E/lib/asmcore.sh"
+. "$E2E/lib/browser.sh"
 
 ROOT=$(cd "$E2E/../.." && pwd)
 ART=${ARTIFACTS:-$B/tests/artifacts}
@@ -124,33 +125,18 @@ check_eq "--off-cpu=no: no off-CPU members in the document" \
 
 # ---- in the browser ----
 browser() { # browser NAME [offcpu.js options]
-	local name=$1 line
+	local name=$1
 	shift
-	(cd "$ROOT/tests/browser" && node offcpu.js "$@") >"$WORK/$name.check" 2>&1
-	echo "browser: $name (exit $?)"
-	while IFS= read -r line; do
-		case $line in
-		ok:*) ok "$name: ${line#ok: }" ;;
-		FAIL:*) bad "$name: ${line#FAIL: }" ;;
-		shot:*) echo "screenshot: ${line#shot: }" ;;
-		*) echo "  $line" ;;
-		esac
-	done <"$WORK/$name.check"
+	browser_run "$name" offcpu.js "$@"
 }
-why=
-command -v chromium >/dev/null 2>&1 || why="chromium is not installed"
-[ -n "$why" ] || command -v node >/dev/null 2>&1 || why="node is not installed"
-[ -n "$why" ] || [ -d "$ROOT/tests/browser/node_modules/playwright-core" ] ||
-	why="playwright-core is not installed (bash tests/browser/setup.sh)"
+why=$(browser_why)
 if [ -z "$why" ]; then
 	browser offcpu --page "$WORK/oc.html" --doc "$WORK/doc.json" --json "$WORK/r.json" --ref "$WORK/ref" \
 		--shot "$ART/offcpu-off.png"
 	grep -q '^shot:' "$WORK/offcpu.check" || bad "offcpu: no screenshot"
 	browser plain --page "$WORK/plain.html" --doc "$WORK/plain.json" --no-switch 1
 	browser off-cpu-no --page "$WORK/no.html" --doc "$WORK/no.json" --no-switch 1
-elif [ -n "${AOTPERF_REQUIRE_BROWSER:-}${CI:-}" ]; then
-	bad "browser checks are required here but cannot run: $why"
 else
-	echo "skip: browser checks: $why"
+	browser_skip "$why"
 fi
 finish

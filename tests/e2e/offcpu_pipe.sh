@@ -14,8 +14,9 @@
 #   time order round by round): the same view, on-CPU counts too;
 # * perf record -o - | aotperf report -i - live: the same view as the
 #   stream saved by tee and read as a file;
-# * a tracing-data record cut short, with a damaged section or a size past
-#   the limit: exit 2, one line naming the input, no output file.
+# * a tracing-data record cut short, with a damaged section, a sched_switch
+#   format off the kernel's layout or a size past the limit: exit 2, one
+#   line naming the input, no output file.
 #
 #   tests/e2e/offcpu_pipe.sh BUILD_DIR
 . "$(dirname "$0")/lib/common.sh"
@@ -135,10 +136,14 @@ d = bytearray(open(sys.argv[1], 'rb').read())
 o = int(sys.argv[2])
 m = bytearray(d); m[o + 16:o + 19] = b'xyz'; open(sys.argv[1] + '.magic', 'wb').write(m)
 h = bytearray(d); struct.pack_into('<I', h, o + 8, 0xfffffff0); open(sys.argv[1] + '.huge', 'wb').write(h)
+# sched_switch's prev_state line off the kernel's layout, the length kept
+f = bytearray(d); i = f.index(b' prev_state;\toffset:', o) + 13
+f[i:i + 6] = b'offsex'; open(sys.argv[1] + '.format', 'wb').write(f)
 EOF
-mv "$P.magic" "$WORK/magic.data"; mv "$P.huge" "$WORK/huge.data"
+mv "$P.magic" "$WORK/magic.data"; mv "$P.huge" "$WORK/huge.data"; mv "$P.format" "$WORK/format.data"
 for bad in "cut:tracing data cut short: $((tsize / 2)) of $tsize bytes" \
-	   "magic:tracing data: bad magic" "huge:tracing data record of 4294967280 bytes, over"; do
+	   "magic:tracing data: bad magic" "huge:tracing data record of 4294967280 bytes, over" \
+	   "format:tracing data: the format of sched:sched_switch is not in the kernel's layout"; do
 	name=${bad%%:*} want=${bad#*:}
 	for how in pipe file; do
 		rm -f "$WORK/bad.json"

@@ -66,18 +66,6 @@ same_counts "mono: per-function counts == perf 6.12's perf report after perf inj
 	"$WORK/mono.got" "$WORK/mono.ref"
 
 # ---- call graphs ----
-# wasm_frames: stacks through no vdso, cut to their wasm frames (and the
-# caller-unknown marker), counts summed: host frames need the loader as
-# it was at recording time, which is not here
-wasm_frames() {
-	grep -v -e vdso -e '^SKIPPED ' "$1" | gawk '{
-		n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); s = ""
-		for (i = 1; i <= k; i++)
-			if (f[i] ~ /local_func_/ || f[i] == "[caller unknown]")
-				s = s (s == "" ? "" : ";") f[i]
-		if (s ~ /local_func_/) c[s] += n
-	} END { for (s in c) print s, c[s] }' | sort
-}
 # inclusive FOLDED: "name samples" of every wasm function, each stack once
 inclusive() {
 	gawk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); delete seen

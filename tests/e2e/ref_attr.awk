@@ -2,7 +2,9 @@
 # -F pid,tid,time,ip,event` output (time ordered by perf) plus the
 # assembler's symbol list (.syms: "index offset_hex size name").
 # Usage: awk -v textsize=N -f ref_attr.awk SYMS PERF_SCRIPT_OUTPUT
-# Prints "TOTAL n", "CORE n" and "FUNC index n" for every function hit.
+# Prints "TOTAL n", "CORE n" and "FUNC index n" for every function hit;
+# with -F ...,period,... also each one's periods summed (the CPU time of
+# cpu-clock, ns): "PERIOD TOTAL n", "PERIOD CORE n", "PERIOD FUNC index n".
 function page_round(x) { return int((x + 4095) / 4096) * 4096 }
 function find(off,   lo, hi, mid) {
 	lo = 0; hi = nf - 1
@@ -39,12 +41,20 @@ FNR == NR { nf += 0; offs[nf] = strtonum($2); idx[nf] = $1; nf++; next }
 	total++
 	pid = $1; sub("/.*", "", pid)
 	ip = strtonum("0x" $NF)
+	# the period, when printed, is the number before the event's name
+	per = 0
+	for (i = 2; i <= NF; i++)
+		if ($i ~ /-clock:$/) {
+			if ($(i - 1) ~ /^[0-9]+$/) { per = $(i - 1); periods = 1 }
+			break
+		}
+	tper += per
 	n = ncand[pid] + 0
 	for (i = n - 1; i >= 0; i--) {
 		s = cand[pid, i]
 		if (ip >= s && ip < s + textsize) {
 			f = find(ip - s)
-			if (f >= 0) { core++; hits[idx[f]]++ }
+			if (f >= 0) { core++; hits[idx[f]]++; cper += per; fper[idx[f]] += per }
 			break
 		}
 	}
@@ -54,4 +64,9 @@ END {
 	print "TOTAL", total + 0
 	print "CORE", core + 0
 	for (f in hits) print "FUNC", f, hits[f]
+	if (!periods)
+		exit
+	print "PERIOD TOTAL", tper + 0
+	print "PERIOD CORE", cper + 0
+	for (f in fper) print "PERIOD FUNC", f, fper[f]
 }

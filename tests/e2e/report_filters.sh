@@ -13,8 +13,11 @@ export HOME=$WORK	# perf's build-id cache: a scratch folder, not ~/.debug
 TS=$(syms_text_size "$S.syms")
 ln -s "$LOADER" "$WORK/loaderB"	# a second command name
 
+# the shell spins a little on its own (CPU time, so samples even on a busy
+# machine): "--pid L,B minus the shell" then always leaves samples out
 perf record -q -g --sample-cpu -e cpu-clock -k mono -F 2000 -o "$WORK/rec.data" -- sh -c \
-	"taskset -c 0 '$LOADER' --threads 2 --ms 600 '$S' & taskset -c 1 '$WORK/loaderB' --ms 600 '$S'; wait" \
+	"taskset -c 0 '$LOADER' --threads 2 --ms 600 '$S' & taskset -c 1 '$WORK/loaderB' --ms 600 '$S' &
+	 i=0; while [ \$i -lt 30000 ]; do i=\$((i + 1)); done; wait" \
 	>"$WORK/rec.log" 2>&1
 perf script -i "$WORK/rec.data" --ns --show-mmap-events -G -F comm,pid,tid,cpu,time,ip,event \
 	2>/dev/null >"$WORK/script.txt"

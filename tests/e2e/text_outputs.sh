@@ -31,7 +31,7 @@ check_eq "diff --html --markdown --json: exit 0" "$?" 0
 sed -n 's|^<script type="application/json" id="aotperf-data">\(.*\)</script>$|\1|p' \
 	"$WORK/d.html" >"$WORK/d.doc.json"
 # the functions the text lists (its --top 5 rows), by wasm name
-awk '/^Self share/ { t = 1; next } t && /^  \*/ { exit } t && $1 ~ /^[0-9]+$/ { print $3 }' \
+awk '/^Self: CPU time/ { t = 1; next } t && /^  \*/ { exit } t == 2 { print $1 } t && /^  function / { t = 2 }' \
 	"$WORK/d.txt" | sort >"$WORK/d.listed"
 check_eq "diff text lists 5 functions" "$(grep -c . "$WORK/d.listed")" 5
 check "diff --html: a listing for every function the text lists" cmp -s "$WORK/d.listed" \
@@ -49,23 +49,25 @@ for f in $(jq '.listings[].local_func' "$WORK/d.doc.json"); do
 	same_counts "diff listing local_func_$f: samples per instruction = perf script's (after)" \
 		"$WORK/l$f.doc" "$WORK/l$f.ref"
 done
-# (--json rounds p to 6 decimals)
-jq -r '.diff.functions[] | select(.p_adjusted != null) |
-	"\(.local_func) \(.p_adjusted) \(.significant)"' "$WORK/d.doc.json" |
-	awk '{ printf "%s %.6f %s\n", $1, $2, $3 }' | sort >"$WORK/d.doc.p"
-jq -r '.functions[] | select(.self.change.test != "none") |
-	"\(.after_func.local_func) \(.self.change.p_adjusted) \(.self.change.significant)"' \
-	"$WORK/d.json" | awk '{ printf "%s %.6f %s\n", $1, $2, $3 }' | sort >"$WORK/d.json.p"
-check_eq "diff --html: functions tested ($(grep -c true "$WORK/d.json.p") significant)" \
-	"$(grep -c . "$WORK/d.doc.p")" "$(grep -c . "$WORK/d.json.p")"
-check "diff --html: each function's adjusted p and significance = diff --json's" \
-	cmp -s "$WORK/d.doc.p" "$WORK/d.json.p"
+# one shape: the page's data document is --json's, plus the listings
+check "diff --html: the data document = diff --json's document (its functions, tests, verdicts)" \
+	cmp -s <(jq -S 'del(.listings, .title)' "$WORK/d.doc.json") <(jq -S 'del(.title)' "$WORK/d.json")
+# the text's rows, time and share = the JSON's (the first functions_listed rows;
+# the JSON keeps ns and 4 decimals: within the text's last digit)
+jq -r '.functions[:.functions_listed][] | "\(.label) \(.self_time.before.mean / 1e6) \(.self.after.mean)"' \
+	"$WORK/d.json" >"$WORK/d.json.rows"
+awk '/^Self: CPU time/ { t = 1; next } t && /^  \*/ { exit } t == 2 { print $1, $2, $NF } t && /^  function / { t = 2 }' \
+	"$WORK/d.txt" >"$WORK/d.txt.rows"
+check "diff text: each listed row's time before and share after = the JSON's" \
+	gawk 'NR == FNR { w[FNR] = $0; n = FNR; next }
+		{ split(w[FNR], x, " "); if (x[1] != $1 || (x[2] - $2) ^ 2 > 0.0001 || (x[3] - $3) ^ 2 > 0.0001) bad = 1 }
+		END { exit bad || FNR != n || n == 0 }' "$WORK/d.json.rows" "$WORK/d.txt.rows"
 check "diff --markdown: says the intervals are not adjusted and the p-values are" \
-	grep -q "CI of points is each function's own 95% interval, not adjusted" "$WORK/d.md"
+	grep -q "The CI is each function's own 95% interval, not adjusted" "$WORK/d.md"
 if command -v chromium >/dev/null && command -v node >/dev/null &&
 	[ -d "$ROOT/tests/browser/node_modules/playwright-core" ]; then
-	(cd "$ROOT/tests/browser" && node check.js --page "$WORK/d.html" --doc "$WORK/d.doc.json" \
-		--shot "${ARTIFACTS:-$B/tests/artifacts}/diff_listings.png") >"$WORK/browser.txt" 2>&1
+	(cd "$ROOT/tests/browser" && node diff.js --page "$WORK/d.html" --doc "$WORK/d.doc.json" \
+		--json "$WORK/d.json" --shot "${ARTIFACTS:-$B/tests/artifacts}/diff_listings.png") >"$WORK/browser.txt" 2>&1
 	while IFS= read -r line; do
 		case $line in
 		ok:*) ok "diff page: ${line#ok: }" ;;
@@ -92,8 +94,8 @@ check_eq "diff at COLUMNS=80: no line longer than 80" "$(awk 'length > 80' "$WOR
 COLUMNS=120 "$AOTPERF" diff -q -i "$WORK/b.data" --cwasm "$cwasm" -- -i "$WORK/a.data" \
 	>"$WORK/d120.txt" 2>/dev/null
 check_eq "diff at COLUMNS=120: the table header 40 columns wider" \
-	"$(awk '/^    wasm  local  function/ { print length }' "$WORK/d120.txt")" \
-	"$(( $(awk '/^    wasm  local  function/ { print length }' "$WORK/d80.txt") + 40 ))"
+	"$(awk '/^  function  *before/ { print length; exit }' "$WORK/d120.txt")" \
+	"$(( $(awk '/^  function  *before/ { print length; exit }' "$WORK/d80.txt") + 40 ))"
 # cut text ends in "..." (never "..")
 check "cut names and instructions end in '...' (report, diff)" \
 	bash -c "! grep -hE '[^.]\\.\\.( |\$)' '$WORK/r.txt' '$WORK/d80.txt'"

@@ -52,38 +52,6 @@ want_cfa() {
 		}
 	}' "$1" "$2"
 }
-# got_cfa ELF SYMS OBJDUMP BASE [NAME]: "NAME OFFSET CFA" at the same
-# instructions from readelf's interpretation of ELF's .eh_frame, where
-# function offset 0 is at address BASE + the function's text offset, or at
-# BASE for NAME alone (a jitted ELF). CFA "undefined" where the return
-# address has no rule, "none" where no FDE covers the instruction.
-got_cfa() {
-	readelf --debug-dump=frames-interp "$1" 2>/dev/null >"$WORK/interp.txt"
-	gawk -v base0="$4" -v only="${5:-}" '
-	BEGIN { base = strtonum(base0) }
-	FILENAME == ARGV[1] {
-		if (/ FDE /) { f = 1; match($0, /pc=([0-9a-f]+)\.\.([0-9a-f]+)/, m)
-			lo[++nr] = strtonum("0x" m[1]); hi[nr] = strtonum("0x" m[2]); first[nr] = nrows + 1; next }
-		if (/ CIE /) { f = 0; next }
-		if (f && /^[0-9a-f]+ +(rsp|rbp)\+[0-9]+/) {
-			loc[++nrows] = strtonum("0x" $1); cfa[nrows] = $NF == "u" ? "undefined" : $2 }
-		next
-	}
-	FILENAME == ARGV[2] { name[FNR] = $4; start[FNR] = strtonum($2); end[FNR] = start[FNR] + $3; nf = FNR; next }
-	/^ +[0-9a-f]+:\t/ {
-		split($0, a, ":"); gsub(/[ \t]/, "", a[1]); x = strtonum("0x" a[1])
-		while (k < nf && (k == 0 || x >= end[k])) k++
-		if (only != "" && name[k] != only) next
-		addr = base + x - (only != "" ? start[k] : 0)
-		while (r < nr && !(addr >= lo[r] && addr < hi[r]) && (r == 0 || addr >= hi[r])) r++
-		c = "none"
-		if (addr >= lo[r] && addr < hi[r]) {
-			for (j = first[r]; j < (r < nr ? first[r + 1] : nrows + 1) && loc[j] <= addr; j++)
-				c = cfa[j]
-		}
-		printf "%s %d %s\n", name[k], x - start[k], c
-	}' "$WORK/interp.txt" "$2" "$3"
-}
 val() { gawk -v k="$1" '$1 == k { print $2 }' "$2"; }
 fval() { gawk -v k="$1" -v f="$2" '$1 == k && $2 == f { print $3 }' "$3"; }
 

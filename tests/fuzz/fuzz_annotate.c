@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "classify/annotate.h"
+#include "render/annotate.h"
 #include "fuzz.h"
 
 static FILE *devnull;
@@ -70,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	resolve(&a, data, size);
 	if (devnull)
-		cls__annot_print(devnull, &a, 5);
+		FUZZ_ASSERT(!render__annot_print(devnull, &a, 5, &err) || err.kind == AP_ERR_NOMEM);
 	cls_annot__exit(&a);
 	return 0;
 }

@@ -4,7 +4,9 @@
 // fuzz-options: -max_len=16384
 /*
  * Fuzz target: the .cwasm reader, cwasm__parse() on the input bytes, then
- * the lookups callers make on what it returns.
+ * the lookups callers make on what it returns, and the first functions'
+ * bytes as the upstream helper's view reads them (objdump's sweep and the
+ * helper's class rules, both architectures).
  *
  * Seeds: small containers from the writer (v6 and v7, with and without
  * target info, types, imports, exports, names), see fuzz_write_seeds(),
@@ -14,8 +16,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "classify/classify.h"
 #include "cwasm/cwasm.h"
+#include "decode/decode.h"
 #include "fuzz.h"
+
+/* The helper view's decode and classes of code: every entry classed, inside code. */
+static void helper_sweep(enum cwasm_arch arch, const uint8_t *code, uint32_t len)
+{
+	struct dc_vec nv = { 0 };
+	struct ap_err err = { 0 };
+	uint8_t *hc;
+
+	if (dc__decode_sweep(arch, code, len, 0x1000, &nv, &err))
+		return;
+	hc = malloc(nv.n + 1);
+	if (hc && !cls_helper__stream(arch, nv.v, nv.n, hc))
+		for (uint32_t i = 0; i < nv.n; i++) {
+			FUZZ_ASSERT(nv.v[i].addr >= 0x1000 && nv.v[i].addr - 0x1000 + nv.v[i].size <= len);
+			FUZZ_ASSERT(cls_helper__name(hc[i])[0]);
+		}
+	free(hc);
+	dc_vec__exit(&nv);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -39,6 +62,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			(void)strlen(f->name);
 		cwasm__local_name(i, name, sizeof(name));
 		(void)cwasm__wasm_index(m, i);
+	}
+	for (i = 0; i < m->nfuncs && i < 4; i++) {
+		helper_sweep(CWASM_ARCH_X86_64, m->text + m->funcs[i].offset, m->funcs[i].size);
+		helper_sweep(CWASM_ARCH_AARCH64, m->text + m->funcs[i].offset, m->funcs[i].size);
 	}
 	for (i = 0; i < m->nexports; i++)
 		(void)strlen(m->exports[i].name);

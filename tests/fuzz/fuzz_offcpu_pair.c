@@ -61,7 +61,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_ASSERT(!oc_held__drain(&h, t, op == 5, on_interval, &s, &unpaired));
 	}
 	FUZZ_ASSERT(!oc_held__drain(&h, UINT64_MAX, 0, on_interval, &s, &unpaired));
-	FUZZ_ASSERT(h.n <= 1 && (!h.n || h.sw[0].kind == OC_SWITCH_OUT));
+	FUZZ_ASSERT(oc_held__count(&h) <= 1 &&
+		    (!oc_held__count(&h) || h.sw[h.head].kind == OC_SWITCH_OUT));
 	oc_held__exit(&h);
 	return 0;
 }

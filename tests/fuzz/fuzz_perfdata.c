@@ -15,8 +15,8 @@
  *
  * fuzz-rec/ holds short real recordings of the test loader that
  * tests/fuzz/run.sh makes with perf (file, pipe, -z, -g, dwarf, two
- * events, a pipe with sched_switch); fuzz_write_seeds() adds small
- * hand-made streams.
+ * events, a pipe with sched_switch, a file with sched_switch and
+ * raw_syscalls); fuzz_write_seeds() adds small hand-made streams.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -176,6 +176,20 @@ static void read_file(const char *path, unsigned flags, int rewind)
 	perfdata__close(pd);
 }
 
+/* perfdata__cut_short, the header and record-header walk without a reader (perfdata/cut.c). */
+static void cut_short(const char *path)
+{
+	struct ap_err err = { 0 };
+	uint64_t rd, exp;
+	int r = perfdata__cut_short(path, &rd, &exp, &err);
+
+	FUZZ_ASSERT(r >= -1 && r <= 1);
+	if (r < 0)
+		FUZZ_ASSERT(err.msg[0]);
+	else
+		FUZZ_ASSERT(rd <= exp);
+}
+
 struct feed {
 	int fd;
 	const uint8_t *data;
@@ -245,6 +259,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	signal(SIGPIPE, SIG_IGN);
 	p = fuzz_file("in.data", data, size);
 	read_file(p, 0, 1);
+	cut_short(p);
 	if (size >= 16)
 		memcpy(&hsize, data + 8, sizeof(hsize));
 	if (hsize == 16)

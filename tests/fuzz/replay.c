@@ -6,6 +6,7 @@
  *
  *   test_fuzz_NAME                   every file of tests/fuzz/seeds/NAME/, the
  *                                    target's generated seeds and every file of
+ *                                    tests/fuzz/corpus/NAME/ and
  *                                    tests/fuzz/regress/NAME/ through the target
  *   test_fuzz_NAME FILE...           those files
  *   test_fuzz_NAME --write-seeds DIR the target's generated seeds into DIR
@@ -147,6 +148,7 @@ int main(int argc, char **argv)
 			}
 			bad += run_dir(gen);
 		}
+		bad += run_dir(FUZZ_SRCDIR "/corpus/" FUZZ_NAME);
 		bad += run_dir(FUZZ_SRCDIR "/regress/" FUZZ_NAME);
 	}
 	printf("fuzz target %s: %d inputs replayed, %d open crashes not replayed\n",

@@ -1,30 +1,50 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# Run fuzz targets for a while each and say what they did.
+# Run fuzz targets for a while each and say what they did; or distill
+# their corpora into the committed ones.
 #
 #   tests/fuzz/run.sh FUZZ_BUILD BUILD SECONDS NAME...
+#   tests/fuzz/run.sh --distill FUZZ_BUILD BUILD NAME...
 #
 # For each NAME: seeds into FUZZ_BUILD/seeds/NAME (tests/fuzz/seeds/NAME,
-# tests/fuzz/regress/NAME except the open crashes, what the target's
-# fuzz_write_seeds() writes, and the files its `fuzz-seeds:` lines name),
-# then FUZZ_BUILD/fuzz_NAME for SECONDS with its `fuzz-options:` in
-# libFuzzer's fork mode, growing the corpus FUZZ_BUILD/corpus/NAME (kept
-# between runs). A crash does not stop the run: its input goes to
-# FUZZ_BUILD/crashes/NAME/ and is replayed for its signature, the first
-# stack frame in our sources ("FUNC FILE"). Signatures listed in
-# tests/fuzz/regress/NAME/OPEN are known open crashes; any other crash is
-# new. Prints one line per target (executions, libFuzzer's fork-mode cov
-# and ft, corpus size, crashes) and exits 1 on a new crash.
+# tests/fuzz/regress/NAME except the open crashes, the committed corpus
+# tests/fuzz/corpus/NAME, what the target's fuzz_write_seeds() writes, and
+# the files its `fuzz-seeds:` lines name), then FUZZ_BUILD/fuzz_NAME for
+# SECONDS with its `fuzz-options:` in libFuzzer's fork mode, growing the
+# corpus FUZZ_BUILD/corpus/NAME (kept between runs). A crash does not stop
+# the run: its input goes to FUZZ_BUILD/crashes/NAME/ and is replayed for
+# its signature, the first stack frame in our sources ("FUNC FILE").
+# Signatures listed in tests/fuzz/regress/NAME/OPEN are known open crashes;
+# any other crash is new. Prints one line per target (executions,
+# libFuzzer's fork-mode cov and ft, corpus size, crashes) and exits 1 on a
+# new crash.
+#
+# --distill: tests/fuzz/corpus/NAME becomes the inputs of the committed
+# corpus and FUZZ_BUILD/corpus/NAME (those of at most FUZZ_CORPUS_MAX
+# bytes, default 4096) that reach code the rest of the seeds do not,
+# smallest first (libFuzzer's -merge=1 with -use_counters=0: edges, not
+# hit counts, which keeps it a few dozen files). Prints files and bytes
+# before and after per target.
 #
 # `fuzz-seeds:` globs are relative to a folder holding tree/ (the repository),
 # build/ (BUILD) and fuzz-rec/ (short real perf recordings of the test loader,
 # made here once when perf works).
 set -u
-FB=${1:?usage: $0 FUZZ_BUILD BUILD SECONDS NAME...}
+distill=0
+if [ "${1:-}" = --distill ]; then
+	distill=1
+	shift
+fi
+FB=${1:?usage: $0 [--distill] FUZZ_BUILD BUILD SECONDS|--distill NAME...}
 B=${2:?}
-SECS=${3:?}
-shift 3
+if [ "$distill" = 1 ]; then
+	SECS=0
+	shift 2
+else
+	SECS=${3:?}
+	shift 3
+fi
 root=$(cd "$(dirname "$0")/../.." && pwd)
 FB=$(cd "$FB" && pwd)
 B=$(cd "$B" && pwd)
@@ -35,6 +55,9 @@ make_recordings() {
 	local L=$B/tests/loader S=$B/fixtures/sample.cwasm tmp=$FB/fuzz-rec.tmp
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
+	# perf's build-id cache here, not in ~/.debug
+	. "$root/tests/perfconfig.sh"
+	perfconfig_use "$FB"
 	if ! command -v perf >/dev/null || [ ! -x "$L" ] || [ ! -f "$S" ] ||
 	   ! perf record -q -e cpu-clock -o "$tmp/probe" true >/dev/null 2>&1; then
 		echo "fuzz: no perf recordings for seeds (perf record does not work here)"
@@ -52,6 +75,10 @@ make_recordings() {
 	$R -g -o - -- "$L" --ms 40 --fork "$S" >"$tmp/pipe-fp.data"
 	perf record -q -N -k mono -F 1000 -e cpu-clock -e sched:sched_switch -g --switch-events \
 		-o - -- "$L" --wall --ms 40 "$S" >"$tmp/pipe-offcpu.data"
+	# a file's tracing-data section with sched_switch and raw_syscalls' formats
+	perf record -q -N -k mono -F 1000 -e cpu-clock -e sched:sched_switch \
+		-e raw_syscalls:sys_enter -e raw_syscalls:sys_exit --switch-events \
+		-o "$tmp/offcpu.data" -- "$L" --wall --ms 20 "$S"
 	if perf version --build-options 2>/dev/null | grep -Eq 'zstd: *\[ on'; then
 		$R -z -o "$tmp/z.data" -- "$L" --ms 60 "$S"
 		$R -z -o - -- "$L" --ms 60 "$S" >"$tmp/pipe-z.data"
@@ -93,7 +120,35 @@ known_open() {
 	[ -f "$1/OPEN" ] && awk -v s="$2" '$1 !~ /^#/ && $2 " " $3 == s { f = 1 } END { exit !f }' "$1/OPEN"
 }
 
-printf '%-9s %5s %11s %7s %6s %6s %6s  %s\n' target secs executions "exec/s" cov ft corpus result
+# gather_seeds NAME DIR [NOCORPUS]: the target's seeds into DIR (emptied
+# first); with NOCORPUS, without the committed corpus
+gather_seeds() {
+	local name=$1 dir=$2 d f
+	local src=$root/tests/fuzz/fuzz_$name.c
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	for d in "$root/tests/fuzz/seeds/$name" "$root/tests/fuzz/regress/$name" \
+		 "$root/tests/fuzz/corpus/$name"; do
+		[ -d "$d" ] || continue
+		[ -n "${3:-}" ] && [ "$d" = "$root/tests/fuzz/corpus/$name" ] && continue
+		for f in "$d"/*; do
+			[ -f "$f" ] || continue
+			case ${f##*/} in OPEN|README*) continue ;; esac
+			is_open "$d" "${f##*/}" && continue
+			cp "$f" "$dir/"
+		done
+	done
+	"$B/tests/test_fuzz_$name" --write-seeds "$dir" || echo "fuzz: $name: writing seeds failed"
+	(
+		cd "$seedroot" || exit
+		for g in $(header_field "$src" fuzz-seeds); do
+			for f in $g; do
+				[ -f "$f" ] && cp "$f" "$dir/$(echo "$f" | tr / _)"
+			done
+		done
+	)
+}
+
 # fuzz_one NAME: one target's run and its line; returns 1 on a new crash
 fuzz_one() {
 	local name=$1 st=0
@@ -104,26 +159,8 @@ fuzz_one() {
 	crashes=$FB/crashes/$name
 	regress=$root/tests/fuzz/regress/$name
 	log=$FB/log/$name.log
-	rm -rf "$seeds"
-	mkdir -p "$seeds" "$corpus" "$crashes" "$FB/log"
-	for d in "$root/tests/fuzz/seeds/$name" "$regress"; do
-		[ -d "$d" ] || continue
-		for f in "$d"/*; do
-			[ -f "$f" ] || continue
-			case ${f##*/} in OPEN|README*) continue ;; esac
-			is_open "$d" "${f##*/}" && continue
-			cp "$f" "$seeds/"
-		done
-	done
-	"$B/tests/test_fuzz_$name" --write-seeds "$seeds" || echo "fuzz: $name: writing seeds failed"
-	(
-		cd "$seedroot" || exit
-		for g in $(header_field "$src" fuzz-seeds); do
-			for f in $g; do
-				[ -f "$f" ] && cp "$f" "$seeds/$(echo "$f" | tr / _)"
-			done
-		done
-	)
+	mkdir -p "$corpus" "$crashes" "$FB/log"
+	gather_seeds "$name" "$seeds"
 	nseeds=$(ls "$seeds" | wc -l)
 	stamp=$FB/log/$name.stamp
 	touch "$stamp"
@@ -167,8 +204,51 @@ fuzz_one() {
 	return "$st"
 }
 
+# files_bytes DIR: "N files, B bytes" of DIR's files
+files_bytes() {
+	find "$1" -maxdepth 1 -type f -printf '%s\n' 2>/dev/null |
+		awk '{ n++; b += $1 } END { printf "%d files, %d bytes", n, b }'
+}
+
+# distill_one NAME: tests/fuzz/corpus/NAME made again (see the top)
+distill_one() {
+	local name=$1 f d
+	local src=$root/tests/fuzz/fuzz_$name.c dst=$root/tests/fuzz/corpus/$name
+	local work=$FB/distill/$name max=${FUZZ_CORPUS_MAX:-4096}
+	rm -rf "$work"
+	mkdir -p "$work/in" "$dst"
+	# the seeds first: what the merge adds to them is the corpus
+	gather_seeds "$name" "$work/out" nocorpus
+	ls "$work/out" >"$work/seeds.list"
+	for d in "$dst" "$FB/corpus/$name"; do
+		[ -d "$d" ] && find "$d" -maxdepth 1 -type f -size -$((max + 1))c -exec cp {} "$work/in/" \;
+	done
+	# shellcheck disable=SC2046
+	if ! "$FB/fuzz_$name" -merge=1 -use_counters=0 -timeout=20 $(header_field "$src" fuzz-options) \
+		"$work/out" "$work/in" >"$work/merge.log" 2>&1; then
+		echo "$name: the merge failed (log: $work/merge.log)"
+		return 1
+	fi
+	mkdir -p "$work/new"
+	for f in "$work/out"/*; do
+		grep -qxF "${f##*/}" "$work/seeds.list" || cp "$f" "$work/new/"
+	done
+	echo "$name: $(files_bytes "$dst") -> $(files_bytes "$work/new")"
+	rm -rf "$dst"
+	mv "$work/new" "$dst"
+}
+
+if [ "$distill" = 1 ]; then
+	status=0
+	for name in "$@"; do
+		distill_one "$name" || status=1
+	done
+	exit "$status"
+fi
+
 # Targets run as many at once as there are CPUs (FUZZ_JOBS): each is one
 # process in fork mode with its own folders; lines print in the order given.
+printf '%-9s %5s %11s %7s %6s %6s %6s  %s\n' target secs executions "exec/s" cov ft corpus result
 jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 mkdir -p "$FB/log"

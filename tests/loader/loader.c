@@ -34,9 +34,11 @@
  * --fork    map and run in a forked child; the parent only waits
  * --threads N  N threads each map (and register) their own copy of every
  *           core, at the same time, then run the mix
- * --call-abi sysv|win64  the mix names functions of the core itself (a
- *           wasm or export name, or local_func_N), called directly as the
- *           runtime calls them: f(vmctx, 1) in that convention, vmctx in
+ * --call-abi sysv|win64|aapcs64  the mix names functions of the core
+ *           itself (a wasm or export name, or local_func_N), called
+ *           directly as the runtime calls them: f(vmctx, 1) in that
+ *           convention (aapcs64: built for aarch64, which runs aarch64
+ *           cores only and has no entry_<NAME> trampolines), vmctx in
  *           the layout the generated code reads (docs/codegen-idioms.md):
  *           +0 memory base, +8 memory size, +0x10 globals, +0x28 function
  *           pointers (every local function of the mapping), +0x50 and +0x58
@@ -195,7 +197,18 @@ typedef uint32_t (*entry_fn)(struct vmctx *vm, void *mem, uint64_t trips);
 /* --call-abi: a generated function called as the runtime calls it. */
 enum call_abi { CALL_ENTRY, CALL_SYSV, CALL_WIN64 };
 typedef uint64_t (*sysv_fn)(void *vmctx, uint64_t arg);
+#if defined(__x86_64__)
 typedef uint64_t (__attribute__((ms_abi)) *win64_fn)(void *vmctx, uint64_t arg);
+#define HOST_ARCH CWASM_ARCH_X86_64
+#define HOST_ARCH_NAME "x86_64"
+#define HOST_ABI_NAME "sysv"
+#elif defined(__aarch64__)
+#define HOST_ARCH CWASM_ARCH_AARCH64
+#define HOST_ARCH_NAME "aarch64"
+#define HOST_ABI_NAME "aapcs64"
+#else
+#error "the loader runs x86_64 or aarch64 code"
+#endif
 #define DVM_WORDS 32		/* the direct-call vmctx: 256 bytes */
 #define DVM_GLOBALS 2		/* +0x10 */
 #define DVM_FUNCS 5		/* +0x28 */
@@ -264,7 +277,7 @@ static void fail(const char *fmt, ...)
 static void usage(void)
 {
 	fail("usage: loader [--ms MILLIS | --trips N] [--wall] [--twice] [--remap] [--adjacent] "
-	     "[--mix NAME:W,...] [--call-abi sysv|win64] [--jitdump] [--fork] [--threads N] "
+	     "[--mix NAME:W,...] [--call-abi sysv|win64|aapcs64] [--jitdump] [--fork] [--threads N] "
 	     "[--import CORE:EXPORT] [--nap FROM:TO] "
 	     "[--manifest M.json | FILE.cwasm ...]");
 }
@@ -474,8 +487,8 @@ static void setup_core(struct run *r, struct core *c, const struct core_src *src
 	const struct cwasm_module *mod = src->mod;
 	long page = sysconf(_SC_PAGESIZE);
 
-	if (mod->target.arch != CWASM_ARCH_X86_64)
-		fail("%s: not x86_64 code", mod->path);
+	if (mod->target.arch != HOST_ARCH)
+		fail("%s: not " HOST_ARCH_NAME " code", mod->path);
 	if (mod->text_size == 0)
 		fail("%s: empty text", mod->path);
 	c->mod = mod;
@@ -496,13 +509,16 @@ static uint32_t call_direct(struct run *r, const uint64_t *funcs, void *p, uint6
 
 	r->dvm[DVM_FUNCS] = (uint64_t)(uintptr_t)funcs;
 	r->vm.trips += trips;
+#if defined(__x86_64__)
 	if (r->abi == CALL_WIN64) {
 		win64_fn fn;
 
 		memcpy(&fn, &p, sizeof(fn));
 		for (uint64_t i = 0; i < trips; i++)
 			sum += fn(r->dvm, 1);
-	} else {
+	} else
+#endif
+	{
 		sysv_fn fn;
 
 		memcpy(&fn, &p, sizeof(fn));
@@ -845,12 +861,17 @@ int main(int argc, char **argv)
 				fail("--trips: bad value '%s'", argv[i]);
 		} else if (!strcmp(a, "--call-abi") && i + 1 < argc) {
 			i++;
-			if (!strcmp(argv[i], "sysv"))
+			if (!strcmp(argv[i], HOST_ABI_NAME))
 				r.abi = CALL_SYSV;
+#if defined(__x86_64__)
 			else if (!strcmp(argv[i], "win64"))
 				r.abi = CALL_WIN64;
 			else
 				fail("--call-abi: '%s' is not sysv or win64", argv[i]);
+#else
+			else
+				fail("--call-abi: '%s' is not " HOST_ABI_NAME, argv[i]);
+#endif
 		} else if (!strcmp(a, "--nap") && i + 1 < argc) {
 			char *end;
 

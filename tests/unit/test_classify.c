@@ -16,6 +16,9 @@
 #include "../../classify/annotate.h"
 #include "../../decode/decode.h"
 #include "../../util/json_out.h"
+#include "../../render/annotate.h"
+#include "../../render/classes.h"
+#include "../../view/table.h"
 
 static char dir[512];
 
@@ -434,6 +437,9 @@ static void test_table(void)
 	struct cls_table t;
 	struct cls_levers l;
 	struct ap_err err = { 0 };
+	struct view_classes vc;
+	struct vt_table *hot;
+	char roles[320];
 	uint64_t *s;
 	char *out = NULL;
 	size_t outlen = 0;
@@ -477,11 +483,18 @@ static void test_table(void)
 	CHECK(!strcmp(l.verdict, "spill-bound"));
 	t.spills_known = 0;
 
+	/* the class table's view (view/classes.h) in each format */
+	CHECK(view_classes__init(&vc, &t, 10 * t.total, 0, &err) == 0);
+	hot = view_classes__hottest(&f, s, 3, &t, 10 * t.total, &err);
+	CHECK(hot != NULL);
+	cls__roles_describe(&f.roles, roles, sizeof(roles));
 	mf = open_memstream(&out, &outlen);
-	cls__print_table(mf, &t, 10 * t.total);
-	cls__print_hottest(mf, &f, s, 3, &t, 10 * t.total);
-	cls__print_roles(mf, &f.roles);
+	render__classes_text(mf, &vc);
+	if (hot)
+		render__hottest_text(mf, hot, 80);
+	render__roles_text(mf, roles);
 	fclose(mf);
+	vt_table__delete(hot);
 	{
 		char want[160];
 
@@ -506,13 +519,17 @@ static void test_table(void)
 	json_init(&j, mf);
 	json_begin_obj(&j);
 	json_key(&j, "classes");
-	cls__json(&j, &t, 10 * t.total);
-	cls__json_levers(&j, &t);
+	render__classes_json(&j, &vc);
+	render__classes_json_levers(&j, &vc);
+	hot = view_classes__hottest(&f, s, 2, &t, 10 * t.total, &err);
 	json_key(&j, "hottest_instructions");
-	cls__json_hottest(&j, &f, s, 2, 10 * t.total);
+	if (hot)
+		render__hottest_json(&j, hot);
 	json_key(&j, "roles");
-	cls__json_roles(&j, &f.roles);
+	render__roles_json(&j, &f.roles);
 	json_end_obj(&j);
+	vt_table__delete(hot);
+	view_classes__exit(&vc);
 	json_finish(&j);
 	fclose(mf);
 	CHECK_STR_CONTAINS(out, "\"frame_load\": {\n      \"samples\": ");
@@ -532,8 +549,9 @@ static void test_table(void)
 	CHECK(l.frame > 0 && !strcmp(l.verdict, "frame traffic"));
 	/* and prints and writes no samples: there are none */
 	out = NULL;
+	CHECK(view_classes__init(&vc, &t, 0, 0, &err) == 0);
 	mf = open_memstream(&out, &outlen);
-	cls__print_table(mf, &t, 0);
+	render__classes_text(mf, &vc);
 	fclose(mf);
 	{
 		char want[160];
@@ -550,9 +568,10 @@ static void test_table(void)
 	json_init(&j, mf);
 	json_begin_obj(&j);
 	json_key(&j, "classes");
-	cls__json(&j, &t, 0);
-	cls__json_levers(&j, &t);
+	render__classes_json(&j, &vc);
+	render__classes_json_levers(&j, &vc);
 	json_end_obj(&j);
+	view_classes__exit(&vc);
 	json_finish(&j);
 	fclose(mf);
 	CHECK_STR_CONTAINS(out, "\"frame_load\": {\n      \"samples\": null,");
@@ -893,7 +912,7 @@ static void test_annotate_lines(void)
 	CHECK_EQ_U64(at(fn, 0x1023), 2);		/* no start in [1025, 1026): its holder */
 	CHECK_EQ_U64(fn->table.total, 11);
 	mf = open_memstream(&out, &len);
-	cls__annot_print(mf, &a, 10);
+	CHECK(render__annot_print(mf, &a, 10, &err) == 0);
 	fclose(mf);
 	CHECK(strstr(out, "ambiguous  20 samples on 1 line over several") != NULL);
 	CHECK(strstr(out, "realigned  5 samples on 1 line") != NULL);
@@ -940,7 +959,7 @@ static void test_percent_only(void)
 	CHECK_EQ_U64(a.funcs[0].table.samples[CLS_ZEXT_MOVE], 2500);
 	CHECK(!strcmp(a.funcs[0].symbol, "f"));
 	mf = open_memstream(&out, &outlen);
-	cls__annot_print(mf, &a, 5);
+	CHECK(render__annot_print(mf, &a, 5, &err) == 0);
 	fclose(mf);
 	CHECK_STR_CONTAINS(out, "  frame_load              -   75.00%        -       1\n");
 	CHECK_STR_CONTAINS(out, "percentages only (no total in the header)");

@@ -223,6 +223,7 @@ struct side1 {
 	const struct cwasm_module *mods[2];
 	const uint64_t *self[8][2];
 	const uint64_t *incl[8][2];
+	const uint64_t *periods[8][2];
 	struct cmp_capture caps[8];
 	struct cmp_side side;
 };
@@ -367,7 +368,7 @@ static void test_moves_and_imports(void)
 		CHECK(has_warning(d, "core.cwasm: 2 names are at other wasm indices (f0: 3 -> 4)"));
 		/* still matched by index: wasm 3 has f0's samples on both sides */
 		f = entry(d, 0, 3);
-		CHECK(f && f->local_before == 0 && f->local_after == 0 && f->self.ch.points == 0);
+		CHECK(f && f->local_before == 0 && f->local_after == 0 && f->self.ch.delta == 0);
 	}
 	cmp_diff__delete(d);
 	d = NULL;
@@ -384,7 +385,7 @@ static void test_moves_and_imports(void)
 		      f->status == CMP_ADDED); /* an import before */
 		f = entry(d, 0, 3);
 		CHECK(f && f->local_before == 0 && f->local_after == 1 && f->status == CMP_MATCHED &&
-		      f->self.ch.points == 0);
+		      f->self.ch.delta == 0);
 		CHECK_EQ_U64(d->nmoves, 0);
 		CHECK_EQ_U64(d->nrenamed, 0);
 	}
@@ -420,9 +421,9 @@ static void test_core_pairs(void)
 		CHECK(cmp_diff__pair_of(d, 1, 0) == 1);
 		/* every share unchanged */
 		for (uint32_t i = 0; i < d->nfuncs; i++)
-			CHECK(d->funcs[i].self.ch.points == 0 && !d->funcs[i].self.ch.significant);
+			CHECK(d->funcs[i].self.ch.delta == 0 && !d->funcs[i].self.ch.significant);
 		CHECK(d->pairs[0].core.before.mean == 3.0 && d->pairs[0].core.after.mean == 3.0);
-		CHECK(d->wasm.before.mean == 10.0 && d->wasm.ch.points == 0);
+		CHECK(d->wasm.before.mean == 10.0 && d->wasm.ch.delta == 0);
 	}
 	cmp_diff__delete(d);
 	d = NULL;
@@ -492,7 +493,7 @@ static void test_shares_z(void)
 	CHECK(f->wasm_index == 0);
 	CHECK_NEAR(f->self.before.mean, 3.0, 1e-15);
 	CHECK_NEAR(f->self.after.mean, 5.0, 1e-15);
-	CHECK_NEAR(f->self.ch.points, 2.0, 1e-14);
+	CHECK_NEAR(f->self.ch.delta, 2.0, 1e-14);
 	CHECK(f->self.ch.has_rel);
 	CHECK_NEAR(f->self.ch.rel_pct, 200.0 / 3.0, 1e-13);
 	CHECK(f->self.ch.test == CMP_TEST_Z && f->self.ch.df == 0);
@@ -714,11 +715,11 @@ static void test_inclusive(void)
 	CHECK(cmp_diff__new(&b.side, &a.side, NULL, &d, &err) == 0);
 	if (d) {
 		f = entry(d, 0, 0);
-		CHECK(f && f->incl.valid && f->self.ch.points == 0 && !f->self.ch.significant);
+		CHECK(f && f->incl.valid && f->self.ch.delta == 0 && !f->self.ch.significant);
 		CHECK(f && NEAR(f->incl.before.mean, 10.0, 1e-14) && NEAR(f->incl.after.mean, 30.0, 1e-14));
-		CHECK(f && NEAR(f->incl.ch.points, 20.0, 1e-13) && f->incl.ch.significant);
+		CHECK(f && NEAR(f->incl.ch.delta, 20.0, 1e-13) && f->incl.ch.significant);
 		f = entry(d, 0, 1);
-		CHECK(f && f->incl.valid && f->incl.ch.points == 0 && !f->incl.ch.significant);
+		CHECK(f && f->incl.valid && f->incl.ch.delta == 0 && !f->incl.ch.significant);
 		CHECK_EQ_U64(d->ntested_incl, 3);
 	}
 	cmp_diff__delete(d);
@@ -782,15 +783,19 @@ static void test_gate(void)
 	CHECK(cmp_diff__new(&b.side, &a.side, NULL, &d, &err) == 0);
 	if (!d)
 		goto out;
-	/* fa grew 66.7%, p 0.0225 (one prespecified test: not adjusted) */
+	/* fa grew 66.7%, p 0.0225 (one prespecified test: not adjusted); no times: by share */
 	memset(&go, 0, sizeof(go));
+	CHECK(cmp_diff__gate(d, &(struct cmp_gate_opts){ .pct = 10 }, &g, &err) == -1 &&
+	      err.kind == AP_ERR_INPUT);
+	CHECK_STR_CONTAINS(err.msg, "no sample periods to time the runs by");
+	go.by_share = 1;
 	go.pct = 10;
 	go.ntargets = 1;
 	go.targets = &fa;
 	CHECK(cmp_diff__gate(d, &go, &g, &err) == -1);
 	CHECK(err.kind == AP_ERR_GATE && g.failed && g.nchecks == 1 && g.checks[0].slower);
 	CHECK_STR_CONTAINS(err.msg, "after.data: core.cwasm local_func_0: share 3.00% -> 5.00% "
-			   "(+66.7%, p=0.022): slower by more than 10%");
+			   "(+66.7%, p=0.022): slower by more than 10% by share");
 	cmp_gate__exit(&g);
 	/* 66.7% is not more than 100% */
 	go.pct = 100;
@@ -852,7 +857,7 @@ static void test_gate(void)
 	if (d) {
 		go.whole_wasm = 1;
 		CHECK(cmp_diff__gate(d, &go, &g, &err) == -1 && err.kind == AP_ERR_GATE);
-		CHECK_STR_CONTAINS(err.msg, "wasm share: share 35.00% -> 45.00% (+28.6%");
+		CHECK_STR_CONTAINS(err.msg, "wasm code: share 35.00% -> 45.00% (+28.6%");
 		cmp_gate__exit(&g);
 		go.pct = 30;
 		CHECK(cmp_diff__gate(d, &go, &g, &err) == 0);
@@ -861,6 +866,128 @@ static void test_gate(void)
 out:
 	cmp_diff__delete(d);
 	cwasm__delete(mb);
+	cwasm__delete(m);
+}
+
+/* ---- time per run ---- */
+
+/* p[i] = c[i] * period: each sample weighs period ns */
+static void weigh(const uint64_t *c, uint64_t *p, uint32_t n, uint64_t period)
+{
+	for (uint32_t i = 0; i < n; i++)
+		p[i] = c[i] * period;
+}
+
+static void side_time(struct side1 *s, uint32_t k, const uint64_t *p0, uint64_t total_period)
+{
+	s->caps[k].total_period = total_period;
+	s->caps[k].self_period = &s->periods[k][0];
+	s->periods[k][0] = p0;
+}
+
+/*
+ * The same work done twice over (each function twice the samples, the
+ * shares unchanged): time per run doubles and the time gate fails, the
+ * share gate passes. Then Welch on per-capture times, and one capture
+ * against three.
+ */
+static void test_time(void)
+{
+	static const uint64_t cb[3] = { 100, 300, 0 }, ca[3] = { 200, 600, 0 };
+	static const uint64_t w1[3] = { 100, 0, 0 }, w2[3] = { 110, 0, 0 }, w3[3] = { 90, 0, 0 };
+	static const uint64_t x1[3] = { 200, 0, 0 }, x2[3] = { 210, 0, 0 }, x3[3] = { 190, 0, 0 };
+	uint64_t pb[3], pa[3], pw[3][3], px[3][3];
+	struct cwasm_module *m = mkcore(0, 3, offs3, 300, NULL, -1);
+	struct cmp_gate_target f0 = { 0, 0 };
+	struct cmp_gate_opts go = { .pct = 5, .ntargets = 1, .targets = &f0 };
+	const uint64_t *ws[3] = { w1, w2, w3 }, *xs[3] = { x1, x2, x3 };
+	struct cmp_gate g;
+	struct side1 b, a;
+	struct cmp_diff *d = NULL;
+	struct ap_err err = { 0 };
+	const struct cmp_func *f;
+
+	weigh(cb, pb, 3, 1000000);
+	weigh(ca, pa, 3, 1000000);
+	side_init(&b, "before", m, NULL);
+	side_add(&b, 1000, cb, NULL, NULL, NULL);
+	side_time(&b, 0, pb, 1000 * 1000000ULL);
+	side_init(&a, "after.data", m, NULL);
+	side_add(&a, 2000, ca, NULL, NULL, NULL);
+	side_time(&a, 0, pa, 2000 * 1000000ULL);
+	CHECK(cmp_diff__new(&b.side, &a.side, NULL, &d, &err) == 0);
+	if (!d)
+		goto out;
+	f = entry(d, 0, 0);
+	CHECK(d->has_time && f && f->self_time.valid);
+	if (!f)
+		goto out;
+	/* 100 ms -> 200 ms; shares 10% -> 10% */
+	CHECK(NEAR(f->self_time.before.mean, 1e8, 1e-12) && NEAR(f->self_time.after.mean, 2e8, 1e-12));
+	CHECK(NEAR(f->self.ch.delta, 0.0, 1e-12));
+	/*
+	 * Poisson: variances (1e8)^2 / 100 and (2e8)^2 / 200, se sqrt(3e14),
+	 * z = 1e8 / 1.7320508e7 = 5.7735027, P = erfc(z / sqrt 2) = 7.7602e-9
+	 */
+	CHECK(f->self_time.ch.test == CMP_TEST_POISSON);
+	CHECK(NEAR(f->self_time.ch.stat, 5.773502691896258, 1e-9));
+	CHECK(NEAR(f->self_time.ch.p, erfc(5.773502691896258 / sqrt(2.0)), 1e-15));
+	CHECK(NEAR(f->self_time.ch.rel_pct, 100.0, 1e-9));
+	/* the run: 1 s -> 2 s */
+	CHECK(d->run_time.valid && NEAR(d->run_time.ch.delta, 1e9, 1e-3) && d->run_time.ch.significant);
+	CHECK(NEAR(d->wasm_time.before.mean, 4e8, 1e-3));
+	/* the time gate: slower by more than 5%; by share: the shares did not move */
+	CHECK(cmp_diff__gate(d, &go, &g, &err) == -1 && err.kind == AP_ERR_GATE && g.checks[0].slower);
+	/* no unit given: the periods' own */
+	CHECK_STR_CONTAINS(err.msg, "after.data: core.cwasm local_func_0: time per run 100000000.00 "
+			   "-> 200000000.00 (+100.0%, p=7.8e-09): slower by more than 5%");
+	cmp_gate__exit(&g);
+	go.unit_scale = 1e6;
+	go.unit = "ms";
+	CHECK(cmp_diff__gate(d, &go, &g, &err) == -1);
+	CHECK_STR_CONTAINS(err.msg, "time per run 100.00 -> 200.00 ms (+100.0%");
+	cmp_gate__exit(&g);
+	go.by_share = 1;
+	CHECK(cmp_diff__gate(d, &go, &g, &err) == 0 && !g.checks[0].grew && !g.failed);
+	cmp_gate__exit(&g);
+	cmp_diff__delete(d);
+	d = NULL;
+
+	/* three captures a side: 100, 110, 90 ms -> 200, 210, 190 ms; Welch */
+	side_init(&b, "before", m, NULL);
+	side_init(&a, "after", m, NULL);
+	for (uint32_t k = 0; k < 3; k++) {
+		weigh(ws[k], pw[k], 3, 1000000);
+		weigh(xs[k], px[k], 3, 1000000);
+		side_add(&b, 1000, ws[k], NULL, NULL, NULL);
+		side_time(&b, k, pw[k], 1000 * 1000000ULL);
+		side_add(&a, 1000, xs[k], NULL, NULL, NULL);
+		side_time(&a, k, px[k], 1000 * 1000000ULL);
+	}
+	CHECK(cmp_diff__new(&b.side, &a.side, NULL, &d, &err) == 0);
+	if (!d)
+		goto out;
+	f = entry(d, 0, 0);
+	/* sd 10 ms each: se sqrt(2 * 100 / 3) ms = 8.1650 ms, t = 100 / 8.1650 = 12.2474, df 4 */
+	CHECK(f && f->self_time.ch.test == CMP_TEST_WELCH);
+	CHECK(f && NEAR(f->self_time.before.sd, 1e7, 1e-3) && NEAR(f->self_time.ch.stat, 12.247448713915889, 1e-9));
+	CHECK(f && NEAR(f->self_time.ch.df, 4.0, 1e-9) && f->self_time.ch.significant);
+	/* the interval: 100 ms +- t(0.975, 4) 2.7764451 x 8.1649658 ms */
+	CHECK(f && NEAR(f->self_time.ch.ci_lo, 1e8 - 2.7764451051977987 * 8.16496580927726e6, 1e-9));
+	cmp_diff__delete(d);
+	d = NULL;
+
+	/* one capture (100 ms of 100 samples) against three: Poisson variance 1e14 for the one */
+	b.side.ncaptures = 1;
+	CHECK(cmp_diff__new(&b.side, &a.side, NULL, &d, &err) == 0);
+	if (!d)
+		goto out;
+	f = entry(d, 0, 0);
+	/* se^2 = 1e14 + (1e7)^2 / 3 = 1.3333e14: t = 1e8 / 1.1547e7 = 8.6603 */
+	CHECK(f && f->self_time.ch.test == CMP_TEST_WELCH &&
+	      NEAR(f->self_time.ch.stat, 1e8 / sqrt(1e14 + 1e14 / 3.0), 1e-9));
+out:
+	cmp_diff__delete(d);
 	cwasm__delete(m);
 }
 
@@ -896,7 +1023,7 @@ static void test_classes(void)
 	CHECK(cd.cls[last].static_change == -2);
 	CHECK_NEAR(cd.cls[zx].share.before.mean, 27.0, 1e-14);
 	CHECK_NEAR(cd.cls[zx].share.after.mean, 9.0, 1e-14);
-	CHECK_NEAR(cd.cls[zx].share.ch.points, -18.0, 1e-13);
+	CHECK_NEAR(cd.cls[zx].share.ch.delta, -18.0, 1e-13);
 	CHECK(cd.cls[zx].share.ch.significant && cd.cls[alu].share.ch.significant);
 	CHECK(!cd.cls[fr].share.ch.significant && cd.cls[fr].share.ch.p == 1.0);
 	/* a tie of 18 points: the lower index first */
@@ -906,7 +1033,7 @@ static void test_classes(void)
 	ta.percent_only = 1;
 	CHECK(cmp_cls__diff(&tb, &ta, NULL, &cd, &err) == 0);
 	CHECK(!cd.tested && cd.ntested == 0 && !cd.cls[zx].share.ch.significant);
-	CHECK_NEAR(cd.cls[zx].share.ch.points, -18.0, 1e-13);
+	CHECK_NEAR(cd.cls[zx].share.ch.delta, -18.0, 1e-13);
 }
 
 int main(void)
@@ -925,6 +1052,7 @@ int main(void)
 	test_inclusive();
 	test_bad_input();
 	test_gate();
+	test_time();
 	test_classes();
 	CHECK_DONE();
 }

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The diff and several-captures renderers (render/diff.h, captures.h) on
- * diffs whose numbers are known: rows, order, the inclusive table that
- * call graphs add (the hook the front end fills once profiles have
- * stacks), renamed/added/removed lists, 80 columns, Markdown tables whose
- * every row has the header's cell count, and the word helpers.
+ * The diff's view and formats (view/diff.h, render/diff.h) and the
+ * several-captures renderers (captures.h) on diffs whose numbers are
+ * known: time per run first, shares second, the order, the inclusive
+ * table that call graphs add, renamed/added/removed lists, 80 columns,
+ * Markdown tables whose every row has the header's cell count.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -158,9 +158,53 @@ static const char *tpath(const char *name)
 	return tmp_path;
 }
 
+/* counts x 0.5 ms: each sample's period, as cpu-clock at 2000 Hz records it */
+static void periods(const uint64_t *c, uint64_t *p, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		p[i] = c[i] * 500000;
+}
+
+/* The view of a and b with the text, JSON and Markdown formats. */
+struct rendered {
+	char *txt, *js, *md;
+};
+
+static void render_all(const struct cmp_diff *d, const struct cmp_side *b, const struct cmp_side *a,
+		       struct rendered *out)
+{
+	struct view_diff_input in = { .tool = "test", .d = d, .side = { b, a }, .top = 20,
+				      .event = "cpu-clock", .period_ns = 1 };
+	struct view_diff *v = NULL;
+	struct ap_err err = { 0 };
+	struct capture_out o;
+
+	memset(out, 0, sizeof(*out));
+	CHECK(view_diff__new(&in, &v, &err) == 0);
+	if (!v)
+		return;
+	out_open(&o);
+	render__diff_text(o.f, v, 80);
+	out->txt = out_close(&o);
+	CHECK(render__diff_json_file(tpath("d.json"), v, &err) == 0);
+	out->js = read_file(tpath("d.json"));
+	CHECK(render__diff_markdown_file(tpath("d.md"), v, &err) == 0);
+	out->md = read_file(tpath("d.md"));
+	unlink(tpath("d.json"));
+	unlink(tpath("d.md"));
+	view_diff__delete(v);
+}
+
+static void rendered_exit(struct rendered *r)
+{
+	free(r->txt);
+	free(r->js);
+	free(r->md);
+}
+
 /*
  * before: f0 f1 f2 f3; after: f0 f1 g2 (renamed), f3 gone. Two captures a
- * side of 1000 samples; self and inclusive counts.
+ * side of 1000 samples, each sample 0.5 ms; self and inclusive counts.
  */
 static void test_diff(void)
 {
@@ -170,76 +214,92 @@ static void test_diff(void)
 	static const uint64_t sa1[4] = { 100, 500, 50, 40 }, sa2[4] = { 104, 520, 48, 30 };
 	static const uint64_t ib1[4] = { 900, 300, 50, 10 }, ib2[4] = { 900, 290, 50, 12 };
 	static const uint64_t ia1[4] = { 700, 500, 50, 40 }, ia2[4] = { 702, 520, 48, 30 };
+	uint64_t pb[2][2][4], pa[2][2][4];	/* [capture][self, incl][func] */
 	struct cwasm_module *mb = mkcore(4, nb, "old.cwasm"), *ma = mkcore(3, na, "new.cwasm");
 	const struct cwasm_module *mbs[1] = { mb }, *mas[1] = { ma };
 	const uint64_t *selfb[2][1] = { { sb1 }, { sb2 } }, *selfa[2][1] = { { sa1 }, { sa2 } };
 	const uint64_t *inclb[2][1] = { { ib1 }, { ib2 } }, *incla[2][1] = { { ia1 }, { ia2 } };
+	const uint64_t *psb[2][1], *pib[2][1], *psa[2][1], *pia[2][1];
 	struct cmp_capture cb[2] = {
-		{ "b1.data", 1000, selfb[0], inclb[0] }, { "b2.data", 1000, selfb[1], inclb[1] },
+		{ .label = "b1.data", .total = 1000, .self = selfb[0], .incl = inclb[0] }, { .label = "b2.data", .total = 1000, .self = selfb[1], .incl = inclb[1] },
 	};
 	struct cmp_capture ca[2] = {
-		{ "a1.data", 1000, selfa[0], incla[0] }, { "a2.data", 1000, selfa[1], incla[1] },
+		{ .label = "a1.data", .total = 1000, .self = selfa[0], .incl = incla[0] }, { .label = "a2.data", .total = 1000, .self = selfa[1], .incl = incla[1] },
 	};
 	struct cmp_side b = { "before", 1, mbs, 2, cb }, a = { "after", 1, mas, 2, ca };
-	struct render_diff r = { .tool = "test", .before = &b, .after = &a, .top = 20 };
 	struct cmp_diff *d = NULL;
 	struct ap_err err = { 0 };
-	struct capture_out o;
-	char *txt, *md, *js;
+	struct rendered r;
 	int ntables = 0;
 
+	for (int k = 0; k < 2; k++) {
+		periods(selfb[k][0], pb[k][0], 4);
+		periods(inclb[k][0], pb[k][1], 4);
+		periods(selfa[k][0], pa[k][0], 4);
+		periods(incla[k][0], pa[k][1], 4);
+		psb[k][0] = pb[k][0];
+		pib[k][0] = pb[k][1];
+		psa[k][0] = pa[k][0];
+		pia[k][0] = pa[k][1];
+		cb[k].total_period = ca[k].total_period = 1000 * 500000;
+		cb[k].self_period = psb[k];
+		cb[k].incl_period = pib[k];
+		ca[k].self_period = psa[k];
+		ca[k].incl_period = pia[k];
+	}
 	CHECK(cmp_diff__new(&b, &a, NULL, &d, &err) == 0);
 	if (!d) {
 		fprintf(stderr, "%s\n", err.msg);
 		return;
 	}
-	r.d = d;
-	out_open(&o);
-	render__diff_text(o.f, &r);
-	txt = out_close(&o);
-	/* f1: 29.5% -> 51.0%, the largest change, first */
-	CHECK_STR_CONTAINS(txt, "Self share of the run");
-	CHECK_STR_CONTAINS(txt, "       3      1  f1                   29.50   51.00  +21.50");
-	CHECK(strstr(txt, " f1 ") < strstr(txt, " f0 "));
-	/* inclusive: f0 90.0% -> 70.1% is the largest inclusive change */
-	CHECK_STR_CONTAINS(txt, "Inclusive (call graphs) share of the run");
-	CHECK_STR_CONTAINS(txt, "       2      0  f0                   90.00   70.10  -19.90");
-	CHECK_STR_CONTAINS(txt, "Renamed (same wasm index, another name): 1");
-	CHECK_STR_CONTAINS(txt, "wasm 4 local 2: f2 -> g2");
-	CHECK_STR_CONTAINS(txt, "Removed (only in the before build): 1");
-	CHECK_STR_CONTAINS(txt, "wasm 5 local 3 f3  1.10% -> 0.00%");
-	CHECK(widest_line(txt) <= 80);
-	free(txt);
-
-	CHECK(render__diff_json_file(tpath("d.json"), &r, &err) == 0);
-	js = read_file(tpath("d.json"));
-	CHECK_STR_CONTAINS(js, "\"inclusive\": {");
-	CHECK_STR_CONTAINS(js, "\"tested_functions_inclusive\": 3");
-	CHECK_STR_CONTAINS(js, "\"status\": \"renamed\"");
-	free(js);
-	CHECK(render__diff_markdown_file(tpath("d.md"), &r, &err) == 0);
-	md = read_file(tpath("d.md"));
-	CHECK(md && md_tables_ok(md, &ntables));
-	/* recordings, shares, self, inclusive, renamed, removed */
-	CHECK_EQ_U64(ntables, 6);
-	CHECK_STR_CONTAINS(md, "## Inclusive share by function");
-	CHECK_STR_CONTAINS(md, "29.50 ± 0.71");
-	CHECK_STR_CONTAINS(md, "51.00 ± 1.41");
-	free(md);
-	unlink(tpath("d.json"));
-	unlink(tpath("d.md"));
+	render_all(d, &b, &a, &r);
+	/*
+	 * f1: 295 -> 510 samples a run of 0.5 ms: 147.50 -> 255.00 ms, +107.50
+	 * (+73%); 29.5% -> 51.0% of the run; the largest change, first
+	 */
+	CHECK_STR_CONTAINS(r.txt, "Self: CPU time per run (ms) and share (%)");
+	CHECK_STR_CONTAINS(r.txt, "  f1                         147.50 255.00 +107.50  +73%  0.029 *"
+			   "   29.50  51.00");
+	CHECK(strstr(r.txt, "  f1 ") < strstr(r.txt, "  f0 "));
+	/* the runs: 500 ms each side, no note */
+	CHECK_STR_CONTAINS(r.txt, "  the run (every sample)");
+	CHECK(!strstr(r.txt, "NOTE:"));
+	/* inclusive: f0 450.00 -> 350.50 ms is the largest inclusive change */
+	CHECK_STR_CONTAINS(r.txt, "Inclusive (call graphs): CPU time per run");
+	CHECK_STR_CONTAINS(r.txt, "  f0                         450.00 350.50  -99.50  -22% 0.0096 *"
+			   "   90.00  70.10");
+	CHECK_STR_CONTAINS(r.txt, "Renamed (same wasm index, another name): 1");
+	CHECK_STR_CONTAINS(r.txt, "local_func_2 f2");
+	CHECK_STR_CONTAINS(r.txt, "local_func_2 g2");
+	CHECK_STR_CONTAINS(r.txt, "Removed (only in the before build): 1");
+	CHECK(widest_line(r.txt) <= 80);
+	CHECK_STR_CONTAINS(r.js, "\"inclusive\": {");
+	CHECK_STR_CONTAINS(r.js, "\"inclusive_time\": {");
+	CHECK_STR_CONTAINS(r.js, "\"tested_functions_inclusive\": 3");
+	CHECK_STR_CONTAINS(r.js, "\"status\": \"renamed\"");
+	CHECK_STR_CONTAINS(r.js, "\"time_unit\": \"ns\"");
+	/* f1 self time before: mean 147.5 ms, sd of 150 and 145 ms */
+	CHECK_STR_CONTAINS(r.js, "\"mean\": 147500000,");
+	CHECK(r.md && md_tables_ok(r.md, &ntables));
+	/* per side recordings and cores, the totals, self, inclusive, renamed, removed */
+	CHECK_EQ_U64(ntables, 9);
+	CHECK_STR_CONTAINS(r.md, "## Inclusive CPU time per run and share by function");
+	/* the same numbers in Markdown */
+	CHECK_STR_CONTAINS(r.md, "147.50");
+	CHECK_STR_CONTAINS(r.md, "+107.50");
+	CHECK_STR_CONTAINS(r.md, "| `f1`");
+	rendered_exit(&r);
 
 	/* without call graphs on one side: no inclusive table anywhere */
 	ca[0].incl = ca[1].incl = NULL;
+	ca[0].incl_period = ca[1].incl_period = NULL;
 	cmp_diff__delete(d);
 	d = NULL;
 	CHECK(cmp_diff__new(&b, &a, NULL, &d, &err) == 0);
-	r.d = d;
-	out_open(&o);
-	render__diff_text(o.f, &r);
-	txt = out_close(&o);
-	CHECK(!strstr(txt, "Inclusive"));
-	free(txt);
+	render_all(d, &b, &a, &r);
+	CHECK(r.txt && !strstr(r.txt, "Inclusive"));
+	CHECK(r.js && strstr(r.js, "\"inclusive\": null"));
+	rendered_exit(&r);
 	cmp_diff__delete(d);
 	cwasm__delete(mb);
 	cwasm__delete(ma);
@@ -247,26 +307,8 @@ static void test_diff(void)
 
 static void test_words(void)
 {
-	struct cmp_change ch = { 0 };
 	char buf[32];
 
-	ch.test = CMP_TEST_NONE;
-	CHECK(!strcmp(render__diff_p(&ch, buf, sizeof(buf)), "-"));
-	ch.test = CMP_TEST_Z;
-	ch.p_adj = 1e-12;
-	CHECK(!strcmp(render__diff_p(&ch, buf, sizeof(buf)), "<1e-9"));
-	ch.p_adj = 0.0227;
-	CHECK(!strcmp(render__diff_p(&ch, buf, sizeof(buf)), "0.023"));
-	ch.points = 3;
-	ch.has_rel = 0;
-	CHECK(!strcmp(render__diff_rel(&ch, buf, sizeof(buf)), "new"));
-	ch.has_rel = 1;
-	ch.rel_pct = 112.4;
-	CHECK(!strcmp(render__diff_rel(&ch, buf, sizeof(buf)), "+112%"));
-	ch.rel_pct = -100;
-	CHECK(!strcmp(render__diff_rel(&ch, buf, sizeof(buf)), "-100%"));
-	ch.rel_pct = 123456;
-	CHECK(!strcmp(render__diff_rel(&ch, buf, sizeof(buf)), ">+9999%"));
 	CHECK(!strcmp(render__tail("short", 10, buf, sizeof(buf)), "short"));
 	CHECK(!strcmp(render__tail("/a/very/long/path.data", 12, buf, sizeof(buf)),
 		      "...path.data"));
@@ -282,11 +324,12 @@ static void test_captures(void)
 	const struct cwasm_module *ms[1] = { m };
 	const uint64_t *self[4][1] = { { c1 }, { c2 }, { c3 }, { c4 } };
 	struct cmp_capture caps[4] = {
-		{ "1.data", 1000, self[0], NULL }, { "2.data", 1000, self[1], NULL },
-		{ "3.data", 1000, self[2], NULL }, { "4.data", 1000, self[3], NULL },
+		{ .label = "1.data", .total = 1000, .self = self[0], .incl = NULL }, { .label = "2.data", .total = 1000, .self = self[1], .incl = NULL },
+		{ .label = "3.data", .total = 1000, .self = self[2], .incl = NULL }, { .label = "4.data", .total = 1000, .self = self[3], .incl = NULL },
 	};
 	struct cmp_side s = { NULL, 1, ms, 4, caps };
-	struct render_captures r = { .tool = "test", .side = &s, .top = 2 };
+	struct view_captures_input in = { .tool = "test", .side = &s, .top = 2 };
+	struct view_captures *v = NULL;
 	struct cmp_agg *agg = NULL;
 	struct ap_err err = { 0 };
 	struct capture_out o;
@@ -295,10 +338,13 @@ static void test_captures(void)
 	CHECK(cmp_agg__new(&s, &agg, &err) == 0);
 	if (!agg)
 		return;
-	r.agg = agg;
+	in.agg = agg;
+	CHECK(view_captures__new(&in, &v, &err) == 0);
 	out_open(&o);
-	render__captures_text(o.f, &r);
+	if (v)
+		render__captures_text(o.f, v);
 	txt = out_close(&o);
+	view_captures__delete(v);
 	/* f0: 10, 12, 8, 10% -> mean 10, sd sqrt(8/3) = 1.63 */
 	CHECK_STR_CONTAINS(txt, "aotperf report: 4 recordings of one build");
 	CHECK_STR_CONTAINS(txt, "     1  local_func_0      10.00   1.63   8.00  12.00       400  f0");

@@ -22,21 +22,48 @@
 
 #define HOT 1504	/* bounds_checked_mem in tests/fixtures */
 
-static char *to_string(int (*fn)(FILE *, const char *, const struct profile *,
+/* The report's view of p, as aotperf report --html builds it; NULL on failure. */
+static struct view_report *view_of(const struct profile *p)
+{
+	struct view_report_opts vo = { .top = 20, .hottest = 20, .listings = 1,
+				       .nasked = UINT32_MAX };
+	struct view_report *v = NULL;
+	struct ap_err err = { 0 };
+
+	CHECK(view_report__new(p, &vo, &v, &err) == 0);
+	return v;
+}
+
+static char *to_string(int (*fn)(FILE *, const char *, const struct view_report *,
 				 const struct render_opts *, struct ap_err *),
 		       const struct profile *p, const struct render_opts *o)
 {
+	struct view_report *v = view_of(p);
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f = v ? open_memstream(&buf, &len) : NULL;
 	struct ap_err err = { 0 };
 
 	CHECK(f != NULL);
-	if (!f)
-		return NULL;
-	CHECK(fn(f, "mem", p, o, &err) == 0);
-	fclose(f);
+	if (f) {
+		CHECK(fn(f, "mem", v, o, &err) == 0);
+		fclose(f);
+	}
+	view_report__delete(v);
 	return buf;
+}
+
+/* fn(path, view of p, o) */
+static int to_file(int (*fn)(const char *, const struct view_report *, const struct render_opts *,
+			     struct ap_err *),
+		   const char *path, const struct profile *p, const struct render_opts *o,
+		   struct ap_err *err)
+{
+	struct view_report *v = view_of(p);
+	int rc = v ? fn(path, v, o, err) : -1;
+
+	view_report__delete(v);
+	return rc;
 }
 
 static const struct jr_node *get(const struct jr_node *o, const char *key)
@@ -69,19 +96,23 @@ static void test_html(const struct profile *p, const struct render_opts *o)
 	CHECK(get(root, "functions") == NULL);	/* in cores[0] only: once */
 	fns = get(core0, "functions");
 	CHECK(fns && fns->type == JR_ARRAY && fns->n == p->cs->mods[0]->nfuncs);
+	/* [local_func, samples, code_bytes, name, %run]: 12 of 18 */
 	if (fns && fns->n > HOT)
-		CHECK(fns->items[HOT].n == 4 && fns->items[HOT].items[1].integer == 12 &&
-		      !strcmp(fns->items[HOT].items[3].str, "bounds_checked_mem"));
+		CHECK(fns->items[HOT].n == 5 && fns->items[HOT].items[1].integer == 12 &&
+		      !strcmp(fns->items[HOT].items[3].str, "bounds_checked_mem") &&
+		      fns->items[HOT].items[4].number > 66.66 &&
+		      fns->items[HOT].items[4].number < 66.67);
 	l = get(root, "listings");
 	CHECK(l && l->n == 1);
 	insns = l && l->n ? get(&l->items[0], "insns") : NULL;
 	for (size_t i = 0; insns && i < insns->n; i++)
 		sum += (uint64_t)get(&insns->items[i], "samples")->integer;
 	CHECK_EQ_U64(sum, 12);
-	CHECK(get(root, "host") == NULL);	/* fed samples: no host frames */
+	CHECK(get(root, "outside_wasm") == NULL);	/* fed samples: no host frames */
 	CHECK(get(root, "stacks") == NULL);
-	CHECK(get(get(core0, "target"), "arch") &&
-	      !strcmp(get(get(core0, "target"), "arch")->str, "x86_64"));
+	CHECK(get(core0, "target") == NULL);	/* one shape: artifact_target, as the JSON's */
+	CHECK(get(get(core0, "artifact_target"), "decoded_as") &&
+	      !strcmp(get(get(core0, "artifact_target"), "decoded_as")->str, "x86_64"));
 	CHECK_STR_CONTAINS(page, "Content-Security-Policy");
 	jr__delete(root);
 	free(page);
@@ -130,13 +161,13 @@ static void test_pprof(const struct profile *p, const struct render_opts *o, con
 	struct ap_err err = { 0 };
 
 	snprintf(path, sizeof(path), "%s/p.pb.gz", dir);
-	CHECK(render__report_pprof_file(path, p, o, &err) == 0);
+	CHECK(to_file(render__report_pprof_file, path, p, o, &err) == 0);
 	if (system("command -v protoc >/dev/null 2>&1") == 0)
 		CHECK(pprof_total(path) == 18);	/* 15 in wasm + 3 [unknown] */
 	else
 		printf("protoc not installed: the pprof decode check is skipped\n");
 	snprintf(bad, sizeof(bad), "%s/missing/p.pb.gz", dir);
-	CHECK(render__report_pprof_file(bad, p, o, &err) == -1);
+	CHECK(to_file(render__report_pprof_file, bad, p, o, &err) == -1);
 	CHECK(access(bad, F_OK) != 0);
 	unlink(path);
 }
@@ -272,7 +303,7 @@ static void test_stacks(struct profile *p, const struct render_opts *o, const ch
 	jr__delete(root);
 
 	snprintf(path, sizeof(path), "%s/s.pb.gz", dir);
-	CHECK(render__report_pprof_file(path, p, o, &err) == 0);
+	CHECK(to_file(render__report_pprof_file, path, p, o, &err) == 0);
 	if (system("command -v protoc >/dev/null 2>&1") == 0) {
 		CHECK(pprof_total(path) == 18);
 		CHECK(pprof_incl(path, "main") == 18);
@@ -332,24 +363,28 @@ static void test_failures(const struct profile *p, const struct render_opts *o, 
 	char bad[512];
 	FILE *full = fopen("/dev/full", "w");
 
-	if (full) {
-		CHECK(render__report_md(full, "/dev/full", p, o, &err) == -1);
+	struct view_report *v = view_of(p);
+
+	if (full && v) {
+		CHECK(render__report_md(full, "/dev/full", v, o, &err) == -1);
 		CHECK(err.kind == AP_ERR_IO);
 		CHECK_STR_CONTAINS(err.msg, "/dev/full");
-		fclose(full);
 	}
+	if (full)
+		fclose(full);
+	view_report__delete(v);
 	snprintf(bad, sizeof(bad), "%s/missing/r.html", dir);
-	CHECK(render__report_html_file(bad, p, o, &err) == -1);
+	CHECK(to_file(render__report_html_file, bad, p, o, &err) == -1);
 	CHECK(access(bad, F_OK) != 0);
 	snprintf(bad, sizeof(bad), "%s/missing/r.md", dir);
-	CHECK(render__report_md_file(bad, p, o, &err) == -1);
+	CHECK(to_file(render__report_md_file, bad, p, o, &err) == -1);
 }
 
 int main(void)
 {
 	const char *fx = getenv("FIXTURES");
 	char path[512], dir[256];
-	struct render_opts ro = { .top = 20, .hottest = 20, .fa_listed = 20, .tool = "test" };
+	struct render_opts ro = { .top = 20, .fa_listed = 20, .tool = "test" };
 	struct core_set cs = { 0 };
 	struct ap_err err = { 0 };
 	struct profile *p = NULL;

@@ -11,6 +11,8 @@
 #include "../../attr/attr.h"
 #include "../../cwasm/coreset.h"
 #include "../../cwasm/json_read.h"
+#include "../../classify/classify.h"
+#include "../../decode/decode.h"
 #include "../../render/helper.h"
 
 static char dir[512];
@@ -198,11 +200,102 @@ static void test_spans(void)
 	free(v);
 }
 
+/* texts[i] decoded from objdump's Intel text, classed as one stream: want[i] each. */
+static void rules_are(enum cwasm_arch arch, const char *const *texts, const char *const *want,
+		      uint32_t n)
+{
+	struct dc_insn v[16];
+	uint8_t out[16];
+
+	memset(v, 0, sizeof(v));
+	for (uint32_t i = 0; i < n; i++) {
+		v[i].addr = 0x1000 + 4 * i;
+		dc__parse_text(arch, 0, texts[i], &v[i]);
+	}
+	CHECK(cls_helper__stream(arch, v, n, out) == 0);
+	for (uint32_t i = 0; i < n; i++) {
+		if (strcmp(cls_helper__name(out[i]), want[i]))
+			fprintf(stderr, "  %s: %s, want %s\n", texts[i], cls_helper__name(out[i]), want[i]);
+		CHECK(!strcmp(cls_helper__name(out[i]), want[i]));
+	}
+}
+
+/*
+ * The helper's rules (classify/helper.c), on the cases its own unit tests
+ * give (upstream tests/test_aot_jit_attr.py: the aarch64 stream, the x86
+ * ones) and on the x86 ones its mnemonic sets decide: cmp is other unless
+ * it reads the bounds field, ja/jae/jb/jbe are bounds branches anywhere,
+ * only jmp rax/r10/r11 dispatches, a rip-relative mov is a regmov.
+ */
+static void test_rules(void)
+{
+	static const char *const a64[] = {
+		"add x17, x15, #1", "ldr x16, [x19, #8]", "cmp x17, x16", "b.ls 0x1020",
+		"ldr w8, [x20, x15]", "ldr x9, [x29, #-16]", "str x10, [sp, #32]", "mov w11, w8",
+		"add w12, w11, w10", "bl 0x2000", "br x13", "b 0x3000", "cbnz w8, 0x4000",
+	};
+	static const char *const a64_want[] = {
+		"alu", "mem_access", "bounds_cmp", "bounds_branch", "linear_memory",
+		"frame_load_unattributed", "frame_store_unattributed", "regmov", "alu", "call",
+		"indirect_dispatch", "direct_branch", "cond_branch",
+	};
+	/* objdump's b.cs (capstone's b.hs) is not one of the helper's four */
+	static const char *const a64_cs[] = {
+		"ldr x16, [x19, #8]", "cmp x17, x16", "b.hs 0x1020", "mov w0, #0x1", "neg x0, x1",
+	};
+	static const char *const a64_cs_want[] = {
+		"mem_access", "alu", "cond_branch", "other", "other",
+	};
+	static const char *const x86[] = {
+		"mov eax,edx", "jmp r10", "mov rax,QWORD PTR [rbp-0x20]", "cmp r11,0x3", "jae 0x48",
+		"cmp eax,DWORD PTR [rbx+0x8]", "jmp rcx", "mov rax,QWORD PTR [rip+0x10]",
+		"movsxd r11,DWORD PTR [r10+r11*4]", "push rbx", "add QWORD PTR [rbp-0x8],0x1",
+		"lea rax,[rbp-0x10]", "cmove eax,edx", "rol eax,0x3", "lock add DWORD PTR [rax],0x1",
+	};
+	static const char *const x86_want[] = {
+		"regmov", "dispatch_jmp", "frame_load_unattributed", "other", "bounds_branch",
+		"bounds_cmp", "jmp", "regmov", "mem_access", "frame_store_unattributed",
+		"frame_load_unattributed", "alu", "other", "other", "other",
+	};
+
+	rules_are(CWASM_ARCH_AARCH64, a64, a64_want, sizeof(a64) / sizeof(a64[0]));
+	rules_are(CWASM_ARCH_AARCH64, a64_cs, a64_cs_want, sizeof(a64_cs) / sizeof(a64_cs[0]));
+	rules_are(CWASM_ARCH_X86_64, x86, x86_want, sizeof(x86) / sizeof(x86[0]));
+}
+
+/*
+ * objdump's sweep (dc__decode_sweep): a jump table's bytes are
+ * instructions, an undecodable byte is "(bad)", 8 zero bytes or more are
+ * no instruction ("..."), as are 1 or 2 at the very end.
+ */
+static void test_sweep(void)
+{
+	/* nop; (bad); 8 zeros; add [rax],al; ret; 2 zeros */
+	static const uint8_t code[] = {
+		0x90, 0x0e, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x00, 0xc3, 0, 0,
+	};
+	static const uint32_t want_addr[] = { 0, 1, 10, 12 };
+	struct dc_vec nv = { 0 };
+	struct ap_err err;
+	uint8_t out[8];
+
+	CHECK(dc__decode_sweep(CWASM_ARCH_X86_64, code, sizeof(code), 0, &nv, &err) == 0);
+	CHECK_EQ_U64(nv.n, 4);
+	for (uint32_t i = 0; i < nv.n && i < 4; i++)
+		CHECK_EQ_U64(nv.v[i].addr, want_addr[i]);
+	CHECK(nv.n > 1 && !strcmp(nv.v[1].text, "(bad)") && nv.v[1].kind == DC_OTHER);
+	CHECK(nv.n == 4 && cls_helper__stream(CWASM_ARCH_X86_64, nv.v, nv.n, out) == 0 &&
+	      !strcmp(cls_helper__name(out[1]), "other") && !strcmp(cls_helper__name(out[2]), "alu"));
+	dc_vec__exit(&nv);
+}
+
 int main(void)
 {
 	set_dir();
 	test_pyfloat();
 	test_view();
 	test_spans();
+	test_rules();
+	test_sweep();
 	CHECK_DONE();
 }

@@ -397,6 +397,8 @@ static void test_kallsyms(void)
 	FILE *f = fopen("/proc/kallsyms", "r");
 
 	CHECK(hs != NULL);
+	if (hs)
+		hostsyms__set_kallsyms(hs, "/proc/kallsyms");
 	while (f && fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%llx %c %255s", &a, &type, name) != 3 || strchr(line, '\t'))
 			continue;

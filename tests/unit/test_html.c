@@ -20,6 +20,7 @@
 #include "../../cwasm/cwasm.h"
 #include "../../util/json_out.h"
 #include "../../util/sha256.h"
+#include "../../view/listing.h"
 
 static char dir[4096];
 
@@ -289,7 +290,11 @@ static void test_assets(void)
 	CHECK(!strstr(css, "url("));
 }
 
-/* html_data__listing on sample.cwasm's br_table function. */
+/*
+ * html_data__listing of the listing view (view/listing.h) of sample.cwasm's
+ * br_table function: every entry, branches into it by offset, the
+ * instruction count without the jump table's words.
+ */
 static void test_listing(void)
 {
 	const char *fx = getenv("FIXTURES");
@@ -297,6 +302,7 @@ static void test_listing(void)
 	struct cwasm_module *m = NULL;
 	struct cls_roles roles;
 	struct cls_func f;
+	struct view_listing l;
 	struct json_out j;
 	struct ap_err err;
 	uint64_t *samples;
@@ -328,12 +334,29 @@ static void test_listing(void)
 	samples = calloc(f.ninsns, sizeof(*samples));
 	for (uint32_t i = 0; samples && i < f.ninsns; i++)
 		samples[i] = i % 3;
+	CHECK(view_listing__init(&l, m, (uint32_t)func, &f, samples, &err) == 0);
 	mem = open_memstream(&text, &len);
 	json_init(&j, mem);
-	html_data__listing(&j, m, "sample.cwasm", (uint32_t)func, &f, samples);
+	html_data__listing(&j, "sample.cwasm", (uint32_t)func, m->funcs[func].name,
+			   m->funcs[func].size, &l);
 	json_finish(&j);
 	fclose(mem);
+	view_listing__exit(&l);
 	CHECK_STR_CONTAINS(text, "\"name\": \"br_table_dispatch\"");
+	{
+		char want[64];
+		uint32_t ndata = 0;
+
+		for (uint32_t i = 0; i < f.ninsns; i++)
+			ndata += f.insns[i].cls == CLS_DATA;
+		CHECK(ndata > 0);
+		snprintf(want, sizeof(want), "\"instruction_count\": %u", f.ninsns - ndata);
+		CHECK_STR_CONTAINS(text, want);
+	}
+	/* branches inside the function by offset, as the text's listings: never 0x10000 + ... */
+	CHECK_STR_CONTAINS(text, "\"text\": \"jmp +0x");
+	for (const char *t = strstr(text, "\"text\": \"j"); t; t = strstr(t + 1, "\"text\": \"j"))
+		CHECK(!strstr(t, " 0x") || strstr(t, " 0x") > strchr(t + 10, '"'));
 	CHECK_STR_CONTAINS(text, "\"class\": \"dispatch\"");
 	CHECK_STR_CONTAINS(text, "\"class\": \"data\"");
 	CHECK_EQ_U64(count(text, "\"offset\""), f.ninsns);

@@ -926,13 +926,19 @@ static void test_elfimage(void)
 	CHECK_EQ_U64(eh.e_ident[EI_DATA], ELFDATA2LSB);
 	CHECK_EQ_U64(eh.e_type, ET_DYN);
 	CHECK_EQ_U64(eh.e_machine, 62);
-	CHECK(elf_getphdrnum(e, &nph) == 0 && nph == 1);
+	CHECK(elf_getphdrnum(e, &nph) == 0 && nph == 2);
 	CHECK(gelf_getphdr(e, 0, &ph) != NULL);
 	CHECK_EQ_U64(ph.p_type, PT_LOAD);
 	CHECK_EQ_U64(ph.p_offset, 0x1000);
 	CHECK_EQ_U64(ph.p_vaddr, ph.p_offset);
 	CHECK_EQ_U64(ph.p_filesz, 0x90);
 	CHECK_EQ_U64(ph.p_flags, PF_R | PF_X);
+	/* the build id for tools that read segments: PT_NOTE over the note section */
+	CHECK(gelf_getphdr(e, 1, &ph) != NULL);
+	CHECK_EQ_U64(ph.p_type, PT_NOTE);
+	CHECK_EQ_U64(ph.p_filesz, 36);
+	scn = find_scn(e, ".note.gnu.build-id", &sh);
+	CHECK(scn != NULL && sh.sh_offset == ph.p_offset);
 
 	scn = find_scn(e, ".text", &sh);
 	CHECK(scn != NULL);

@@ -26,7 +26,7 @@ static void check_sha(const void *data, size_t len, const char *want, int line)
 	CHECK(!strcmp(hex, want));
 }
 
-static void test_sha256(void)
+static void test_sha256(int pass)
 {
 	static const struct {
 		size_t n;
@@ -42,6 +42,8 @@ static void test_sha256(void)
 	char *million = malloc(1000000);
 	size_t i;
 
+	/* both ways: the portable code, then the CPU's SHA instructions where it has them */
+	ap_sha256__use_cpu(pass);
 	check_sha("", 0, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", __LINE__);
 	check_sha("abc", 3, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", __LINE__);
 	check_sha("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56,
@@ -490,7 +492,8 @@ int main(void)
 	struct ctx c;
 
 	memset(&c, 0, sizeof(c));
-	test_sha256();
+	test_sha256(0);
+	test_sha256(1);
 	test_json();
 	setup(&c);
 	test_manifest_ok(&c);

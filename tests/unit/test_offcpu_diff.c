@@ -105,13 +105,14 @@ static void test_offcpu(void)
 	const struct cwasm_module *mbs[1] = { mb }, *mas[1] = { ma };
 	static const uint64_t sb[3] = { 1, 0, 50 }, sa[4] = { 0, 1, 0, 60 };
 	const uint64_t *selfb[1] = { sb }, *selfa[1] = { sa };
-	struct cmp_capture cb = { "b.data", 100, selfb, NULL }, ca = { "a.data", 100, selfa, NULL };
+	struct cmp_capture cb = { .label = "b.data", .total = 100, .self = selfb, .incl = NULL }, ca = { .label = "a.data", .total = 100, .self = selfa, .incl = NULL };
 	struct cmp_side b = { "before", 1, mbs, 1, &cb }, a = { "after", 1, mas, 1, &ca };
 	struct cmp_oc_side ob = { .has = 1, .nwith = 1, .ncaptures = 1, .on_ns = 1000, .off_ns = 9000,
 				  .intervals = 6 };
 	struct cmp_oc_side oa = { .has = 1, .nwith = 2, .ncaptures = 2, .on_ns = 2000, .off_ns = 40000,
 				  .intervals = 7 };
-	struct render_diff r = { .tool = "test", .before = &b, .after = &a, .top = 20 };
+	struct view_diff_input in = { .tool = "test", .side = { &b, &a }, .top = 20 };
+	struct view_diff *v = NULL;
 	struct cmp_oc_row x;
 	struct cmp_diff *d = NULL;
 	struct cmp_offcpu *oc = NULL;
@@ -180,12 +181,17 @@ static void test_offcpu(void)
 	CHECK(fabs(oc->before.wall_ns - 10000) < 1e-9);
 	CHECK(cmp_offcpu__of(oc, (uint32_t)main_->func) == main_);
 
-	r.d = d;
-	r.oc = oc;
+	in.d = d;
+	in.oc = oc;
+	CHECK(view_diff__new(&in, &v, &err) == 0);
+	if (!v)
+		goto out;
 	f = open_memstream(&txt, &len);
-	render__diff_offcpu_text(f, &r);
+	render__diff_offcpu_text(f, v, 80);
 	fclose(f);
-	CHECK_STR_CONTAINS(txt, "  nap                    8.00    12.00     +4.00   +50%     2.00>6.00");
+	view_diff__delete(v);
+	/* the change, relative, the mean waits before and after */
+	CHECK_STR_CONTAINS(txt, "  nap                  8.00 12.00  +4.00 +50%     2.00     6.00 3.9e-08 *");
 	f = fmemopen(txt, len, "r");
 	while (f && fgets(line, sizeof(line), f))
 		CHECK(strlen(line) <= 81);

@@ -79,11 +79,11 @@ static void test_two_buffers(void)
 
 	reset();
 	feed(&h, e, n);
-	CHECK_EQ_U64(h.n, n);
+	CHECK_EQ_U64(oc_held__count(&h), n);
 	/* nothing final yet (the round's time is before the run): nothing paired */
 	CHECK_EQ_U64(oc_held__drain(&h, 999999, 0, add, NULL, &unpaired), 0);
 	CHECK_EQ_U64(npairs, 0);
-	CHECK_EQ_U64(h.n, n);
+	CHECK_EQ_U64(oc_held__count(&h), n);
 	/* final up to the middle: exactly the intervals that end by then */
 	uint64_t mid = e[n / 2].time, want_mid = 0, nmid = 0;
 
@@ -97,7 +97,7 @@ static void test_two_buffers(void)
 	CHECK_EQ_U64(got[0] + got[1] + got[2], want_mid);
 	/* the rest at the end */
 	CHECK_EQ_U64(oc_held__drain(&h, UINT64_MAX, 0, add, NULL, &unpaired), 0);
-	CHECK_EQ_U64(h.n, 0);
+	CHECK_EQ_U64(oc_held__count(&h), 0);
 	CHECK_EQ_U64(npairs, NOFF);
 	CHECK_EQ_U64(unpaired, 0);
 	for (int k = 0; k < 3; k++)
@@ -118,7 +118,7 @@ static void test_force_sorted(void)
 		oc_held__add(&h, e[i].time, e[i].key, e[i].out);
 	CHECK_EQ_U64(oc_held__drain(&h, 0, 1, add, NULL, &unpaired), 0);
 	CHECK_EQ_U64(npairs, NOFF / 2);
-	CHECK_EQ_U64(h.n, n / 2);
+	CHECK_EQ_U64(oc_held__count(&h), n / 2);
 	CHECK_EQ_U64(oc_held__drain(&h, UINT64_MAX, 0, add, NULL, &unpaired), 0);
 	CHECK_EQ_U64(npairs, NOFF);
 	CHECK_EQ_U64(unpaired, 0);
@@ -142,7 +142,7 @@ static void test_unpaired(void)
 	CHECK_EQ_U64(unpaired, 1);	/* the switch-in at 100 */
 	CHECK_EQ_U64(got[1], 300);
 	CHECK_EQ_U64(npairs, 1);
-	CHECK_EQ_U64(h.n, 1);		/* the switch-out at 900 waits */
+	CHECK_EQ_U64(oc_held__count(&h), 1);		/* the switch-out at 900 waits */
 	oc_held__exit(&h);
 }
 
@@ -205,7 +205,7 @@ static void test_syscalls(void)
 	CHECK_EQ_U64(oc_held__drain(&h, e[n / 2].time, 0, add_sc, NULL, &unpaired), 0);
 	CHECK_EQ_U64(oc_held__drain(&h, UINT64_MAX, 0, add_sc, NULL, &unpaired), 0);
 	CHECK_EQ_U64(unpaired, 0);
-	CHECK_EQ_U64(h.n, 0);
+	CHECK_EQ_U64(oc_held__count(&h), 0);
 	for (int k = 0; k < 4; k++)
 		CHECK_EQ_U64(got_sc[k], want[k]);
 	oc_held__exit(&h);

@@ -366,6 +366,20 @@ static const char *tpath(const char *name)
 	return buf[k];
 }
 
+/* attr__run over a session of path of its own (session/session.h). */
+static int attr_run_file(const char *path, struct attr_core *cores, uint32_t n,
+			 const struct attr_opts *o, struct attr_result *res, struct ap_err *err)
+{
+	struct session *se;
+	int r;
+
+	if (session__open(path, &se, err))
+		return -1;
+	r = attr__run(se, cores, n, o, res, err);
+	session__delete(se);
+	return r;
+}
+
 static void write_file(const char *path, const void *p, size_t n)
 {
 	int fd;
@@ -1629,6 +1643,27 @@ static void test_phantom_mmap(void)
 	wfree(&file);
 }
 
+/* A core of two functions (offsets 0 and 2048) in one page of text; *buf backs it. */
+static struct cwasm_module *two_func_core(uint8_t **buf)
+{
+	static const uint8_t text[4096] = { 0xc3 };
+	uint32_t offs[2] = { 0, 2048 };
+	struct cwasm_spec spec = { 0 };
+	struct cwasm_module *m = NULL;
+	struct ap_err err = { 0 };
+	size_t len = 0;
+
+	spec.version = 7;
+	cwasm_target__spec(&spec.ti, CWASM_ARCH_X86_64, CWASM_FMT_ELF64, CWASM_ABI_SYSV);
+	spec.text = text;
+	spec.text_size = sizeof(text);
+	spec.nfuncs = 2;
+	spec.offsets = offs;
+	CHECK_EQ_U64(cwasm__build(&spec, buf, &len, &err), 0);
+	CHECK_EQ_U64(cwasm__parse(*buf, len, "core.cwasm", &m, &err), 0);
+	return m;
+}
+
 /*
  * Attribution over such a file: pid -1 (the kernel's maps) and 0 (idle)
  * map no core, so no perf map or jitdump is ever written for them; the
@@ -1638,11 +1673,8 @@ static void test_phantom_mmap(void)
  */
 static void test_attr_pids_and_injected(void)
 {
-	static const uint8_t text[4096] = { 0xc3 };
 	const uint64_t base = 0x7f0000000000ULL;
-	uint32_t offs[2] = { 0, 2048 };
 	uint32_t pids[3] = { (uint32_t)-1, 0, 42 };
-	struct cwasm_spec spec = { 0 };
 	struct wbuf data = { 0 }, file = { 0 };
 	struct attr_core core = { 0 };
 	struct attr_opts o = { .pid = -1 };
@@ -1651,16 +1683,8 @@ static void test_attr_pids_and_injected(void)
 	struct cwasm_module *m;
 	struct tattr a;
 	uint8_t *buf;
-	size_t len;
 
-	spec.version = 7;
-	cwasm_target__spec(&spec.ti, CWASM_ARCH_X86_64, CWASM_FMT_ELF64, CWASM_ABI_SYSV);
-	spec.text = text;
-	spec.text_size = sizeof(text);
-	spec.nfuncs = 2;
-	spec.offsets = offs;
-	CHECK_EQ_U64(cwasm__build(&spec, &buf, &len, &err), 0);
-	CHECK_EQ_U64(cwasm__parse(buf, len, "core.cwasm", &m, &err), 0);
+	m = two_func_core(&buf);
 	tattr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_ONE, 1);
 	for (int i = 0; i < 3; i++) {
 		struct tsample s = { .pid = pids[i], .tid = pids[i], .time = 10 + (uint64_t)i,
@@ -1674,7 +1698,7 @@ static void test_attr_pids_and_injected(void)
 	build_file(&file, &a, 1, &data, NULL);
 	write_file(tpath("pids.data"), file.p, file.len);
 	core.mod = m;
-	CHECK_EQ_U64(attr__run(tpath("pids.data"), &core, 1, &o, &res, &err), 0);
+	CHECK_EQ_U64(attr_run_file(tpath("pids.data"), &core, 1, &o, &res, &err), 0);
 	CHECK_EQ_U64(res.nmappings, 1);
 	CHECK_EQ_U64(res.nmappings ? res.mappings[0].pid : 0, 42);
 	CHECK_EQ_U64(res.total_samples, 3);
@@ -1699,7 +1723,7 @@ static void test_attr_pids_and_injected(void)
 	write_file(tpath("inj.data"), file.p, file.len);
 	memset(&core, 0, sizeof(core));
 	core.mod = m;
-	CHECK_EQ_U64(attr__run(tpath("inj.data"), &core, 1, &o, &res, &err), (uint64_t)-1);
+	CHECK_EQ_U64(attr_run_file(tpath("inj.data"), &core, 1, &o, &res, &err), (uint64_t)-1);
 	CHECK_STR_CONTAINS(err.msg, "written by perf inject --jit");
 	CHECK_EQ_U64(err.hint, AP_HINT_INJECTED);
 	attr_result__exit(&res);
@@ -1712,6 +1736,205 @@ static void test_attr_pids_and_injected(void)
 	free(buf);
 	wfree(&data);
 	wfree(&file);
+}
+
+/* ---- the session (session/session.h): one read, tools fed, passes on request ---- */
+
+struct ttool {
+	struct session_tool tool;	/* first: the session hands it back */
+	uint64_t records[4];		/* per pass */
+	int pass, passes_wanted, stop_after;
+};
+
+static int ttool_record(struct session_tool *t, const struct pd_event *ev, struct ap_err *err)
+{
+	struct ttool *tt = (struct ttool *)t;
+
+	(void)ev;
+	(void)err;
+	tt->records[tt->pass]++;
+	return tt->stop_after && tt->records[tt->pass] == (uint64_t)tt->stop_after;
+}
+
+static int ttool_pass_end(struct session_tool *t, struct ap_err *err)
+{
+	struct ttool *tt = (struct ttool *)t;
+
+	(void)err;
+	return ++tt->pass < tt->passes_wanted;
+}
+
+static void ttool_init(struct ttool *tt, int passes, int stop_after)
+{
+	memset(tt, 0, sizeof(*tt));
+	tt->tool.record = ttool_record;
+	tt->tool.pass_end = ttool_pass_end;
+	tt->passes_wanted = passes;
+	tt->stop_after = stop_after;
+}
+
+/* A hook of the attribution: samples and mapping records it was handed. */
+struct thooks {
+	uint64_t samples, in_core, maps, restarts;
+};
+
+static void th_sample(void *ctx, const struct pd_sample *s, int core, uint32_t func,
+		      uint64_t off, struct attr_lookup *lk)
+{
+	struct thooks *h = ctx;
+
+	(void)s, (void)func, (void)off, (void)lk;
+	h->samples++;
+	h->in_core += core >= 0;
+}
+
+static int th_map(void *ctx, const struct attr_map_event *m)
+{
+	(void)m;
+	((struct thooks *)ctx)->maps++;
+	return 0;
+}
+
+static void th_restart(void *ctx)
+{
+	struct thooks *h = ctx;
+
+	h->restarts++;
+	h->samples = h->in_core = 0;
+}
+
+static void test_session(void)
+{
+	const uint64_t base = 0x7f0000000000ULL;
+	struct wbuf data = { 0 }, file = { 0 };
+	struct ttool a, b, c;
+	struct session_tool *tools[3] = { &a.tool, &b.tool, &c.tool };
+	struct session_stats st;
+	struct session *se;
+	struct ap_err err = { 0 };
+	struct cwasm_module *m;
+	struct tattr at;
+	uint8_t *buf;
+	const uint64_t n = 4;	/* records: two samples, one mapping, a sample */
+
+	tattr_init(&at, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_ONE, 1);
+	{
+		/* a sample before the mapping that holds it (another CPU's buffer) */
+		struct tsample s = { .pid = 42, .tid = 42, .time = 20, .period = 1,
+				     .ip = base + 2048 };
+
+		put_sample(&data, NULL, ST_ONE, &s, PERF_RECORD_MISC_USER);
+		s.ip = 0x1000;	/* in no core */
+		put_sample(&data, NULL, ST_ONE, &s, PERF_RECORD_MISC_USER);
+		s.time = 10;
+		put_mmap2(&data, NULL, ST_ONE, &s, base, 4096, 0, "//anon", 0);
+		s.time = 30;
+		s.ip = base + 16;
+		put_sample(&data, NULL, ST_ONE, &s, PERF_RECORD_MISC_USER);
+	}
+	build_file(&file, &at, 1, &data, NULL);
+	write_file(tpath("session.data"), file.p, file.len);
+
+	/* three tools, one pass for all but the one that asks for a second */
+	CHECK_EQ_U64(session__open(tpath("session.data"), &se, &err), 0);
+	ttool_init(&a, 1, 0);
+	ttool_init(&b, 2, 0);
+	ttool_init(&c, 1, 1);	/* has what it needs after one record */
+	CHECK_EQ_U64(session__process(se, tools, 3, &err), 0);
+	CHECK_EQ_U64(a.records[0], n);
+	CHECK_EQ_U64(a.records[1], 0);
+	CHECK_EQ_U64(b.records[0], n);
+	CHECK_EQ_U64(b.records[1], n);
+	CHECK_EQ_U64(c.records[0], 1);
+	session__stats(se, &st);
+	CHECK_EQ_U64(st.passes, 2);
+	CHECK_EQ_U64(st.records, 2 * n);
+	/* a pass every tool left early reads no further */
+	ttool_init(&c, 1, 1);
+	CHECK_EQ_U64(session__process(se, &tools[2], 1, &err), 0);
+	session__stats(se, &st);
+	CHECK_EQ_U64(st.passes, 3);
+	CHECK_EQ_U64(st.records, 2 * n + 1);
+	/* and the next starts from the first record */
+	ttool_init(&a, 1, 0);
+	CHECK_EQ_U64(session__process(se, tools, 1, &err), 0);
+	CHECK_EQ_U64(a.records[0], n);
+	session__delete(se);
+
+	/*
+	 * The attribution as a tool, hooked: the mapping comes after a sample
+	 * it holds, so the one pass falls back; the rest of that pass is its
+	 * mappings pass, the samples are read once more (2 passes, not 3), and
+	 * the hook gets each mapping once.
+	 */
+	m = two_func_core(&buf);
+	{
+		struct thooks h = { 0 };
+		struct attr_opts o = { .pid = -1, .on_sample = th_sample, .on_map = th_map,
+				       .on_restart = th_restart, .ctx = &h };
+		struct attr_core core = { .mod = m };
+		struct attr_result res;
+
+		CHECK_EQ_U64(attr_run_file(tpath("session.data"), &core, 1, &o, &res, &err), 0);
+		CHECK_EQ_U64(res.passes, 2);
+		CHECK_EQ_U64(h.restarts, 1);
+		CHECK_EQ_U64(h.maps, 1);
+		CHECK_EQ_U64(h.samples, 3);
+		CHECK_EQ_U64(h.in_core, 2);
+		CHECK_EQ_U64(res.total_samples, 3);
+		CHECK_EQ_U64(res.attributed_samples, 2);
+		CHECK_EQ_U64(core.func_samples[0], 1);
+		CHECK_EQ_U64(core.func_samples[1], 1);
+		attr_result__exit(&res);
+		free(core.func_samples);
+
+		/* the passes of that read, counted by the session */
+		memset(&h, 0, sizeof(h));
+		memset(&core, 0, sizeof(core));
+		core.mod = m;
+		CHECK_EQ_U64(session__open(tpath("session.data"), &se, &err), 0);
+		CHECK_EQ_U64(attr__run(se, &core, 1, &o, &res, &err), 0);
+		session__stats(se, &st);
+		CHECK_EQ_U64(st.passes, 2);
+		CHECK_EQ_U64(st.records, 2 * n);
+		session__delete(se);
+		attr_result__exit(&res);
+		free(core.func_samples);
+	}
+	cwasm__delete(m);
+	free(buf);
+	wfree(&data);
+	wfree(&file);
+
+	/* a stream is read once: a second pass fails */
+	{
+		struct wbuf p = { 0 };
+		int fds[2], saved = dup(0), status = 0;
+		pid_t pid;
+
+		build_pipe(&p, NULL, 10);
+		CHECK_EQ_U64(pipe(fds), 0);
+		pid = fork();
+		if (pid == 0) {
+			close(fds[0]);
+			_exit(write(fds[1], p.p, p.len) == (ssize_t)p.len ? 0 : 1);
+		}
+		close(fds[1]);
+		dup2(fds[0], 0);
+		close(fds[0]);
+		CHECK_EQ_U64(session__open("-", &se, &err), 0);
+		CHECK(session__stream(se));
+		ttool_init(&b, 2, 0);
+		CHECK_EQ_U64(session__process(se, &tools[1], 1, &err), (uint64_t)-1);
+		CHECK_STR_CONTAINS(err.msg, "-: a stream cannot be read twice");
+		CHECK(b.records[0] > 10);
+		session__delete(se);
+		waitpid(pid, &status, 0);
+		CHECK_EQ_U64(status, 0);
+		dup2(saved, 0);
+		close(saved);
+		wfree(&p);
+	}
 }
 
 struct ucase {
@@ -2448,6 +2671,7 @@ int main(int argc, char **argv)
 	test_short_kernel_records();
 	test_phantom_mmap();
 	test_attr_pids_and_injected();
+	test_session();
 	test_short_user_records();
 	test_pipe_bad_attr();
 	test_sample_fields();

@@ -208,15 +208,31 @@ static void feed(struct profile *p)
 	CHECK(ok);
 }
 
-static char *render_text(const struct profile *p, const struct render_opts *o)
+/* The report's view of p with --top top; NULL on failure. */
+static struct view_report *view_of(const struct profile *p, uint64_t top)
 {
+	struct view_report_opts vo = { .top = top, .hottest = 20, .pin_word = "--base",
+				       .nasked = UINT32_MAX };
+	struct view_report *v = NULL;
+	struct ap_err err = { 0 };
+
+	CHECK(view_report__new(p, &vo, &v, &err) == 0);
+	return v;
+}
+
+static char *render_text(const struct profile *p, uint64_t top, const struct render_opts *o)
+{
+	struct view_report *v = view_of(p, top);
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f = v ? open_memstream(&buf, &len) : NULL;
 
-	render__report_coverage(f, p);
-	render__report_body(f, p, o);
-	fclose(f);
+	if (f) {
+		render__report_coverage(f, v);
+		render__report_body(f, v, o);
+		fclose(f);
+	}
+	view_report__delete(v);
 	return buf;
 }
 
@@ -229,8 +245,9 @@ static void extra(struct json_out *j, const struct profile *p, void *ctx)
 
 static void test_profile(const struct core_set *cs)
 {
-	struct render_opts ro = { .hottest = 20, .fa_listed = 20, .pin_word = "--base",
-				  .tool = "test", .json_extra = extra, .ctx = "here" };
+	struct render_opts ro = { .fa_listed = 20, .tool = "test", .json_extra = extra,
+				  .ctx = "here" };
+	struct view_report *v;
 	struct ap_err err = { 0 };
 	struct profile *p = NULL;
 	uint32_t core = 9, func = 9;
@@ -287,7 +304,7 @@ static void test_profile(const struct core_set *cs)
 	}
 	CHECK_EQ_U64(p->funcs[0].samples, 2);
 
-	text = render_text(p, &ro);
+	text = render_text(p, 0, &ro);
 	CHECK_STR_CONTAINS(text, "  in wasm code            16  (76.19% of run)\n");
 	CHECK_STR_CONTAINS(text, "\ncore mod4 (");
 	CHECK_STR_CONTAINS(text, "  mapping     0x7f0000 +0x1000 (NOT unique: 3 cores, 1 region)\n");
@@ -298,8 +315,7 @@ static void test_profile(const struct core_set *cs)
 	CHECK_STR_CONTAINS(text, "\nfunction local_func_2 (gamma): 2 samples (9.52% of run),");
 	CHECK_STR_CONTAINS(text, "  core mod4\n");
 	free(text);
-	ro.top = 1;
-	text = render_text(p, &ro);
+	text = render_text(p, 1, &ro);
 	CHECK(strstr(text, "local_func_1  ") && !strstr(text, "     2  local_func_3"));
 	free(text);
 
@@ -308,7 +324,10 @@ static void test_profile(const struct core_set *cs)
 		struct json_out j;
 
 		json_init(&j, f);
-		render__report_json(&j, p, &ro);
+		v = view_of(p, 1);
+		if (v)
+			render__report_json(&j, v, &ro);
+		view_report__delete(v);
 		fclose(f);
 	}
 	CHECK(jr__parse(json, len, &root, &err) == 0);

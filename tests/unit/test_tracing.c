@@ -3,8 +3,9 @@
  * perfdata/tracing.h: a tracing-data section built here (either
  * endianness) holding the sched_switch format as the kernel prints it,
  * parsed with libtraceevent; fields read by name from a payload whose
- * bytes are placed at the format's offsets; sections cut or damaged are
- * refused with a message. The same section in a pipe-mode stream's
+ * bytes are placed at the format's offsets, and its validated fields;
+ * sections cut or damaged (a mangled header_page, two formats of one id)
+ * are refused with a message. The same section in a pipe-mode stream's
  * HEADER_TRACING_DATA record, from a file and through a pipe.
  */
 #include <stdio.h>
@@ -17,21 +18,11 @@
 #include "check.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/tracing.h"
+#include "perfdata/tracing_format.h"
+#include "tracing_texts.h"
 
-static const char sched_switch_fmt[] =
-	"name: sched_switch\nID: 372\nformat:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
-	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
-	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"prev_pid=%d next_pid=%d\", REC->prev_pid, REC->next_pid\n";
+static const char sched_switch_fmt[] = TT_SCHED_SWITCH;
+static const char header_page[] = TT_HEADER_PAGE;
 
 struct buf {
 	unsigned char b[4096];
@@ -54,7 +45,8 @@ static void put_num(struct buf *b, uint64_t v, size_t n)
 	b->n += n;
 }
 
-static void section(struct buf *b, int big)
+/* The section, a sched_switch format (fmt) n times (twice: two formats of one id). */
+static void section_fmt(struct buf *b, int big, const char *fmt, int n)
 {
 	memset(b, 0, sizeof(*b));
 	b->big = big;
@@ -64,19 +56,26 @@ static void section(struct buf *b, int big)
 	put_num(b, 8, 1);
 	put_num(b, 4096, 4);
 	put(b, "header_page", 12);
-	put_num(b, 3, 8);
-	put(b, "abc", 3);
+	put_num(b, strlen(header_page), 8);
+	put(b, header_page, strlen(header_page));
 	put(b, "header_event", 13);
 	put_num(b, 0, 8);
 	put_num(b, 0, 4);		/* no ftrace formats */
 	put_num(b, 1, 4);		/* one system */
 	put(b, "sched", 6);
-	put_num(b, 1, 4);
-	put_num(b, strlen(sched_switch_fmt), 8);
-	put(b, sched_switch_fmt, strlen(sched_switch_fmt));
+	put_num(b, (uint64_t)n, 4);
+	for (int i = 0; i < n; i++) {
+		put_num(b, strlen(fmt), 8);
+		put(b, fmt, strlen(fmt));
+	}
 	put_num(b, 0, 4);		/* kallsyms */
 	put_num(b, 0, 4);		/* printk */
 	put_num(b, 0, 8);		/* cmdlines */
+}
+
+static void section(struct buf *b, int big)
+{
+	section_fmt(b, big, sched_switch_fmt, 1);
 }
 
 static void check_endian(int big)
@@ -85,6 +84,7 @@ static void check_endian(int big)
 	struct pd_tracing *t = NULL;
 	struct ap_err err = { 0 };
 	char name[64];
+	struct pd_tp_num num;
 	int64_t v = 0;
 
 	section(&b, big);
@@ -98,6 +98,12 @@ static void check_endian(int big)
 	      !strcmp(name, "sched:sched_switch"));
 	CHECK(!pd_tracing__field(t, 372, "no_such_field"));
 	CHECK(!pd_tracing__field(t, 373, "prev_state"));
+	CHECK(!!pd_tracing__big_endian(t) == big);
+	/* the validated fields, for reading at their offsets */
+	CHECK(pd_tracing__format(t, 372) && !pd_tracing__format(t, 373) &&
+	      !pd_tracing__format(t, 372 + (1ULL << 32)));
+	CHECK(tracing_format__field(pd_tracing__format(t, 372), "prev_state") &&
+	      tracing_format__field(pd_tracing__format(t, 372), "prev_state")->offset == 32);
 
 	memset(&raw, 0, sizeof(raw));
 	raw.big = big;
@@ -118,11 +124,24 @@ static void check_endian(int big)
 	/* a payload that ends inside the field, an array field */
 	CHECK(pd_tp_field__read(t, pd_tracing__field(t, 372, "next_pid"), raw.b, 58, &v) == -1);
 	CHECK(pd_tp_field__read(t, pd_tracing__field(t, 372, "prev_comm"), raw.b, raw.n, &v) == -1);
+	/* the same resolved once (pd_tracing__num): the same values, the same refusals */
+	CHECK(pd_tracing__num(t, 372, "prev_pid", &num) == 0 &&
+	      pd_tp_num__read(&num, raw.b, raw.n, &v) == 0 && v == 4242);
+	CHECK(pd_tracing__num(t, 372, "prev_state", &num) == 0 &&
+	      pd_tp_num__read(&num, raw.b, raw.n, &v) == 0 && v == 2);
+	CHECK(pd_tracing__num(t, 372, "next_pid", &num) == 0 &&
+	      pd_tp_num__read(&num, raw.b, raw.n, &v) == 0 && v == -7);
+	CHECK(pd_tp_num__read(&num, raw.b, 58, &v) == -1);
+	CHECK(pd_tracing__num(t, 372, "prev_comm", &num) == -1 &&
+	      pd_tp_num__read(&num, raw.b, raw.n, &v) == -1);
+	CHECK(pd_tracing__num(t, 372, "common_pid", &num) == -1);	/* not the event's own */
+	CHECK(pd_tracing__num(t, 373, "prev_state", &num) == -1);
 	pd_tracing__delete(t);
 }
 
 static void check_bad(void)
 {
+	char fmt[sizeof(sched_switch_fmt) + 16];
 	struct buf b;
 	struct pd_tracing *t = NULL;
 	struct ap_err err = { 0 };
@@ -137,6 +156,23 @@ static void check_bad(void)
 	b.b[15] = 3;		/* long size */
 	CHECK(pd_tracing__parse(b.b, b.n, "t.data", &t, &err) == -1 && !t);
 	CHECK_STR_CONTAINS(err.msg, "bad long size");
+	section(&b, 0);
+	CHECK(b.b[40] == '\t' && b.b[42] == 'i');
+	b.b[42] = '\\';	/* "\tfi\\ld: u64 timestamp;" (fuzzing) */
+	CHECK(pd_tracing__parse(b.b, b.n, "t.data", &t, &err) == -1 && !t);
+	CHECK_STR_CONTAINS(err.msg, "t.data: tracing data: header_page not in the kernel's layout");
+	section_fmt(&b, 0, sched_switch_fmt, 2);
+	CHECK(pd_tracing__parse(b.b, b.n, "t.data", &t, &err) == -1 && !t);
+	CHECK_STR_CONTAINS(err.msg, "t.data: tracing data: two tracepoint formats with one id");
+	/* a field libtraceevent 1.7.1 leaked on (fuzzing): the view would lose its stacks */
+	snprintf(fmt, sizeof(fmt), "%.*sintchar[16]%s",
+		 (int)(strstr(sched_switch_fmt, "int next_prio") - sched_switch_fmt),
+		 sched_switch_fmt, strstr(sched_switch_fmt, " next_prio"));
+	CHECK(strstr(fmt, "\tfield:intchar[16] next_prio;\toffset:60;"));
+	section_fmt(&b, 0, fmt, 1);
+	CHECK(pd_tracing__parse(b.b, b.n, "t.data", &t, &err) == -1 && !t);
+	CHECK_STR_CONTAINS(err.msg, "t.data: tracing data: the format of sched:sched_switch is not"
+			   " in the kernel's layout");
 }
 
 /* A record header, then its body (n bytes). */
@@ -280,7 +316,7 @@ static void check_pipe(void)
 	p = write_tmp("cut.data", s, n - 200);
 	CHECK(perfdata__open(p, 0, &pd, &err) == 0);
 	CHECK(tracing_of(pd, &err) == -1);
-	CHECK_STR_CONTAINS(err.msg, "cut.data: tracing data cut short: 640 of 832 bytes");
+	CHECK_STR_CONTAINS(err.msg, "cut.data: tracing data cut short: 872 of 1064 bytes");
 	perfdata__close(pd);
 	unlink(p);
 

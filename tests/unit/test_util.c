@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include "../../util/perf.h"
 #include "../../util/run.h"
 #include "../../util/outfile.h"
+#include "../../util/outset.h"
 #include "../../util/term.h"
 #include "../../cwasm/name.h"
 
@@ -451,6 +453,85 @@ static void test_outfile(void)
 	}
 }
 
+static void check_content(const char *path, const char *want)
+{
+	char *t = NULL;
+	size_t n;
+	struct ap_err err = { 0 };
+
+	CHECK(ap_file__read_all(path, 0, 100, &t, &n, NULL, &err) == 0);
+	CHECK(t && !strcmp(t, want));
+	free(t);
+}
+
+/* Files left in dir whose name starts with prefix (temporaries). */
+static int count_prefixed(const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += !strncmp(e->d_name, prefix, strlen(prefix));
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* An output set: every output renamed into place at the end, or none. */
+static void test_outset(void)
+{
+	struct outset s = OUTSET_INIT;
+	struct ap_err err = { 0 };
+	struct outfile o;
+	const char *a, *b;
+	char keep_a[600];
+
+	write_file(path_in("set.a"), "old a", 0644);
+	snprintf(keep_a, sizeof(keep_a), "%s", path_in("set.a"));
+	/* written as a writer writes any path (outfile.h), committed together */
+	a = outset__add(&s, keep_a, &err);
+	CHECK(a && strcmp(a, keep_a));
+	CHECK(a && outfile__open(&o, a, &err) == 0);
+	fputs("new a", o.f);
+	CHECK(outfile__commit(&o, &err) == 0);
+	check_content(keep_a, "old a");	/* not yet */
+	b = outset__add(&s, path_in("set.b"), &err);
+	CHECK(b && outfile__open(&o, b, &err) == 0);
+	fputs("new b", o.f);
+	CHECK(outfile__commit(&o, &err) == 0);
+	CHECK(outset__commit(&s, &err) == 0 && s.n == 0);
+	check_content(keep_a, "new a");
+	check_content(path_in("set.b"), "new b");
+	CHECK(count_prefixed("set.a.tmp") + count_prefixed("set.b.tmp") == 0);
+
+	/* the last output fails: none is written, the old files keep their content */
+	a = outset__add(&s, keep_a, &err);
+	CHECK(a && outfile__open(&o, a, &err) == 0);
+	fputs("newer a", o.f);
+	CHECK(outfile__commit(&o, &err) == 0);
+	CHECK(outset__add(&s, path_in("no-such-folder/x"), &err) == NULL);
+	CHECK_STR_CONTAINS(err.msg, "no-such-folder/x: cannot create: No such file");
+	outset__abort(&s, &err);
+	check_content(keep_a, "new a");
+	CHECK(count_prefixed("set.a.tmp") == 0);
+
+	/* a writer's message names the output, not the temporary */
+	a = outset__add(&s, keep_a, &err);
+	CHECK(a != NULL);
+	snprintf(err.msg, sizeof(err.msg), "%s: write failed: No space left on device", a);
+	outset__abort(&s, &err);
+	CHECK(!strncmp(err.msg, keep_a, strlen(keep_a)) &&
+	      !strcmp(err.msg + strlen(keep_a), ": write failed: No space left on device"));
+
+	/* stdout and devices are written in place; a folder is refused */
+	CHECK(outset__add(&s, "-", &err) && !strcmp(outset__add(&s, "-", &err), "-"));
+	CHECK(!strcmp(outset__add(&s, "/dev/null", &err), "/dev/null") && s.n == 0);
+	CHECK(outset__add(&s, dir, &err) == NULL);
+	CHECK_STR_CONTAINS(err.msg, "is a directory");
+	CHECK(outset__commit(&s, &err) == 0);
+}
+
 /* The sanitizer on messages and on another program's text. */
 static void test_names(void)
 {
@@ -484,6 +565,7 @@ int main(void)
 	test_os_release();
 	test_term();
 	test_outfile();
+	test_outset();
 	test_names();
 	{
 		char cmd[600];

@@ -105,6 +105,21 @@ diff_ref_shares() {
 		END { for (w in n) print w, n[w], total }' | sort -n
 }
 
+# diff_ref_times DATA SYMS: "WASM_INDEX SAMPLES PERIODS TOTAL TOTAL_PERIODS" per
+# function with samples, from perf script -F ...,period,ip alone (ref_attr.awk):
+# the periods summed are the CPU time in ns (cpu-clock), wasm index order
+diff_ref_times() {
+	local ts
+	ts=$(syms_text_size "$2")
+	perf script -i "$1" --show-mmap-events -G -F pid,tid,time,period,ip,event 2>/dev/null |
+		gawk -v textsize="$ts" -f "$E2E/ref_attr.awk" "$2" - | gawk -v imp="$DIFF_IMPORTS" '
+		$1 == "TOTAL" { total = $2 }
+		$1 == "FUNC" { n[$2 + imp] = $3 }
+		$1 == "PERIOD" && $2 == "TOTAL" { tp = $3 }
+		$1 == "PERIOD" && $2 == "FUNC" { p[$3 + imp] = $4 }
+		END { for (w in n) print w, n[w], p[w] + 0, total, tp + 0 }' | sort -n
+}
+
 # diff_ref_share DATA SYMS KERNEL: KERNEL's self share in percent (perf script)
 diff_ref_share() {
 	local w
