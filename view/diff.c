@@ -5,7 +5,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include "internal.h"
 
 static const char *test_words(const struct cmp_diff *d)
