@@ -13,6 +13,20 @@ static int row_modelled(const struct lp_lever_row *r)
 	return r->loops > 0;
 }
 
+int view_levers__put_payoff(struct vt_table *t, uint32_t c, const struct lp_lever_row *r)
+{
+	if (!row_modelled(r)) {	/* no number: JSON null, the words say why */
+		vt_table__word(t, c, r->removed ? "not modelled" : "-");
+		return 0;
+	}
+	vt_table__dbl(t, c, r->payoff);
+	vt_table__dbl(t, c + 1, r->payoff_hi);
+	vt_table__dbl(t, c + 2, r->tolerance);
+	return vt_table__wordf(t, c + 2, "+-%.1f", r->tolerance) ||
+	       (r->payoff_hi > r->payoff + 0.05 &&	/* a bound: the range */
+		vt_table__wordf(t, c, "%.1f..%.1f%%", r->payoff, r->payoff_hi)) ? -1 : 0;
+}
+
 static void verdict(struct view_levers *v)
 {
 	const struct lp_levers *lv = v->lv;
@@ -68,6 +82,7 @@ static void head(struct view_levers *v)
 			 "no loop to model");
 }
 
+/* R_PAYOFF, R_HI, R_TOL adjacent: view_levers__put_payoff */
 enum { R_LEVER, R_FUNCS, R_REMOVED, R_SAMPLES, R_SHARE, R_PAYOFF, R_HI, R_TOL, R_UNLOOPS,
        R_UNPCT, R_WHY };
 
@@ -119,16 +134,7 @@ static int rows(struct view_levers *v)
 		vt_table__dbl(t, R_UNPCT, r->unmodelled_share);
 		if (*r->why)
 			vt_table__str(t, R_WHY, r->why);
-		if (!row_modelled(r)) {	/* no number: JSON null, the words say why */
-			vt_table__word(t, R_PAYOFF, r->removed ? "not modelled" : "-");
-			continue;
-		}
-		vt_table__dbl(t, R_PAYOFF, r->payoff);
-		vt_table__dbl(t, R_HI, r->payoff_hi);
-		vt_table__dbl(t, R_TOL, r->tolerance);
-		if (vt_table__wordf(t, R_TOL, "+-%.1f", r->tolerance) ||
-		    (r->payoff_hi > r->payoff + 0.05 &&	/* a bound: the range */
-		     vt_table__wordf(t, R_PAYOFF, "%.1f..%.1f%%", r->payoff, r->payoff_hi)))
+		if (view_levers__put_payoff(t, R_PAYOFF, r))
 			return -1;
 	}
 	return t ? 0 : -1;

@@ -40,4 +40,12 @@ struct view_levers *view_levers__new(const struct lp_levers *lv, const struct pr
 				     struct ap_err *err);
 void view_levers__delete(struct view_levers *v);
 
+/*
+ * Row r's predicted payoff into columns c (the payoff, its word a range
+ * where the model is a bound, "not modelled" or "-"), c + 1 (the bound)
+ * and c + 2 (the tolerance, "+-2.1"): the lever table's and diff
+ * --levers'. 0, or -1 when out of memory.
+ */
+int view_levers__put_payoff(struct vt_table *t, uint32_t c, const struct lp_lever_row *r);
+
 #endif
