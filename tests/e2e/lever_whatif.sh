@@ -35,6 +35,13 @@
 #     tolerances: closer is no claim), and each predicted run payoff is
 #     within its tolerance (the JSON's tolerance_pct) of the measured one;
 #     up to 3 rounds of measuring, as in 4.
+#  7. predicted against achieved: diff --levers of the workload against
+#     each variant build, each recorded doing the same work: the run's
+#     time before and after = perf script's periods summed, achieved =
+#     100 x (1 - after / before) of them, each function's achieved saving
+#     = its periods' change over the before run (ref_attr.awk), the
+#     predictions = report --levers' on the same before recording; the
+#     verdict and the fastest runs' payoff of 6 printed beside them.
 # LEVER_REPORT=FILE appends the predicted/measured table there.
 . "$(dirname "$0")/lib/common.sh"
 . "$E2E/lib/asmcore.sh"
@@ -261,6 +268,56 @@ while read -r lv pred tol meas; do
 	check "workload: $lv predicted $pred% +-$tol, measured $meas%" \
 		awk -v p="$pred" -v t="$tol" -v m="$meas" 'BEGIN { d = p - m; if (d < 0) d = -d; exit !(d <= t) }'
 done <"$WORK/wl.pm"
+
+# diff --levers: the workload against each build with one lever applied,
+# each recorded doing the same work. The run's and each function's time
+# per run = their periods summed from perf script (ref_attr.awk); achieved
+# = 100 x (1 - after / before) of those; the predictions = report
+# --levers' on the same before recording.
+periods() { # DATA CWASM: ref_attr.awk's PERIOD lines
+	perf script -i "$1" --show-mmap-events -G -F pid,tid,time,ip,event,period 2>/dev/null |
+		gawk -v textsize="$(syms_text_size "$2.syms")" -f "$E2E/ref_attr.awk" "$2.syms" - | grep '^PERIOD'
+}
+periods "$WORK/wl.data" "$WORK/wl.cwasm" >"$WORK/wl.periods"
+for lw in $W; do
+	v=${lw#*:} lever=${lw%%:*}
+	record "$WORK/wl.$v.data" -- --trips 200000 --mix wl_run:1 "$WORK/wl.$v.cwasm"
+	"$AOTPERF" diff -q --levers "$WORK/wl.data" --cwasm "$WORK/wl.cwasm" -- "$WORK/wl.$v.data" \
+		--cwasm "$WORK/wl.$v.cwasm" --json "$WORK/d.$v.json" --markdown "$WORK/d.$v.md" \
+		>"$WORK/d.$v.txt"
+	check_eq "diff --levers, before against $v: exit status" "$?" 0
+	periods "$WORK/wl.$v.data" "$WORK/wl.$v.cwasm" >"$WORK/$v.periods"
+	b=$(awk '$2 == "TOTAL" { print $3 }' "$WORK/wl.periods")
+	a=$(awk '$2 == "TOTAL" { print $3 }' "$WORK/$v.periods")
+	check_eq "$v: the run's time before and after = perf script's periods" \
+		"$(jq -r '.levers | "\(.run_before_ns) \(.run_after_ns)"' "$WORK/d.$v.json")" "$b $a"
+	check_eq "$v: achieved = 100 x (1 - after / before)" \
+		"$(jq -r '.levers.achieved_pct' "$WORK/d.$v.json")" \
+		"$(awk -v b="$b" -v a="$a" 'BEGIN { x = sprintf("%.2f", 100 * (1 - a / b)); sub(/\.?0+$/, "", x); print x }')"
+	check "$v: each lever's prediction = report --levers' on the before recording" cmp -s \
+		<(jq -c '[.levers.rows[] | [.lever, .predicted_pct, .tolerance_pct]] | sort' "$WORK/d.$v.json") \
+		<(jq -c '[.levers.rows[] | [.lever, .payoff_pct, .tolerance_pct]] | sort' "$WORK/wl.json")
+	# per function: its saving over the before run from the periods, its predictions report's
+	gawk -v b="$b" 'FNR == NR { name[$1] = $4; next }
+		FILENAME ~ /wl.periods$/ && $2 == "FUNC" { pb[name[$3]] = $4; next }
+		$2 == "FUNC" { pa[name[$3]] = $4 }
+		END { for (f in pb) printf "%s %.2f\n", f, 100 * (pb[f] - pa[f]) / b }' \
+		"$WORK/wl.cwasm.syms" "$WORK/wl.periods" "$WORK/$v.periods" | sort >"$WORK/$v.fwant"
+	jq -r '.levers.functions[] | "\(.function) \(.achieved_pct)"' "$WORK/d.$v.json" |
+		gawk '{ printf "%s %.2f\n", $1, $2 }' | sort >"$WORK/$v.fgot"
+	check "$v: each table function's achieved saving = its periods' change over the before run ($(wc -l <"$WORK/$v.fgot"))" \
+		bash -c "join '$WORK/$v.fgot' '$WORK/$v.fwant' | awk '{ d = \$2 - \$3; if (d < 0) d = -d; if (d > 0.011) exit 1 }
+			END { exit NR == 0 }'"
+	check "$v: each function's predictions = report --levers' functions[].levers" cmp -s \
+		<(jq -c '[.levers.functions[] | [.function, (.predicted | to_entries | map(select(.value != null)) | from_entries)]] | sort' "$WORK/d.$v.json") \
+		<(jq -c '[.levers.functions[] | [.name, (.levers | map_values(.payoff_pct))]] | sort' "$WORK/wl.json")
+	check "$v: text: the table and the verdict at 80 columns" bash -c \
+		"grep -q '^  verdict: achieved' '$WORK/d.$v.txt' && ! awk 'length > 80 { exit 1 }' '$WORK/d.$v.txt' | grep -q ."
+	check "$v: Markdown: the levers' section" grep -q '^## Levers: predicted against achieved' "$WORK/d.$v.md"
+	echo "diff $v: $(jq -r '.levers.verdict' "$WORK/d.$v.json"); $lever predicted $(jq -r \
+		".levers.rows[] | select(.lever == \"$lever\") | .predicted_pct" "$WORK/d.$v.json"), fastest runs $(
+		awk -v v="$v" '$1 == "base" { b = $2 } $1 == v { m = $2 } END { printf "%.2f", 100 * (1 - m / b) }' "$WORK/wl.fastest")%"
+done
 
 # 5. no llvm-mca: loops shown, the model says how to get it
 AOTPERF_LLVM_MCA= "$AOTPERF" report -q -i "$WORK/w1.data" --cwasm "$WORK/w1.cwasm" --func lv_bounds \
