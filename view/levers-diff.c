@@ -69,7 +69,8 @@ static int rows(struct view_levers_diff *v, const struct lp_levers *lv)
 		snprintf(v->verdict, sizeof(v->verdict), "no time per run on both sides: %s", v->note);
 	else if (!best)
 		snprintf(v->verdict, sizeof(v->verdict), "achieved %.1f%% of the run; no lever was "
-			 "predicted (none touches a modelled loop)", v->achieved);
+			 "predicted (%s)", v->achieved, *lv->model.note ? lv->model.note :
+			 "none touches a modelled loop");
 	else
 		snprintf(v->verdict, sizeof(v->verdict), "achieved %.1f%% of the run (%.1f..%.1f); "
 			 "closest prediction: %s, %.1f%% +-%.1f: %s", v->achieved, v->achieved_lo,

@@ -41,7 +41,8 @@
 #     100 x (1 - after / before) of them, each function's achieved saving
 #     = its periods' change over the before run (ref_attr.awk), the
 #     predictions = report --levers' on the same before recording; the
-#     verdict and the fastest runs' payoff of 6 printed beside them.
+#     verdict and the fastest runs' payoff of 6 printed beside them;
+#     without llvm-mca no prediction and the verdict says how to get one.
 # LEVER_REPORT=FILE appends the predicted/measured table there.
 . "$(dirname "$0")/lib/common.sh"
 . "$E2E/lib/asmcore.sh"
@@ -318,6 +319,12 @@ for lw in $W; do
 		".levers.rows[] | select(.lever == \"$lever\") | .predicted_pct" "$WORK/d.$v.json"), fastest runs $(
 		awk -v v="$v" '$1 == "base" { b = $2 } $1 == v { m = $2 } END { printf "%.2f", 100 * (1 - m / b) }' "$WORK/wl.fastest")%"
 done
+
+AOTPERF_LLVM_MCA= "$AOTPERF" diff -q --levers "$WORK/wl.data" --cwasm "$WORK/wl.cwasm" -- \
+	"$WORK/wl.NOICALL.data" --cwasm "$WORK/wl.NOICALL.cwasm" --json "$WORK/d.nomca.json" >/dev/null
+check_eq "diff --levers without llvm-mca: no prediction, the verdict says how to get one" \
+	"$(jq -c '[(.levers.rows | map(.predicted_pct) | unique), (.levers.verdict | test("make deps"))]' \
+		"$WORK/d.nomca.json")" '[[null],true]'
 
 # 5. no llvm-mca: loops shown, the model says how to get it
 AOTPERF_LLVM_MCA= "$AOTPERF" report -q -i "$WORK/w1.data" --cwasm "$WORK/w1.cwasm" --func lv_bounds \
