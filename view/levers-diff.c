@@ -44,6 +44,7 @@ static int rows(struct view_levers_diff *v, const struct lp_levers *lv)
 {
 	struct vt_table *t = v->rows = rows_table();
 	const struct lp_lever_row *best = NULL;
+	uint32_t held = 0;		/* levers whose band meets the achieved interval */
 
 	for (int i = 0; t && i < LP__NLEVERS; i++) {
 		const struct lp_lever_row *r = &lv->rows[i];
@@ -62,6 +63,8 @@ static int rows(struct view_levers_diff *v, const struct lp_levers *lv)
 			vt_table__word(t, R_IN, "no");
 		if (!best || fabs(r->payoff - v->achieved) < fabs(best->payoff - v->achieved))
 			best = r;
+		held += v->achieved_hi >= r->payoff - r->tolerance &&
+			v->achieved_lo <= r->payoff_hi + r->tolerance;
 	}
 	if (!t)
 		return -1;
@@ -78,6 +81,10 @@ static int rows(struct view_levers_diff *v, const struct lp_levers *lv)
 			 best->tolerance, within(best, v->achieved) ? "delivered as predicted" :
 			 v->achieved < best->payoff - best->tolerance ? "short of the prediction" :
 			 "more than predicted");
+	if (best && held > 1)	/* never confidently wrong: the run cannot tell them apart */
+		snprintf(v->verdict + strlen(v->verdict), sizeof(v->verdict) - strlen(v->verdict),
+			 "; but the interval meets the bands of %u levers: the run alone does not "
+			 "tell them apart (the functions' rows do)", held);
 	if (v->timed && v->one_each)	/* docs/levers.md: the interval knows no run-to-run noise */
 		snprintf(v->verdict + strlen(v->verdict), sizeof(v->verdict) - strlen(v->verdict),
 			 " (one recording a side: the interval is the sampling's alone; record "

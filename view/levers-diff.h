@@ -12,7 +12,8 @@
  * its achieved saving as a share of the before run (its self time's
  * change over the before run's time) next to each lever's predicted
  * saving in it. Which lever was applied the diff cannot know: the verdict
- * names the prediction closest to what the run achieved. The formats
+ * names the prediction closest to what the run achieved, and says so when
+ * the achieved interval meets the bands of several levers. The formats
  * (render/levers-diff.c) only format it.
  */
 #include <stdint.h>
