@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "internal.h"
 
 static const char *test_words(const struct cmp_diff *d)
