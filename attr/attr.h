@@ -9,7 +9,7 @@
  * result instead of re-reading perf.data; profile/profile.h wraps it with
  * what the renderers need.
  *
- * Mapping rule (documented in README "Mapping discovery"):
+ * Mapping rule (documented in docs/mapping.md):
  *  - a candidate for a core is an executable `//anon` MMAP/MMAP2 whose length
  *    equals the core's text size rounded up to the page size;
  *  - per process, candidates are taken in record time order; the j-th

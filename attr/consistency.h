@@ -15,7 +15,7 @@
 
 /*
  * The share of a core's checked addresses that must be consistent, and
- * how many may miss whatever the share (README "Is it the right core?").
+ * how many may miss whatever the share (docs/consistency.md).
  * Measured with -e cpu-clock, which samples the interrupted instruction's
  * start exactly: right cores give 100.00% (ips and -g return addresses,
  * plain, -g and dwarf recordings); other builds of the same code whose

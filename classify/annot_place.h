@@ -9,8 +9,7 @@
  * a line's samples are the instruction that starts inside the line, when
  * one does; with none, the entry holding the line's address (data there
  * holds them: a sample at a data address); with several, the listing
- * cannot split them (a span, for cls_annot__resolve). README "aotperf
- * classify and aotperf annotate".
+ * cannot split them (a span, for cls_annot__resolve). docs/commands/classify.md.
  */
 #include "annotate.h"
 

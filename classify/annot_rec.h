@@ -4,7 +4,7 @@
 /*
  * perf annotate's listing of one symbol, made without perf: for when
  * stock perf annotate crashes or prints no instruction bytes (perf 6.12,
- * README "perf versions"). The recording must name the code in files, as
+ * docs/install.md, "perf versions"). The recording must name the code in files, as
  * a symbolized copy does (aotperf inject's ELF images, or the
  * jitted-*.so files of perf inject --jit): the symbol is looked up in the
  * symbol table of each executable file the recording maps, its bytes are

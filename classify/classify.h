@@ -47,7 +47,7 @@ enum cls_class {
 };
 
 const char *cls__name(enum cls_class c);
-/* One line, for --help and the README. */
+/* One line, for --help and docs/classes.md. */
 const char *cls__desc(enum cls_class c);
 /* Class by its name, or -1. */
 int cls__by_name(const char *name);

@@ -4,7 +4,7 @@
 /*
  * When stock perf annotate cannot be used: perf 6.12 crashes in it on many
  * functions and, disassembling with LLVM, prints no bytes with --asm-raw
- * (README "perf versions"). One judgement of a perf annotate run, shared
+ * (docs/install.md, "perf versions"). One judgement of a perf annotate run, shared
  * by annotate (which then lists the function itself, from the recording:
  * classify/annot_rec.h), doctor (which tells) and record (whose next
  * commands leave out what would fail).

@@ -66,8 +66,8 @@ static const char attr_help[] =
 	"                        there, so the helper fails); the JSON says truncated,\n"
 	"                        nothing is authoritative, --authoritative refuses it\n"
 	"\n"
-	"A core whose samples do not fit its code (another build of it? README \"Is it\n"
-	"the right core?\") gets a warning on stderr; the JSON keeps the helper's keys.\n"
+	"A core whose samples do not fit its code (another build of it?\n"
+	"docs/consistency.md) gets a warning on stderr; the JSON keeps the helper's keys.\n"
 	"\n"
 	"Exit status: 0 ok, 1 any failure (message on stderr), 2 usage errors.\n";
 

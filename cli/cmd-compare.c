@@ -65,7 +65,7 @@ static const char compare_usage[] =
 	"      --sampled-min N     shares of samples when both functions have at least\n"
 	"                          N (default 50), else of static instructions\n"
 	"      --top N             functions in the side-by-side list (default 10)\n"
-	"      --json FILE         also write the comparison as JSON (schema in README)\n"
+	"      --json FILE         also write the comparison as JSON (docs/json.md)\n"
 	"      --markdown FILE     also write it as GitHub Markdown tables\n"
 	"      --html FILE         also write the HTML report of it\n"
 	"\n"

@@ -124,7 +124,7 @@ static const char diff_usage[] =
 	"                          measured saving, per function too (docs/levers.md);\n"
 	"                          --levers-share, --levers-max, --levers-loop-min and\n"
 	"                          --spill-log as report's\n"
-	"      --json FILE         also write the diff as JSON (schema in README)\n"
+	"      --json FILE         also write the diff as JSON (keys: docs/json.md)\n"
 	"      --markdown FILE     also write it as GitHub Markdown tables\n"
 	"      --html FILE         also write the HTML report of the diff (with the\n"
 	"                          listings of the functions listed and --func's)\n"

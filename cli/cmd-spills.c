@@ -40,7 +40,7 @@ static const char spills_usage[] =
 	"                          (default 10, 0 = all), whatever --top lists\n"
 	"      --vs OTHER.log      per-function diff of FIELD, LOG before, OTHER after\n"
 	"                          (sorted by |delta|, or by runtime heat with -i)\n"
-	"      --json FILE         also write the result as JSON (README \"spills JSON\");\n"
+	"      --json FILE         also write the result as JSON (docs/json.md);\n"
 	"                          - writes it to stdout instead of the text\n"
 	"      --wide              every column (default: what fits 80 columns, the\n"
 	"                          terminal's width or $COLUMNS)\n"

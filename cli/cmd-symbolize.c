@@ -80,14 +80,14 @@ static const char names_usage[] =
 	"                          wasmtime (wasm[M]::function[F]::name)\n";
 static const char perfmap_force_usage[] =
 	"      --force             write even for a core whose samples do not fit its\n"
-	"                          code (another build? see README \"Is it the right\n"
-	"                          core?\") or a recording cut short; replace a map\n"
+	"                          code (another build? see docs/consistency.md) or a\n"
+	"                          recording cut short; replace a map\n"
 	"                          aotperf did not write (never one of another user,\n"
 	"                          never through a symlink)\n";
 static const char force_usage[] =
 	"      --force             write even for a core whose samples do not fit its\n"
-	"                          code (another build? see README \"Is it the right\n"
-	"                          core?\") or a recording cut short (the copy then\n"
+	"                          code (another build? see docs/consistency.md) or a\n"
+	"                          recording cut short (the copy then\n"
 	"                          holds its whole records)\n";
 static const char jitdump_opt_usage[] =
 	"      --jitdump           jitdump + stock perf inject --jit (-k mono only)\n"

@@ -19,20 +19,6 @@ enum { FILTER_OPT_TID = 1100, FILTER_OPT_COMM, FILTER_OPT_CPU, FILTER_OPT_TIME }
 	{ "cpu", required_argument, NULL, FILTER_OPT_CPU },                        \
 	{ "time", required_argument, NULL, FILTER_OPT_TIME }
 
-#define FILTER_USAGE                                                               \
-	"Sample filters (perf report's; every view, export and call graph sees only\n" \
-	"the samples kept, and percentages are of them):\n"                         \
-	"      --pid PID[,PID..]   only these processes' samples; repeatable\n"      \
-	"      --tid TID[,TID..]   only these threads' samples; repeatable\n"        \
-	"  -c, --comm NAME[,..]    only samples of threads with this command\n"     \
-	"                          (--comms too; perf's thread names, 15 chars)\n"  \
-	"  -C, --cpu LIST          only samples taken on these CPUs: 0-2,5\n"        \
-	"      --time START,END    only samples in this time window, perf's\n"      \
-	"                          seconds.fraction (either end may be left out;\n" \
-	"                          several windows apart by spaces, quoted), or\n"  \
-	"                          slices of the recording: 10%/2 (its second\n"    \
-	"                          tenth), 10%/1,10%/3, 0%-10%,30%-40%\n"
-
 /*
  * c one of FILTER_OPT_*, 'c', 'C' or --pid (ATTR_OPT_PID, taken before
  * attr_args__option sees it): 1 when handled, 0 when not ours, -1 on a bad

@@ -19,21 +19,6 @@ enum { LEVERS_OPT_ON = 1300, LEVERS_OPT_SHARE, LEVERS_OPT_MAX, LEVERS_OPT_LOOP_M
 	{ "levers-loop-min", required_argument, NULL, LEVERS_OPT_LOOP_MIN },     \
 	{ "spill-log", required_argument, NULL, LEVERS_OPT_SPILLS }
 
-#define LEVERS_USAGE                                                                   \
-	"\nWhich lever pays for the run (docs/levers.md):\n"                          \
-	"      --levers            model every loop with a few percent of its function\n" \
-	"                          in the functions that hold most of the run, per\n"  \
-	"                          lever (llvm-mca on the recording CPU's model): the\n" \
-	"                          predicted run payoff of each lever, its tolerance\n" \
-	"                          and the share of the run not modelled\n"            \
-	"      --levers-share PCT  functions until they hold PCT% of the wasm samples\n" \
-	"                          (default 90)\n"                                      \
-	"      --levers-max N      at most N functions (default 20)\n"                  \
-	"      --levers-loop-min PCT  loops with PCT% of their function's samples or\n" \
-	"                          more are modelled (default 3)\n"                     \
-	"      --spill-log LOG     the compiler's spill metric log (aotperf spills):\n" \
-	"                          the frame lever's loads against its spill_ld\n"
-
 #define LEVERS_MAX_CORES 256
 
 struct levers_args {

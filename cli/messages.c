@@ -33,7 +33,7 @@ int cli_exit_status(enum ap_err_kind kind)
 	case AP_ERR_GATE:
 		return EXIT_GATE;
 	case AP_ERR_INPUT:
-	case AP_ERR_IO:		/* README: I/O failures are bad input too (exit 2) */
+	case AP_ERR_IO:		/* I/O failures are bad input too (exit 2; docs/commands/common.md) */
 	case AP_ERR_NOMEM:
 		return EXIT_BAD;
 	}

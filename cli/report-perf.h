@@ -18,18 +18,6 @@ enum { RPERF_OPT_LIMIT = 1200, RPERF_OPT_STDIO };
 	{ "stdio", no_argument, NULL, RPERF_OPT_STDIO },                           \
 	{ "sort", required_argument, NULL, 's' }
 
-#define RPERF_USAGE                                                                \
-	"perf report's display options:\n"                                         \
-	"      --percent-limit PCT  leave out rows under PCT% of the run (function,\n" \
-	"                          outside-wasm, --children and --sort tables; JSON,\n" \
-	"                          Markdown and HTML function lists)\n"             \
-	"  -n, --show-nr-samples   the sample counts (aotperf's tables always have them)\n" \
-	"      --stdio             text on the terminal (aotperf's only terminal mode)\n" \
-	"  -s, --sort KEY[,KEY..]  one table of the samples by these keys, as perf\n" \
-	"                          report --sort prints it: function (sym, symbol),\n" \
-	"                          dso, comm, pid (perf's: thread id and command),\n" \
-	"                          cpu; function alone is the default view\n"
-
 #define RPERF_MAX_KEYS 5
 
 struct report_perf {

@@ -8,7 +8,7 @@
 #   lib/aotperf-dlfilter.so     perf script --dlfilter (capstone linked in)
 #   lib/libaotperf-jit.so[.1], lib/libaotperf-jit.a, include/aotperf/jitdump.h
 #                               the runtime library
-#   README.md                   README.md's install and workflow sections
+#   README.md                   docs/install.md and docs/recipes.md
 #   GLIBC                       the oldest glibc each shared object loads on
 #   SHA256SUMS                  of every other file
 #
@@ -46,11 +46,16 @@ echo "aotperf: statically linked, no shared library ($arch)" >>"$stage/GLIBC"
 
 {
 	printf '# aotperf %s for %s\n\n' "$v" "$arch"
-	printf 'The install and workflow sections of aotperf'"'"'s README.md.\n\n'
-	awk '/^## / { keep = ($0 ~ /^## (Static binary|Install|Workflows)/) } keep' README.md
+	printf 'The install notes and workflows of aotperf'"'"'s docs (docs/install.md,\n'
+	printf 'docs/recipes.md); the repository'"'"'s README.md and docs/ have the rest.\n\n'
+	for doc in docs/install.md docs/recipes.md; do
+		# a level down under the title; links to other pages become their text
+		sed -E 's/^#/##/; s/\[([^]]*)\]\([^)]*\.md[^)]*\)/\1/g' "$doc"
+		echo
+	done
 } >"$stage/README.md"
 grep -q '^## Workflows' "$stage/README.md" ||
-	{ echo "mkdist: README.md has no '## Workflows' section" >&2; exit 1; }
+	{ echo "mkdist: docs/recipes.md has no '# Workflows' heading" >&2; exit 1; }
 
 (cd "$stage" && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | LC_ALL=C sort |
 	xargs sha256sum >SHA256SUMS)

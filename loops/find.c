@@ -11,7 +11,7 @@
  * (a cycle entered in its middle too, as a dispatch into cases that fall
  * into each other, or code no known edge reaches) is a loop all the same:
  * headed by the branch's target, made of the blocks between the target
- * and the branch that lie on the cycle (README "Which lever pays").
+ * and the branch that lie on the cycle (docs/levers.md).
  */
 #include <stdlib.h>
 #include <string.h>

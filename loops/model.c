@@ -9,7 +9,7 @@
  * The model assumes every access hits L1 and that no load depends on an
  * earlier store (llvm-mca's default -noalias): a frame slot stored and
  * reloaded costs no forwarding latency, which is what cores that rename
- * stack memory do (README: "Which lever pays").
+ * stack memory do (docs/levers.md).
  */
 #include <glob.h>
 #include <pthread.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Call-graph views as JSON members (callgraph.h; README "JSON"). */
+/* Call-graph views as JSON members (callgraph.h; docs/json.md). */
 #include <stdlib.h>
 #include "callgraph.h"
 #include "../util/pct.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Several recordings of one build as JSON (captures.h; README "Several captures"). */
+/* Several recordings of one build as JSON (captures.h; docs/json.md). */
 #include "captures.h"
 #include "classes.h"
 #include "table.h"

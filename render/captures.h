@@ -4,7 +4,7 @@
 /*
  * `aotperf report -i a.data -i b.data ...`: the view of several
  * recordings of one build (view/captures.h) as text (80 columns) and JSON
- * (README "Several captures").
+ * (docs/json.md, "Several recordings").
  */
 #include <stdio.h>
 #include "../util/err.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* aotperf compare as JSON (compare.h; README "aotperf compare" lists the keys). */
+/* aotperf compare as JSON (compare.h; its keys: docs/json.md). */
 #include "classes.h"
 #include "compare.h"
 #include "loops.h"

@@ -16,7 +16,7 @@ void render__consistency_text(FILE *out, const struct attr_core *c, size_t cols)
 	if (cs->returns)
 		fprintf(out, "              %" PRIu64 " of them return addresses\n", cs->returns);
 	else if (c->mod->target.arch == CWASM_ARCH_AARCH64)
-		/* every aligned word is an instruction start: README "Is it the right core?" */
+		/* every aligned word is an instruction start: docs/consistency.md */
 		fprintf(out, "              (ips alone on aarch64: -g adds return addresses)\n");
 	if (attr_consistency__ok(cs))
 		return;

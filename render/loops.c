@@ -42,7 +42,7 @@ static void verdict_text(FILE *out, const struct view_loops *v, size_t cols)
 			view__lever_words(v->pays[0].lever), v->pays[0].payoff);
 	fprintf(out, "    (the model assumes L1 hits and no memory dependences beyond llvm-mca's:\n"
 		"     a frame slot stored and reloaded costs no store-to-load latency, as on\n"
-		"     cores that rename stack memory; README \"Which lever pays\")\n");
+		"     cores that rename stack memory; docs/levers.md)\n");
 }
 
 static void model_text(FILE *out, const struct view_loops *v, size_t cols)

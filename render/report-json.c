@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The report's view as JSON (README "JSON"): the text report's twin. */
+/* The report's view as JSON (docs/json.md): the text report's twin. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>

@@ -59,7 +59,7 @@ void render__report_func(FILE *out, const struct view_report *v,
 			 const struct view_report_func *f, const struct render_opts *o);
 
 /*
- * The whole JSON document (README "JSON"): schema_version, tool,
+ * The whole JSON document (docs/json.md): schema_version, tool,
  * perf, event; a lone core's keys at the top level; every core under
  * "cores"; outside_wasm; classified_function(s); passes, truncated
  * (perf.data only); warnings; then json_extra's members.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* aotperf spills as JSON (README "spills JSON"): the text's twin. */
+/* aotperf spills as JSON (docs/json.md): the text's twin. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef AOTPERF_RENDER_SPILLS_H
 #define AOTPERF_RENDER_SPILLS_H
-/* aotperf spills' output (spills/spills.h): text, and JSON (README "spills JSON"). */
+/* aotperf spills' output (spills/spills.h): text, and JSON (docs/json.md). */
 #include <stdio.h>
 #include "warnings.h"
 #include "../spills/spills.h"

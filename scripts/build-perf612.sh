@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build perf 6.12 from Debian's linux-source-6.12 into a folder outside the
 # repository, to check aotperf against a newer perf than Debian 12's 6.1
-# (README "perf versions").
+# (docs/install.md, "perf versions").
 #
 #   scripts/build-perf612.sh [PREFIX]     default ~/.cache/aotperf/perf-6.12
 #

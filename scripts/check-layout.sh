@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The layout rules (README.md "Layout"): folders sit in tiers, libraries
+# The layout rules (docs/layout.md): folders sit in tiers, libraries
 # below and front ends on top; a folder uses only its own tier or those
 # below; nothing forms a cycle, neither between folders nor between files;
 # only the front ends (cli/, plugin/) print.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # Sample inputs for `aotperf spills` and `aotperf compare`, made offline
-# from what the repository ships (README "Sample inputs"):
+# from what the repository ships (docs/recipes.md, "Sample inputs"):
 #   OUT/spill.log    a spill log of the bundled sample (build/fixtures/
 #                    sample.cwasm) in wamrc's [aot-spill-metric] format; the
 #                    sample is assembled, not compiled by wamrc, so its

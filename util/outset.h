@@ -2,8 +2,8 @@
 #ifndef AOTPERF_UTIL_OUTSET_H
 #define AOTPERF_UTIL_OUTSET_H
 /*
- * The output files of one command: all of them, or none (README
- * "Commands"). Each output's writer is handed a temporary name in the
+ * The output files of one command: all of them, or none
+ * (docs/commands/common.md, "Outputs"). Each output's writer is handed a temporary name in the
  * output's folder instead of the output's own (outset__add), writes it as
  * it would any path (util/outfile.h: its own temporary, renamed onto ours),
  * and only when every output was written does outset__commit rename each

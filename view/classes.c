@@ -5,7 +5,7 @@
 #include "internal.h"
 #include "../util/pct.h"
 
-/* the text's layout (README "report --func"): class 15, samples 9, shares 8, static 7 */
+/* the text's layout (docs/commands/report.md, --func): class 15, samples 9, shares 8, static 7 */
 enum { C_CLASS, C_SAMPLES, C_FUNC, C_RUN, C_STATIC, C_FUNC_JSON, C_SHOW };
 /* without a recording: class, the JSON's null samples and %run, static, %static */
 enum { S_CLASS, S_SAMPLES, S_RUN, S_STATIC, S_FUNC, S_SHOW };

@@ -7,7 +7,7 @@
 #include <inttypes.h>
 #include "internal.h"
 
-/* the off-CPU object of a function's JSON (README's keys), in oc_cols order */
+/* the off-CPU object of a function's JSON (docs/json.md's keys), in oc_cols order */
 static const char *const oc_keys[] = {
 	"before.on_cpu_ns", "before.on_cpu_incl_ns", "before.off_cpu_ns", "before.off_cpu_incl_ns",
 	"before.wall_ns", "before.intervals", "before.mean_interval_ns",

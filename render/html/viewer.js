@@ -11,7 +11,7 @@
 (function () {
 	'use strict';
 
-	/* classify/classify.c's classes, in its order (README "Instruction classes") */
+	/* classify/classify.c's classes, in its order (docs/classes.md) */
 	var CLASSES = ['frame_load', 'frame_store', 'frame_save', 'vmctx_save', 'vmctx_reload',
 		'vmctx_field', 'reg_move', 'zext_move', 'alu', 'lea', 'bounds_check', 'linear_mem',
 		'other_mem', 'dispatch', 'call_direct', 'call_indirect', 'tail_call', 'cond_branch',
@@ -761,7 +761,7 @@
 		if (!items.length) return;
 		items.sort(function (a, b) { return b.samples - a.samples; });
 		var s = section(app, 'classmix', 'Instruction classes of the hot functions');
-		add(s, el('p', 'note', 'Share of each function\u2019s samples by instruction class (README \u201cInstruction classes\u201d).'));
+		add(s, el('p', 'note', 'Share of each function\u2019s samples by instruction class (docs/classes.md).'));
 		var grid = put(s, el('div', 'bars mixbars'));
 		var present = {};
 		items.forEach(function (x) {
@@ -962,7 +962,7 @@
 		return null;
 	}
 
-	/* ---- hot loops and the what-if per lever (README "Which lever pays") ---- */
+	/* ---- hot loops and the what-if per lever (docs/levers.md) ---- */
 
 	function classifiedOf(m, ci, f) {
 		for (var i = 0; i < m.classified.length; i++)
@@ -1077,7 +1077,7 @@
 			add(box, el('p', 'note', 'Only the ' + insns.length + ' hottest instructions are in this document (report --json); ' +
 				'a full listing needs the document\u2019s listings[] (docs/html-data.md).'));
 		var hotLoop = cfl && cfl.loops && cfl.loops.length ? cfl.loops[0] : null;
-		/* the text report's line above the class table (README "Is it the right core?") */
+		/* the text report's line above the class table (docs/consistency.md) */
 		if (cfl && cfl.levers && cfl.levers.no_verdict) {
 			var nv = put(box, el('p', 'warn', 'NOT authoritative: ' + cfl.levers.no_verdict +
 				'; the classes count the samples where they fell, and no lever verdict is drawn.'));

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# Is it the right core? (README "Is it the right core?") Two builds of one
+# Is it the right core? (docs/consistency.md) Two builds of one
 # workload whose texts round up to the same pages: kernels.S as is and with
 # a 13-byte function in front (every offset shifted), calltree.S as is and
 # with 8-byte instead of 16-byte function alignment. Recorded with one,
@@ -164,7 +164,7 @@ check "--require-consistent says why" grep -q "require-consistent: .*kb.cwasm: o
 check_eq "--require-consistent, right build: exit 0" "$?" 0
 
 # One phrase for the mapping in every format of one run, and no lever
-# verdict from another build's samples (README "Is it the right core?")
+# verdict from another build's samples (docs/consistency.md)
 F=$WORK/fmt
 "$AOTPERF" report -q -i "$D/ka.data" --cwasm "$C/kb.cwasm" --hot 1 --json "$F.json" --markdown "$F.md" \
 	--html "$F.html" >"$F.txt"

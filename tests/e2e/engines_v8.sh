@@ -270,8 +270,7 @@ if [ -n "${A:-}" ] && [ -s "$A/perf.jit.data" ]; then
 		bash -c "grep -q 'optimized (turbofan) tier' '$WORK/c.txt' && grep -q 'ESTIMATE' '$WORK/c.txt'"
 	w=$(gawk '{ n = length($0); if (n > m) m = n } END { print m + 0 }' "$WORK/c.txt")
 	check "compare: text fits 80 columns (widest $w)" test "$w" -le 80
-	# both hottest loops modelled on the WAMR recording's CPU (README "Which
-	# lever pays"): each side's cycles = llvm-mca rerun here on the JSON's
+	# both hottest loops modelled on the WAMR recording's CPU (docs/levers.md): each side's cycles = llvm-mca rerun here on the JSON's
 	# input, the gap = WAMR - V8, per lever = WAMR's what-if - V8
 	mca=""
 	for m in /usr/lib/llvm-*/bin/llvm-mca; do [ -x "$m" ] && mca=$m; done

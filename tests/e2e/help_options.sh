@@ -47,6 +47,47 @@ for opt in --dir --jitdump --arch; do
 done
 check "jitdump --help does not list --jitdump" bash -c "! grep -qE -- '^ +--jitdump' '$WORK/jitdump.help'"
 
+# report --help is short, one line an option, but lists every long option
+# report's code takes (its longopts table and the macros spliced into it;
+# --two-pass is for the tests), and sends the rest to a page that lists them
+SRC=$(cd "$E2E/../.." && pwd)
+"$AOTPERF" report --help >"$WORK/report.help"
+gawk -v src="$SRC/cli" '
+	function names(text,    n) {
+		while (match(text, /\{ *"[a-z-]+", *(no|required|optional)_argument/)) {
+			n = substr(text, RSTART, RLENGTH); sub(/^\{ *"/, "", n); sub(/".*/, "", n)
+			print n; text = substr(text, RSTART + RLENGTH)
+		}
+	}
+	/longopts\[\] = \{/ { on = 1 }
+	on { names($0); if (match($0, /^[ \t]*[A-Z_]+LONGOPTS?,?$/)) macro[$1] = 1 }
+	on && /^[ \t]*\};/ { on = 0 }
+	END {	# each macro spliced in, from its #define in cli/*.h
+		for (m in macro) {
+			sub(/,$/, "", m)
+			cmd = "cat " src "/*.h"
+			while ((cmd | getline l) > 0) {
+				if (l ~ "^#define " m "( |$)") d = 1
+				if (d) { names(l); if (l !~ /\\$/) d = 0 }
+			}
+			close(cmd)
+		}
+	}' "$SRC/cli/cmd-report.c" | grep -vxE 'two-pass|help' | sort -u >"$WORK/report.opts"
+check "report's options read from its code ($(wc -l <"$WORK/report.opts"))" \
+	test "$(wc -l <"$WORK/report.opts")" -ge 30
+unlisted=$(while read -r o; do grep -qE -- "--$o([ =,[]|$)" "$WORK/report.help" || echo "--$o"; done \
+	<"$WORK/report.opts" | tr '\n' ' ')
+check_eq "report --help lists every option report takes" "${unlisted:-all listed}" "all listed"
+check "report --help is short ($(wc -l <"$WORK/report.help") lines)" \
+	test "$(wc -l <"$WORK/report.help")" -le 70
+check "report --help sends the rest to docs/commands/report.md, which is there" \
+	bash -c "grep -q 'docs/commands/report.md' '$WORK/report.help' &&
+		 test -s '$SRC/docs/commands/report.md'"
+undocumented=$(while read -r o; do grep -qE -- "--$o([^a-z-]|$)" "$SRC/docs/commands/report.md" ||
+	echo "--$o"; done <"$WORK/report.opts" | tr '\n' ' ')
+check_eq "docs/commands/report.md names every option report takes" \
+	"${undocumented:-all named}" "all named"
+
 # every command that writes files says how
 for cmd in report spills diff compare classify annotate attr perfmap jitdump inject record; do
 	"$AOTPERF" $cmd --help >"$WORK/h" 2>&1

@@ -68,7 +68,7 @@ while read -r name abi want_target want_roles; do
 			# objdump decodes the inline jump table as code, its lines
 			# running past the table's end: annotate (bytes) places their
 			# samples on the instructions all the same; the text has no
-			# bytes to find the code after the table by (README: limits;
+			# bytes to find the code after the table by (docs/classes.md: limits;
 			# f_br_table's lines end where the table does: exact)
 			check "$name $f: annotate == report --func" \
 				diff -u "$WORK/$name.$f.report" "$WORK/$name.$f.annotate"

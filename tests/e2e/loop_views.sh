@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Hot loops and the lever what-if everywhere a function is shown, each
 # checked against the JSON model of the same run or an independent
-# computation (README "Which lever pays"):
+# computation (docs/levers.md):
 #
 #  1. report --func on the kernel pairs of tests/fixtures/levers.S: the
 #     Markdown's what-if rows (rendered by cmark-gfm) = the JSON's whatif;

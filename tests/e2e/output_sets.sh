@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# All of a command's output files, or none (util/outset.h, README
-# "Commands"): for each command that writes several, the last output fails
+# All of a command's output files, or none (util/outset.h,
+# docs/commands/common.md): for each command that writes several, the last output fails
 # (its folder does not exist), and then none of the others is left behind,
 # no temporary either, and an output that already existed keeps its
 # content; with every output writable, all are written. report (--folded,

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# README's sample inputs for spills and compare (scripts/sample-inputs.sh)
-# work offline and as the README says: the spill log names the bundled
+# The sample inputs for spills and compare (scripts/sample-inputs.sh; the
+# commands in docs/recipes.md) work offline and as the docs say: the spill log names the bundled
 # sample's functions (every metric line matches a function of the .cwasm's
 # symbol list, by index and name) and `aotperf spills` joins all of them
 # with a recording; the V8 recipe gives `aotperf compare` a turbofan
-# function to set against the WAMR side. The README shows these commands.
+# function to set against the WAMR side. docs/recipes.md shows these commands.
 . "$(dirname "$0")/lib/common.sh"
 ROOT=$(cd "$E2E/../.." && pwd)
 S=$FIX/sample.cwasm
@@ -37,5 +37,5 @@ elif [ -n "${CI:-}" ]; then
 else
 	echo "SKIP: $(tail -1 "$WORK/out")"
 fi
-check "README names scripts/sample-inputs.sh" grep -q 'scripts/sample-inputs.sh' "$ROOT/README.md"
+check "docs/recipes.md names scripts/sample-inputs.sh" grep -q 'scripts/sample-inputs.sh' "$ROOT/docs/recipes.md"
 finish
