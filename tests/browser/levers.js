@@ -17,7 +17,7 @@
 
 const path = require('path');
 const fs = require('fs');
-const { chromium } = require('playwright-core');
+const { openPage } = require('./page.js');
 
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
@@ -62,21 +62,11 @@ async function check(page) {
 }
 
 async function main() {
-	const userDir = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'chromium-profile.'));
-	const context = await chromium.launchPersistentContext(userDir, {
-		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-			'--disable-background-networking', '--disable-component-update', '--disable-sync',
-			'--disable-dev-shm-usage'],
-		viewport: { width: 1280, height: 900 },
-	});
-	const page = context.pages()[0] || await context.newPage();
-	await page.route('**/*', (route) => route.request().url().startsWith('file:') ? route.continue() : route.abort());
-	await page.goto(pageUrl);
-	await page.waitForSelector('html[data-ready]', { timeout: 15000 });
-	await check(page);
-	await context.close();
-	fs.rmSync(userDir, { recursive: true, force: true });
+	const o = await openPage(pageUrl);
+	await check(o.page);
+	ok(o.errors.length === 0, 'no console errors', o.errors.join('; '));
+	ok(o.requests.length === 0, 'no requests but the page', o.requests.join(' '));
+	await o.close();
 }
 
 main().then(() => process.exit(0), (e) => {
