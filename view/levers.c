@@ -86,8 +86,10 @@ static void head(struct view_levers *v)
 enum { R_LEVER, R_FUNCS, R_REMOVED, R_SAMPLES, R_SHARE, R_PAYOFF, R_HI, R_TOL, R_UNLOOPS,
        R_UNPCT, R_WHY };
 
-static struct vt_table *rows_table(const char *unit)
+/* Without a recording (static) no samples: those columns stay in JSON only. */
+static struct vt_table *rows_table(const char *unit, int static_only)
 {
+	unsigned sampled = static_only ? VT_NO_TEXT | VT_NO_MD : 0;
 	struct vcols s = { .n = 0 };
 
 	vcols__add(&s, "lever", "lever", VT_TEXT, VT_CODE | VT_LEFT);
@@ -96,9 +98,9 @@ static struct vt_table *rows_table(const char *unit)
 	s.c[R_FUNCS].md_head = "functions";
 	vcols__add(&s, "removed", "insns", VT_COUNT, 0);
 	s.c[R_REMOVED].md_head = "instructions";
-	vcols__add(&s, "samples", "samples", VT_COUNT, 0);
+	vcols__add(&s, "samples", "samples", VT_COUNT, sampled);
 	s.c[R_SAMPLES].md_head = "samples on them";
-	vcols__add(&s, "sample_pct", "%run", VT_PERCENT, VT_PCT);
+	vcols__add(&s, "sample_pct", "%run", VT_PERCENT, VT_PCT | sampled);
 	vcols__prec(&s, 1, 2);
 	vcols__add(&s, "payoff_pct", unit, VT_PERCENT, VT_PCT);
 	vcols__prec(&s, 1, 2);
@@ -118,7 +120,7 @@ static struct vt_table *rows_table(const char *unit)
 static int rows(struct view_levers *v)
 {
 	const struct lp_levers *lv = v->lv;
-	struct vt_table *t = v->rows = rows_table(v->unit);
+	struct vt_table *t = v->rows = rows_table(v->unit, lv->static_only);
 
 	for (int i = 0; t && i < LP__NLEVERS; i++) {
 		const struct lp_lever_row *r = &lv->rows[i];
@@ -146,17 +148,19 @@ static void notes(struct view_levers *v)
 
 	for (int i = 0; i < LP__NLEVERS; i++) {
 		const struct lp_lever_row *r = &lv->rows[i];
+		char share[48] = "";
 
 		if (r->lever == LP_FRAME && r->removed && r->payoff_hi > r->payoff + 0.05)
 			snprintf(v->notes[v->nnotes++], VIEW_LEVERS_LINE, "frame: %.1f%% where the "
 				 "core renames stack memory (Zen 2 and later; measured here too: "
 				 "docs/levers.md), up to %.1f%% where a reload waits for the store",
 				 r->payoff, r->payoff_hi);
+		if (!lv->static_only)	/* without a recording there is no run to share */
+			snprintf(share, sizeof(share), " (%.1f%% of the run)", r->unmodelled_share);
 		if (r->unmodelled_loops)
 			snprintf(v->notes[v->nnotes++], VIEW_LEVERS_LINE, "%s: not modelled in %u "
-				 "loop%s (%.1f%% of the run): %s", lp_lever__name((enum lp_lever)r->lever),
-				 r->unmodelled_loops, r->unmodelled_loops == 1 ? "" : "s",
-				 r->unmodelled_share, r->why);
+				 "loop%s%s: %s", lp_lever__name((enum lp_lever)r->lever),
+				 r->unmodelled_loops, r->unmodelled_loops == 1 ? "" : "s", share, r->why);
 	}
 }
 

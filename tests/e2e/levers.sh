@@ -204,6 +204,8 @@ check "no recording: static, every loop of the largest functions" jqe '.levers.s
 	(.levers.functions | length) > 0 and ([.levers.rows[] | select(.payoff_pct != null)] | length) > 0' \
 	"$WORK/static.json"
 check "no recording: the text says so" grep -q "levers (no recording)" "$WORK/static.txt"
+check "no recording: no samples nor run shares in the text" \
+	bash -c "grep -q '^  lever .* mean loop saving' '$WORK/static.txt' && ! grep -qE '%run|of the run\)' '$WORK/static.txt'"
 for a in "--levers-share 0" "--levers-share 101" "--levers-max 0" "--levers-loop-min x" \
 	"--spill-log $WORK/nope.log"; do
 	# shellcheck disable=SC2086
