@@ -221,6 +221,13 @@ static int take(struct captures *c, uint32_t k, struct attr_args *a, const char 
 int captures__read(struct captures *c, struct attr_args *a, const char *label,
 		   struct capture_func *funcs, uint32_t nfuncs, const char *roles)
 {
+	return captures__read_hook(c, a, label, funcs, nfuncs, roles, NULL);
+}
+
+int captures__read_hook(struct captures *c, struct attr_args *a, const char *label,
+			struct capture_func *funcs, uint32_t nfuncs, const char *roles,
+			const struct captures_hook *hook)
+{
 	struct ap_err err = { 0 };
 	uint32_t stdin_uses = 0;
 	int ret;
@@ -252,7 +259,7 @@ int captures__read(struct captures *c, struct attr_args *a, const char *label,
 		ret = attr_args__read(a);
 		if (ret != EXIT_OK)
 			return ret;
-		if (take(c, k, a, roles, &err)) {
+		if (take(c, k, a, roles, &err) || (hook && hook->fn(hook->ctx, k, a->p, &err))) {
 			profile__delete(a->p);
 			a->p = NULL;
 			return cli_fail(a->cmd, &err);

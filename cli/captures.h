@@ -66,6 +66,18 @@ struct captures {
  */
 int captures__read(struct captures *c, struct attr_args *a, const char *label,
 		   struct capture_func *funcs, uint32_t nfuncs, const char *roles);
+/*
+ * The same, hook->fn called with each recording's profile (k: its index)
+ * before it is dropped: what needs more of a recording than the captures
+ * keep (diff --levers: the before build's lever table). hook NULL: none.
+ */
+struct captures_hook {
+	int (*fn)(void *ctx, uint32_t k, struct profile *p, struct ap_err *err);
+	void *ctx;
+};
+int captures__read_hook(struct captures *c, struct attr_args *a, const char *label,
+			struct capture_func *funcs, uint32_t nfuncs, const char *roles,
+			const struct captures_hook *hook);
 void captures__exit(struct captures *c);
 
 /*

@@ -15,10 +15,12 @@
 #include <string.h>
 #include "captures.h"
 #include "../compare/loops_side.h"
+#include "levers-args.h"
 #include "../loops/analyze.h"
 #include "../render/loops.h"
 #include "filter-args.h"
 #include "../render/diff.h"
+#include "../render/levers.h"
 #include "../util/outset.h"
 #include "../util/term.h"
 #include "../view/diff.h"
@@ -48,6 +50,8 @@ struct diff_opts {
 	int gate, gate_wasm, by_share, force, require_consistent;
 	double gate_pct;
 	struct cmp_opts co;
+	struct levers_args lv;		/* --levers: the before build's table */
+	struct lp_levers *levers;	/* of its first recording */
 };
 
 static const char diff_usage[] =
@@ -114,6 +118,12 @@ static const char diff_usage[] =
 	"                          their samples do not fit its cores, gate or not\n"
 	"      --level PCT         confidence level of the tests (default 95)\n"
 	"      --adjust HOW        holm (default), bonferroni or none\n"
+	"      --levers            the before build's lever table (report --levers, of\n"
+	"                          its first recording) against the change: each\n"
+	"                          lever's predicted run payoff next to the run's\n"
+	"                          measured saving, per function too (docs/levers.md);\n"
+	"                          --levers-share, --levers-max, --levers-loop-min and\n"
+	"                          --spill-log as report's\n"
 	"      --json FILE         also write the diff as JSON (keys: docs/json.md)\n"
 	"      --markdown FILE     also write it as GitHub Markdown tables\n"
 	"      --html FILE         also write the HTML report of the diff (with the\n"
@@ -130,6 +140,7 @@ enum {
 static const struct option diff_longopts[] = {
 	ATTR_LONGOPTS,
 	FILTER_LONGOPTS,
+	LEVERS_LONGOPTS,
 	{ "top", required_argument, NULL, O_TOP },
 	{ "func", required_argument, NULL, O_FUNC },
 	{ "roles", required_argument, NULL, O_ROLES },
@@ -161,7 +172,10 @@ static int global_option(struct diff_opts *o, int c, const char *arg, char *cons
 			 struct ap_err *err)
 {
 	double v;
+	int r = levers_args__option(&o->lv, c, arg, err);
 
+	if (r)
+		return r < 0 ? -1 : 0;
 	switch (c) {
 	case 'h': cli_usage(diff_usage); exit(EXIT_OK);
 	case O_TOP:
@@ -558,6 +572,19 @@ static int same_unit(const struct diff_opts *o, struct ap_err *err)
 		       b->event ? b->event : "several events", a->event ? a->event : "several events");
 }
 
+/* --levers: the lever table of the before build's first recording (captures.h's hook). */
+static int before_levers(void *ctx, uint32_t k, struct profile *p, struct ap_err *err)
+{
+	struct diff_opts *o = ctx;
+
+	if (k || !o->lv.on)
+		return 0;
+	o->levers = calloc(1, sizeof(*o->levers));
+	if (!o->levers)
+		return ap_err_nomem(err);
+	return lp_levers__run(o->levers, p, &o->lv.o, err);
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	struct diff_opts o = { 0 };
@@ -568,6 +595,8 @@ int cmd_diff(int argc, char **argv)
 	struct view_diff_rec recs[2][ATTR_MAX_INPUTS];
 	struct view_diff_input in = { .tool = "aotperf diff" };
 	struct view_diff *v = NULL;
+	struct view_levers_diff *lvd = NULL;
+	struct captures_hook hook = { before_levers, NULL };
 	struct cmp_gate g = { 0 };
 	struct cmp_diff *d = NULL;
 	struct cmp_offcpu *oc = NULL;
@@ -582,7 +611,10 @@ int cmd_diff(int argc, char **argv)
 	attr_args__init(&o.side[1].a, "diff");
 	/* off-CPU data where there is some: the samples counted are then cpu-clock's */
 	o.side[0].a.opts.offcpu = o.side[1].a.opts.offcpu = PROFILE_OFFCPU_AUTO;
-	if (parse_args(argc, argv, &o, &err)) {
+	levers_args__init(&o.lv);
+	hook.ctx = &o;
+	if (parse_args(argc, argv, &o, &err) ||
+	    levers_args__prepare(&o.lv, &o.side[0].a.cs, o.roles, &err)) {
 		ret = cli_fail("diff", &err);
 		goto out;
 	}
@@ -593,7 +625,8 @@ int cmd_diff(int argc, char **argv)
 	for (int k = 0; k < 2; k++) {
 		struct diff_side *s = &o.side[k];
 
-		ret = captures__read(&s->caps, &s->a, s->word, s->funcs, s->nfuncs, o.roles);
+		ret = captures__read_hook(&s->caps, &s->a, s->word, s->funcs, s->nfuncs, o.roles,
+					  k ? NULL : &hook);
 		if (ret != EXIT_OK)
 			goto out;
 		side_recs(s, recs[k]);
@@ -602,7 +635,8 @@ int cmd_diff(int argc, char **argv)
 	    cmp_diff__new(&o.side[0].caps.side, &o.side[1].caps.side, &o.co, &d, &err) ||
 	    class_diffs(&o, d, where, rf, &err) || diff_loops(&o, ls, pairs, rf, &err) ||
 	    (o.side[0].caps.oc.has && o.side[1].caps.oc.has &&
-	     cmp_offcpu__new(d, &o.side[0].caps.oc, &o.side[1].caps.oc, &oc, &err))) {
+	     cmp_offcpu__new(d, &o.side[0].caps.oc, &o.side[1].caps.oc, &oc, &err)) ||
+	    (o.levers && !(lvd = view_levers_diff__new(o.levers, o.side[0].caps.side.mods, d, &err)))) {
 		ret = cli_fail("diff", &err);
 		goto out;
 	}
@@ -619,6 +653,7 @@ int cmd_diff(int argc, char **argv)
 	in.by_share = o.by_share;
 	in.force = o.force;
 	in.oc = oc;
+	in.levers = lvd;
 	in.oc_note = cmp_offcpu__one_sided(&o.side[0].caps.oc, &o.side[1].caps.oc, oc_note,
 					   sizeof(oc_note));
 	if (o.gate) {
@@ -649,6 +684,9 @@ int cmd_diff(int argc, char **argv)
 	}
 out:
 	view_diff__delete(v);
+	view_levers_diff__delete(lvd);
+	lp_levers__delete(o.levers);
+	levers_args__exit(&o.lv);
 	for (uint32_t i = 0; i < DIFF_MAX_FUNCS; i++)
 		for (int k = 0; k < 2; k++)
 			cmp_loops_side__exit(&ls[i][k]);

@@ -9,9 +9,12 @@
 #include "../frames/frames.h"
 #include "captures.h"
 #include "filter-args.h"
+#include "levers-args.h"
 #include "report-perf.h"
 #include "report-events.h"
 #include "../render/callgraph.h"
+#include "../render/levers.h"
+#include "../render/loops.h"
 #include "../render/offcpu.h"
 #include "../render/offcpu_callgraph.h"
 #include "../classify/classify.h"
@@ -54,6 +57,7 @@ struct report_opts {
 	struct attr_args a;
 	struct report_perf perf;	/* --percent-limit, -n, --stdio, --sort */
 	struct report_events ev;	/* one profile per sampling event; a.p is the first */
+	struct levers_args lv;		/* --levers */
 	struct view_report *views[REPORT_MAX_EVENTS];	/* one view per event, built once */
 	struct outset outs;		/* the output files, renamed into place together */
 };
@@ -89,6 +93,9 @@ static const char report_usage[] =
 	"      --validate-frame-metadata  check the sidecars of --func, then stop\n"
 	"      --all-classes     every class in the class tables\n"
 	"      --wide            lines as long as they need (no 80-column limit)\n"
+	"      --levers          which lever pays for the run (docs/levers.md)\n"
+	"      --levers-share PCT, --levers-max N  its functions (default 90%, 20)\n"
+	"      --levers-loop-min PCT, --spill-log LOG  its loops (3%), a spill log\n"
 	"  -q, --quiet           nothing but errors and the requested output\n"
 	"Call graphs (a recording made with -g or --call-graph=dwarf):\n"
 	"      --children        inclusive and self samples per function\n"
@@ -122,7 +129,7 @@ static const char report_usage[] =
  */
 static int report_static(const struct report_opts *o)
 {
-	return !o->have_input && o->nspecs && !o->hot && access(o->a.input, F_OK);
+	return !o->have_input && (o->nspecs || o->lv.on) && !o->hot && access(o->a.input, F_OK);
 }
 
 /* --frame-attribution, --frame-metadata, --validate-frame-metadata: which go together. */
@@ -203,6 +210,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		ATTR_ARCH_LONGOPT,
 		FILTER_LONGOPTS,
 		RPERF_LONGOPTS,
+		LEVERS_LONGOPTS,
 		{ "top", required_argument, NULL, O_TOP },
 		{ "json", required_argument, NULL, O_JSON },
 		{ "min-samples", required_argument, NULL, O_MIN },
@@ -238,6 +246,8 @@ static int parse_args(int argc, char **argv, struct report_opts *o, struct ap_er
 		if (c == 'i')
 			o->have_input = 1;
 		r = filter_args__option(&o->a, c, optarg, err);
+		if (!r)
+			r = levers_args__option(&o->lv, c, optarg, err);
 		if (!r)
 			r = report_perf__option(&o->perf, c, optarg, err);
 		if (!r)
@@ -449,8 +459,9 @@ static int classify(struct report_opts *o, struct ap_err *err)
 		return -1;
 	if (o->frame_meta && profile__set_sidecar(p, 0, o->frame_meta, err))
 		return -1;
-	/* loops, and their llvm-mca model only for what --func/--hot named */
-	return profile__classify(p, o->roles, err) || profile__loops(p, 1, err) ? -1 : 0;
+	/* loops, and their llvm-mca model only for what --func/--hot named; --levers' table */
+	return profile__classify(p, o->roles, err) || profile__loops(p, 1, err) ||
+	       levers_args__run(&o->lv, p, err) ? -1 : 0;
 }
 
 typedef int (*export_file_fn)(const char *path, const struct view_report *const *vs, uint32_t n,
@@ -604,6 +615,7 @@ static void print_event(struct report_opts *o, const struct view_report *v,
 	for (uint32_t i = 0; i < v->nfuncs; i++)
 		if (v->funcs[i].asked)
 			render__report_func(stdout, v, &v->funcs[i], ro);
+	render__levers_text(stdout, v->levers, ro->columns);
 }
 
 /* No recording: the static class tables of the --func functions. */
@@ -624,6 +636,7 @@ static int run_static(struct report_opts *o, const struct render_opts *ro)
 		return EXIT_OK;	/* stdout holds the JSON */
 	printf("aotperf report: static classes, no recording (no -i, no ./perf.data)\n");
 	render__report_body(stdout, o->views[0], ro);
+	render__levers_text(stdout, o->views[0]->levers, ro->columns);
 	return EXIT_OK;
 }
 
@@ -661,7 +674,8 @@ int cmd_report(int argc, char **argv)
 	int ret;
 
 	attr_args__init(&o.a, "report");
-	if (parse_args(argc, argv, &o, &err)) {
+	levers_args__init(&o.lv);
+	if (parse_args(argc, argv, &o, &err) || levers_args__prepare(&o.lv, &o.a.cs, o.roles, &err)) {
 		ret = cli_fail("report", &err);
 		goto out;
 	}
@@ -670,9 +684,9 @@ int cmd_report(int argc, char **argv)
 						   o.nspecs, o.roles };
 
 		if (o.hot || o.frame_attr || o.frame_meta || o.validate_frames || callgraph_asked(&o) ||
-		    o.html || o.markdown || o.pprof || o.require_consistent) {
-			ap_errf(&err, "--hot, frame attribution, call graphs, exports and"
-				" --require-consistent take one -i");
+		    o.html || o.markdown || o.pprof || o.require_consistent || o.lv.on) {
+			ap_errf(&err, "--hot, frame attribution, call graphs, exports,"
+				" --require-consistent and --levers take one -i");
 			ret = cli_fail("report", &err);
 		} else {
 			ret = report__captures(&o.a, &rc);
@@ -748,6 +762,7 @@ int cmd_report(int argc, char **argv)
 	for (uint32_t i = 0; i < o.ev.n; i++)
 		print_event(&o, o.views[i], &ro);
 out:
+	levers_args__exit(&o.lv);
 	for (uint32_t i = 0; i < REPORT_MAX_EVENTS; i++) {
 		view_report__delete(o.views[i]);
 		view_callgraph__delete(o.cg[i]);

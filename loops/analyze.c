@@ -36,7 +36,12 @@ static int model_arch(struct lp_func *const *all, const struct cls_func *const *
 		lfs[n] = lf;
 		fs[n++] = allf[i];
 	}
-	ret = found && n ? lp_model__run(&t, lfs, fs, n, err) : 0;
+	ret = found && n ? lp_model__run(&t, lfs, fs, n, 0, err) : 0;
+	for (uint32_t i = 0; !ret && found && i < n; i++)
+		if (lfs[i]->model_aliased) {	/* the frame lever's bound: a second pass */
+			ret = lp_model__run(&t, lfs, fs, n, 1, err);
+			break;
+		}
 	free(lfs);
 	free(fs);
 	return ret;

@@ -17,6 +17,7 @@ const char *lp_lever__name(enum lp_lever l)
 	static const char *const names[LP__NLEVERS] = {
 		[LP_ZEXT_MOVE] = "zext_move", [LP_FRAME] = "frame",
 		[LP_BOUNDS_CHECK] = "bounds_check", [LP_VMCTX_RELOAD] = "vmctx_reload",
+		[LP_DISPATCH] = "dispatch",
 	};
 	return l < LP__NLEVERS ? names[l] : "?";
 }
@@ -161,7 +162,9 @@ int lp_func__build_code(struct lp_func *out, const uint8_t *code, uint64_t len, 
 	}
 	for (uint32_t i = 0; i < f->ninsns; i++)
 		out->total += samples ? samples[i] : 0;
-	if (make_blocks(out, &nv, f, samples, err) || lp_func__find_loops(out, f, samples, err))
+	out->samples = samples;
+	if (make_blocks(out, &nv, f, samples, err) || lp_icall__mark(out, &nv, f, err) ||
+	    lp_func__find_loops(out, f, samples, err))
 		goto out;
 	ret = 0;
 out:
@@ -195,6 +198,7 @@ void lp_func__exit(struct lp_func *lf)
 	free(lf->loops);
 	free(lf->block_of);
 	free(lf->frame_keep);
+	free(lf->icall);
 	memset(lf, 0, sizeof(*lf));
 }
 

@@ -8,4 +8,9 @@
 int lp_func__find_loops(struct lp_func *lf, const struct cls_func *f, const uint64_t *samples,
 			struct ap_err *err);
 
+struct dc_vec;
+/* lf->icall: the call_indirect sequences of f (decoded again as nv), icall.c. */
+int lp_icall__mark(struct lp_func *lf, const struct dc_vec *nv, const struct cls_func *f,
+		   struct ap_err *err);
+
 #endif

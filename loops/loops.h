@@ -33,6 +33,7 @@ enum lp_lever {
 	LP_FRAME,		/* frame loads become register moves, frame stores go */
 	LP_BOUNDS_CHECK,	/* bounds compare and branch removed */
 	LP_VMCTX_RELOAD,	/* vmctx reloads hoisted out of the loop */
+	LP_DISPATCH,		/* br_table dispatch and call_indirect's checks: direct branches */
 	LP__NLEVERS
 };
 const char *lp_lever__name(enum lp_lever l);
@@ -42,6 +43,9 @@ struct lp_model_run {
 	int ok;			/* ran and its numbers were read */
 	double cycles_per_iter;
 	uint32_t removed;	/* instructions the lever touched (0 for the base) */
+	uint64_t touched_samples;	/* the samples on them */
+	/* why the saving is not modelled (lp_loop__unmodelled), NULL: it is */
+	const char *not_modelled;
 };
 
 struct lp_loop {
@@ -60,6 +64,13 @@ struct lp_loop {
 	uint32_t npath;		/* instructions on the modelled path */
 	char bottleneck[160];
 	struct lp_model_run base, lever[LP__NLEVERS];
+	/*
+	 * The same with each load made to wait for the stores before it
+	 * (llvm-mca -noalias=false: a core that forwards a stored frame slot
+	 * instead of renaming it), for the frame lever's bound; only when
+	 * lp_func.model_aliased asks and the frame lever touches the loop.
+	 */
+	struct lp_model_run aliased_base, aliased_frame;
 };
 
 /* How the loops were modelled (model.c): the same for every function of a report. */
@@ -87,7 +98,21 @@ struct lp_func {
 	 */
 	uint8_t *frame_keep;
 	uint32_t frame_kept;		/* frame accesses kept so */
+	/*
+	 * Per cls insn, its part in a call_indirect (icall.c): LP_ICALL_CHECK
+	 * for the table and signature checks and the table loads, LP_ICALL_CALL
+	 * for the indirect call itself; NULL when the function has none.
+	 */
+	uint8_t *icall;
+	const uint64_t *samples;	/* per cls insn (borrowed), NULL: static */
 	struct lp_model_info model;
+	/*
+	 * Which loops to model (model.c): 0, the LP_MODEL_LOOPS hottest; else
+	 * every loop with at least this many self samples (the lever table).
+	 */
+	uint64_t model_min_self;
+	uint8_t model_every;		/* every loop (no recording: the lever table) */
+	uint8_t model_aliased;		/* also the aliased_* runs */
 };
 
 /*
@@ -108,6 +133,34 @@ int lp_func__build_code(struct lp_func *out, const uint8_t *code, uint64_t len, 
 void lp_func__exit(struct lp_func *lf);
 /* exit and free; NULL is fine */
 void lp_func__delete(struct lp_func *lf);
+
+enum { LP_ICALL_NONE, LP_ICALL_CHECK, LP_ICALL_CALL };
+
+/*
+ * Percent of loop l's cycles lever lv would save (whatif.c; 0 when not
+ * modelled): 1 - cycles with the lever / cycles as compiled.
+ */
+double lp_loop__payoff(const struct lp_loop *l, int lv);
+
+/*
+ * Parts of a lever that the kernel pairs could not confirm on some CPU
+ * (docs/levers.md): where a loop holds one, the loop's saving is "not
+ * modelled" and stays out of the lever's payoff.
+ */
+enum lp_lever_part {
+	LP_PART_NONE,
+	LP_PART_BR_TABLE,		/* dispatch: a br_table's jump-table dispatch or compare chain */
+};
+
+/*
+ * The part of lever in loop l of lf (decoded as f) that is not modelled
+ * on mcpu (LP_PART_NONE: all of it is), and why (a static string; whatif.c).
+ */
+enum lp_lever_part lp_loop__unmodelled(const struct lp_func *lf, const struct cls_func *f,
+				       const struct lp_loop *l, int lever, const char *mcpu,
+				       const char **why);
+/* Is block b on a loop's modelled path: sampled (when anything was), no trap block? */
+int lp_func__on_path(const struct lp_func *lf, uint32_t b);
 
 /* Does block b belong to loop l? */
 int lp_loop__has(const struct lp_loop *l, uint32_t b);

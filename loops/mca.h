@@ -11,7 +11,7 @@
 #include "loops.h"
 
 #define LP_MCA_ITERATIONS 100
-/* loops modelled per function, hottest first */
+/* loops modelled per function, hottest first (unless lp_func.model_min_self) */
 #define LP_MODEL_LOOPS 3
 
 struct lp_cpu {
@@ -72,17 +72,23 @@ void lp_text__exit(struct lp_text *t);
 /*
  * The body of the loop's executed path with lever (or -1: as compiled)
  * applied, its branches aimed at label; *removed the instructions the
- * lever touched.
+ * lever touched, *touched the samples on them.
  */
 int lp_whatif__body(struct lp_text *t, const struct lp_func *lf, const struct lp_loop *l,
-		    const struct cls_func *f, int lever, const char *label, uint32_t *removed);
+		    const struct cls_func *f, int lever, const char *label, uint32_t *removed,
+		    uint64_t *touched);
+
+/* Does lever touch instruction i of f (its class, lf's call_indirect marks and sidecar)? */
+int lp_whatif__touches(const struct lp_func *lf, const struct cls_func *f, int lever, uint32_t i);
 
 /*
- * Model the LP_MODEL_LOOPS hottest loops of each function with samples
- * (lfs[i] decoded as fs[i]), one llvm-mca child per function, in parallel.
+ * Model the loops of each function with samples (lfs[i] decoded as fs[i];
+ * the LP_MODEL_LOOPS hottest, or those lp_func.model_min_self names), one
+ * llvm-mca child per CPU, in parallel. aliased: the second pass, the frame
+ * lever's loops with -noalias=false (lp_loop.aliased_*), after the first.
  */
 int lp_model__run(const struct lp_mca *t, struct lp_func *const *lfs,
-		  const struct cls_func *const *fs, uint32_t n, struct ap_err *err);
+		  const struct cls_func *const *fs, uint32_t n, int aliased, struct ap_err *err);
 
 /* The comment that opens an llvm-mca marker line. */
 const char *lp_mca__comment(enum cwasm_arch arch);

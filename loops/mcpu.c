@@ -200,7 +200,7 @@ static const struct {
 	const char *name;
 	unsigned since;
 } llvm_since[] = {
-	{ "znver5", 19 }, { "znver4", 16 },
+	{ "znver5", 19 }, { "znver4", 16 }, { "emeraldrapids", 18 }, { "graniterapids", 16 },
 };
 
 void lp_mcpu__too_new(unsigned major, char *out, size_t n)

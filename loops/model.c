@@ -103,9 +103,10 @@ struct job {
 	char mcpu[32], why[256];
 	char err[256];
 	int started;
+	int aliased;		/* the -noalias=false pass: aliased_base, aliased_frame */
 };
 
-static int add_region(struct job *j, uint32_t fi, uint32_t k, int lever, uint32_t *removed)
+static int add_region(struct job *j, uint32_t fi, uint32_t k, int lever, struct lp_model_run *r)
 {
 	const char *cm = lp_mca__comment(j->fs[fi]->arch);
 	char label[64], name[64];
@@ -116,7 +117,7 @@ static int add_region(struct job *j, uint32_t fi, uint32_t k, int lever, uint32_
 		 lp_lever__name((enum lp_lever)lever));
 	if (lp_text__add(&j->in, "%s LLVM-MCA-BEGIN %s\n", cm, name) ||
 	    lp_whatif__body(&j->in, j->lfs[fi], &j->lfs[fi]->loops[k], j->fs[fi], lever, label,
-			    removed) ||
+			    &r->removed, &r->touched_samples) ||
 	    lp_text__add(&j->in, "%s LLVM-MCA-END\n", cm))
 		return -1;
 	return 0;
@@ -128,11 +129,12 @@ static int standalone(struct job *j, uint32_t fi, struct lp_loop *l, uint32_t k)
 	struct lp_text t = { 0 };
 	char label[64];
 	uint32_t removed;
+	uint64_t touched;
 
 	snprintf(label, sizeof(label), ".Lf%uloop%u", fi, k);
 	if ((j->fs[fi]->arch != CWASM_ARCH_AARCH64 &&
 	     lp_text__add(&t, ".intel_syntax noprefix\n")) ||
-	    lp_whatif__body(&t, j->lfs[fi], l, j->fs[fi], -1, label, &removed)) {
+	    lp_whatif__body(&t, j->lfs[fi], l, j->fs[fi], -1, label, &removed, &touched)) {
 		lp_text__exit(&t);
 		return -1;
 	}
@@ -143,27 +145,60 @@ static int standalone(struct job *j, uint32_t fi, struct lp_loop *l, uint32_t k)
 	return 0;
 }
 
+/* Is loop k of lf one to model? (lp_func.model_min_self; loops are hottest first) */
+static int wanted(const struct lp_func *lf, uint32_t k)
+{
+	const struct lp_loop *l = &lf->loops[k];
+
+	if (lf->model_every)
+		return 1;
+	if (lf->model_min_self)
+		return l->self_samples >= lf->model_min_self;
+	return k < LP_MODEL_LOOPS && (lf->total ? l->samples > 0 : !k);
+}
+
+/* The aliased pass: each loop the frame lever touched, as compiled and with the lever. */
+static int build_aliased(struct job *j, uint32_t fi)
+{
+	struct lp_func *lf = j->lfs[fi];
+
+	for (uint32_t k = 0; k < lf->nloops && wanted(lf, k); k++) {
+		struct lp_loop *l = &lf->loops[k];
+
+		if (!l->base.ok || !l->lever[LP_FRAME].removed)
+			continue;
+		if (add_region(j, fi, k, -1, &l->aliased_base) ||
+		    add_region(j, fi, k, LP_FRAME, &l->aliased_frame))
+			return -1;
+	}
+	return 0;
+}
+
 static int build_function(struct job *j, uint32_t fi)
 {
 	struct lp_func *lf = j->lfs[fi];
 
-	for (uint32_t k = 0; k < lf->nloops && k < LP_MODEL_LOOPS; k++) {
+	if (j->aliased)
+		return lf->model_aliased ? build_aliased(j, fi) : 0;
+	for (uint32_t k = 0; k < lf->nloops && wanted(lf, k); k++) {
 		struct lp_loop *l = &lf->loops[k];
-		uint32_t removed;
+		struct lp_model_run base;
 
-		if ((lf->total && !l->samples) || (!lf->total && k))
-			break;
 		if (standalone(j, fi, l, k))
 			return -1;
 		if (!l->npath)
 			continue;
-		if (add_region(j, fi, k, -1, &removed))
+		if (add_region(j, fi, k, -1, &base))
 			return -1;
 		for (int lv = 0; lv < LP__NLEVERS; lv++) {
 			size_t mark = j->in.len;
 
-			if (add_region(j, fi, k, lv, &l->lever[lv].removed))
+			const char *why;
+
+			if (add_region(j, fi, k, lv, &l->lever[lv]))
 				return -1;
+			l->lever[lv].not_modelled = lp_loop__unmodelled(lf, j->fs[fi], l, lv,
+									  j->t->mcpu, &why) ? why : NULL;
 			if (!l->lever[lv].removed)
 				j->in.len = mark;	/* nothing to apply: no region */
 			j->in.s[j->in.len] = 0;
@@ -250,11 +285,14 @@ static void read_report(struct job *j, const char *out)
 		    k < j->lfs[fi]->nloops) {
 			struct lp_loop *l = &j->lfs[fi]->loops[k];
 
-			if (!strcmp(what, "base")) {
+			if (j->aliased)
+				r = !strcmp(what, "base") ? &l->aliased_base :
+				    !strcmp(what, "frame") ? &l->aliased_frame : NULL;
+			else if (!strcmp(what, "base")) {
 				r = &l->base;
 				bottleneck(s, next, l->bottleneck, sizeof(l->bottleneck));
 			}
-			for (int lv = 0; !r && lv < LP__NLEVERS; lv++)
+			for (int lv = 0; !r && !j->aliased && lv < LP__NLEVERS; lv++)
 				if (!strcmp(what, lp_lever__name((enum lp_lever)lv)))
 					r = &l->lever[lv];
 		}
@@ -272,7 +310,8 @@ static int run_once(struct job *j, const char *path, char *rejected, size_t rn)
 	char mcpu[48], iters[32];
 	/* the per-instruction and resource tables are not read: ~15% of its CPU time */
 	const char *argv[] = { j->t->path, triple(j->t->arch), mcpu, iters, "-bottleneck-analysis",
-			       "-instruction-info=false", "-resource-pressure=false", path, NULL };
+			       "-instruction-info=false", "-resource-pressure=false", path,
+			       j->aliased ? "-noalias=false" : NULL, NULL };
 	struct ap_child c = { .argv = argv, .stdin_null = 1, .stdout_io = AP_IO_CAPTURE,
 			      .stderr_io = AP_IO_CAPTURE, .timeout_ms = 60000 };
 	struct ap_err err = { 0 };
@@ -324,7 +363,7 @@ static void *run_job(void *arg)
 }
 
 int lp_model__run(const struct lp_mca *t, struct lp_func *const *lfs,
-		  const struct cls_func *const *fs, uint32_t n, struct ap_err *err)
+		  const struct cls_func *const *fs, uint32_t n, int aliased, struct ap_err *err)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	uint32_t nj = n < (uint32_t)(ncpu > 0 ? ncpu : 1) ? n : (uint32_t)(ncpu > 0 ? ncpu : 1);
@@ -336,7 +375,8 @@ int lp_model__run(const struct lp_mca *t, struct lp_func *const *lfs,
 		goto out;
 	/* one child per CPU, each with every nj-th function */
 	for (uint32_t i = 0; i < nj; i++) {
-		jobs[i] = (struct job){ .t = t, .lfs = lfs, .fs = fs, .first = i, .step = nj, .n = n };
+		jobs[i] = (struct job){ .t = t, .lfs = lfs, .fs = fs, .first = i, .step = nj, .n = n,
+					.aliased = aliased };
 		if (build_input(&jobs[i]))
 			goto out;
 	}
@@ -351,7 +391,7 @@ int lp_model__run(const struct lp_mca *t, struct lp_func *const *lfs,
 	for (uint32_t i = 0; i < nj; i++)
 		if (jobs[i].started)
 			pthread_join(th[i], NULL);
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < n && !aliased; i++) {
 		struct lp_model_info *mi = &lfs[i]->model;
 		const struct job *j = &jobs[i % nj];
 

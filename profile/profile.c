@@ -169,6 +169,8 @@ void profile__delete(struct profile *p)
 	stacks__delete(p->stacks);
 	offcpu__delete(p->offcpu);
 	profile_sorted__delete(p->sorted);
+	if (p->levers_delete)
+		p->levers_delete(p->levers);
 	if (p->host)
 		profile_host__exit(p->host);
 	free(p->host);

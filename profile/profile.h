@@ -43,6 +43,10 @@
  *              (profile/host.h); NULL otherwise. Stacks and host name host
  *              frames from one timeline and one symbol reader (read.c).
  *
+ *   levers     (report --levers) the run's lever table (profile/levers.h):
+ *              its own classified functions and modelled loops; NULL
+ *              otherwise.
+ *
  *   offcpu     (perf.data with context switches or offcpu-time samples, when
  *              profile_opts.offcpu allows) off-CPU time per wasm function
  *              and per process beside the on-CPU time (profile/offcpu.h);
@@ -94,6 +98,7 @@ struct profile_host;
 struct profile_offcpu;
 struct progress;
 struct lp_func;
+struct lp_levers;
 
 struct profile {
 	enum profile_source source;
@@ -111,6 +116,9 @@ struct profile {
 	struct profile_offcpu *offcpu;	/* see above; NULL unless there and asked */
 	/* the samples by perf report --sort's keys (profile/sorted.h); NULL unless asked */
 	struct profile_sorted *sorted;
+	struct lp_levers *levers;	/* see above; NULL unless asked */
+	/* its destructor, set with it (the dlfilter links no profile/levers.o) */
+	void (*levers_delete)(struct lp_levers *lv);
 	/*
 	 * The recording machine (perf's HEADER_CPUID, HEADER_CPUDESC; "" when
 	 * it holds none), for llvm-mca's -mcpu (loops/mca.h).

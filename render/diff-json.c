@@ -4,6 +4,7 @@
  * --json writes and the HTML page carries (docs/compare.md "JSON").
  */
 #include "diff.h"
+#include "levers.h"
 #include "loops.h"
 #include "table.h"
 #include "../util/json_out.h"
@@ -164,6 +165,7 @@ void render__diff_json_body(struct json_out *j, const struct view_diff *v)
 		class_diff(j, v, i);
 	json_end_arr(j);
 	render__diff_offcpu_json(j, v);
+	render__levers_diff_json(j, v->in.levers);
 	gate(j, v);
 	json_key(j, "warnings");
 	json_begin_arr(j);

@@ -2,6 +2,7 @@
 /* aotperf diff as GitHub Markdown, from its view: headings, notes, the generic tables. */
 #include <inttypes.h>
 #include "diff.h"
+#include "levers.h"
 #include "loops.h"
 #include "markdown.h"
 #include "table.h"
@@ -120,6 +121,7 @@ static int body(FILE *f, const char *path, const struct view_diff *v, struct ap_
 	}
 	if (funcs(f, path, v, 0, err) || (v->incl && funcs(f, path, v, 1, err)) ||
 	    render__diff_offcpu_markdown(f, path, v, err) ||
+	    render__levers_diff_md(f, path, v->in.levers, err) ||
 	    status(f, path, "Renamed (same wasm index, another name)", v->renamed, err) ||
 	    status(f, path, "Removed (only in the before build)", v->removed, err) ||
 	    status(f, path, "Added (only in the after build)", v->added, err))

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include "diff.h"
+#include "levers.h"
 #include "loops.h"
 #include "table.h"
 #include "../util/term.h"
@@ -148,6 +149,7 @@ void render__diff_text(FILE *out, const struct view_diff *v, unsigned columns)
 	if (v->incl)
 		func_table(out, v, 1, cols);
 	render__diff_offcpu_text(out, v, cols);
+	render__levers_diff_text(out, v->in.levers, cols);
 	if (!d->nrenamed && !d->nremoved && !d->nadded)
 		fprintf(out, "\nNo function renamed, removed or added.\n");
 	status_list(out, "Renamed (same wasm index, another name)", v->renamed, cols);

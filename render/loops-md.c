@@ -26,10 +26,10 @@ static void verdict(FILE *f, const struct view_loops *v)
 
 		if (v->sampled)
 			fprintf(f, "%s%s: %.0f%% of samples, %.0f%% predicted payoff", k ? "; " : "",
-				render__lever_words(p->lever), p->sample_pct, p->payoff);
+				view__lever_words(p->lever), p->sample_pct, p->payoff);
 		else
 			fprintf(f, "%s%s: %.0f%% predicted payoff", k ? "; " : "",
-				render__lever_words(p->lever), p->payoff);
+				view__lever_words(p->lever), p->payoff);
 	}
 	if (!v->npays)
 		fputs("no lever has instructions in this loop.\n\n", f);
@@ -37,7 +37,7 @@ static void verdict(FILE *f, const struct view_loops *v)
 		fputs(". No lever pays here (each under 2%): the loop is bound by what stays.\n\n", f);
 	else
 		fprintf(f, ". Pays most: **%s** (%.0f%% faster loop predicted).\n\n",
-			render__lever_words(v->pays[0].lever), v->pays[0].payoff);
+			view__lever_words(v->pays[0].lever), v->pays[0].payoff);
 }
 
 int render__loops_md(FILE *f, const char *name, const struct view_loops *v, struct ap_err *err)
@@ -73,6 +73,12 @@ int render__loops_md(FILE *f, const char *name, const struct view_loops *v, stru
 	prose(f, buf, "\n\n");
 	if (render__table_md(f, name, v->whatif, err))
 		return -1;
+	for (uint32_t k = 0; k < v->nnot_modelled; k++) {
+		snprintf(buf, sizeof(buf), "%s: n/m, not modelled: %s",
+			 lp_lever__name((enum lp_lever)v->not_modelled[k]),
+			 l->lever[v->not_modelled[k]].not_modelled);
+		prose(f, buf, "\n\n");
+	}
 	if (v->no_verdict)	/* the hottest loop is where samples of other code fell */
 		fprintf(f, "**what pays:** no verdict: %s.\n\n", v->no_verdict);
 	else

@@ -11,13 +11,6 @@
 #include "../loops/mca.h"
 #include "../util/term.h"
 
-const char *render__lever_words(int lv)
-{
-	static const char *const w[LP__NLEVERS] = { "zero-extends", "frame loads/stores",
-						    "bounds checks", "vmctx reloads" };
-	return lv >= 0 && lv < LP__NLEVERS ? w[lv] : "?";
-}
-
 /* "    verdict: bounds checks: 36% of samples, 28% predicted payoff; ..." and what pays */
 static void verdict_text(FILE *out, const struct view_loops *v, size_t cols)
 {
@@ -34,10 +27,10 @@ static void verdict_text(FILE *out, const struct view_loops *v, size_t cols)
 
 		if (v->sampled)
 			fprintf(out, "%s %s: %.0f%% of samples, %.0f%% predicted payoff",
-				k ? ";\n     " : "", render__lever_words(p->lever), p->sample_pct, p->payoff);
+				k ? ";\n     " : "", view__lever_words(p->lever), p->sample_pct, p->payoff);
 		else
 			fprintf(out, "%s %s: %.0f%% predicted payoff", k ? ";\n     " : "",
-				render__lever_words(p->lever), p->payoff);
+				view__lever_words(p->lever), p->payoff);
 	}
 	if (!v->npays)
 		fprintf(out, " no lever has instructions in this loop\n");
@@ -46,7 +39,7 @@ static void verdict_text(FILE *out, const struct view_loops *v, size_t cols)
 			"what stays (see the bottleneck)");
 	else
 		fprintf(out, ".\n      Pays most: %s (%.0f%% faster loop predicted)\n",
-			render__lever_words(v->pays[0].lever), v->pays[0].payoff);
+			view__lever_words(v->pays[0].lever), v->pays[0].payoff);
 	fprintf(out, "    (the model assumes L1 hits and no memory dependences beyond llvm-mca's:\n"
 		"     a frame slot stored and reloaded costs no store-to-load latency, as on\n"
 		"     cores that rename stack memory; docs/levers.md)\n");
@@ -78,6 +71,13 @@ static void model_text(FILE *out, const struct view_loops *v, size_t cols)
 	if (lf->frame_keep)
 		fprintf(out, "    frame: allocator spills only (the sidecar's origins; %u frame "
 			"accesses of the function stay)\n", lf->frame_kept);
+	for (uint32_t k = 0; k < v->nnot_modelled; k++) {
+		int lv = v->not_modelled[k];
+
+		snprintf(line, sizeof(line), "    %s: n/m, not modelled: %s",
+			 lp_lever__name((enum lp_lever)lv), l->lever[lv].not_modelled);
+		ap_term__wrap(out, line, cols, 6);
+	}
 	verdict_text(out, v, cols);
 }
 
@@ -159,7 +159,13 @@ static void json_model(struct json_out *j, const struct view_loops *v, uint32_t 
 		json_key(j, "removed"); json_u64(j, r->removed);
 		json_key(j, "cycles_per_iteration");
 		json_dbl(j, r->ok ? r->cycles_per_iter : l->base.cycles_per_iter, 2);
-		json_key(j, "payoff_pct"); json_dbl(j, v->payoff[i][lv], 1);
+		json_key(j, "payoff_pct");
+		if (r->not_modelled) {	/* no number: the reason instead */
+			json_null(j);
+			json_key(j, "not_modelled"); json_str(j, r->not_modelled);
+		} else {
+			json_dbl(j, v->payoff[i][lv], 1);
+		}
 		if (lv == LP_FRAME) {
 			/* with a sidecar only its allocator spills (loops/analyze.c) */
 			json_key(j, "scope");

@@ -13,8 +13,6 @@ void render__loops_text(FILE *out, const struct view_loops *v, size_t cols);
 void render__loops_json(struct json_out *j, const struct view_loops *v);
 /* The Markdown of the loops and the hottest one's what-if (nothing without loops). */
 int render__loops_md(FILE *f, const char *name, const struct view_loops *v, struct ap_err *err);
-/* "bounds checks", "frame loads/stores", ... */
-const char *render__lever_words(int lv);
 
 /*
  * One function in two builds (loops-pair.c): diff's before and after,

@@ -7,6 +7,7 @@
 #include "consistency.h"
 #include "helper.h"
 #include "offcpu.h"
+#include "levers.h"
 #include "loops.h"
 #include "report.h"
 #include "report-export.h"
@@ -253,6 +254,7 @@ static void members(struct json_out *j, const struct view_report *v, const struc
 	json_host(j, v);
 	json_sorted(j, v);
 	json_funcs(j, v, page);
+	render__levers_json(j, v->levers);
 	if (p->source == PROFILE_RECORDS) {
 		json_key(j, "passes"); json_u64(j, (uint64_t)a->passes);
 	}

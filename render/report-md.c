@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "classes.h"
+#include "levers.h"
 #include "loops.h"
 #include "markdown.h"
 #include "offcpu.h"
@@ -177,6 +178,8 @@ int render__report_md(FILE *f, const char *name, const struct view_report *v,
 		o.failed = -1;
 	for (uint32_t i = 0; i < v->nfuncs; i++)
 		func_block(&o, &v->funcs[i]);
+	if (!o.failed && render__levers_md(f, name, v->levers, err))
+		o.failed = -1;
 	if (o.failed || (ro->md_extra && ro->md_extra(f, name, v->p, ro->ctx, err)))
 		return -1;
 	if (fflush(f) || ferror(f))

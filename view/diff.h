@@ -27,6 +27,7 @@
 #include "../util/err.h"
 
 struct render_loop_pair;
+struct view_levers_diff;
 
 /* One recording of a side, as read (cli/captures.c fills these). */
 struct view_diff_rec {
@@ -67,6 +68,7 @@ struct view_diff_input {
 	int force;			/* --force: judge inconsistent or cut recordings */
 	const struct cmp_offcpu *oc;	/* both sides' off-CPU time; NULL: not both */
 	const char *oc_note;		/* one side only has it: the line saying so */
+	const struct view_levers_diff *levers;	/* --levers (view/levers-diff.h); NULL: none */
 };
 
 /* A side's recordings against its cores, and their run time. */

@@ -17,43 +17,43 @@ static uint64_t lever_samples(const struct lp_loop *l, int lv)
 		return l->cls_samples[CLS_FRAME_LOAD] + l->cls_samples[CLS_FRAME_STORE];
 	case LP_BOUNDS_CHECK:
 		return l->cls_samples[CLS_BOUNDS_CHECK];
-	default:
+	case LP_VMCTX_RELOAD:
 		return l->cls_samples[CLS_VMCTX_RELOAD];
+	default:	/* dispatch: no one class, the instructions the model touched */
+		return l->lever[lv].touched_samples;
 	}
 }
 
-double view_loop__payoff(const struct lp_loop *l, int lv)
+const char *view__lever_words(int lever)
 {
-	const struct lp_model_run *r = &l->lever[lv];
-	double base = l->base.cycles_per_iter;
-
-	if (!l->base.ok || !r->ok || base <= 0)
-		return 0;
-	/*
-	 * llvm-mca lets a frame load run ahead of the store it reloads, which
-	 * breaks a chain carried through the slot: the loop as compiled then
-	 * models faster than its register version. A core that renames stack
-	 * memory carries the value like a register (measured:
-	 * docs/levers.md), so the loop as compiled is at least as slow as that.
-	 */
-	if (lv == LP_FRAME && r->cycles_per_iter > base)
-		base = r->cycles_per_iter;
-	return 100.0 * (1.0 - r->cycles_per_iter / base);
+	static const char *const w[LP__NLEVERS] = { "zero-extends", "frame loads/stores",
+						    "bounds checks", "vmctx reloads",
+						    "dispatch" };
+	return lever >= 0 && lever < LP__NLEVERS ? w[lever] : "?";
 }
 
-/* Levers by predicted payoff, most first; those with nothing to remove last. */
+/* Lever lv touches loop l and its saving is modelled (loops.h: not_modelled). */
+static int lever_modelled(const struct lp_loop *l, int lv)
+{
+	return l->lever[lv].removed && !l->lever[lv].not_modelled;
+}
+
+/* Sort key: modelled levers by payoff, then those not modelled, those with nothing to remove last. */
+static double order_key(const struct lp_loop *l, int lv)
+{
+	return lever_modelled(l, lv) ? lp_loop__payoff(l, lv) : l->lever[lv].removed ? -1e8 : -1e9;
+}
+
+/* Levers by predicted payoff, most first; not modelled, then nothing to remove, last. */
 static void by_payoff(const struct lp_loop *l, int *order)
 {
 	for (int i = 0; i < LP__NLEVERS; i++)
 		order[i] = i;
 	for (int i = 1; i < LP__NLEVERS; i++)
 		for (int k = i; k > 0; k--) {
-			double a = l->lever[order[k]].removed ? view_loop__payoff(l, order[k]) : -1e9;
-			double b = l->lever[order[k - 1]].removed ? view_loop__payoff(l, order[k - 1]) :
-								     -1e9;
 			int t = order[k];
 
-			if (a <= b)
+			if (order_key(l, order[k]) <= order_key(l, order[k - 1]))
 				break;
 			order[k] = order[k - 1];
 			order[k - 1] = t;
@@ -250,6 +250,11 @@ static int model(struct view_loops *v)
 		if (!r->removed)
 			continue;
 		vt_table__dbl(t, W_CYCLES, r->cycles_per_iter);
+		if (r->not_modelled) {	/* kept out of the verdict: the note says why */
+			vt_table__word(t, W_PAYOFF, "n/m");
+			v->not_modelled[v->nnot_modelled++] = lv;
+			continue;
+		}
 		vt_table__dbl(t, W_PAYOFF, v->payoff[0][lv]);
 		v->pays[v->npays++] = (struct view_loop_pay){ lv, v->lever_pct[0][lv],
 							      v->payoff[0][lv] };
@@ -275,7 +280,7 @@ static int shares(struct view_loops *v)
 		v->loop_pct[i] = ap_pct(l->samples, lf->total);
 		for (int lv = 0; lv < LP__NLEVERS; lv++) {
 			v->lever_pct[i][lv] = ap_pct(lever_samples(l, lv), l->samples);
-			v->payoff[i][lv] = view_loop__payoff(l, lv);
+			v->payoff[i][lv] = lp_loop__payoff(l, lv);
 		}
 	}
 	return 0;

@@ -8,7 +8,9 @@
  * hottest loop's instructions with their share of the loop, its
  * what-if table by predicted payoff, and the verdict: the levers in
  * payoff order with their shares, and whether the best pays. payoff = 1 -
- * cycles with the lever / cycles as compiled (loops/ models them). The
+ * cycles with the lever / cycles as compiled (loops/ models them,
+ * lp_loop__payoff); a lever whose saving is not modelled there (a
+ * br_table's dispatch) is listed "n/m" with the reason, out of the verdict. The
  * formats (render/loops*.c) only format it.
  */
 #include <stdint.h>
@@ -46,6 +48,9 @@ struct view_loops {
 	struct view_loop_pay pays[LP__NLEVERS];
 	uint32_t npays;
 	int pays_most;			/* pays[0] pays (VIEW_LEVER_PAYS or more) */
+	/* levers touching the hottest loop whose saving is not modelled (l->lever[].not_modelled) */
+	int not_modelled[LP__NLEVERS];
+	uint32_t nnot_modelled;
 	const char *no_verdict;		/* why no lever is claimed (the class table's), or NULL */
 };
 
@@ -58,7 +63,7 @@ struct view_loops *view_loops__new(const struct lp_func *lf, const struct cls_fu
 				   struct ap_err *err);
 void view_loops__delete(struct view_loops *v);
 
-/* Percent of loop l's cycles lever lv would save (0 when not modelled). */
-double view_loop__payoff(const struct lp_loop *l, int lv);
+/* A lever in the verdicts' words: "bounds checks", "frame loads/stores", ... */
+const char *view__lever_words(int lever);
 
 #endif

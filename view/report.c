@@ -273,6 +273,10 @@ int view_report__new(const struct profile *p, const struct view_report_opts *o,
 			goto nomem;
 	if (view_report__host(v) || view_report__sorted(v))
 		goto nomem;
+	if (p->levers && !(v->levers = view_levers__new(p->levers, p, err))) {
+		view_report__delete(v);
+		return -1;
+	}
 	if (view_report__funcs(v, err)) {
 		view_report__delete(v);
 		return -1;
@@ -298,5 +302,6 @@ void view_report__delete(struct view_report *v)
 	vt_table__delete(v->host);
 	vt_table__delete(v->sorted);
 	view_report__funcs_exit(v);
+	view_levers__delete(v->levers);
 	free(v);
 }

@@ -10,7 +10,8 @@
  * its ranked functions under the --top / --percent-limit cut), the
  * samples outside wasm by DSO and symbol under the same cut, perf's
  * --sort table, and each classified function (view/classes.h: its class
- * table and verdict, hottest instructions, listing, loops). The formats
+ * table and verdict, hottest instructions, listing, loops), and the
+ * run's lever table (levers.h, report --levers). The formats
  * (render/report-*.c) only format it; aotperf report, record and the
  * dlfilter build it from their profiles.
  *
@@ -19,6 +20,7 @@
  */
 #include <stdint.h>
 #include "classes.h"
+#include "levers.h"
 #include "listing.h"
 #include "loops.h"
 #include "table.h"
@@ -108,6 +110,7 @@ struct view_report {
 	uint32_t sorted_left;		/* its rows not shown */
 	struct view_report_func *funcs;	/* the classified ones, in the order asked */
 	uint32_t nfuncs;
+	struct view_levers *levers;	/* the run's lever table (p->levers); NULL without */
 };
 
 /* Build the view of p (finished; its functions classified); 0 and *out, or -1 with err. */

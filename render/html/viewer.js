@@ -432,6 +432,74 @@
 		}
 	}
 
+	/* ---- the run's lever table (report --levers, docs/levers.md) ---- */
+
+	function renderLevers(app, m, onPick) {
+		var lv = m.doc.levers, s = section(app, 'levers', 'Which lever pays for the run');
+		var modelled = function (r) { return r.payoff_pct !== null && r.payoff_pct !== undefined; };
+		add(s, el('p', 'note', lv['static'] ? 'No recording: the ' + lv.functions.length +
+			' largest functions with loops, every loop modelled; each lever\u2019s mean saving per modelled loop.' :
+			lv.functions.length + ' functions hold ' + pct(num(lv.function_samples), num(lv.wasm_samples)) +
+			' of the wasm samples; their loops with ' + num(lv.loop_min_pct) + '% of their function or more are ' +
+			'modelled: ' + num(lv.modelled_pct).toFixed(1) + '% of the run (' + num(lv.unmodelled_pct).toFixed(1) +
+			'% not modelled). Model: ' + (lv.tool ? lv.tool + ' -mcpu=' + lv.mcpu : lv.model_note || 'none') + '.'));
+		var rows = lv.rows || [], max = 0;
+		rows.forEach(function (r) { if (modelled(r)) max = Math.max(max, num(r.payoff_hi_pct) + num(r.tolerance_pct)); });
+		/* the chart: each lever's predicted payoff, its tolerance as a lighter band */
+		var chart = put(s, el('div', 'bars leverbars'));
+		chart.id = idp + 'levers-chart';
+		rows.forEach(function (r) {
+			var lb = el('span', 'lbl mono nolink', r.lever), tr = el('div', 'track'), txt;
+			tr.setAttribute('data-lever', r.lever);
+			if (modelled(r) && max > 0) {
+				var p = Math.max(0, num(r.payoff_pct)), hi = Math.max(p, num(r.payoff_hi_pct));
+				var f = put(tr, el('div', 'fill'));
+				f.style.width = (100 * p / max).toFixed(2) + '%';
+				if (hi > p) { var b = put(tr, el('div', 'fill bound')); b.style.width = (100 * (hi - p) / max).toFixed(2) + '%'; }
+				var t = put(tr, el('div', 'fill tol'));
+				t.style.width = (100 * Math.min(num(r.tolerance_pct), max) / max).toFixed(2) + '%';
+				txt = num(r.payoff_pct).toFixed(1) + '%' + (hi > p + 0.05 ? '..' + hi.toFixed(1) + '%' : '') +
+					' \u00b1' + num(r.tolerance_pct).toFixed(1);
+			} else {
+				txt = num(r.removed) ? 'not modelled' : '-';
+			}
+			add(chart, lb, tr, el('span', 'num', txt));
+		});
+		var t = put(s, el('table', 'ltable'));
+		t.id = idp + 'levers-table';
+		var hr = put(put(t, el('thead')), el('tr'));
+		['lever', 'functions', 'instructions', 'samples on them', '%run',
+			lv['static'] ? 'mean loop saving' : 'predicted run payoff', 'tolerance'].forEach(function (h, k) {
+			add(hr, el('th', k ? 'num' : null, h));
+		});
+		var tb = put(t, el('tbody'));
+		rows.forEach(function (r) {
+			var tr = put(tb, el('tr', num(r.removed) ? null : 'none'));
+			tr.setAttribute('data-lever', r.lever);
+			add(tr, el('td', 'mono', r.lever), el('td', 'num', String(num(r.functions))),
+				el('td', 'num', fmt(r.removed)), el('td', 'num', fmt(r.samples)),
+				el('td', 'num', num(r.sample_pct).toFixed(1) + '%'),
+				el('td', 'num' + (modelled(r) && num(r.payoff_pct) >= 2 ? ' pays' : ''),
+					modelled(r) ? num(r.payoff_pct).toFixed(1) + '%' : num(r.removed) ? 'not modelled' : '-'),
+				el('td', 'num', modelled(r) ? '\u00b1' + num(r.tolerance_pct).toFixed(1) : '-'));
+		});
+		rows.forEach(function (r) {
+			if (r.not_modelled) add(s, el('p', 'note', r.lever + ': not modelled in ' + num(r.unmodelled_loops) +
+				' loop(s), ' + num(r.unmodelled_pct).toFixed(1) + '% of the run: ' + r.not_modelled));
+		});
+		var v = put(s, el('p', 'meta', 'verdict: ' + lv.verdict));
+		v.id = idp + 'levers-verdict';
+		var fl = put(s, el('p', 'note', 'Functions of the table: '));
+		(lv.functions || []).forEach(function (f, i) {
+			var ci = m.coreOf(f.core), a = el('a', 'mono', label(ci >= 0 ? m.cores[ci].label : '', num(f.local_func), f.name,
+				m.cores.length));
+			a.href = '#';
+			a.addEventListener('click', function (e) { e.preventDefault(); onPick(ci, num(f.local_func)); });
+			add(fl, i ? document.createTextNode(', ') : null, a,
+				document.createTextNode(' (' + pct(num(f.samples), m.total) + ', ' + num(f.loops_modelled) + ' loop(s))'));
+		});
+	}
+
 	/* ---- flame graph (icicle) or self-sample bars ---- */
 
 	function frameFill(n) {
@@ -913,7 +981,8 @@
 	function leversByPayoff(wi) {
 		return Object.keys(wi).sort(function (a, b) {
 			var x = wi[a], y = wi[b];
-			var px = num(x.removed) ? num(x.payoff_pct) : -1e9, py = num(y.removed) ? num(y.payoff_pct) : -1e9;
+			var rank = function (w) { return !num(w.removed) ? -1e9 : w.payoff_pct === null ? -1e8 : num(w.payoff_pct); };
+			var px = rank(x), py = rank(y);
 			return py - px;
 		});
 	}
@@ -967,7 +1036,8 @@
 			var tr = put(wb, el('tr', rm ? null : 'none'));
 			tr.setAttribute('data-lever', lv);
 			add(tr, el('td', 'mono', lv), el('td', 'num', num(x.sample_pct).toFixed(1) + '%'),
-				el('td', 'num' + (rm && !nov && num(x.payoff_pct) >= 2 ? ' pays' : ''), rm ? num(x.payoff_pct).toFixed(1) + '%' : '-'),
+				el('td', 'num' + (rm && !nov && num(x.payoff_pct) >= 2 ? ' pays' : ''), !rm ? '-' :
+					x.payoff_pct === null ? 'not modelled' : num(x.payoff_pct).toFixed(1) + '%'),
 				el('td', 'num', rm ? num(x.cycles_per_iteration).toFixed(2) : '-'), el('td', 'num', String(rm)),
 				el('td', 'mono', md.mcpu));
 		});
@@ -1489,6 +1559,7 @@
 			table.setMode(k);
 		});
 		if (m.diff) renderDiff(app, m, state.pick);
+		if (m.doc.levers) renderLevers(app, m, function (ci, f) { state.pick(ci, f); });
 		if (m.tree && m.tree.total > 0) flame = renderFlame(app, m, state.pick);
 		else renderSelfChart(app, m, state.pick);
 		renderClassMix(app, m, state.pick);

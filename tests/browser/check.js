@@ -293,12 +293,14 @@ async function main() {
 		if (hl.model) {
 			const levers = Object.keys(hl.whatif).sort((a, b) => {
 				const x = hl.whatif[a], y = hl.whatif[b];
-				return (y.removed ? y.payoff_pct : -1e9) - (x.removed ? x.payoff_pct : -1e9);
+				const rank = (w) => !w.removed ? -1e9 : w.payoff_pct === null ? -1e8 : w.payoff_pct;
+				return rank(y) - rank(x);
 			});
 			const wt = await page.$$eval('#whatif-table tbody tr', (r) => r.map((x) => Array.from(x.children).map((c) => c.textContent)));
 			const exp = levers.map((lv) => {
 				const w = hl.whatif[lv];
-				return [lv, w.sample_pct.toFixed(1) + '%', w.removed ? w.payoff_pct.toFixed(1) + '%' : '-',
+				return [lv, w.sample_pct.toFixed(1) + '%', !w.removed ? '-' :
+					w.payoff_pct === null ? 'not modelled' : w.payoff_pct.toFixed(1) + '%',
 					w.removed ? w.cycles_per_iteration.toFixed(2) : '-', String(w.removed), hl.model.mcpu];
 			});
 			ok(JSON.stringify(wt) === JSON.stringify(exp), 'what-if table = the document\'s whatif, by payoff (' + exp.length + ' levers)',

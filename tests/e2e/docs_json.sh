@@ -18,10 +18,10 @@ SIDE=$FIX/side/frames
 J=$WORK/json
 mkdir -p "$J"
 # objects whose keys are data (class, lever, state, origin, tier names; a
-# spill log's fields), not names the docs list
+# spill log's fields; the lever tables' per-lever objects), not names the docs list
 MAPS=(-m classes -m classes.before -m classes.after -m whatif -m off_cpu_by_state
 	-m origins -m hottest_loop.levers -m sampled_delta_points -m class_delta_points
-	-m tier_samples -m metrics)
+	-m tier_samples -m metrics -m functions.levers -m functions.predicted -m functions.tolerance)
 
 # the pages each document is held against
 sed -n '/^## JSON/,/^## Text output/p' "$ROOT/docs/helper-interface.md" >"$WORK/helper.md"
@@ -65,7 +65,7 @@ check_eq "aotperf record --off-cpu: exit status" "$?" 0
 
 # ---- report ----
 run() { "$AOTPERF" "$@" >/dev/null 2>"$WORK/err" || bad "$* ($(head -c 300 "$WORK/err"))"; }
-run report -q -i "$P" --cwasm "$S" --json "$J/r-plain.json"
+run report -q -i "$P" --cwasm "$S" --levers --spill-log "$WORK/si/spill.log" --json "$J/r-plain.json"
 run report -q -i "$WORK/g.data" --cwasm "$S" --hot 2 --children --callers 1504 \
 	--callees 1504 --json "$J/r-g.json" --html "$WORK/r-g.html"
 run report -q -i "$WORK/ev.data" --cwasm "$S" --json "$J/r-ev.json"
@@ -87,7 +87,7 @@ check "report -i A -i B: recordings[]" jqe '.recordings | length == 2' "$J/cap.j
 documented "report -i A -i B --json" "$WORK/json.md" "$J/cap.json"
 
 # ---- diff ----
-run diff "$P" "$WORK/g.data" --cwasm "$S" -- "$WORK/g.data" "$P" --cwasm "$S" --func 1504 \
+run diff "$P" "$WORK/g.data" --cwasm "$S" -- "$WORK/g.data" "$P" --cwasm "$S" --func 1504 --levers \
 	--fail-if-slower 5 --json "$J/d.json" --html "$WORK/d.html"
 run diff "$WORK/off.data" --cwasm "$S" -- "$WORK/off.data" --cwasm "$S" --json "$J/d-off.json"
 check "diff: off-CPU compared" jqe '.off_cpu.compared' "$J/d-off.json"

@@ -23,22 +23,11 @@
 # compare's gap per lever is checked in engines_v8.sh (it needs node).
 . "$(dirname "$0")/lib/common.sh"
 . "$E2E/lib/asmcore.sh"
+. "$E2E/lib/mca.sh"
 ROOT=$(cd "$E2E/../.." && pwd)
-
-MCA=""
-for c in /usr/lib/llvm-*/bin/llvm-mca; do [ -x "$c" ] && MCA=$c; done
-[ -z "$MCA" ] && MCA=$(command -v llvm-mca || true)
-if [ -z "$MCA" ]; then
-	if [ -n "${CI:-}" ]; then bad "no llvm-mca (make deps installs llvm)"; else
-		echo "SKIP: no llvm-mca installed (make deps installs llvm)"; fi
-	finish
-	exit
-fi
+need_mca
 # cycles per iteration of an llvm-mca input, computed here: MCPU FILE
-rerun() {
-	"$MCA" -mcpu="$1" -iterations=100 "$2" 2>/dev/null |
-		gawk '/^Iterations:/ { i = $2 } /^Total Cycles:/ { c = $3 } END { printf "%.2f", c / i }'
-}
+rerun() { mca_cycles "$1" "$2" | gawk '{ printf "%.2f", $1 }'; }
 two() { gawk '{ printf "%.2f", $1 }'; }
 within() { # within A B PCT: |A - B| <= PCT% of B (+0.011 for the 2 decimals)
 	gawk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= p / 100 * b + 0.011) }'
@@ -68,10 +57,11 @@ check_eq "the JSON's input reruns to its cycles (lv_bounds, -mcpu=$mcpu)" \
 
 # Markdown: the what-if rows as the JSON has them (payoff 1 decimal, cycles 2)
 jq -r '.classified_functions[] | .loops[0] as $l | $l.whatif | to_entries[] |
-	"\(.key) \(if .value.removed > 0 then (.value.payoff_pct * 10 | round / 10 | tostring) else "-" end) \(.value.removed)"' \
-	"$WORK/r.json" | gawk '{ if ($2 != "-") $2 = sprintf("%.1f%%", $2); print }' | sort >"$WORK/md.want"
+	"\(.key) \(if .value.removed == 0 then "-" elif .value.payoff_pct == null then "n/m"
+		else (.value.payoff_pct * 10 | round / 10 | tostring) end) \(.value.removed)"' \
+	"$WORK/r.json" | gawk '{ if ($2 != "-" && $2 != "n/m") $2 = sprintf("%.1f%%", $2); print }' | sort >"$WORK/md.want"
 # (its columns the text's: lever, removed, cycles/iter, payoff, %samples, model)
-gawk -F '|' '$2 ~ /^ `(zext_move|frame|bounds_check|vmctx_reload)` *$/ {
+gawk -F '|' '$2 ~ /^ `(zext_move|frame|bounds_check|vmctx_reload|dispatch)` *$/ {
 	l = $2; gsub(/[ `]/, "", l); p = $5; gsub(/ /, "", p); r = $3; gsub(/ /, "", r); print l, p, r }' \
 	"$WORK/r.md" | sort >"$WORK/md.got"
 check "Markdown: the what-if rows (lever, payoff, removed) = the JSON's ($(wc -l <"$WORK/md.want"))" \

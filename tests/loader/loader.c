@@ -3,7 +3,7 @@
  * loader: map .cwasm text the way the WAMR runtime does and run the fixture
  * kernels from it, so perf records a real anonymous code mapping.
  *
- *   loader [--ms MILLIS] [--wall] [--twice] [--remap] [--adjacent]
+ *   loader [--ms MILLIS | --trips N] [--wall] [--twice] [--remap] [--adjacent]
  *          [--mix NAME:W,NAME:W,...] [--call-abi sysv|win64]
  *          [--jitdump] [--fork] [--threads N]
  *          [--import CORE:EXPORT] [--nap FROM:TO]
@@ -14,6 +14,10 @@
  *           sample counts do not depend on the machine's load
  * --wall    --ms and the mix weights in wall time instead (mixes that sleep
  *           in host calls: their naps use no CPU time)
+ * --trips N run N trips of the mix in all instead of for a time: fixed work,
+ *           so that a faster build records less time (each round calls each
+ *           kernel with TRIPS_CHUNK trips, the last call cut short; no
+ *           calibration); "done:" then reports exactly N trips
  * --mix     kernels and weights, weights are shares of run time
  *           (default all four kernels, weight 1)
  * --twice   map every core twice and alternate between the copies
@@ -91,6 +95,8 @@
 /* One call should last long enough to amortize the loop, short enough to
  * keep the weighted mix fine-grained. */
 #define CALL_NS 200000.0
+/* --trips: trips per call */
+#define TRIPS_CHUNK 65536
 
 /* host_nap's and host_poll's calls and time per requested length (a few at most). */
 #define NAP_KINDS 8
@@ -236,6 +242,7 @@ struct core {
 
 struct run {
 	long ms;
+	uint64_t trips;		/* --trips N, 0: run for --ms */
 	int twice, remap, adjacent;
 	int jitdump, timing, fork, nthreads;
 	enum call_abi abi;
@@ -269,7 +276,7 @@ static void fail(const char *fmt, ...)
 
 static void usage(void)
 {
-	fail("usage: loader [--ms MILLIS] [--wall] [--twice] [--remap] [--adjacent] "
+	fail("usage: loader [--ms MILLIS | --trips N] [--wall] [--twice] [--remap] [--adjacent] "
 	     "[--mix NAME:W,...] [--call-abi sysv|win64|aapcs64] [--jitdump] [--fork] [--threads N] "
 	     "[--import CORE:EXPORT] [--nap FROM:TO] "
 	     "[--manifest M.json | FILE.cwasm ...]");
@@ -578,6 +585,14 @@ static void remap_first(struct run *r)
 	map_core(r, c, 0);
 }
 
+/* Trips a call may still make: its chunk, cut to what --trips leaves. */
+static uint64_t chunk_of(const struct run *r, int k)
+{
+	if (!r->trips)
+		return r->mix[k].chunk;
+	return r->trips - r->vm.trips < r->mix[k].chunk ? r->trips - r->vm.trips : r->mix[k].chunk;
+}
+
 /* One weighted round over every mapping of every core. */
 static void round_once(struct run *r)
 {
@@ -586,9 +601,9 @@ static void round_once(struct run *r)
 
 		for (int mi = 0; mi < c->nmaps; mi++)
 			for (int k = 0; k < r->nmix; k++)
-				for (unsigned w = 0; w < r->mix[k].weight; w++)
+				for (unsigned w = 0; w < r->mix[k].weight && chunk_of(r, k); w++)
 					r->checksum ^= call_entry(r, c, mi,
-						c->entry_off[k], r->mix[k].chunk);
+						c->entry_off[k], chunk_of(r, k));
 	}
 }
 
@@ -598,8 +613,13 @@ static void run_mix(struct run *r)
 	double half = start + r->ms * 0.5e6;
 	int remapped = 0;
 
-	calibrate(r);
-	while (now_ns() < end) {
+	if (r->trips) {
+		for (int k = 0; k < r->nmix; k++)
+			r->mix[k].chunk = TRIPS_CHUNK;
+	} else {
+		calibrate(r);
+	}
+	while (r->trips ? r->vm.trips < r->trips : now_ns() < end) {
 		round_once(r);
 		if (r->remap && !remapped && now_ns() >= half) {
 			remap_first(r);
@@ -833,6 +853,12 @@ int main(int argc, char **argv)
 			r.ms = strtol(argv[++i], &end, 10);
 			if (*end || r.ms < 1 || r.ms > 3600 * 1000)
 				fail("--ms: bad value '%s'", argv[i]);
+		} else if (!strcmp(a, "--trips") && i + 1 < argc) {
+			char *end;
+
+			r.trips = strtoull(argv[++i], &end, 10);
+			if (*end || !r.trips)
+				fail("--trips: bad value '%s'", argv[i]);
 		} else if (!strcmp(a, "--call-abi") && i + 1 < argc) {
 			i++;
 			if (!strcmp(argv[i], HOST_ABI_NAME))

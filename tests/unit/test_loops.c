@@ -110,8 +110,9 @@ static void test_whatif_text(void)
 	for (int lv = -1; lf.nloops == 1 && lv <= LP_FRAME; lv++) {
 		struct lp_text t = { 0 };
 		uint32_t n;
+		uint64_t touched;
 
-		CHECK(!lp_whatif__body(&t, &lf, &lf.loops[0], &f, lv, ".L", &n));
+		CHECK(!lp_whatif__body(&t, &lf, &lf.loops[0], &f, lv, ".L", &n, &touched));
 		CHECK_EQ_U64(n, removed[lv + 1]);
 		if (!t.s || strcmp(t.s, want[lv + 1]))
 			fprintf(stderr, "lever %d: got\n%s\nwant\n%s\n", lv, t.s ? t.s : "",
@@ -250,11 +251,16 @@ static void test_mcpu(void)
 		char too[160], mcpu[32], why[256];
 
 		lp_mcpu__too_new(14, too, sizeof(too));
-		CHECK(!strcmp(too, "znver5 znver4 "));
+		CHECK(!strcmp(too, "znver5 znver4 emeraldrapids graniterapids "));
 		lp_mcpu__pick(&c, CWASM_ARCH_X86_64, NULL, too, mcpu, sizeof(mcpu), why, sizeof(why));
 		CHECK(!strcmp(mcpu, "znver3"));
+		/* an Emerald Rapids (family 6 model 0xcf) on LLVM 14: Sapphire Rapids */
+		struct lp_cpu emr = { .cpuid = "GenuineIntel,6,207,2", .source = "test" };
+
+		lp_mcpu__pick(&emr, CWASM_ARCH_X86_64, NULL, too, mcpu, sizeof(mcpu), why, sizeof(why));
+		CHECK(!strcmp(mcpu, "sapphirerapids"));
 		lp_mcpu__too_new(16, too, sizeof(too));
-		CHECK(!strcmp(too, "znver5 "));
+		CHECK(!strcmp(too, "znver5 emeraldrapids "));
 		lp_mcpu__too_new(19, too, sizeof(too));
 		CHECK(!*too);
 		lp_mcpu__too_new(0, too, sizeof(too));	/* unknown version: llvm-mca decides */

@@ -6,7 +6,8 @@
 
 # asm_core SRC OUT.cwasm [--pad-to BYTES] [as options...]: OUT.cwasm and
 # OUT.cwasm.syms, with OUT.o, OUT.text, OUT.nm and OUT.dis (objdump -M
-# intel) beside them. 0 on success. ASM_ARCH=aarch64: aarch64 code with the
+# intel) beside them; SRC's folder is on the include path (.include
+# "idioms.inc"). 0 on success. ASM_ARCH=aarch64: aarch64 code with the
 # cross binutils (A64_PREFIX, default aarch64-linux-gnu-), a version 11
 # aarch64 core.
 asm_core() {
@@ -17,7 +18,7 @@ asm_core() {
 		p=${A64_PREFIX-aarch64-linux-gnu-} dis=() target=(--version 11 --target aarch64)
 	fi
 	local b=${out%.cwasm}
-	"${p}as" "$@" -o "$b.o" "$src" &&
+	"${p}as" -I "$(dirname "$src")" "$@" -o "$b.o" "$src" &&
 		"${p}objcopy" -O binary -j .text "$b.o" "$b.text" &&
 		"${p}nm" -n --defined-only "$b.o" >"$b.nm" &&
 		"${p}objdump" -d "${dis[@]}" --no-show-raw-insn "$b.o" >"$b.dis" &&
