@@ -52,9 +52,12 @@ static void verdict(struct view_levers *v)
 			 best->payoff, of, best->tolerance);
 	else
 		snprintf(v->verdict, sizeof(v->verdict), "pays most: %s, %.1f%% %s predicted (+-%.1f), "
-			 "%.1f points more than %s (%.1f%%)", view__lever_words(best->lever),
+			 "%.1f points more than %s (%.1f%%)%s", view__lever_words(best->lever),
 			 best->payoff, of, best->tolerance, best->payoff - next->payoff,
-			 view__lever_words(next->lever), next->payoff);
+			 view__lever_words(next->lever), next->payoff,
+			 /* the lead is within what the kernel pairs allow: say so, not a winner */
+			 best->payoff - next->payoff < best->tolerance + next->tolerance ?
+			 ", within the two tolerances: not a clear lead" : "");
 }
 
 static void head(struct view_levers *v)
