@@ -64,9 +64,9 @@ static const char *const kernel_text =
 static void test_texts(void)
 {
 	char buf[128];
-	struct elf_func *v;
-	size_t n;
-	uint64_t a, b;
+	struct elf_func *v = NULL;
+	size_t n = 0;
+	uint64_t a = 0, b = 0;
 	char *t;
 
 	CHECK(!strcmp(indexed(kernel_text, 0xffffffff81000000ull, buf, sizeof(buf)), "_text"));
