@@ -119,7 +119,9 @@ def callgraph(text, j, md, doc, args):
              j["call_graph"]["samples"])
     tables = md_tables(md)
     rows, _ = text_table(lines, r"^  +Children +Self ")
-    want = [[pct(r["children_pct"]) + "%", pct(r["self_pct"]) + "%", str(r["children_samples"]),
+    total = j["call_graph"]["samples"]
+    want = [[pct(100.0 * r["children_samples"] / total) + "%",
+             pct(100.0 * r["self_samples"] / total) + "%", str(r["children_samples"]),
              str(r["self_samples"]), r["name"]] for r in j["children"]]
     got = rows or []
     check_eq("--children: rows, text = JSON", len(got), len(want))
@@ -133,8 +135,14 @@ def callgraph(text, j, md, doc, args):
     for kind in ("callers", "callees"):
         for e in j.get(kind, []):
             name, edges = e["name"], e[kind]
-            want = [[str(x["samples"]), pct(x["percent_of_function"]) + "%", x["name"]]
+            # the share from the counts, not the JSON's rounded share rounded again
+            # (67 of 117 is 57.26%; 57.265 would round to 57.27)
+            tot = e["children_samples"]
+            want = [[str(x["samples"]), pct(100.0 * x["samples"] / tot) + "%", x["name"]]
                     for x in edges]
+            check_eq("%s of %s: JSON's percent_of_function = samples / the function's" % (kind, name),
+                     [x["name"] for x in edges
+                      if abs(x["percent_of_function"] - 100.0 * x["samples"] / tot) > 0.006], [])
             start = next((i for i, l in enumerate(lines) if l == "%s of %s" % (kind, name)), -1)
             rows, _ = text_table(lines, r"^  +Samples ", start) if start >= 0 else (None, -1)
             check_eq("%s of %s: text = JSON" % (kind, name),
