@@ -31,7 +31,7 @@ D=$WORK/whole.data
 cd "$WORK" || exit 1
 jqe() { jq -e "$@" >/dev/null; }
 
-record "$D" -- --ms 1200 "$S"
+record_one_cpu "$D" -- --ms 1200 "$S"	# cuts after the mapping: time order
 check "perf record: the whole recording" test -s "$D"
 
 # the header's sections (perf's struct perf_file_header): attrs at 24, data at 40
@@ -52,6 +52,7 @@ check "the core's //anon mapping record found ($anon)" test -n "$anon_off"
 # the sample in the middle of those after the mapping
 read -r mid_off mid_size < <(gawk -v a="$anon_off" '$3 == 9 && $1 > a { o[n] = $1; s[n++] = $2 }
 	END { print o[int(n / 2)], s[int(n / 2)] }' recs)
+check "samples after the mapping record in the file ($mid_off)" test -n "$mid_off"
 read -r last_off last_size < <(gawk -v e="$data_end" '$1 + $2 == e { print $1, $2 }' recs)
 
 declare -A CUT=(

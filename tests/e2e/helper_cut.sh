@@ -15,7 +15,7 @@
 . "$(dirname "$0")/lib/common.sh"
 
 F=$FIX/frames.cwasm
-record "$WORK/w.data" -- --ms 800 --mix spill_heavy:3,zext_heavy:1 "$F"
+record_one_cpu "$WORK/w.data" -- --ms 800 --mix spill_heavy:3,zext_heavy:1 "$F"
 W=$WORK/w.data
 ts=$(syms_text_size "$F.syms")
 

@@ -28,12 +28,19 @@ finish() {
 }
 
 # record OUT [perf record options...] -- loader args...
-record() {
-	local out=$1; shift
+record() { record_with "" "$@"; }
+# record_one_cpu: the same, perf and the run pinned to CPU 0. perf writes each
+# CPU's buffer in turn, so a run that maps its code on one CPU and is sampled
+# on the other can have the mapping record after every sample in the file;
+# tests that cut the file after the mapping need the file in time order.
+record_one_cpu() { record_with "taskset -c 0" "$@"; }
+record_with() {
+	local pin=$1 out=$2; shift 2
 	local opts=()
 	while [ $# -gt 0 ] && [ "$1" != "--" ]; do opts+=("$1"); shift; done
 	shift
-	perf record -q -e cpu-clock -k mono -F 2000 "${opts[@]}" -o "$out" -- "$LOADER" "$@" \
+	# shellcheck disable=SC2086 # $pin: no word or two
+	$pin perf record -q -e cpu-clock -k mono -F 2000 "${opts[@]}" -o "$out" -- "$LOADER" "$@" \
 		>"$out.log" 2>&1
 }
 
