@@ -108,7 +108,14 @@ check_eq "annotate: the line over two cases placed by address, none left" \
 	"$(jq -c '.functions[0] | [.by_address_samples > 0, .ambiguous_samples]' "$WORK/a.json")" "[true,0]"
 check_eq "annotate: the realigned line's samples = perf script's on the head (+$HEAD)" \
 	"$(jq '.functions[0].realigned_samples' "$WORK/a.json")" "$(in_range "$HEAD" "$((HEAD + 1))")"
-check "annotate: its header says how lines were placed" grep -q '^  realigned  .*objdump began' "$WORK/a.txt"
+# the header names the realigned samples when there are any (the head's one
+# instruction can go unsampled in a run: 0 in one CI run of ~3,000)
+if [ "$(in_range "$HEAD" "$((HEAD + 1))")" -gt 0 ]; then
+	check "annotate: its header says how lines were placed" grep -q '^  realigned  .*objdump began' "$WORK/a.txt"
+else
+	check "annotate: no samples on the head, no realigned line in its header" \
+		test "$(grep -c '^  realigned  ' "$WORK/a.txt")" = 0
+fi
 
 # classify reads perf annotate's own text (--asm-raw, as annotate ran it)
 "$AOTPERF" classify --top 100 --json "$WORK/c.json" "$WORK/perf-annotate.txt" >"$WORK/c.txt"
