@@ -101,11 +101,13 @@ for lw in $W; do
 done
 
 # ---- 3. the run payoffs, recomputed ----
+declare -A expv=()
 for lw in $W; do
 	lever=${lw%%:*}
 	got=$(jq -r ".levers.rows[] | select(.lever == \"$lever\") | .payoff_pct" "$J")
 	exp=$(gawk -v l="$lever" -v t="$total" '$1 == l { p += $2 / t * (1 - $4 / $3) } END { printf "%.2f", 100 * p }' \
 		"$WORK/expect")
+	expv[$lever]=$exp
 	check "$lever: predicted run payoff $got% = (loop samples / run) x (1 - variant / base) = $exp%" \
 		gawk -v a="$got" -v b="$exp" 'BEGIN { d = a - b; exit !(d < 0.15 && d > -0.15) }'
 done
@@ -115,7 +117,11 @@ check "each row's payoff = the sum of its functions' shares (functions[].levers)
 check "rows in payoff order" jqe '[.levers.rows[] | select(.payoff_pct != null) | .payoff_pct] |
 	. == (sort | reverse)' "$J"
 first=$(jq -r '[.levers.rows[] | select(.payoff_pct != null)][0].lever' "$J")
-check_eq "the first lever: zero-extends (the workload's 40% of the run at ~50% per loop)" "$first" zext_move
+# the one the computation above puts first: zero-extends on the CPU models
+# seen here (40% of the run at ~50% a loop), but a model can price them at
+# nothing (0.0% on one CI machine's), and then another lever leads
+want_first=$(for l in "${!expv[@]}"; do echo "${expv[$l]} $l"; done | sort -k1,1gr | head -n1 | cut -d' ' -f2)
+check_eq "the first lever: the largest payoff computed here (${expv[$want_first]}% $mcpu)" "$first" "$want_first"
 words=$(gawk -v l="$first" 'BEGIN { w["zext_move"] = "zero-extends"; w["bounds_check"] = "bounds checks"
 	w["dispatch"] = "dispatch"; print w[l] }')
 margin=$(jq -r '[.levers.rows[] | select(.payoff_pct != null)] | .[0].payoff_pct - .[1].payoff_pct |
