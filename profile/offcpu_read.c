@@ -460,10 +460,11 @@ static int walk_chain(struct offcpu_reader *r, const struct pd_sample *s, struct
 			ctx = ip;
 			continue;
 		}
-		if (ctx == PERF_CONTEXT_KERNEL && ksc && r->kname) {
+		/* counted even when they cannot be named: "no kernel frames" says more */
+		if (ctx == PERF_CONTEXT_KERNEL && ksc) {
 			int32_t part;
 
-			if (kw.entry < 0 && !kw.dispatch) {
+			if (r->kname && kw.entry < 0 && !kw.dispatch) {
 				if (kernel_frame(r, ip, kw.n, attr_lookup__time(lk), &part))
 					return -1;
 				kw.entry = part >= OC_SC_KBASE ? part : -1;
@@ -498,8 +499,9 @@ static int walk_chain(struct offcpu_reader *r, const struct pd_sample *s, struct
 			via_ip = at;	/* the last host frame before the first wasm one */
 		}
 	}
-	if (ksc && r->kname) {
-		*ksc = kwalk__syscall(&kw);
+	if (ksc) {
+		if (r->kname)
+			*ksc = kwalk__syscall(&kw);
 		r->kframes |= kw.n > 0;
 	}
 	/* named only when a wasm function called it: the import it waits in */
@@ -1316,9 +1318,10 @@ int offcpu_reader__end(struct offcpu_reader *r, struct ap_err *err)
 		return ap_err_nomem(err);
 	/*
 	 * No stack with kernel frames (perf 6.12's BPF off-CPU records user
-	 * stacks only): a split all "unknown" says nothing, so none.
+	 * stacks only): a split all "unknown" says nothing, so none; that is
+	 * the reason, whether or not the recorded kernel's symbols are here.
 	 */
-	if (r->ksc && !r->kframes) {
+	if (!r->has_sc && r->source && !r->kframes) {
 		r->ksc = r->kname = 0;
 		snprintf(r->kwhy, sizeof(r->kwhy), "the stacks hold no kernel frames");
 	}
