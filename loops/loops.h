@@ -150,6 +150,7 @@ double lp_loop__payoff(const struct lp_loop *l, int lv);
 enum lp_lever_part {
 	LP_PART_NONE,
 	LP_PART_BR_TABLE,		/* dispatch: a br_table's jump-table dispatch or compare chain */
+	LP_PART_ICALL,			/* dispatch: call_indirect's checks, on some CPU models */
 };
 
 /*

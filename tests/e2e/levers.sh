@@ -107,6 +107,13 @@ for lw in $W; do
 	got=$(jq -r ".levers.rows[] | select(.lever == \"$lever\") | .payoff_pct" "$J")
 	exp=$(gawk -v l="$lever" -v t="$total" '$1 == l { p += $2 / t * (1 - $4 / $3) } END { printf "%.2f", 100 * p }' \
 		"$WORK/expect")
+	if [ "$got" = null ]; then
+		# a part of a lever the kernel pairs did not confirm on this CPU model
+		# (docs/levers.md): no number, the reason instead
+		check "$lever: not modelled on $mcpu, and why" jqe --arg l "$lever" --arg m "$mcpu" \
+			'.levers.rows[] | select(.lever == $l) | .not_modelled | contains($m)' "$J"
+		continue
+	fi
 	expv[$lever]=$exp
 	check "$lever: predicted run payoff $got% = (loop samples / run) x (1 - variant / base) = $exp%" \
 		gawk -v a="$got" -v b="$exp" 'BEGIN { d = a - b; exit !(d < 0.15 && d > -0.15) }'
