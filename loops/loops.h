@@ -160,8 +160,12 @@ enum lp_lever_part {
 enum lp_lever_part lp_loop__unmodelled(const struct lp_func *lf, const struct cls_func *f,
 				       const struct lp_loop *l, int lever, const char *mcpu,
 				       const char **why);
-/* Is block b on a loop's modelled path: sampled (when anything was), no trap block? */
-int lp_func__on_path(const struct lp_func *lf, uint32_t b);
+/*
+ * Is block b on loop l's modelled path: no trap block, and sampled (when
+ * anything was) or l's header, which every iteration runs (cpu-clock's
+ * skid can leave a short header without a sample)?
+ */
+int lp_func__on_path(const struct lp_func *lf, const struct lp_loop *l, uint32_t b);
 
 /* Does block b belong to loop l? */
 int lp_loop__has(const struct lp_loop *l, uint32_t b);

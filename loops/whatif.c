@@ -302,9 +302,9 @@ static void aim(enum cwasm_arch arch, const char *text, const char *label, char 
 	snprintf(out, n, "%.*s%s", (int)(p.op[p.nops - 1] - p.buf), text, label);
 }
 
-int lp_func__on_path(const struct lp_func *lf, uint32_t b)
+int lp_func__on_path(const struct lp_func *lf, const struct lp_loop *l, uint32_t b)
 {
-	return !lf->blocks[b].trap && (!lf->total || lf->blocks[b].samples);
+	return !lf->blocks[b].trap && (!lf->total || lf->blocks[b].samples || b == l->header);
 }
 
 enum lp_lever_part lp_loop__unmodelled(const struct lp_func *lf, const struct cls_func *f,
@@ -319,7 +319,7 @@ enum lp_lever_part lp_loop__unmodelled(const struct lp_func *lf, const struct cl
 	for (uint32_t k = 0; k < l->nblocks; k++) {
 		const struct lp_block *b = &lf->blocks[l->blocks[k]];
 
-		if (!lp_func__on_path(lf, l->blocks[k]))
+		if (!lp_func__on_path(lf, l, l->blocks[k]))
 			continue;
 		for (uint32_t i = b->first; i < b->end; i++) {
 			/* measured on sapphirerapids; what fails is llvm-mca's, on every CPU */
@@ -355,7 +355,7 @@ static uint32_t path_insns(const struct lp_func *lf, const struct lp_loop *l,
 	for (uint32_t k = 0; k < l->nblocks; k++) {
 		const struct lp_block *b = &lf->blocks[l->blocks[k]];
 
-		if (!lp_func__on_path(lf, l->blocks[k]))
+		if (!lp_func__on_path(lf, l, l->blocks[k]))
 			continue;
 		for (uint32_t i = b->first; i < b->end; i++)
 			if (f->insns[i].cls != CLS_TRAP && f->insns[i].cls != CLS_DATA)

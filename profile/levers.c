@@ -221,7 +221,7 @@ static uint64_t lever_samples(const struct lp_lever_func *lf, int lever, uint8_t
 		for (uint32_t b = 0; b < l->nblocks; b++) {
 			const struct lp_block *bl = &f->blocks[l->blocks[b]];
 
-			if (!lp_func__on_path(f, l->blocks[b]))
+			if (!lp_func__on_path(f, l, l->blocks[b]))
 				continue;
 			for (uint32_t i = bl->first; i < bl->end; i++)
 				if (!seen[i] && lp_whatif__touches(f, &lf->cls.f, lever, i)) {
