@@ -165,12 +165,28 @@ static int type_word(const char *w, size_t n, struct tf_decl *d, int *idents)
 	return 0;
 }
 
+/*
+ * Words libtraceevent's tokenizer replaces by quoted text wherever they
+ * stand (a workaround for an old kernel's mac80211 formats): a field so
+ * named is not the field the text declares, and it leaked in its parser
+ * (tests/fuzz/regress/tracing).
+ */
+static int rewritten_word(const char *w, size_t k)
+{
+	static const char *const words[] = { "LOCAL_PR_FMT", "STA_PR_FMT", "VIF_PR_FMT" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (k == strlen(words[i]) && !memcmp(w, words[i], k))
+			return 1;
+	return 0;
+}
+
 /* The name, last: an identifier, `[N]` (N >= 1) after it or not. */
 static int name_word(const char *w, size_t n, struct tf_decl *d)
 {
 	size_t k = ident_len(w, n), i;
 
-	if (k == 0 || k > TRACING_NAME_MAX)
+	if (k == 0 || k > TRACING_NAME_MAX || rewritten_word(w, k))
 		return -1;
 	d->name = w;
 	d->name_len = k;

@@ -255,6 +255,10 @@ static void check_malformed(void)
 		HEAD "\tfield:char[2] id[4];\toffset:8;\tsize:8;\tsigned:0;\n" TAIL,
 		HEAD "\tfield:intchar[16] next_prio;\toffset:60;\tsize:4;\tsigned:1;\n" TAIL,
 		HEAD "\tfield:const char __attribute__((user)) * f;\toffset:8;\tsize:8;\tsigned:0;\n" TAIL,
+		/* names libtraceevent's tokenizer rewrites (it leaked on these; fuzzing) */
+		HEAD "\tfield:short LOCAL_PR_FMT;\toffset:8;\tsize:2;\tsigned:1;\n" TAIL,
+		HEAD "\tfield:char STA_PR_FMT[4];\toffset:8;\tsize:4;\tsigned:0;\n" TAIL,
+		HEAD "\tfield:int VIF_PR_FMT;\toffset:8;\tsize:4;\tsigned:1;\n" TAIL,
 	};
 	enum tracing_format_verdict v;
 
