@@ -45,6 +45,12 @@ small=$BENCH_DIR/plain-small.data
 sw=$BENCH_DIR/switch-big.data
 core_oc=$BENCH_DIR/offcpu.cwasm
 
+# passes FILE CORE: the reads report takes of FILE (docs/formats-perf.md, "One
+# read per run": 2 when an address-space record came after samples it holds)
+passes() {
+	printf 'read in %s pass(es)' "$("$B/aotperf" report -q -i "$1" --cwasm "$2" --json - 2>/dev/null |
+		jq -r '.passes')"
+}
 mb() { gawk -v s="$(stat -c %s "$1")" 'BEGIN { printf "%.0f MB", s / 1048576 }'; }
 kb() { gawk -v s="$(stat -c %s "$1")" 'BEGIN { printf "%.0f KB", s / 1024 }'; }
 
@@ -113,10 +119,7 @@ line_ms() {
 rec_dwarf "$big" 11800 --threads 2
 cat "$big" >/dev/null
 alternate "$runs" read_big report_big children_big
-# the reads a report of it takes (docs/formats-perf.md, "One read per run"):
-# 2 when a mapping record came after samples it holds
-passes=$("$B/aotperf" report -q -i "$big" --cwasm "$SAMPLE" --json - 2>/dev/null | jq -r '.passes')
-line report-dwarf/cat report_big read_big "<=" 1.2 "--call-graph=dwarf recording, $(mb "$big"), read in $passes pass(es)"
+line report-dwarf/cat report_big read_big "<=" 1.2 "--call-graph=dwarf recording, $(mb "$big"), $(passes "$big" "$SAMPLE")"
 line children-dwarf/cat children_big read_big "<=" 2 "report --children, $(mb "$big")"
 rec_dwarf "$mid" 1250
 cat "$mid" >/dev/null
@@ -130,7 +133,7 @@ line_ms report-small-ms report_small 20 "$(kb "$small")"
 rec_offcpu "$sw" 6000000
 cat "$sw" >/dev/null
 alternate "$runs" read_sw report_sw
-line offcpu/cat report_sw read_sw "<=" 8 "switch recording (off-CPU view), $(mb "$sw")"
+line offcpu/cat report_sw read_sw "<=" 8 "switch recording (off-CPU view), $(mb "$sw"), $(passes "$sw" "$core_oc")"
 
 if [ "$quick" != --quick ]; then
 	rss() { /usr/bin/time -f %M "$B/aotperf" report -q -i "$1" --cwasm "$SAMPLE" --children 2>&1 >/dev/null |
