@@ -869,6 +869,8 @@ static int run_pass_end(struct session_tool *t, struct ap_err *err)
 		r->res->passes = r->fallback ? 2 : 1;
 		if (r->fallback)
 			return fall_back(r, err);
+		if (maptable__order_mappings(&r->mt, r->res))
+			return ap_err_nomem(err);
 		retry_pending(r);
 		return 0;
 	case RUN_STREAM:

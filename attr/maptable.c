@@ -80,11 +80,26 @@ static struct mt_proc *proc_get(struct maptable *mt, uint32_t pid)
 	return p;
 }
 
+/*
+ * Kept in (time, seq) order, which proc_lookup's newest-first scan relies
+ * on: a read in one pass may add a mapping after a newer one that it does
+ * not overlap (maptable__late lets that through).
+ */
 static int proc_push(struct mt_proc *p, const struct mt_map *m)
 {
+	uint32_t i;
+
 	if (ap_grow(&p->maps, &p->cap, (size_t)p->nmaps + 1, sizeof(*p->maps)))
 		return -1;
-	p->maps[p->nmaps++] = *m;
+	for (i = p->nmaps; i > 0; i--) {
+		const struct mt_map *q = &p->maps[i - 1];
+
+		if (q->time < m->time || (q->time == m->time && q->seq <= m->seq))
+			break;
+		p->maps[i] = *q;
+	}
+	p->maps[i] = *m;
+	p->nmaps++;
 	return 0;
 }
 
@@ -265,6 +280,22 @@ static int is_candidate(const struct maptable *mt, const struct mt_event *ev)
 	return 0;
 }
 
+/*
+ * Does the order in which candidates arrive pick the core? Only when a
+ * size group has several cores to take in turn (core_for); a pinned core
+ * takes its address, a group of one core every mapping of its length.
+ */
+static int order_picks_core(const struct maptable *mt, const struct mt_event *ev)
+{
+	for (uint32_t i = 0; i < mt->ncores; i++)
+		if (mt->cores[i].base_override && mt->cores[i].base_override == ev->start)
+			return 0;
+	for (uint32_t g = 0; ev->anon && g < mt->ngroups; g++)
+		if (mt->groups[g].len == ev->len)
+			return mt->groups[g].ncores > 1;
+	return 0;
+}
+
 /* A noted miss of proc q on a page of [lo, hi) newer than t? */
 static int missed_after(const struct mt_proc *q, uint64_t lo, uint64_t hi, uint64_t t)
 {
@@ -324,7 +355,7 @@ int maptable__late(const struct maptable *mt, const struct mt_event *ev)
 		overlaps = ev->start < p->hi && ev->start + ev->len > p->lo;
 		if (overlaps && (ev->time < p->max_hit_time || ev->time < p->last_map_time))
 			return 1;
-		return is_candidate(mt, ev) && ev->time < p->last_cand_time;
+		return ev->time < p->last_cand_time && order_picks_core(mt, ev);
 	case MT_EXEC:
 		return ev->time < p->max_hit_time;
 	case MT_FORK:
@@ -459,4 +490,57 @@ static int lookup(struct maptable *mt, uint32_t pid, uint64_t t, uint64_t ip, ui
 		p = proc_find(mt, p->ppid, NULL);
 	}
 	return -1;
+}
+
+static int mapping_before(const struct attr_mapping *a, const struct attr_mapping *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static const struct attr_mapping *sort_base;
+
+static int by_mapping_time(const void *a, const void *b)
+{
+	const struct attr_mapping *x = &sort_base[*(const uint32_t *)a];
+	const struct attr_mapping *y = &sort_base[*(const uint32_t *)b];
+
+	return mapping_before(x, y) ? -1 : mapping_before(y, x);
+}
+
+int maptable__order_mappings(struct maptable *mt, struct attr_result *res)
+{
+	uint32_t n = res->nmappings, *order, *rank;
+	struct attr_mapping *sorted;
+	int in_order = 1;
+
+	for (uint32_t i = 1; i < n && in_order; i++)
+		in_order = !mapping_before(&res->mappings[i], &res->mappings[i - 1]);
+	if (in_order)
+		return 0;
+	order = malloc((size_t)n * sizeof(*order));
+	rank = malloc((size_t)n * sizeof(*rank));
+	sorted = malloc((size_t)n * sizeof(*sorted));
+	if (!order || !rank || !sorted) {
+		free(order);
+		free(rank);
+		free(sorted);
+		return -1;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = i;
+	sort_base = res->mappings;
+	qsort(order, n, sizeof(*order), by_mapping_time);
+	for (uint32_t i = 0; i < n; i++) {
+		sorted[i] = res->mappings[order[i]];
+		rank[order[i]] = i;
+	}
+	memcpy(res->mappings, sorted, (size_t)n * sizeof(*sorted));
+	for (uint32_t p = 0; p < mt->nprocs; p++)
+		for (uint32_t i = 0; i < mt->procs[p].nmaps; i++)
+			if (mt->procs[p].maps[i].core >= 0)
+				mt->procs[p].maps[i].mapping_idx = rank[mt->procs[p].maps[i].mapping_idx];
+	free(order);
+	free(rank);
+	free(sorted);
+	return 0;
 }

@@ -80,6 +80,12 @@ int maptable__add(struct maptable *mt, const struct mt_event *ev, struct attr_re
  * fork older than a miss of the child), so the caller must read twice.
  */
 int maptable__late(const struct maptable *mt, const struct mt_event *ev);
+/*
+ * A read in one pass adds the core mappings as they come: put
+ * res->mappings in (time, seq) order, as two passes give them. 0, or -1
+ * when out of memory.
+ */
+int maptable__order_mappings(struct maptable *mt, struct attr_result *res);
 /* A sample of pid at time t was found in a core. */
 void maptable__note_hit(struct maptable *mt, uint32_t pid, uint64_t t);
 

@@ -206,6 +206,51 @@ static void test_file_misses_late(void)
 	teardown(&mt, &res);
 }
 
+/*
+ * Candidates that come out of time order (two threads mapping cores, their
+ * records from two CPUs' buffers): late only when the order picks the core.
+ */
+static void test_candidates_out_of_order(void)
+{
+	struct attr_core one[1] = { { .mod = &mod_b } };
+	struct attr_core two[2] = { { .mod = &mod_a }, { .mod = &mod_c } };
+	struct maptable mt;
+	struct attr_result res;
+	struct mt_event e, exec = { .kind = MT_EXEC, .pid = 7, .time = 30, .seq = 1000 };
+	uint32_t midx = 99;
+
+	setup(&mt, one, 1, &res);
+	e = mmap_ev(7, 0x800000, 5 * PAGE, 20, 1);
+	CHECK(maptable__add(&mt, &e, &res) == 0);
+	CHECK(maptable__add(&mt, &exec, &res) == 0);
+	e = mmap_ev(7, 0x400000, 5 * PAGE, 10, 1);	/* older, read after: one core takes both */
+	CHECK(!maptable__late(&mt, &e));
+	CHECK(maptable__add(&mt, &e, &res) == 0);
+	/* kept in time order: mapped before the exec, gone after it */
+	CHECK_EQ_U64(maptable__lookup(&mt, 7, 25, 0x400010, NULL), 0);
+	CHECK(maptable__lookup(&mt, 7, 35, 0x400010, NULL) < 0);
+	CHECK(maptable__lookup(&mt, 7, 5, 0x400010, NULL) < 0);
+	/* res->mappings put in time order, the lookups' indices with them */
+	CHECK_EQ_U64(res.mappings[0].start, 0x800000);
+	CHECK(maptable__order_mappings(&mt, &res) == 0);
+	CHECK_EQ_U64(res.nmappings, 2);
+	CHECK_EQ_U64(res.mappings[0].start, 0x400000);
+	CHECK_EQ_U64(res.mappings[1].start, 0x800000);
+	CHECK_EQ_U64(maptable__lookup(&mt, 7, 25, 0x400010, &midx), 0);
+	CHECK_EQ_U64(midx, 0);
+	CHECK_EQ_U64(maptable__lookup(&mt, 7, 25, 0x800010, &midx), 0);
+	CHECK_EQ_U64(midx, 1);
+	teardown(&mt, &res);
+
+	/* two cores of one size, taken in turn: the order decides, so it is late */
+	setup(&mt, two, 2, &res);
+	e = mmap_ev(7, 0x800000, 3 * PAGE, 20, 1);
+	CHECK(maptable__add(&mt, &e, &res) == 0);
+	e = mmap_ev(7, 0x400000, 3 * PAGE, 10, 1);
+	CHECK(maptable__late(&mt, &e));
+	teardown(&mt, &res);
+}
+
 int main(void)
 {
 	test_merge();
@@ -214,5 +259,6 @@ int main(void)
 	test_base_override();
 	test_misses_late();
 	test_file_misses_late();
+	test_candidates_out_of_order();
 	CHECK_DONE();
 }
