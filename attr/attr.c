@@ -2,11 +2,12 @@
 /*
  * Attribution driver. Records in perf.data are only ordered within flush
  * rounds, so a sample can come before the mapping that holds it. A file is
- * read once: samples that find no core wait for the end, and a mapping
- * record that arrives too late to be applied in order (maptable__late)
- * makes the driver fall back to two passes: pass 1 collects the records
- * that shape the address space (MMAP/MMAP2, exec, fork) and orders them by
- * time, pass 2 streams the samples. The one pass that falls back is the
+ * read once: samples that find no core wait for the end, a new process's
+ * introducing records are taken ahead of their place (lookahead.h), and a
+ * mapping record that still arrives too late to be applied in order
+ * (maptable__late) makes the driver fall back to two passes: pass 1
+ * collects the records that shape the address space (MMAP/MMAP2, exec,
+ * fork) and orders them by time, pass 2 streams the samples. The one pass that falls back is the
  * first of the two (it has collected those records from its start). A
  * stream that cannot be rewound (a pipe) is read once, and the report
  * says so: in time order round by round when its records carry times
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "lookahead.h"
 #include "maptable.h"
 #include "reorder.h"
 #include "../session/session.h"
@@ -144,6 +146,7 @@ struct run {
 	int one_pass;      /* a file read once; falls back to two passes when unsure */
 	int fallback;      /* the one pass met records it cannot order: start over */
 	int mt_ready;      /* mt initialized */
+	struct lookahead *la; /* the one pass of a file with times: new processes' records early */
 	struct pending *pend;
 	size_t npend, cpend;
 	/* the address range every core mapping so far lies in (count_returns) */
@@ -510,21 +513,86 @@ static int begin(struct run *r, struct perfdata *pd, struct ap_err *err)
 	return 0;
 }
 
+static int take_space(struct run *r, const struct pd_event *ev);
+
+/* A record taken ahead of its place (lookahead.h): as take_record; one too late is kept. */
+static int take_early(void *ctx, const struct pd_event *ev)
+{
+	struct run *r = ctx;
+	int t = take_space(r, ev);
+
+	return t > 0 ? maps_record(r, ev) : t;
+}
+
+/*
+ * The first record of a process nothing has introduced (pid 0 and -1 are
+ * no process): its records that come after it in the file, taken now.
+ */
+static void look_ahead(struct run *r, const struct pd_event *ev, const struct pd_sample_id *sid)
+{
+	struct ap_err err;
+
+	if (!r->la || r->pass != RUN_ONE || r->fallback || (int32_t)sid->pid <= 0 || !sid->has_time ||
+	    ev->in_compressed || lookahead__known(r->la, sid->pid))
+		return;
+	/* a read error or no memory: read twice, as before (the second read says what failed) */
+	if (lookahead__find(r->la, sid->pid, ev->file_offset + ev->hdr->size, sid->time, ev->seq,
+			    take_early, r, &err))
+		r->fallback = 1;
+}
+
 /* One record of pass 2 or of a pipe: 0, 1 to stop (the one pass falls back), -1 out of memory. */
 static int take_record(struct run *r, const struct pd_event *ev)
 {
-	struct mt_event me;
-
 	if (ev->hdr->type == PERF_RECORD_SAMPLE) {
-		count_sample(r, ev);
+		look_ahead(r, ev, &ev->sample.sid);
+		if (!r->fallback)
+			count_sample(r, ev);
 		return r->fallback;
 	}
 	if (((ev->hdr->type == PERF_RECORD_SWITCH || ev->hdr->type == PERF_RECORD_SWITCH_CPU_WIDE) &&
 	     ev->has_sid) || ev->hdr->type == PERF_RECORD_FINISHED_ROUND) {
-		other_record(r, ev, &ev->sid);
+		if (ev->hdr->type != PERF_RECORD_FINISHED_ROUND)
+			look_ahead(r, ev, &ev->sid);
+		if (!r->fallback)
+			other_record(r, ev, &ev->sid);
 		return r->fallback;
 	}
+	return take_space(r, ev);
+}
+
+/* A record that shapes processes: the kinds lookahead.h takes ahead. */
+static int shapes_processes(uint32_t type)
+{
+	return type == PERF_RECORD_COMM || type == PERF_RECORD_FORK || type == PERF_RECORD_MMAP ||
+	       type == PERF_RECORD_MMAP2;
+}
+
+/* The process a record that shapes processes is of (0 for any other record). */
+static uint32_t record_pid(const struct pd_event *ev)
+{
+	switch (ev->hdr->type) {
+	case PERF_RECORD_COMM:
+		return ev->ev->comm.pid;
+	case PERF_RECORD_FORK:
+		return ev->ev->fork.pid;
+	case PERF_RECORD_MMAP:
+		return ev->ev->mmap.pid;
+	case PERF_RECORD_MMAP2:
+		return ev->ev->mmap2.pid;
+	}
+	return 0;
+}
+
+/* Any other record of a pass: commands and address space. As take_record. */
+static int take_space(struct run *r, const struct pd_event *ev)
+{
+	struct mt_event me;
+	uint32_t pid;
+
 	if (note_comm(r, ev) || sample_filter__note(r->opts->filter, ev))
+		return -1;
+	if (r->la && (pid = record_pid(ev)) && lookahead__introduce(r->la, pid))
 		return -1;
 	if ((!r->single_pass && !r->one_pass) || !to_mt_event(ev, r->use_time, &me))
 		return 0;
@@ -822,6 +890,13 @@ static unsigned sample_needs(const struct attr_opts *opts)
 	return (opts->ret_hist ? SESSION_NEED_CALLCHAIN : 0) | opts->needs;
 }
 
+/* A record the one pass took already, ahead of its place (look_ahead). */
+static int taken_ahead(const struct run *r, const struct pd_event *ev)
+{
+	return r->la && !ev->in_compressed && shapes_processes(ev->hdr->type) &&
+	       lookahead__taken(r->la, ev->file_offset);
+}
+
 /*
  * A record of the pass under way. When the one pass falls back, the rest
  * of it is its mappings pass: the address-space records before the one
@@ -833,6 +908,8 @@ static int run_record(struct session_tool *t, const struct pd_event *ev, struct 
 	struct run *r = (struct run *)t;
 	int ret;
 
+	if (r->pass == RUN_ONE && taken_ahead(r, ev))
+		return 0;
 	if (r->pass == RUN_MAPS || (r->pass == RUN_ONE && r->fallback))
 		return maps_record(r, ev) ? ap_err_nomem(err) : 0;
 	ret = samples_record(r, ev, err);
@@ -867,6 +944,8 @@ static int run_pass_end(struct session_tool *t, struct ap_err *err)
 		return maps_end(r, err) ? -1 : 1;
 	case RUN_ONE:
 		r->res->passes = r->fallback ? 2 : 1;
+		if (r->la)
+			lookahead__stats(r->la, &r->res->read_ahead, NULL);
 		if (r->fallback)
 			return fall_back(r, err);
 		if (maptable__order_mappings(&r->mt, r->res))
@@ -917,6 +996,9 @@ static int run_start(struct run *r, struct ap_err *err)
 	/* a hooked one pass: what the hooks were told must stay true */
 	r->mt.track_misses = r->one_pass && (opts->on_sample || opts->on_other);
 	r->mt.track_files = r->mt.track_misses && opts->on_map;
+	/* and then a new process's first samples must find it (lookahead.h) */
+	if (r->mt.track_misses && r->use_time && lookahead__new(pd, &r->la))
+		return ap_err_nomem(err);
 	return 0;
 }
 
@@ -990,6 +1072,7 @@ void attr_reader__delete(struct attr_reader *ar)
 	if (r->mt_ready)
 		maptable__exit(&r->mt);
 	reorder__exit(&r->rq);
+	lookahead__delete(r->la);
 	free(r->list.ev);
 	free(r->pend);
 	free(r);

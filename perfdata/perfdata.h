@@ -148,6 +148,27 @@ uint64_t perfdata__switched(const struct perfdata *pd);
  */
 int perfdata__pread(struct perfdata *pd, void *buf, size_t n, uint64_t off, struct ap_err *err);
 
+/*
+ * Reading ahead, the reader's place untouched: the records of a file from
+ * a file offset, each read into a buffer of the peek's own and handed out
+ * with its kernel trailer parsed (sid; a sample is not parsed, a record
+ * perf synthesizes is given as it is). For the records a file holds after
+ * the samples they belong before (attr/lookahead.c).
+ *
+ * perfdata__peek_new: 1 and *out, 0 for a stream or a pipe-mode file (its
+ * attrs come as records), -1 when out of memory.
+ * perfdata__peek: 1 and ev (valid until the next call) for the record at
+ * *at, *at moved past it; 0 at the end of the records, at a record that
+ * cannot be walked by its header (a bad size, an AUXTRACE's payload); -1
+ * with err on a read error.
+ */
+struct pd_peek;
+int perfdata__peek_new(struct perfdata *pd, struct pd_peek **out);
+int perfdata__peek(struct pd_peek *pk, uint64_t *at, struct pd_event *ev, struct ap_err *err);
+/* The bytes it has read (for the caller's budget). */
+uint64_t perfdata__peek_bytes(const struct pd_peek *pk);
+void perfdata__peek_delete(struct pd_peek *pk);
+
 /* Start over from the first record (files only; -1 with err for a pipe). */
 int perfdata__rewind(struct perfdata *pd, struct ap_err *err);
 int perfdata__seekable(const struct perfdata *pd);

@@ -257,6 +257,7 @@ static void members(struct json_out *j, const struct view_report *v, const struc
 	render__levers_json(j, v->levers);
 	if (p->source == PROFILE_RECORDS) {
 		json_key(j, "passes"); json_u64(j, (uint64_t)a->passes);
+		json_key(j, "read_ahead"); json_u64(j, a->read_ahead);
 	}
 	if (p->source != PROFILE_STATIC) {	/* docs/damaged-recordings.md */
 		json_key(j, "truncated"); json_bool(j, v->truncated);

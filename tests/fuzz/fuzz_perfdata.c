@@ -9,7 +9,8 @@
  * `-i -` reads it, and a file-mode one read again without decompression.
  * Every record handed out is checked against what perfdata/perfdata.h
  * promises (sizes, NUL-terminated names, the sample_id trailer and the
- * sample's pointers inside the record, aligned), and its bytes are read.
+ * sample's pointers inside the record, aligned), and its bytes are read;
+ * the records are walked again by perfdata__peek and compared.
  * After each walk the tracing data (a file's section, a pipe's
  * HEADER_TRACING_DATA record) is parsed as the off-CPU view asks for it.
  *
@@ -141,6 +142,65 @@ static void check_tracing(struct perfdata *pd)
 	pd_tracing__delete(t);
 }
 
+/* What the reader handed out from the file itself (not from a COMPRESSED record). */
+struct seen {
+	uint64_t off, time;
+	uint32_t type;
+	int has_sid;
+};
+#define SEEN_MAX 8192
+static struct seen seen[SEEN_MAX];
+static size_t nseen;
+
+static void note_seen(const struct pd_event *ev)
+{
+	if (ev->in_compressed || nseen == SEEN_MAX)
+		return;
+	seen[nseen++] = (struct seen){ ev->file_offset, ev->sid.time, ev->hdr->type, ev->has_sid };
+}
+
+static const struct seen *find_seen(uint64_t off)
+{
+	for (size_t i = 0; i < nseen; i++)
+		if (seen[i].off == off)
+			return &seen[i];
+	return NULL;
+}
+
+/*
+ * perfdata__peek from the first record (attr/lookahead.c's walk): every
+ * record it hands out that the reader handed out too is the same record,
+ * its trailer parsed the same; it stops, never reads outside the records.
+ */
+static void peek_all(struct perfdata *pd)
+{
+	struct ap_err err = { 0 };
+	struct pd_peek *pk;
+	struct pd_event ev;
+	struct pd_layout l;
+	uint64_t at;
+	int r, n = 0;
+
+	if (perfdata__layout(pd, &l) || perfdata__peek_new(pd, &pk) <= 0)
+		return;
+	at = l.data_offset;
+	while (n++ < SEEN_MAX && (r = perfdata__peek(pk, &at, &ev, &err)) > 0) {
+		const struct seen *s = find_seen(ev.file_offset);
+
+		FUZZ_ASSERT(at == ev.file_offset + ev.hdr->size && at <= l.file_size);
+		if (!s)
+			continue;
+		FUZZ_ASSERT(s->type == ev.hdr->type);
+		if (ev.hdr->type == PERF_RECORD_SAMPLE || ev.hdr->type >= PERF_RECORD_USER_TYPE_START)
+			continue;
+		FUZZ_ASSERT(s->has_sid == ev.has_sid && (!s->has_sid || s->time == ev.sid.time));
+		check_event(pd, &ev);
+	}
+	if (r < 0)
+		FUZZ_ASSERT(err.msg[0]);
+	perfdata__peek_delete(pk);
+}
+
 static void walk(struct perfdata *pd)
 {
 	struct ap_err err = { 0 };
@@ -150,8 +210,12 @@ static void walk(struct perfdata *pd)
 	int r;
 
 	check_evsels(pd);
-	while ((r = perfdata__next(pd, &ev, &err)) > 0)
+	nseen = 0;
+	while ((r = perfdata__next(pd, &ev, &err)) > 0) {
 		check_event(pd, &ev);
+		note_seen(&ev);
+	}
+	peek_all(pd);
 	if (r < 0)
 		FUZZ_ASSERT(err.msg[0]);
 	check_evsels(pd);

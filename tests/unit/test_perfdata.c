@@ -1815,14 +1815,19 @@ static void test_session(void)
 	struct cwasm_module *m;
 	struct tattr at;
 	uint8_t *buf;
-	const uint64_t n = 4;	/* records: two samples, one mapping, a sample */
+	/* records: the process named, two samples, one mapping, a sample */
+	const uint64_t n = 5;
+	size_t named;
 
 	tattr_init(&at, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_ONE, 1);
 	{
 		/* a sample before the mapping that holds it (another CPU's buffer) */
-		struct tsample s = { .pid = 42, .tid = 42, .time = 20, .period = 1,
+		struct tsample s = { .pid = 42, .tid = 42, .time = 5, .period = 1,
 				     .ip = base + 2048 };
 
+		put_comm(&data, NULL, ST_ONE, &s, "runtime");
+		named = data.len;
+		s.time = 20;
 		put_sample(&data, NULL, ST_ONE, &s, PERF_RECORD_MISC_USER);
 		s.ip = 0x1000;	/* in no core */
 		put_sample(&data, NULL, ST_ONE, &s, PERF_RECORD_MISC_USER);
@@ -1898,6 +1903,34 @@ static void test_session(void)
 		CHECK_EQ_U64(st.passes, 2);
 		CHECK_EQ_U64(st.records, 2 * n);
 		session__delete(se);
+		attr_result__exit(&res);
+		free(core.func_samples);
+
+		/*
+		 * The same records without the COMM: the first sample is of a
+		 * process nothing has introduced, so the mapping is taken ahead
+		 * of its place (attr/lookahead.h): one pass, the same counts.
+		 */
+		file.len = 0;
+		data.p += named;
+		data.len -= named;
+		build_file(&file, &at, 1, &data, NULL);
+		data.p -= named;
+		data.len += named;
+		write_file(tpath("intro.data"), file.p, file.len);
+		memset(&h, 0, sizeof(h));
+		memset(&core, 0, sizeof(core));
+		core.mod = m;
+		CHECK_EQ_U64(attr_run_file(tpath("intro.data"), &core, 1, &o, &res, &err), 0);
+		CHECK_EQ_U64(res.passes, 1);
+		CHECK_EQ_U64(res.read_ahead, 1);
+		CHECK_EQ_U64(h.restarts, 0);
+		CHECK_EQ_U64(h.maps, 1);
+		CHECK_EQ_U64(h.samples, 3);
+		CHECK_EQ_U64(h.in_core, 2);
+		CHECK_EQ_U64(res.attributed_samples, 2);
+		CHECK_EQ_U64(core.func_samples[0], 1);
+		CHECK_EQ_U64(core.func_samples[1], 1);
 		attr_result__exit(&res);
 		free(core.func_samples);
 	}

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+/* The records that introduce a process, taken ahead of their place (lookahead.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+#include "lookahead.h"
+#include "../util/array.h"
+
+#define RECORD_FINISHED_ROUND 68
+#define RECORD_COMPRESSED 81
+/* The walks' bytes together: this much and an eighth of the file (a second read costs all of it). */
+#define LOOKAHEAD_BUDGET (16u << 20)
+
+struct found {
+	uint64_t time, off;	/* off: the copy's place in bytes */
+	struct pd_event ev;
+};
+
+struct lookahead {
+	struct pd_peek *pk;
+	uint64_t budget;
+	/* the pids known: open addressing, pid + 1 as the key */
+	uint64_t *pids;
+	uint32_t npids, cap_pids;
+	uint32_t last;		/* the pid asked last, known */
+	int has_last;
+	/* file offsets handed out ahead, sorted */
+	uint64_t *taken;
+	size_t ntaken, cap_taken;
+	/* one walk's finds: their records copied into bytes */
+	struct found *found;
+	size_t nfound, cap_found;
+	char *bytes;
+	size_t nbytes, cap_bytes;
+	uint64_t handed;
+};
+
+int lookahead__new(struct perfdata *pd, struct lookahead **out)
+{
+	struct lookahead *la;
+	struct pd_layout l;
+	int r;
+
+	*out = NULL;
+	la = calloc(1, sizeof(*la));
+	if (!la)
+		return -1;
+	r = perfdata__peek_new(pd, &la->pk);
+	if (r <= 0) {
+		free(la);
+		return r;
+	}
+	la->budget = LOOKAHEAD_BUDGET;
+	if (!perfdata__layout(pd, &l))
+		la->budget += l.file_size / 8;
+	*out = la;
+	return 0;
+}
+
+void lookahead__delete(struct lookahead *la)
+{
+	if (!la)
+		return;
+	perfdata__peek_delete(la->pk);
+	free(la->pids);
+	free(la->taken);
+	free(la->found);
+	free(la->bytes);
+	free(la);
+}
+
+static uint32_t pid_slot(const struct lookahead *la, uint32_t pid)
+{
+	uint32_t i = (uint32_t)(((uint64_t)pid * 0x9e3779b97f4a7c15ULL) >> 32) & (la->cap_pids - 1);
+
+	while (la->pids[i] && la->pids[i] != (uint64_t)pid + 1)
+		i = (i + 1) & (la->cap_pids - 1);
+	return i;
+}
+
+int lookahead__known(struct lookahead *la, uint32_t pid)
+{
+	if (la->has_last && la->last == pid)
+		return 1;
+	if (!la->cap_pids || !la->pids[pid_slot(la, pid)])
+		return 0;
+	la->last = pid;
+	la->has_last = 1;
+	return 1;
+}
+
+static int pids_grow(struct lookahead *la)
+{
+	uint32_t cap = la->cap_pids ? la->cap_pids * 2 : 64, old_cap = la->cap_pids;
+	uint64_t *old = la->pids;
+
+	la->pids = calloc(cap, sizeof(*la->pids));
+	if (!la->pids) {
+		la->pids = old;
+		return -1;
+	}
+	la->cap_pids = cap;
+	for (uint32_t i = 0; i < old_cap; i++)
+		if (old[i])
+			la->pids[pid_slot(la, (uint32_t)(old[i] - 1))] = old[i];
+	free(old);
+	return 0;
+}
+
+int lookahead__introduce(struct lookahead *la, uint32_t pid)
+{
+	uint32_t i;
+
+	if (lookahead__known(la, pid))
+		return 0;
+	if ((la->npids + 1) * 2 > la->cap_pids && pids_grow(la))
+		return -1;
+	i = pid_slot(la, pid);
+	la->pids[i] = (uint64_t)pid + 1;
+	la->npids++;
+	return 0;
+}
+
+/*
+ * A record that shapes processes (command, fork, executable mapping) with
+ * a time to order it by. Any of them older than the sample is taken, not
+ * only the new process's: a child inherits its parent's mappings, and a
+ * parent's exec and mappings can come as late as the child's fork.
+ */
+static int shapes_processes(const struct pd_event *ev)
+{
+	if (!ev->has_sid || !ev->sid.has_time)
+		return 0;
+	switch (ev->hdr->type) {
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return 1;
+	}
+	return 0;
+}
+
+static int keep_found(struct lookahead *la, const struct pd_event *ev)
+{
+	size_t size = (ev->hdr->size + 7u) & ~(size_t)7;
+	struct found *f;
+
+	if (ap_grow(&la->found, &la->cap_found, la->nfound + 1, sizeof(*la->found)) ||
+	    ap_grow(&la->bytes, &la->cap_bytes, la->nbytes + size, 1))
+		return -1;
+	f = &la->found[la->nfound++];
+	f->time = ev->sid.time;
+	f->off = la->nbytes;
+	f->ev = *ev;
+	memcpy(la->bytes + la->nbytes, ev->hdr, ev->hdr->size);
+	la->nbytes += size;
+	return 0;
+}
+
+/* Time order; the file's order among equal times. */
+static int by_time(const void *a, const void *b)
+{
+	const struct found *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->ev.file_offset < y->ev.file_offset ? -1 : x->ev.file_offset > y->ev.file_offset;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Walk from `from` to the end of the next round (or the budget): the records up to t. */
+static int walk(struct lookahead *la, uint64_t from, uint64_t t, struct ap_err *err)
+{
+	uint64_t at = from, start = perfdata__peek_bytes(la->pk), used;
+	struct pd_event ev;
+	int rounds = 0, r = 0;
+
+	while (rounds < 2 && perfdata__peek_bytes(la->pk) - start <= la->budget &&
+	       (r = perfdata__peek(la->pk, &at, &ev, err)) > 0) {
+		if (ev.hdr->type == RECORD_FINISHED_ROUND)
+			rounds++;
+		else if (ev.hdr->type == RECORD_COMPRESSED)
+			break;	/* records inside it are not walked: the one pass checks as before */
+		else if (shapes_processes(&ev) && ev.sid.time <= t && keep_found(la, &ev))
+			return ap_err_nomem(err);
+	}
+	if (r < 0)
+		return -1;
+	used = perfdata__peek_bytes(la->pk) - start;
+	la->budget = used >= la->budget ? 0 : la->budget - used;
+	return 0;
+}
+
+int lookahead__find(struct lookahead *la, uint32_t pid, uint64_t from, uint64_t t, uint64_t seq,
+		    lookahead_fn fn, void *ctx, struct ap_err *err)
+{
+	int ret = 0;
+
+	if (lookahead__introduce(la, pid))
+		return ap_err_nomem(err);
+	if (!la->budget)
+		return 0;
+	la->nfound = la->nbytes = 0;
+	if (walk(la, from, t, err))
+		return -1;
+	if (la->nfound > 1)
+		qsort(la->found, la->nfound, sizeof(*la->found), by_time);
+	if (la->nfound && ap_grow(&la->taken, &la->cap_taken, la->ntaken + la->nfound,
+				  sizeof(*la->taken)))
+		return ap_err_nomem(err);
+	for (size_t i = 0; i < la->nfound && !ret; i++) {
+		struct pd_event ev = la->found[i].ev;
+
+		ev.hdr = (const void *)(la->bytes + la->found[i].off);
+		ev.ev = (const void *)ev.hdr;
+		ev.seq = seq;
+		la->taken[la->ntaken++] = ev.file_offset;
+		la->handed++;
+		ret = fn(ctx, &ev);
+	}
+	if (la->nfound)
+		qsort(la->taken, la->ntaken, sizeof(*la->taken), cmp_u64);
+	return ret;
+}
+
+int lookahead__taken(const struct lookahead *la, uint64_t off)
+{
+	size_t lo = 0, hi = la->ntaken;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (la->taken[mid] < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < la->ntaken && la->taken[lo] == off;
+}
+
+void lookahead__stats(const struct lookahead *la, uint64_t *taken, uint64_t *bytes)
+{
+	if (taken)
+		*taken = la->handed;
+	if (bytes)
+		*bytes = perfdata__peek_bytes(la->pk);
+}
