@@ -8,12 +8,21 @@
  * the files' .eh_frame is what the unwinder reads (and no network).
  *
  * A walk that starts from a wasm frame's caller (ip, sp, fp only) is
- * remembered with every stack word libdw read: the next sample that
+ * remembered with the stack words it depends on: the next sample that
  * starts there with the same words in its stack copy gets the same
  * frames without libdw (nearly every sample: the host stack under the
  * wasm code rarely changes). New mappings forget it all; whether each
  * frame is wasm code is asked again.
+ *
+ * The words it depends on: libdw reads every register a frame saved, and
+ * most change from sample to sample (a loop's counter in a saved rbx), yet
+ * the frames follow from the return addresses and the CFAs alone. Where
+ * every frame's CFA is the stack pointer or the frame pointer plus a
+ * constant (critical_reads), the words that matter are those read back as
+ * a frame's pc or frame pointer: the rest are not compared. Else, and
+ * for a read that failed, every word is.
  */
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -32,6 +41,8 @@ struct hu_proc {
 	size_t nfailed, cap_failed;
 };
 
+#define MEMO_FRAMES_SEEN 128
+
 struct hu_walk {
 	struct hostunwind *h;
 	struct hu_proc *p;
@@ -42,17 +53,25 @@ struct hu_walk {
 	uint32_t max, n;
 	int stop;
 	struct unwind_regs *wasm;
+	/* while recording: the frame pointers seen, whether every CFA was simple */
+	uint64_t fps[MEMO_FRAMES_SEEN];
+	uint32_t nfps;
+	int cfa_other, fp_base;
 };
 
 #define MEMO_SLOTS 1024
 #define MEMO_READS 64
 #define MEMO_FRAMES 64
+#define STAGE_READS 512	/* a recorded walk's reads, before the ones that matter are kept */
 
-/* One remembered walk: its start, the words it read, what it found. */
+/* One remembered walk: its start, the words it depends on, what it found. */
 struct hu_memo {
 	uint32_t pid, nreads, nframes;
 	int used, stop;
-	uint64_t ip, sp, fp;
+	uint64_t ip, sp, fp, ra;
+	uint8_t has_ra;
+	uint8_t fp_key;		/* the walk depends on the start's frame pointer */
+	uint64_t failed;	/* bit i: read i failed (outside the stack copy) */
 	uint64_t addr[MEMO_READS], val[MEMO_READS];
 	uint64_t frames[MEMO_FRAMES];
 	struct unwind_regs wasm;
@@ -65,7 +84,12 @@ struct hostunwind {
 	struct hu_walk *cur;	/* the walk the callbacks serve */
 	struct hu_memo *memo;	/* MEMO_SLOTS, by a hash of the start */
 	struct hu_memo *rec;	/* the one being recorded, or NULL */
+	/* the recorded walk's reads (rec set), all of them */
+	uint64_t stage_addr[STAGE_READS], stage_val[STAGE_READS];
+	uint8_t stage_failed[STAGE_READS];
+	uint32_t nstage;
 	uint64_t maps_seen;	/* the timeline's generation when the memo was valid */
+	uint64_t walks, libdw_walks;	/* hostunwind__stats */
 };
 
 static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
@@ -101,17 +125,23 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	struct hostunwind *h = arg;
 	uint64_t v;
 
+	int failed;
+
 	(void)dwfl;
-	if (!h->cur || unwind_stack__read((void *)h->cur->s->stack, addr, &v))
+	if (!h->cur)
 		return false;
+	failed = unwind_stack__read((void *)h->cur->s->stack, addr, &v) != 0;
 	if (h->rec) {
-		if (h->rec->nreads == MEMO_READS) {
+		if (h->nstage == STAGE_READS) {
 			h->rec = NULL;	/* too many words to check: not remembered */
 		} else {
-			h->rec->addr[h->rec->nreads] = addr;
-			h->rec->val[h->rec->nreads++] = v;
+			h->stage_addr[h->nstage] = addr;
+			h->stage_val[h->nstage] = failed ? 0 : v;
+			h->stage_failed[h->nstage++] = (uint8_t)failed;
 		}
 	}
+	if (failed)
+		return false;
 	*result = v;
 	return true;
 }
@@ -236,15 +266,89 @@ static int report(struct hostunwind *h, struct hu_proc *p, uint64_t ip, uint64_t
 	return p->attached ? 0 : -1;
 }
 
+/* A rule's operations that only add constants to the CFA: a register saved at CFA + N. */
+static int cfa_plus_const(const Dwarf_Op *ops, size_t nops)
+{
+	if (!nops)
+		return 1;	/* same value, or undefined */
+	if (ops[0].atom != DW_OP_call_frame_cfa)
+		return 0;
+	for (size_t i = 1; i < nops; i++)
+		if (ops[i].atom != DW_OP_plus_uconst && ops[i].atom != DW_OP_consts &&
+		    ops[i].atom != DW_OP_constu && ops[i].atom != DW_OP_plus &&
+		    ops[i].atom != DW_OP_minus && ops[i].atom != DW_OP_stack_value)
+			return 0;
+	return 1;
+}
+
+/*
+ * Stepping out of a frame at pc (as looked up), in the CFI libdw reads
+ * first (.eh_frame): is its CFA the stack pointer or the frame pointer
+ * plus a constant, and are the return address and the frame pointer
+ * saved at CFA + N (or kept)? Then the caller's frame follows from words
+ * read back as pcs and frame pointers alone (the file's comment). 1 yes
+ * (*fp_base when the CFA is the frame pointer's), 0 unsure.
+ */
+static int rules_simple(struct hu_walk *w, Dwarf_Addr pc, int *fp_base)
+{
+	unsigned sp = w->s->arch == UNWIND_ARCH_AARCH64 ? DW_A64_SP : DW_X86_RSP;
+	unsigned fp = w->s->arch == UNWIND_ARCH_AARCH64 ? DW_A64_X29 : DW_X86_RBP;
+	Dwfl_Module *mod = dwfl_addrmodule(w->p->dwfl, pc);
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Addr bias, lo, hi;
+	Dwarf_Op *ops, mem[3];
+	size_t nops;
+	unsigned base;
+	bool signal;
+	int yes = 0, ra;
+
+	cfi = mod ? dwfl_module_eh_cfi(mod, &bias) : NULL;
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame) || !frame)
+		return 0;
+	if (dwarf_frame_cfa(frame, &ops, &nops) || nops != 1)
+		goto out;
+	if (ops[0].atom == DW_OP_bregx)
+		base = (unsigned)ops[0].number;
+	else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31)
+		base = ops[0].atom - DW_OP_breg0;
+	else
+		goto out;
+	if (base != sp && base != fp)
+		goto out;
+	*fp_base |= base == fp;
+	ra = dwarf_frame_info(frame, &lo, &hi, &signal);
+	yes = ra >= 0 && !signal &&
+	      !dwarf_frame_register(frame, (int)fp, mem, &ops, &nops) && cfa_plus_const(ops, nops) &&
+	      !dwarf_frame_register(frame, ra, mem, &ops, &nops) && cfa_plus_const(ops, nops);
+out:
+	free(frame);
+	return yes;
+}
+
+/* While recording: frame i's frame pointer, a word a walk may read back. */
+static void note_fp(struct hu_walk *w, Dwfl_Frame *state)
+{
+	unsigned rfp = w->s->arch == UNWIND_ARCH_AARCH64 ? DW_A64_X29 : DW_X86_RBP;
+	Dwarf_Word fp;
+
+	if (w->nfps == MEMO_FRAMES_SEEN)
+		w->cfa_other = 1;	/* no room: every word counts */
+	else if (!dwfl_frame_reg(state, rfp, &fp))
+		w->fps[w->nfps++] = fp;
+}
+
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct hu_walk *w = arg;
-	Dwarf_Addr pc;
+	Dwarf_Addr pc, at;
 	Dwarf_Word sp, fp;
 	bool act;
 
 	if (!dwfl_frame_pc(state, &pc, &act) || !pc)
 		return DWARF_CB_ABORT;
+	if (w->h->rec)
+		note_fp(w, state);
 	if (w->n && w->is_wasm(w->ctx, pc - 1)) {
 		unsigned rsp = w->s->arch == UNWIND_ARCH_AARCH64 ? DW_A64_SP : DW_X86_RSP;
 		unsigned rfp = w->s->arch == UNWIND_ARCH_AARCH64 ? DW_A64_X29 : DW_X86_RBP;
@@ -264,14 +368,19 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	}
 	w->frames[w->n++] = pc;
 	/* the CFI to step out of this frame */
-	return report(w->h, w->p, w->n == 1 && !w->s->return_addr ? pc : pc - 1, w->s->time) ?
-	       DWARF_CB_ABORT : DWARF_CB_OK;
+	at = w->n == 1 && !w->s->return_addr ? pc : pc - 1;
+	if (report(w->h, w->p, at, w->s->time))
+		return DWARF_CB_ABORT;
+	if (w->h->rec && !w->cfa_other && !rules_simple(w, at, &w->fp_base))
+		w->cfa_other = 1;
+	return DWARF_CB_OK;
 }
 
 static struct hu_memo *memo_slot(struct hostunwind *h, const struct hostunwind_start *s)
 {
+	/* not the frame pointer: code built without one keeps a variable in it */
 	uint64_t k = (s->regs.ip * 0x9e3779b97f4a7c15ULL) ^ (s->regs.sp * 0xc2b2ae3d27d4eb4fULL) ^
-		     s->regs.fp ^ s->pid;
+		     s->pid;
 
 	return &h->memo[(k >> 32) % MEMO_SLOTS];
 }
@@ -285,11 +394,15 @@ static int memo_hit(struct hostunwind *h, const struct hostunwind_start *s,
 	uint64_t v;
 
 	if (!m->used || m->pid != s->pid || m->ip != s->regs.ip || m->sp != s->regs.sp ||
-	    m->fp != s->regs.fp || m->nframes > max)
+	    (m->fp_key && m->fp != s->regs.fp) || m->has_ra != s->regs.has_ra ||
+	    (m->has_ra && m->ra != s->regs.ra) || m->nframes > max)
 		return -1;
-	for (uint32_t i = 0; i < m->nreads; i++)
-		if (unwind_stack__read((void *)s->stack, m->addr[i], &v) || v != m->val[i])
+	for (uint32_t i = 0; i < m->nreads; i++) {
+		int failed = unwind_stack__read((void *)s->stack, m->addr[i], &v) != 0;
+
+		if (failed != (int)((m->failed >> i) & 1) || (!failed && v != m->val[i]))
 			return -1;
+	}
 	for (uint32_t i = 1; i < m->nframes; i++)
 		if (is_wasm(ctx, m->frames[i] - 1))
 			return -1;
@@ -301,11 +414,41 @@ static int memo_hit(struct hostunwind *h, const struct hostunwind_start *s,
 	return m->stop;
 }
 
+/* A word the walk's frames follow from: read back as a frame's pc or frame pointer. */
+static int word_matters(const struct hu_walk *w, uint64_t v)
+{
+	for (uint32_t i = 0; i < w->n; i++)
+		if (w->frames[i] == v)
+			return 1;
+	for (uint32_t i = 0; i < w->nfps; i++)
+		if (w->fps[i] == v)
+			return 1;
+	return w->stop == HOSTUNWIND_WASM && (w->wasm->ip == v || w->wasm->fp == v);
+}
+
+/* Keep in m the recorded reads the walk depends on (all when unsure): 0, -1 when too many. */
+static int keep_reads(struct hostunwind *h, const struct hu_walk *w, struct hu_memo *m)
+{
+	m->nreads = 0;
+	m->failed = 0;
+	for (uint32_t i = 0; i < h->nstage; i++) {
+		if (!w->cfa_other && !h->stage_failed[i] && !word_matters(w, h->stage_val[i]))
+			continue;
+		if (m->nreads == MEMO_READS)
+			return -1;
+		m->failed |= (uint64_t)h->stage_failed[i] << m->nreads;
+		m->addr[m->nreads] = h->stage_addr[i];
+		m->val[m->nreads++] = h->stage_val[i];
+	}
+	return 0;
+}
+
 int hostunwind__walk(struct hostunwind *h, const struct hostunwind_start *s,
 		     hostunwind_is_wasm_fn is_wasm, void *ctx, uint64_t *frames,
 		     uint32_t max, uint32_t *n, struct unwind_regs *wasm)
 {
-	struct hu_walk w = { h, NULL, s, is_wasm, ctx, frames, max, 0, HOSTUNWIND_END, wasm };
+	struct hu_walk w = { .h = h, .s = s, .is_wasm = is_wasm, .ctx = ctx, .frames = frames,
+			     .max = max, .stop = HOSTUNWIND_END, .wasm = wasm };
 	uint64_t at = s->return_addr ? s->regs.ip - 1 : s->regs.ip;
 	struct hu_memo *m = NULL;
 	int stop;
@@ -313,6 +456,7 @@ int hostunwind__walk(struct hostunwind *h, const struct hostunwind_start *s,
 	*n = 0;
 	if (!max)
 		return HOSTUNWIND_MAX;
+	h->walks++;
 	if (hostmaps__generation(h->maps) != h->maps_seen) {
 		memset(h->memo, 0, MEMO_SLOTS * sizeof(*h->memo));
 		h->maps_seen = hostmaps__generation(h->maps);
@@ -335,6 +479,10 @@ int hostunwind__walk(struct hostunwind *h, const struct hostunwind_start *s,
 	}
 	h->cur = &w;
 	h->rec = m;
+	h->nstage = 0;
+	h->libdw_walks++;
+	/* aarch64's saved link registers may carry pointer authentication bits: compare them all */
+	w.cfa_other = s->arch == UNWIND_ARCH_AARCH64;
 	dwfl_getthread_frames(w.p->dwfl, (pid_t)s->pid, frame_cb, &w);
 	h->cur = NULL;
 	if (!w.n) {
@@ -342,12 +490,17 @@ int hostunwind__walk(struct hostunwind *h, const struct hostunwind_start *s,
 		w.n = 1;
 	}
 	*n = w.n;
-	if (h->rec && w.n <= MEMO_FRAMES && w.stop != HOSTUNWIND_MAX) {
+	if (h->rec && w.n <= MEMO_FRAMES && w.stop != HOSTUNWIND_MAX && !keep_reads(h, &w, m)) {
 		m->used = 1;
 		m->pid = s->pid;
 		m->ip = s->regs.ip;
 		m->sp = s->regs.sp;
 		m->fp = s->regs.fp;
+		m->ra = s->regs.ra;
+		m->has_ra = s->regs.has_ra;
+		/* a CFA from it, or a wasm frame's that may be it passed through */
+		m->fp_key = w.cfa_other || w.fp_base ||
+			    (w.stop == HOSTUNWIND_WASM && wasm->fp == s->regs.fp);
 		m->stop = w.stop;
 		m->nframes = w.n;
 		memcpy(m->frames, frames, w.n * sizeof(*frames));
@@ -356,4 +509,10 @@ int hostunwind__walk(struct hostunwind *h, const struct hostunwind_start *s,
 	}
 	h->rec = NULL;
 	return w.stop;
+}
+
+void hostunwind__stats(const struct hostunwind *h, uint64_t *walks, uint64_t *libdw_walks)
+{
+	*walks = h->walks;
+	*libdw_walks = h->libdw_walks;
 }

@@ -53,4 +53,7 @@ int hostunwind__walk(struct hostunwind *h, const struct hostunwind_start *s,
 		     hostunwind_is_wasm_fn is_wasm, void *ctx, uint64_t *frames,
 		     uint32_t max, uint32_t *n, struct unwind_regs *wasm);
 
+/* For tests and measurements: walks asked for, and those libdw made (the rest remembered). */
+void hostunwind__stats(const struct hostunwind *h, uint64_t *walks, uint64_t *libdw_walks);
+
 #endif
