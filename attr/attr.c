@@ -584,6 +584,21 @@ static uint32_t record_pid(const struct pd_event *ev)
 	return 0;
 }
 
+/*
+ * The process a record says exists (lookahead.h): a FORK's child, or any
+ * process in the records perf synthesizes for what runs when it starts
+ * (time 0). An exec's COMM or a mapping with a time does not: perf can
+ * write them before the process's FORK.
+ */
+static uint32_t introduced_pid(const struct pd_event *ev)
+{
+	if (ev->hdr->type == PERF_RECORD_FORK)
+		return ev->ev->fork.pid;
+	if (ev->has_sid && ev->sid.has_time && ev->sid.time)
+		return 0;
+	return record_pid(ev);
+}
+
 /* Any other record of a pass: commands and address space. As take_record. */
 static int take_space(struct run *r, const struct pd_event *ev)
 {
@@ -592,7 +607,7 @@ static int take_space(struct run *r, const struct pd_event *ev)
 
 	if (note_comm(r, ev) || sample_filter__note(r->opts->filter, ev))
 		return -1;
-	if (r->la && (pid = record_pid(ev)) && lookahead__introduce(r->la, pid))
+	if (r->la && (pid = introduced_pid(ev)) && lookahead__introduce(r->la, pid))
 		return -1;
 	if ((!r->single_pass && !r->one_pass) || !to_mt_event(ev, r->use_time, &me))
 		return 0;

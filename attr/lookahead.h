@@ -8,17 +8,20 @@
  * (written from another CPU's buffer, later in the same round or in the
  * next). Looked up then, the samples find no process; the record that
  * would have answered comes too late and the one pass must read the file
- * again (maptable.h, maptable__late). So at the first record of a process
- * that no record has introduced yet, the records after it are walked by
- * their headers (perfdata__peek: the reading's place untouched) to the end
- * of the next round, the latest place perf writes a record older than the
- * sample (docs/formats-perf.md, "One read per run"), and the FORK, COMM
- * and mapping records there with times not after the sample's are handed
- * out at once, in time order: the new process's, and its parent's (a
- * child inherits them; they can come as late as its fork). Where the
- * reading reaches them they are skipped (lookahead__taken). Each process is looked for once, and all
- * walks together read at most a part of the file (LOOKAHEAD_BUDGET): past
- * it the one pass falls back as before. Internal to attr/.
+ * again (maptable.h, maptable__late). So at the first sample or switch of
+ * a process no record has introduced yet (its FORK, or the records perf
+ * synthesizes at time 0 for what runs when it starts; not an exec's COMM
+ * or a mapping, which perf can write before the FORK), the records after
+ * it are walked by their headers (perfdata__peek: the reading's place
+ * untouched) to the end of the next round, the latest place perf writes a
+ * record older than the sample (docs/formats-perf.md, "One read per run"),
+ * and the FORK, COMM and mapping records there with times not after the
+ * sample's are handed out at once, in time order: the new process's, and
+ * its parent's (a child inherits them; they can come as late as its
+ * fork). Where the reading reaches them they are skipped
+ * (lookahead__taken). Each process is looked for once, and all walks
+ * together read at most a part of the file (LOOKAHEAD_BUDGET): past it the
+ * one pass falls back as before. Internal to attr/.
  */
 #include <stdint.h>
 #include "../perfdata/perfdata.h"

@@ -253,6 +253,10 @@ int maptable__add(struct maptable *mt, const struct mt_event *ev, struct attr_re
 			return add_mapping(p, ev, core, res);
 		return 0;
 	case MT_EXEC:
+		/* from the first exec on nothing of the parent's is inherited (lookup) */
+		if (!p->has_exec || ev->time < p->exec_time)
+			p->exec_time = ev->time;
+		p->has_exec = 1;
 		/* Everything mapped before an exec is gone; not part of the envelope. */
 		if (!p->nmaps)
 			return 0;
@@ -260,7 +264,9 @@ int maptable__add(struct maptable *mt, const struct mt_event *ev, struct attr_re
 		barrier.seq = ev->seq;
 		return proc_push(p, &barrier);
 	case MT_FORK:
-		if (ev->ppid != ev->pid && p->ppid == p->pid && !p->nmaps) {
+		/* before anything it mapped (maps[] is in time order): read out of order too */
+		if (ev->ppid != ev->pid && p->ppid == p->pid &&
+		    (!p->nmaps || p->maps[0].time > ev->time)) {
 			p->ppid = ev->ppid;
 			p->fork_time = ev->time;
 		}
@@ -482,7 +488,8 @@ static int lookup(struct maptable *mt, uint32_t pid, uint64_t t, uint64_t ip, ui
 	for (int depth = 0; p && depth < MT_MAX_FORK_DEPTH; depth++) {
 		int found, core = proc_lookup(p, t, ip, midx, &found);
 
-		if (found || p->ppid == p->pid)
+		/* what it did not map itself: its parent's as of the fork, unless it exec'd since */
+		if (found || p->ppid == p->pid || (p->has_exec && p->exec_time <= t))
 			return core;
 		/* Not mapped by the child itself: inherited from the parent at fork. */
 		if (p->fork_time < t)

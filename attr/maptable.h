@@ -21,7 +21,7 @@ struct mt_proc {
 	uint32_t pid;
 	uint32_t ppid;          /* parent after a process FORK, else = pid */
 	uint64_t fork_time;
-	uint64_t exec_time;     /* last COMM_EXEC time; mappings before it are gone */
+	uint64_t exec_time;     /* first COMM_EXEC time: from it on nothing is inherited */
 	int has_exec;
 	uint64_t lo, hi;        /* envelope of kept mappings, for a quick reject */
 	uint64_t last_map_time; /* newest kept mapping (for the one-pass checks) */

@@ -6,8 +6,9 @@ MMAP/MMAP2 records before its first sample) moved to just after that first
 sample, as perf writes them when the fork ran on one CPU and the child's
 first sample on another of the same flush round. With ROUNDS, they go after
 that many more FINISHED_ROUND records instead (past where perf can put
-them: a reader must read twice). Prints how many records moved. Nothing
-else changes: the data section keeps its size and place."""
+them: a reader must read twice). Prints how many records moved: 0 when
+perf already wrote them all after that sample (the copy is the same).
+Nothing else changes: the data section keeps its size and place."""
 import struct
 import sys
 
@@ -66,7 +67,10 @@ def main():
         sys.exit("late_intro.py: %s: no sample of pid %d" % (src, pid))
     moved = [i for i in range(first) if record_pid(buf, recs[i][0], recs[i][2]) == pid]
     if not moved:
-        sys.exit("late_intro.py: %s: nothing of pid %d before its first sample" % (src, pid))
+        # perf already wrote them after that sample: the copy is the recording
+        open(dst, "wb").write(buf)
+        print(0)
+        return
     dest = first
     for i in range(first + 1, len(recs)):
         if rounds == 0:

@@ -91,6 +91,19 @@ static void test_remap_exec_fork(void)
 	CHECK(maptable__add(&mt, &e, &res) == 0);
 	CHECK(maptable__lookup(&mt, 7, 90, 0x200000 + PAGE + 8, NULL) < 0);
 	CHECK_EQ_U64(maptable__lookup(&mt, 7, 70, 0x200000 + PAGE + 8, NULL), 0);
+	/*
+	 * A child's FORK read after its exec (perf wrote them from two CPUs):
+	 * the parent's mappings are still the child's between the two.
+	 */
+	e = (struct mt_event){ .kind = MT_EXEC, .pid = 9, .time = 40 };
+	CHECK(maptable__add(&mt, &e, &res) == 0);
+	e = (struct mt_event){ .kind = MT_FORK, .pid = 9, .ppid = 7, .time = 35 };
+	CHECK(maptable__add(&mt, &e, &res) == 0);
+	CHECK_EQ_U64(maptable__lookup(&mt, 9, 38, 0x200000 + PAGE + 8, NULL), 0);
+	CHECK(maptable__lookup(&mt, 9, 45, 0x200000 + PAGE + 8, NULL) < 0);
+	/* one older than what the child mapped itself is another process's: not its parent */
+	e = (struct mt_event){ .kind = MT_FORK, .pid = 9, .ppid = 7, .time = 50 };
+	CHECK(maptable__add(&mt, &e, &res) == 0);
 	teardown(&mt, &res);
 }
 

@@ -1822,9 +1822,10 @@ static void test_session(void)
 	tattr_init(&at, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, ST_ONE, 1);
 	{
 		/* a sample before the mapping that holds it (another CPU's buffer) */
-		struct tsample s = { .pid = 42, .tid = 42, .time = 5, .period = 1,
+		struct tsample s = { .pid = 42, .tid = 42, .time = 0, .period = 1,
 				     .ip = base + 2048 };
 
+		/* named as perf names a process already running: synthesized, time 0 */
 		put_comm(&data, NULL, ST_ONE, &s, "runtime");
 		named = data.len;
 		s.time = 20;
@@ -1907,9 +1908,11 @@ static void test_session(void)
 		free(core.func_samples);
 
 		/*
-		 * The same records without the COMM: the first sample is of a
+		 * The same records without that COMM: the first sample is of a
 		 * process nothing has introduced, so the mapping is taken ahead
 		 * of its place (attr/lookahead.h): one pass, the same counts.
+		 * (An exec's COMM with a time would not introduce it either:
+		 * perf can write one before the process's FORK.)
 		 */
 		file.len = 0;
 		data.p += named;
