@@ -188,7 +188,9 @@ static int walk(struct lookahead *la, uint64_t from, uint64_t t, struct ap_err *
 			rounds++;
 		else if (ev.hdr->type == RECORD_COMPRESSED)
 			break;	/* records inside it are not walked: the one pass checks as before */
-		else if (shapes_processes(&ev) && ev.sid.time <= t && keep_found(la, &ev))
+		/* one an earlier walk took is not taken twice */
+		else if (shapes_processes(&ev) && ev.sid.time <= t &&
+			 !lookahead__taken(la, ev.file_offset) && keep_found(la, &ev))
 			return ap_err_nomem(err);
 	}
 	if (r < 0)

@@ -1936,6 +1936,43 @@ static void test_session(void)
 		CHECK_EQ_U64(core.func_samples[1], 1);
 		attr_result__exit(&res);
 		free(core.func_samples);
+
+		/*
+		 * Two new processes, both mappings after both first samples: the
+		 * first walk takes both, the second process's walk finds them
+		 * again and takes neither twice (one mapping each).
+		 */
+		{
+			struct wbuf two = { 0 };
+			struct tsample pa = { .pid = 50, .tid = 50, .time = 30, .period = 1,
+					     .ip = base + 16 };
+			struct tsample pb = { .pid = 51, .tid = 51, .time = 40, .period = 1,
+					     .ip = base + 0x10000 + 2048 };
+
+			put_sample(&two, NULL, ST_ONE, &pa, PERF_RECORD_MISC_USER);
+			put_sample(&two, NULL, ST_ONE, &pb, PERF_RECORD_MISC_USER);
+			pb.time = 10;
+			put_mmap2(&two, NULL, ST_ONE, &pb, base + 0x10000, 4096, 0, "//anon", 0);
+			pa.time = 5;
+			put_mmap2(&two, NULL, ST_ONE, &pa, base, 4096, 0, "//anon", 0);
+			file.len = 0;
+			build_file(&file, &at, 1, &two, NULL);
+			write_file(tpath("two-new.data"), file.p, file.len);
+			free(two.p);
+		}
+		memset(&h, 0, sizeof(h));
+		memset(&core, 0, sizeof(core));
+		core.mod = m;
+		CHECK_EQ_U64(attr_run_file(tpath("two-new.data"), &core, 1, &o, &res, &err), 0);
+		CHECK_EQ_U64(res.passes, 1);
+		CHECK_EQ_U64(res.read_ahead, 2);
+		CHECK_EQ_U64(res.nmappings, 2);
+		CHECK_EQ_U64(h.maps, 2);
+		CHECK_EQ_U64(res.attributed_samples, 2);
+		CHECK_EQ_U64(core.func_samples[0], 1);
+		CHECK_EQ_U64(core.func_samples[1], 1);
+		attr_result__exit(&res);
+		free(core.func_samples);
 	}
 	cwasm__delete(m);
 	free(buf);
