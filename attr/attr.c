@@ -960,7 +960,7 @@ static int run_pass_end(struct session_tool *t, struct ap_err *err)
 	case RUN_ONE:
 		r->res->passes = r->fallback ? 2 : 1;
 		if (r->la)
-			lookahead__stats(r->la, &r->res->read_ahead, NULL);
+			lookahead__stats(r->la, &r->res->read_ahead, &r->res->read_ahead_bytes);
 		if (r->fallback)
 			return fall_back(r, err);
 		if (maptable__order_mappings(&r->mt, r->res))

@@ -207,6 +207,7 @@ struct attr_result {
 	uint64_t bytes_read, bytes_expected;
 	int passes;                   /* reads of the file: 1, or 2 when records came too late */
 	uint64_t read_ahead;          /* records the one pass took ahead of their place (lookahead.h) */
+	uint64_t read_ahead_bytes;    /* and the bytes its walks read for them */
 	int injected;                 /* ATTR_INJECTED_*: mappings of files an inject step wrote */
 	struct ap_warnings warnings;  /* non-unique mappings, cores never mapped, a cut file */
 	/* what the samples are of: the selected event, or the recording's only one */

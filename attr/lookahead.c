@@ -8,7 +8,10 @@
 
 #define RECORD_FINISHED_ROUND 68
 #define RECORD_COMPRESSED 81
-/* The walks' bytes together: this much and an eighth of the file (a second read costs all of it). */
+/*
+ * The walks' bytes together: an eighth of the file, and 16 MiB or the file
+ * once more if smaller (a second read costs all of it).
+ */
 #define LOOKAHEAD_BUDGET (16u << 20)
 
 struct found {
@@ -52,7 +55,7 @@ int lookahead__new(struct perfdata *pd, struct lookahead **out)
 	}
 	la->budget = LOOKAHEAD_BUDGET;
 	if (!perfdata__layout(pd, &l))
-		la->budget += l.file_size / 8;
+		la->budget = l.file_size / 8 + (l.file_size < la->budget ? l.file_size : la->budget);
 	*out = la;
 	return 0;
 }

@@ -20,8 +20,9 @@
  * its parent's (a child inherits them; they can come as late as its
  * fork). Where the reading reaches them they are skipped
  * (lookahead__taken). Each process is looked for once, and all walks
- * together read at most a part of the file (LOOKAHEAD_BUDGET): past it the
- * one pass falls back as before. Internal to attr/.
+ * together read at most an eighth of the file and 16 MiB (the file once
+ * more, if smaller): past that the one pass falls back as before.
+ * Internal to attr/.
  */
 #include <stdint.h>
 #include "../perfdata/perfdata.h"

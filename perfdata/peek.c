@@ -15,6 +15,8 @@
 
 /* More than the largest record (its size is 16 bits): one always fits. */
 #define PEEK_BUF (128u << 10)
+/* What one read asks for: a walk is mostly short (a new process's FORK a few KB on). */
+#define PEEK_READ (16u << 10)
 #define PD_RECORD_AUXTRACE 71	/* its payload follows the record: not walked */
 
 struct pd_peek {
@@ -74,7 +76,8 @@ static int peek_fill(struct pd_peek *pk, uint64_t at, size_t n, struct ap_err *e
 		return 0;
 	if (at >= pk->off && at + n <= pk->off + pk->len && !((at - pk->off) & 7))
 		return 1;
-	want = (size_t)(pk->end - at < PEEK_BUF ? pk->end - at : PEEK_BUF);
+	want = n > PEEK_READ ? n : PEEK_READ;
+	want = (size_t)(pk->end - at < want ? pk->end - at : want);
 	do
 		r = pread(pk->pd->fd, pk->buf, want, (off_t)at);
 	while (r < 0 && errno == EINTR);

@@ -258,6 +258,7 @@ static void members(struct json_out *j, const struct view_report *v, const struc
 	if (p->source == PROFILE_RECORDS) {
 		json_key(j, "passes"); json_u64(j, (uint64_t)a->passes);
 		json_key(j, "read_ahead"); json_u64(j, a->read_ahead);
+		json_key(j, "read_ahead_bytes"); json_u64(j, a->read_ahead_bytes);
 	}
 	if (p->source != PROFILE_STATIC) {	/* docs/damaged-recordings.md */
 		json_key(j, "truncated"); json_bool(j, v->truncated);
