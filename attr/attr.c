@@ -541,9 +541,13 @@ static void look_ahead(struct run *r, const struct pd_event *ev, const struct pd
 		r->fallback = 1;
 }
 
+static uint32_t introduced_pid(const struct pd_event *ev);
+
 /* One record of pass 2 or of a pipe: 0, 1 to stop (the one pass falls back), -1 out of memory. */
 static int take_record(struct run *r, const struct pd_event *ev)
 {
+	uint32_t pid;
+
 	if (ev->hdr->type == PERF_RECORD_SAMPLE) {
 		look_ahead(r, ev, &ev->sample.sid);
 		if (!r->fallback)
@@ -558,6 +562,13 @@ static int take_record(struct run *r, const struct pd_event *ev)
 			other_record(r, ev, &ev->sid);
 		return r->fallback;
 	}
+	/*
+	 * In its place only: a FORK another process's walk took ahead leaves
+	 * the child's records newer than that walk's sample still ahead, for
+	 * the child's own walk to take.
+	 */
+	if (r->la && (pid = introduced_pid(ev)) && lookahead__introduce(r->la, pid))
+		return -1;
 	return take_space(r, ev);
 }
 
@@ -603,11 +614,8 @@ static uint32_t introduced_pid(const struct pd_event *ev)
 static int take_space(struct run *r, const struct pd_event *ev)
 {
 	struct mt_event me;
-	uint32_t pid;
 
 	if (note_comm(r, ev) || sample_filter__note(r->opts->filter, ev))
-		return -1;
-	if (r->la && (pid = introduced_pid(ev)) && lookahead__introduce(r->la, pid))
 		return -1;
 	if ((!r->single_pass && !r->one_pass) || !to_mt_event(ev, r->use_time, &me))
 		return 0;

@@ -1973,6 +1973,42 @@ static void test_session(void)
 		CHECK_EQ_U64(core.func_samples[1], 1);
 		attr_result__exit(&res);
 		free(core.func_samples);
+
+		/*
+		 * The first process's walk takes the second's FORK (older than
+		 * its sample) but not the second's mapping (newer): the second
+		 * is not known by that FORK, and its own walk takes the mapping.
+		 */
+		{
+			struct wbuf two = { 0 };
+			struct tsample pa = { .pid = 50, .tid = 50, .time = 30, .period = 1,
+					      .ip = base + 16 };
+			struct tsample pb = { .pid = 51, .tid = 51, .time = 50, .period = 1,
+					      .ip = base + 0x10000 + 2048 };
+
+			put_sample(&two, NULL, ST_ONE, &pa, PERF_RECORD_MISC_USER);
+			put_sample(&two, NULL, ST_ONE, &pb, PERF_RECORD_MISC_USER);
+			pb.time = 20;
+			put_fork(&two, NULL, PERF_RECORD_FORK, ST_ONE, &pb, 50);
+			pb.time = 40;
+			put_mmap2(&two, NULL, ST_ONE, &pb, base + 0x10000, 4096, 0, "//anon", 0);
+			pa.time = 5;
+			put_mmap2(&two, NULL, ST_ONE, &pa, base, 4096, 0, "//anon", 0);
+			file.len = 0;
+			build_file(&file, &at, 1, &two, NULL);
+			write_file(tpath("fork-ahead.data"), file.p, file.len);
+			free(two.p);
+		}
+		memset(&h, 0, sizeof(h));
+		memset(&core, 0, sizeof(core));
+		core.mod = m;
+		CHECK_EQ_U64(attr_run_file(tpath("fork-ahead.data"), &core, 1, &o, &res, &err), 0);
+		CHECK_EQ_U64(res.passes, 1);
+		CHECK_EQ_U64(res.read_ahead, 3);
+		CHECK_EQ_U64(res.nmappings, 2);
+		CHECK_EQ_U64(res.attributed_samples, 2);
+		attr_result__exit(&res);
+		free(core.func_samples);
 	}
 	cwasm__delete(m);
 	free(buf);
