@@ -165,11 +165,18 @@ fuzz_one() {
 	stamp=$FB/log/$name.stamp
 	touch "$stamp"
 	# Fork mode: a crash (known or new) is saved and the fuzzing goes on.
+	# A child that crashes, times out or runs out of memory leaves its
+	# scratch folder (tests/fuzz/scratch.c) behind: they go to one folder
+	# of this run's, removed after, not to /tmp.
+	local tmp=$FB/tmp/$name
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
 	# shellcheck disable=SC2046
-	"$bin" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+	TMPDIR=$tmp "$bin" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
 		-max_total_time="$SECS" -timeout=20 -artifact_prefix="$crashes/" \
 		$(header_field "$src" fuzz-options) "$corpus" "$seeds" >"$log" 2>&1
 	rc=$?
+	rm -rf "$tmp"
 	last=$(grep -E '^#[0-9]+: cov: ' "$log" | tail -1)
 	execs=$(sed -n 's/^#\([0-9]*\):.*/\1/p' <<<"$last")
 	secs=$(sed -n 's/.* time: \([0-9]*\)s.*/\1/p' <<<"$last")
