@@ -2,9 +2,9 @@
 /*
  * Attribution driver. Records in perf.data are only ordered within flush
  * rounds, so a sample can come before the mapping that holds it. A file is
- * read once: samples that find no core wait for the end, a new process's
- * introducing records are taken ahead of their place (lookahead.h), and a
- * mapping record that still arrives too late to be applied in order
+ * read once: samples that find no core wait for the end, a new thread's
+ * introducing records are taken ahead of their place (session/lookahead.h),
+ * and a mapping record that still arrives too late to be applied in order
  * (maptable__late) makes the driver fall back to two passes: pass 1
  * collects the records that shape the address space (MMAP/MMAP2, exec,
  * fork) and orders them by time, pass 2 streams the samples. The one pass that falls back is the
@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include "lookahead.h"
 #include "maptable.h"
 #include "reorder.h"
+#include "../session/lookahead.h"
 #include "../session/session.h"
 #include "../util/array.h"
 
@@ -146,7 +146,8 @@ struct run {
 	int one_pass;      /* a file read once; falls back to two passes when unsure */
 	int fallback;      /* the one pass met records it cannot order: start over */
 	int mt_ready;      /* mt initialized */
-	struct lookahead *la; /* the one pass of a file with times: new processes' records early */
+	struct lookahead *la; /* the one pass of a file with times: new threads' records early */
+	struct lookahead_seen la_seen;
 	struct pending *pend;
 	size_t npend, cpend;
 	/* the address range every core mapping so far lies in (count_returns) */
@@ -515,7 +516,7 @@ static int begin(struct run *r, struct perfdata *pd, struct ap_err *err)
 
 static int take_space(struct run *r, const struct pd_event *ev);
 
-/* A record taken ahead of its place (lookahead.h): as take_record; one too late is kept. */
+/* A record taken ahead of its place (session/lookahead.h): as take_record; one too late is kept. */
 static int take_early(void *ctx, const struct pd_event *ev)
 {
 	struct run *r = ctx;
@@ -525,28 +526,28 @@ static int take_early(void *ctx, const struct pd_event *ev)
 }
 
 /*
- * The first record of a process nothing has introduced (pid 0 and -1 are
+ * The first record of a thread nothing has introduced (pid 0 and -1 are
  * no process): its records that come after it in the file, taken now.
  */
 static void look_ahead(struct run *r, const struct pd_event *ev, const struct pd_sample_id *sid)
 {
 	struct ap_err err;
 
-	if (!r->la || r->pass != RUN_ONE || r->fallback || (int32_t)sid->pid <= 0 || !sid->has_time ||
-	    ev->in_compressed || lookahead__known(r->la, sid->pid))
+	if (!r->la || r->pass != RUN_ONE || r->fallback || (int32_t)sid->pid <= 0 ||
+	    (int32_t)sid->tid <= 0 || !sid->has_time || ev->in_compressed)
 		return;
 	/* a read error or no memory: read twice, as before (the second read says what failed) */
-	if (lookahead__find(r->la, sid->pid, ev->file_offset + ev->hdr->size, sid->time, ev->seq,
-			    take_early, r, &err))
+	if (lookahead__at(r->la, &r->la_seen, sid->tid, ev->file_offset + ev->hdr->size, sid->time,
+			  ev->seq, take_early, r, &err))
 		r->fallback = 1;
 }
 
-static uint32_t introduced_pid(const struct pd_event *ev);
+static uint32_t introduced_tid(const struct pd_event *ev);
 
 /* One record of pass 2 or of a pipe: 0, 1 to stop (the one pass falls back), -1 out of memory. */
 static int take_record(struct run *r, const struct pd_event *ev)
 {
-	uint32_t pid;
+	uint32_t tid;
 
 	if (ev->hdr->type == PERF_RECORD_SAMPLE) {
 		look_ahead(r, ev, &ev->sample.sid);
@@ -563,11 +564,11 @@ static int take_record(struct run *r, const struct pd_event *ev)
 		return r->fallback;
 	}
 	/*
-	 * In its place only: a FORK another process's walk took ahead leaves
+	 * In its place only: a FORK another thread's walk took ahead leaves
 	 * the child's records newer than that walk's sample still ahead, for
 	 * the child's own walk to take.
 	 */
-	if (r->la && (pid = introduced_pid(ev)) && lookahead__introduce(r->la, pid))
+	if (r->la && (tid = introduced_tid(ev)) && lookahead__introduce(r->la, tid))
 		return -1;
 	return take_space(r, ev);
 }
@@ -579,35 +580,42 @@ static int shapes_processes(uint32_t type)
 	       type == PERF_RECORD_MMAP2;
 }
 
-/* The process a record that shapes processes is of (0 for any other record). */
-static uint32_t record_pid(const struct pd_event *ev)
+/* The thread a record that shapes processes is of (0 for any other record). */
+static uint32_t record_tid(const struct pd_event *ev)
 {
 	switch (ev->hdr->type) {
 	case PERF_RECORD_COMM:
-		return ev->ev->comm.pid;
+		return ev->ev->comm.tid;
 	case PERF_RECORD_FORK:
-		return ev->ev->fork.pid;
+		return ev->ev->fork.tid;
 	case PERF_RECORD_MMAP:
-		return ev->ev->mmap.pid;
+		return ev->ev->mmap.tid;
 	case PERF_RECORD_MMAP2:
-		return ev->ev->mmap2.pid;
+		return ev->ev->mmap2.tid;
 	}
 	return 0;
 }
 
 /*
- * The process a record says exists (lookahead.h): a FORK's child, or any
- * process in the records perf synthesizes for what runs when it starts
+ * The thread a record says exists (session/lookahead.h): a FORK's child, or any
+ * thread in the records perf synthesizes for what runs when it starts
  * (time 0). An exec's COMM or a mapping with a time does not: perf can
- * write them before the process's FORK.
+ * write them before the FORK. Nor does the COMM perf synthesizes for the
+ * workload it starts ("perf-exec", the name perf gives its child before
+ * the exec): its exec and mappings come later. A thread, not a process:
+ * a new thread's first samples can come before its FORK and before the
+ * mappings another thread made (docs/formats-perf.md, "One read per run").
  */
-static uint32_t introduced_pid(const struct pd_event *ev)
+static uint32_t introduced_tid(const struct pd_event *ev)
 {
 	if (ev->hdr->type == PERF_RECORD_FORK)
-		return ev->ev->fork.pid;
+		return ev->ev->fork.tid;
 	if (ev->has_sid && ev->sid.has_time && ev->sid.time)
 		return 0;
-	return record_pid(ev);
+	if (ev->hdr->type == PERF_RECORD_COMM &&
+	    !strcmp(ev->ev->comm.comm, "perf-exec")) /* NUL-terminated: perfdata/check.c */
+		return 0;
+	return record_tid(ev);
 }
 
 /* Any other record of a pass: commands and address space. As take_record. */
@@ -917,7 +925,7 @@ static unsigned sample_needs(const struct attr_opts *opts)
 static int taken_ahead(const struct run *r, const struct pd_event *ev)
 {
 	return r->la && !ev->in_compressed && shapes_processes(ev->hdr->type) &&
-	       lookahead__taken(r->la, ev->file_offset);
+	       lookahead__taken(r->la, &r->la_seen, ev->file_offset);
 }
 
 /*
@@ -1019,9 +1027,13 @@ static int run_start(struct run *r, struct ap_err *err)
 	/* a hooked one pass: what the hooks were told must stay true */
 	r->mt.track_misses = r->one_pass && (opts->on_sample || opts->on_other);
 	r->mt.track_files = r->mt.track_misses && opts->on_map;
-	/* and then a new process's first samples must find it (lookahead.h) */
-	if (r->mt.track_misses && r->use_time && lookahead__new(pd, &r->la))
-		return ap_err_nomem(err);
+	/* and then a new thread's first samples must find it (session/lookahead.h) */
+	if (r->mt.track_misses && r->use_time) {
+		if (session__lookahead(r->s, &r->la, err))
+			return -1;
+		if (r->la)
+			lookahead__join(r->la, &r->la_seen);
+	}
 	return 0;
 }
 
@@ -1095,7 +1107,6 @@ void attr_reader__delete(struct attr_reader *ar)
 	if (r->mt_ready)
 		maptable__exit(&r->mt);
 	reorder__exit(&r->rq);
-	lookahead__delete(r->la);
 	free(r->list.ev);
 	free(r->pend);
 	free(r);

@@ -2,7 +2,7 @@
 /*
  * Reading ahead of the reader (perfdata.h, perfdata__peek): a file's
  * records from an offset, through a buffer of their own, by pread(): the
- * reader's window and position are not touched. attr/lookahead.c finds
+ * reader's window and position are not touched. session/lookahead.c finds
  * with it the records that introduce a process whose samples came first.
  */
 #include <stdlib.h>

@@ -153,7 +153,7 @@ int perfdata__pread(struct perfdata *pd, void *buf, size_t n, uint64_t off, stru
  * a file offset, each read into a buffer of the peek's own and handed out
  * with its kernel trailer parsed (sid; a sample is not parsed, a record
  * perf synthesizes is given as it is). For the records a file holds after
- * the samples they belong before (attr/lookahead.c).
+ * the samples they belong before (session/lookahead.c).
  *
  * perfdata__peek_new: 1 and *out, 0 for a stream or a pipe-mode file (its
  * attrs come as records), -1 when out of memory.

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "session.h"
+#include "lookahead.h"
 #include "../perfdata/tracing.h"
 #include "../util/progress.h"
 
@@ -20,6 +21,9 @@ struct session {
 	struct progress *progress;
 	unsigned needs;
 	struct session_stats stats;
+	/* the readers' walks ahead, made on first request */
+	struct lookahead *la;
+	int la_done;
 };
 
 int session__open(const char *path, struct session **out, struct ap_err *err)
@@ -44,6 +48,7 @@ void session__delete(struct session *s)
 	if (!s)
 		return;
 	pd_tracing__delete(s->tracing);
+	lookahead__delete(s->la);
 	perfdata__close(s->pd);
 	free(s->path);
 	free(s);
@@ -80,6 +85,17 @@ int session__tracing(struct session *s, const struct pd_tracing **out, struct ap
 		*err = s->tracing_err;
 		return -1;
 	}
+	return 0;
+}
+
+int session__lookahead(struct session *s, struct lookahead **out, struct ap_err *err)
+{
+	if (!s->la_done) {
+		if (lookahead__new(s->pd, &s->la))
+			return ap_err_nomem(err);
+		s->la_done = 1;
+	}
+	*out = s->la;
 	return 0;
 }
 

@@ -91,6 +91,14 @@ int session__stdin(const struct session *s);
  */
 int session__tracing(struct session *s, const struct pd_tracing **out, struct ap_err *err);
 
+/*
+ * The readers' walks ahead of their place (lookahead.h), one for the
+ * session, made at the first call: 0 and *out (NULL for a stream, which
+ * cannot be read ahead; the session owns it), or -1 out of memory.
+ */
+struct lookahead;
+int session__lookahead(struct session *s, struct lookahead **out, struct ap_err *err);
+
 /* A progress line for the passes (util/progress.h), or NULL. */
 void session__set_progress(struct session *s, struct progress *pr);
 

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""late_mmap.py IN OUT LEN|name=TEXT [SKIP]: copy a perf.data file (file mode)
-with the first executable //anon MMAP2 record of length LEN (or the first
-executable MMAP2 of a file whose name holds TEXT) moved SKIP records later
-in the data section (default 50), as perf's per-CPU flush rounds can write
-it: samples that lie in that mapping now come before it in the stream, so a
+"""late_mmap.py IN OUT LEN|name=TEXT [SKIP|rounds=N]: copy a perf.data file
+(file mode) with the first executable //anon MMAP2 record of length LEN (or
+the first executable MMAP2 of a file whose name holds TEXT) moved SKIP
+records later in the data section (default 50), as perf's per-CPU flush
+rounds can write it, or after the Nth FINISHED_ROUND after it (past where
+perf writes it, and where aotperf's walks ahead look, which end at the end
+of the round after a sample's: session/lookahead.h): samples that lie in that mapping now come before it in the stream, so a
 reader has to order them by time (aotperf starts over with two passes).
 Nothing else changes: the data section keeps its size and place."""
 import struct
 import sys
 
 PERF_RECORD_MMAP2 = 10
+FINISHED_ROUND = 68
 PROT_EXEC = 4
 
 
@@ -18,7 +21,7 @@ def main():
     src, dst, want = sys.argv[1], sys.argv[2], sys.argv[3]
     text = want[5:].encode() if want.startswith("name=") else None
     length = None if text else int(want)
-    skip = int(sys.argv[4]) if len(sys.argv) > 4 else 50
+    skip = sys.argv[4] if len(sys.argv) > 4 else "50"
     buf = bytearray(open(src, "rb").read())
     if buf[:8] != b"PERFILE2":
         sys.exit("late_mmap.py: %s: not a perf.data file" % src)
@@ -44,7 +47,17 @@ def main():
             break
     else:
         sys.exit("late_mmap.py: %s: no r-x MMAP2 for %s" % (src, want))
-    j = min(i + skip, len(recs) - 1)
+    if skip.startswith("rounds="):
+        left = int(skip[7:])
+        for j in range(i + 1, len(recs)):
+            if recs[j][2] == FINISHED_ROUND:
+                left -= 1
+                if not left:
+                    break
+        if left:
+            sys.exit("late_mmap.py: %s: fewer than %s rounds after it" % (src, skip[7:]))
+    else:
+        j = min(i + int(skip), len(recs) - 1)
     moved = bytes(buf[off:off + size])
     after_end = recs[j][0] + recs[j][1]
     buf[off:after_end] = buf[off + size:after_end] + moved

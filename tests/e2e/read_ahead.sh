@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # A new process's first samples before the records that introduce it
-# (attr/lookahead.h). perf writes a round's buffers one CPU after the
+# (session/lookahead.h). perf writes a round's buffers one CPU after the
 # other, so a child's FORK (written on its parent's CPU), and its exec and
 # mappings when it moved CPUs, can come after its first samples. The one
 # pass takes them ahead of their place, up to the end of the next round,

@@ -10,7 +10,7 @@
 #
 #   - report: one open, one read per pass of the attribution (1, or 2
 #     when a mapping record came after samples it holds; its JSON says),
-#     and the walks that read a new process's records ahead (JSON
+#     and the walks that read a new thread's records ahead (JSON
 #     read_ahead_bytes: none unless perf wrote them after its samples);
 #   - report --children --html --pprof --json --markdown: the plain
 #     report's reads serve every view;
@@ -65,7 +65,7 @@ check "a -g recording" [ -s "$G" ]
 # came after samples it holds (attr/attr.h); each pass reads the file once
 "$AOTPERF" report -q -i "$G" --cwasm "$S" --json "$WORK/g.json" >/dev/null
 passes=$(jq .passes "$WORK/g.json")
-# and what its walks for a new process's records read besides (attr/lookahead.h)
+# and what its walks for a new thread's records read besides (session/lookahead.h)
 g_ahead=$(jq .read_ahead_bytes "$WORK/g.json")
 check "report: one pass, or two when a mapping came late ($passes)" \
 	bash -c '[ "$1" = 1 ] || [ "$1" = 2 ]' _ "$passes"

@@ -168,7 +168,7 @@ static const struct seen *find_seen(uint64_t off)
 }
 
 /*
- * perfdata__peek from the first record (attr/lookahead.c's walk): every
+ * perfdata__peek from the first record (session/lookahead.c's walk): every
  * record it hands out that the reader handed out too is the same record,
  * its trailer parsed the same; it stops, never reads outside the records.
  */

@@ -1803,6 +1803,86 @@ static void th_restart(void *ctx)
 	h->samples = h->in_core = 0;
 }
 
+/*
+ * Two hooked readers of one session (two events' attributions): one
+ * walk ahead, its finds handed to both (session/lookahead.h); each reads
+ * once with what one reader alone got (one).
+ */
+static void check_two_readers(const char *name, struct cwasm_module *m,
+			      const struct attr_result *one)
+{
+	struct thooks h[2] = { 0 };
+	struct attr_opts o[2];
+	struct attr_core core[2] = { { .mod = m }, { .mod = m } };
+	struct attr_result res[2];
+	struct attr_reader *rd[2] = { 0 };
+	struct session_tool *tools[2];
+	struct session *se;
+	struct ap_err err = { 0 };
+
+	CHECK_EQ_U64(session__open(tpath(name), &se, &err), 0);
+	for (int i = 0; i < 2; i++) {
+		o[i] = (struct attr_opts){ .pid = -1, .on_sample = th_sample, .on_map = th_map,
+					   .on_restart = th_restart, .ctx = &h[i] };
+		CHECK_EQ_U64(attr_reader__new(se, &core[i], 1, &o[i], &res[i], &rd[i], &err), 0);
+		tools[i] = attr_reader__tool(rd[i]);
+	}
+	CHECK_EQ_U64(session__process(se, tools, 2, &err), 0);
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ_U64(attr_reader__finish(rd[i], &err), 0);
+		CHECK_EQ_U64(res[i].passes, 1);
+		CHECK_EQ_U64(res[i].read_ahead, one->read_ahead);
+		CHECK_EQ_U64(res[i].read_ahead_bytes, one->read_ahead_bytes);
+		CHECK_EQ_U64(res[i].nmappings, one->nmappings);
+		CHECK_EQ_U64(h[i].restarts, 0);
+		CHECK_EQ_U64(res[i].attributed_samples, one->attributed_samples);
+		CHECK_EQ_U64(core[i].func_samples[0], 1);
+		CHECK_EQ_U64(core[i].func_samples[1], 1);
+		attr_reader__delete(rd[i]);
+		attr_result__exit(&res[i]);
+		free(core[i].func_samples);
+		free(core[i].func_period);
+	}
+	session__delete(se);
+}
+
+/*
+ * recs, samples and the records that introduce them out of order, read
+ * hooked in one pass with `ahead` records taken ahead of their place
+ * (session/lookahead.h): nmaps mappings, the map hook called once for each
+ * mapping and fork (nhooked), one sample in each of m's functions. recs
+ * is freed.
+ */
+static void check_read_once(const char *name, struct wbuf *recs, const struct tattr *at,
+			    struct cwasm_module *m, uint64_t ahead, uint64_t nmaps,
+			    uint64_t nhooked)
+{
+	struct thooks h = { 0 };
+	struct attr_opts o = { .pid = -1, .on_sample = th_sample, .on_map = th_map,
+			       .on_restart = th_restart, .ctx = &h };
+	struct attr_core core = { .mod = m };
+	struct attr_result res;
+	struct ap_err err = { 0 };
+	struct wbuf file = { 0 };
+
+	build_file(&file, at, 1, recs, NULL);
+	write_file(tpath(name), file.p, file.len);
+	CHECK_EQ_U64(attr_run_file(tpath(name), &core, 1, &o, &res, &err), 0);
+	CHECK_EQ_U64(res.passes, 1);
+	CHECK_EQ_U64(res.read_ahead, ahead);
+	CHECK_EQ_U64(h.restarts, 0);
+	CHECK_EQ_U64(res.nmappings, nmaps);
+	CHECK_EQ_U64(h.maps, nhooked);
+	CHECK_EQ_U64(res.attributed_samples, 2);
+	CHECK_EQ_U64(core.func_samples[0], 1);
+	CHECK_EQ_U64(core.func_samples[1], 1);
+	check_two_readers(name, m, &res);
+	attr_result__exit(&res);
+	free(core.func_samples);
+	wfree(&file);
+	wfree(recs);
+}
+
 static void test_session(void)
 {
 	const uint64_t base = 0x7f0000000000ULL;
@@ -1910,7 +1990,7 @@ static void test_session(void)
 		/*
 		 * The same records without that COMM: the first sample is of a
 		 * process nothing has introduced, so the mapping is taken ahead
-		 * of its place (attr/lookahead.h): one pass, the same counts.
+		 * of its place (session/lookahead.h): one pass, the same counts.
 		 * (An exec's COMM with a time would not introduce it either:
 		 * perf can write one before the process's FORK.)
 		 */
@@ -1955,24 +2035,8 @@ static void test_session(void)
 			put_mmap2(&two, NULL, ST_ONE, &pb, base + 0x10000, 4096, 0, "//anon", 0);
 			pa.time = 5;
 			put_mmap2(&two, NULL, ST_ONE, &pa, base, 4096, 0, "//anon", 0);
-			file.len = 0;
-			build_file(&file, &at, 1, &two, NULL);
-			write_file(tpath("two-new.data"), file.p, file.len);
-			free(two.p);
+			check_read_once("two-new.data", &two, &at, m, 2, 2, 2);
 		}
-		memset(&h, 0, sizeof(h));
-		memset(&core, 0, sizeof(core));
-		core.mod = m;
-		CHECK_EQ_U64(attr_run_file(tpath("two-new.data"), &core, 1, &o, &res, &err), 0);
-		CHECK_EQ_U64(res.passes, 1);
-		CHECK_EQ_U64(res.read_ahead, 2);
-		CHECK_EQ_U64(res.nmappings, 2);
-		CHECK_EQ_U64(h.maps, 2);
-		CHECK_EQ_U64(res.attributed_samples, 2);
-		CHECK_EQ_U64(core.func_samples[0], 1);
-		CHECK_EQ_U64(core.func_samples[1], 1);
-		attr_result__exit(&res);
-		free(core.func_samples);
 
 		/*
 		 * The first process's walk takes the second's FORK (older than
@@ -1994,21 +2058,51 @@ static void test_session(void)
 			put_mmap2(&two, NULL, ST_ONE, &pb, base + 0x10000, 4096, 0, "//anon", 0);
 			pa.time = 5;
 			put_mmap2(&two, NULL, ST_ONE, &pa, base, 4096, 0, "//anon", 0);
-			file.len = 0;
-			build_file(&file, &at, 1, &two, NULL);
-			write_file(tpath("fork-ahead.data"), file.p, file.len);
-			free(two.p);
+			check_read_once("fork-ahead.data", &two, &at, m, 3, 2, 3);
 		}
-		memset(&h, 0, sizeof(h));
-		memset(&core, 0, sizeof(core));
-		core.mod = m;
-		CHECK_EQ_U64(attr_run_file(tpath("fork-ahead.data"), &core, 1, &o, &res, &err), 0);
-		CHECK_EQ_U64(res.passes, 1);
-		CHECK_EQ_U64(res.read_ahead, 3);
-		CHECK_EQ_U64(res.nmappings, 2);
-		CHECK_EQ_U64(res.attributed_samples, 2);
-		attr_result__exit(&res);
-		free(core.func_samples);
+
+		/*
+		 * The workload perf starts, named perf-exec at time 0 (perf's
+		 * name for its child before the exec): that COMM introduces
+		 * nothing, its exec and mapping come after its first samples.
+		 */
+		{
+			struct wbuf w = { 0 };
+			struct tsample s = { .pid = 60, .tid = 60, .time = 0, .period = 1,
+					     .ip = base + 16 };
+
+			put_comm(&w, NULL, ST_ONE, &s, "perf-exec");
+			s.time = 30;
+			put_sample(&w, NULL, ST_ONE, &s, PERF_RECORD_MISC_USER);
+			s.ip = base + 2048;
+			put_sample(&w, NULL, ST_ONE, &s, PERF_RECORD_MISC_USER);
+			s.time = 10;
+			put_comm(&w, NULL, ST_ONE, &s, "runtime");
+			put_mmap2(&w, NULL, ST_ONE, &s, base, 4096, 0, "//anon", 0);
+			check_read_once("perf-exec.data", &w, &at, m, 2, 1, 1);
+		}
+
+		/*
+		 * A process perf found running (synthesized COMM): a new
+		 * thread's samples before its FORK and before the mapping it
+		 * made. Threads, not processes, are looked for.
+		 */
+		{
+			struct wbuf w = { 0 };
+			struct tsample main = { .pid = 70, .tid = 70, .time = 0, .period = 1 };
+			struct tsample th = { .pid = 70, .tid = 71, .time = 30, .period = 1,
+					      .ip = base + 16 };
+
+			put_comm(&w, NULL, ST_ONE, &main, "runtime");
+			put_sample(&w, NULL, ST_ONE, &th, PERF_RECORD_MISC_USER);
+			th.ip = base + 2048;
+			put_sample(&w, NULL, ST_ONE, &th, PERF_RECORD_MISC_USER);
+			th.time = 10;
+			put_fork(&w, NULL, PERF_RECORD_FORK, ST_ONE, &th, 70);
+			th.time = 20;
+			put_mmap2(&w, NULL, ST_ONE, &th, base, 4096, 0, "//anon", 0);
+			check_read_once("new-thread.data", &w, &at, m, 2, 1, 1);
+		}
 	}
 	cwasm__delete(m);
 	free(buf);

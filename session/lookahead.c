@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The records that introduce a process, taken ahead of their place (lookahead.h). */
+/* The records that introduce a thread, taken ahead of their place (lookahead.h). */
 #include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
@@ -19,22 +19,29 @@ struct found {
 	struct pd_event ev;
 };
 
+struct taken {
+	uint64_t off;
+	uint32_t walk;
+};
+
 struct lookahead {
 	struct pd_peek *pk;
 	uint64_t budget;
-	/* the pids known: open addressing, pid + 1 as the key */
-	uint64_t *pids;
-	uint32_t npids, cap_pids;
-	uint32_t last;		/* the pid asked last, known */
+	/* the threads known: open addressing, tid + 1 as the key */
+	uint64_t *tids;
+	uint32_t ntids, cap_tids;
+	uint32_t last;		/* the tid asked last, known */
 	int has_last;
-	/* file offsets handed out ahead, sorted */
-	uint64_t *taken;
+	/* records handed out ahead: file offset and walk, sorted by offset */
+	struct taken *taken;
 	size_t ntaken, cap_taken;
-	/* one walk's finds: their records copied into bytes */
+	/* the last walk's finds, their records copied into bytes: kept for its replays */
 	struct found *found;
 	size_t nfound, cap_found;
 	char *bytes;
 	size_t nbytes, cap_bytes;
+	uint32_t nwalks;	/* walks so far; the last is nwalks - 1 */
+	uint64_t last_from;	/* where the last walk started */
 	uint64_t handed;
 };
 
@@ -65,62 +72,62 @@ void lookahead__delete(struct lookahead *la)
 	if (!la)
 		return;
 	perfdata__peek_delete(la->pk);
-	free(la->pids);
+	free(la->tids);
 	free(la->taken);
 	free(la->found);
 	free(la->bytes);
 	free(la);
 }
 
-static uint32_t pid_slot(const struct lookahead *la, uint32_t pid)
+static uint32_t tid_slot(const struct lookahead *la, uint32_t tid)
 {
-	uint32_t i = (uint32_t)(((uint64_t)pid * 0x9e3779b97f4a7c15ULL) >> 32) & (la->cap_pids - 1);
+	uint32_t i = (uint32_t)(((uint64_t)tid * 0x9e3779b97f4a7c15ULL) >> 32) & (la->cap_tids - 1);
 
-	while (la->pids[i] && la->pids[i] != (uint64_t)pid + 1)
-		i = (i + 1) & (la->cap_pids - 1);
+	while (la->tids[i] && la->tids[i] != (uint64_t)tid + 1)
+		i = (i + 1) & (la->cap_tids - 1);
 	return i;
 }
 
-int lookahead__known(struct lookahead *la, uint32_t pid)
+int lookahead__known(struct lookahead *la, uint32_t tid)
 {
-	if (la->has_last && la->last == pid)
+	if (la->has_last && la->last == tid)
 		return 1;
-	if (!la->cap_pids || !la->pids[pid_slot(la, pid)])
+	if (!la->cap_tids || !la->tids[tid_slot(la, tid)])
 		return 0;
-	la->last = pid;
+	la->last = tid;
 	la->has_last = 1;
 	return 1;
 }
 
-static int pids_grow(struct lookahead *la)
+static int tids_grow(struct lookahead *la)
 {
-	uint32_t cap = la->cap_pids ? la->cap_pids * 2 : 64, old_cap = la->cap_pids;
-	uint64_t *old = la->pids;
+	uint32_t cap = la->cap_tids ? la->cap_tids * 2 : 64, old_cap = la->cap_tids;
+	uint64_t *old = la->tids;
 
-	la->pids = calloc(cap, sizeof(*la->pids));
-	if (!la->pids) {
-		la->pids = old;
+	la->tids = calloc(cap, sizeof(*la->tids));
+	if (!la->tids) {
+		la->tids = old;
 		return -1;
 	}
-	la->cap_pids = cap;
+	la->cap_tids = cap;
 	for (uint32_t i = 0; i < old_cap; i++)
 		if (old[i])
-			la->pids[pid_slot(la, (uint32_t)(old[i] - 1))] = old[i];
+			la->tids[tid_slot(la, (uint32_t)(old[i] - 1))] = old[i];
 	free(old);
 	return 0;
 }
 
-int lookahead__introduce(struct lookahead *la, uint32_t pid)
+int lookahead__introduce(struct lookahead *la, uint32_t tid)
 {
 	uint32_t i;
 
-	if (lookahead__known(la, pid))
+	if (lookahead__known(la, tid))
 		return 0;
-	if ((la->npids + 1) * 2 > la->cap_pids && pids_grow(la))
+	if ((la->ntids + 1) * 2 > la->cap_tids && tids_grow(la))
 		return -1;
-	i = pid_slot(la, pid);
-	la->pids[i] = (uint64_t)pid + 1;
-	la->npids++;
+	i = tid_slot(la, tid);
+	la->tids[i] = (uint64_t)tid + 1;
+	la->ntids++;
 	return 0;
 }
 
@@ -171,11 +178,27 @@ static int by_time(const void *a, const void *b)
 	return x->ev.file_offset < y->ev.file_offset ? -1 : x->ev.file_offset > y->ev.file_offset;
 }
 
-static int cmp_u64(const void *a, const void *b)
+static int by_offset(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t x = ((const struct taken *)a)->off, y = ((const struct taken *)b)->off;
 
 	return x < y ? -1 : x > y;
+}
+
+/* The entry for file offset off, or NULL. */
+static const struct taken *taken_at(const struct lookahead *la, uint64_t off)
+{
+	size_t lo = 0, hi = la->ntaken;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (la->taken[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < la->ntaken && la->taken[lo].off == off ? &la->taken[lo] : NULL;
 }
 
 /* Walk from `from` to the end of the next round (or the budget): the records up to t. */
@@ -193,7 +216,7 @@ static int walk(struct lookahead *la, uint64_t from, uint64_t t, struct ap_err *
 			break;	/* records inside it are not walked: the one pass checks as before */
 		/* one an earlier walk took is not taken twice */
 		else if (shapes_processes(&ev) && ev.sid.time <= t &&
-			 !lookahead__taken(la, ev.file_offset) && keep_found(la, &ev))
+			 !taken_at(la, ev.file_offset) && keep_found(la, &ev))
 			return ap_err_nomem(err);
 	}
 	if (r < 0)
@@ -203,16 +226,32 @@ static int walk(struct lookahead *la, uint64_t from, uint64_t t, struct ap_err *
 	return 0;
 }
 
-int lookahead__find(struct lookahead *la, uint32_t pid, uint64_t from, uint64_t t, uint64_t seq,
-		    lookahead_fn fn, void *ctx, struct ap_err *err)
+/* The last walk's finds to fn, in time order, each with stream position seq. */
+static int hand_out(const struct lookahead *la, uint64_t seq, lookahead_fn fn, void *ctx)
 {
 	int ret = 0;
 
-	if (lookahead__introduce(la, pid))
-		return ap_err_nomem(err);
-	if (!la->budget)
-		return 0;
+	for (size_t i = 0; i < la->nfound && !ret; i++) {
+		struct pd_event ev = la->found[i].ev;
+
+		ev.hdr = (const void *)(la->bytes + la->found[i].off);
+		ev.ev = (const void *)ev.hdr;
+		ev.seq = seq;
+		ret = fn(ctx, &ev);
+	}
+	return ret;
+}
+
+/* A walk for tid from `from`: its finds kept, marked taken, handed to fn. */
+static int walk_for(struct lookahead *la, struct lookahead_seen *seen, uint64_t from, uint64_t t,
+		    uint64_t seq, lookahead_fn fn, void *ctx, struct ap_err *err)
+{
+	uint32_t id = la->nwalks;
+
 	la->nfound = la->nbytes = 0;
+	la->nwalks++;
+	la->last_from = from;
+	seen->hi = la->nwalks;
 	if (walk(la, from, t, err))
 		return -1;
 	if (la->nfound > 1)
@@ -220,34 +259,44 @@ int lookahead__find(struct lookahead *la, uint32_t pid, uint64_t from, uint64_t 
 	if (la->nfound && ap_grow(&la->taken, &la->cap_taken, la->ntaken + la->nfound,
 				  sizeof(*la->taken)))
 		return ap_err_nomem(err);
-	for (size_t i = 0; i < la->nfound && !ret; i++) {
-		struct pd_event ev = la->found[i].ev;
-
-		ev.hdr = (const void *)(la->bytes + la->found[i].off);
-		ev.ev = (const void *)ev.hdr;
-		ev.seq = seq;
-		la->taken[la->ntaken++] = ev.file_offset;
-		la->handed++;
-		ret = fn(ctx, &ev);
-	}
+	for (size_t i = 0; i < la->nfound; i++)
+		la->taken[la->ntaken++] = (struct taken){ la->found[i].ev.file_offset, id };
+	la->handed += la->nfound;
 	if (la->nfound)
-		qsort(la->taken, la->ntaken, sizeof(*la->taken), cmp_u64);
-	return ret;
+		qsort(la->taken, la->ntaken, sizeof(*la->taken), by_offset);
+	return hand_out(la, seq, fn, ctx);
 }
 
-int lookahead__taken(const struct lookahead *la, uint64_t off)
+void lookahead__join(const struct lookahead *la, struct lookahead_seen *seen)
 {
-	size_t lo = 0, hi = la->ntaken;
+	seen->lo = seen->hi = la->nwalks;
+}
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (la->taken[mid] < off)
-			lo = mid + 1;
-		else
-			hi = mid;
+int lookahead__at(struct lookahead *la, struct lookahead_seen *seen, uint32_t tid, uint64_t from,
+		  uint64_t t, uint64_t seq, lookahead_fn fn, void *ctx, struct ap_err *err)
+{
+	/* another reader walked at this record: the same finds, no second walk */
+	if (la->nwalks && la->last_from == from && seen->hi + 1 == la->nwalks) {
+		seen->hi = la->nwalks;
+		return hand_out(la, seq, fn, ctx);
 	}
-	return lo < la->ntaken && la->taken[lo] == off;
+	if (lookahead__known(la, tid))
+		return 0;
+	if (lookahead__introduce(la, tid))
+		return ap_err_nomem(err);
+	if (!la->budget)
+		return 0;
+	/* a walk this reader did not get: its records would be skipped unseen */
+	if (seen->hi != la->nwalks)
+		return ap_errf(err, "a walk ahead was missed");
+	return walk_for(la, seen, from, t, seq, fn, ctx, err);
+}
+
+int lookahead__taken(const struct lookahead *la, const struct lookahead_seen *seen, uint64_t off)
+{
+	const struct taken *tk = taken_at(la, off);
+
+	return tk && tk->walk >= seen->lo && tk->walk < seen->hi;
 }
 
 void lookahead__stats(const struct lookahead *la, uint64_t *taken, uint64_t *bytes)
