@@ -30,25 +30,80 @@ int oc_held__add_sc(struct oc_held *h, uint64_t time, uint32_t nr, int enter)
 	return oc_held__hold(h, time, enter ? nr : OC_HELD_NO_KEY, enter ? OC_SC_ENTER : OC_SC_EXIT);
 }
 
+static int before(const struct oc_switch *x, const struct oc_switch *y)
+{
+	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+}
+
 static int by_time(const void *a, const void *b)
 {
 	const struct oc_switch *x = a, *y = b;
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return before(x, y) ? -1 : before(y, x);
+}
+
+/* The end of the sorted run that starts at a[i]. */
+static size_t run_end(const struct oc_switch *a, size_t i, size_t n)
+{
+	while (++i < n && !before(&a[i], &a[i - 1]))
+		;
+	return i;
+}
+
+/* Merge every two neighbouring runs of a[0..n) into t; how many runs t holds. */
+static size_t merge_pass(const struct oc_switch *a, struct oc_switch *t, size_t n)
+{
+	size_t i = 0, runs = 0;
+
+	while (i < n) {
+		size_t m = run_end(a, i, n), e = m < n ? run_end(a, m, n) : n, x = i, y = m, o = i;
+
+		while (x < m && y < e)
+			t[o++] = before(&a[y], &a[x]) ? a[y++] : a[x++];
+		memcpy(t + o, a + x, (m - x) * sizeof(*a));
+		o += m - x;
+		memcpy(t + o, a + y, (e - y) * sizeof(*a));
+		i = e;
+		runs++;
+	}
+	return runs;
 }
 
 /*
  * Sorted by time, equal times in arrival order. Usually sorted already
- * (hold() says when not), or runs of one CPU's buffer each: a round can
- * hold a whole run's switches, so not an insertion sort.
+ * (hold() says when not), else a few sorted runs, one per CPU buffer of
+ * a round that had the thread: merged pairwise, each merge one linear
+ * pass (a natural merge sort; a round can hold a whole run's switches).
  */
 static void sort_by_time(struct oc_held *h)
 {
-	if (h->unsorted)
-		qsort(h->sw + h->head, h->n - h->head, sizeof(h->sw[0]), by_time);
+	size_t n = h->n - h->head;
+	struct oc_switch *a = h->sw + h->head, *t;
+
+	if (!h->unsorted)
+		return;
 	h->unsorted = 0;
+	if (h->tmp_cap < n) {
+		t = realloc(h->tmp, n * sizeof(*t));
+		if (!t) {	/* no room for the merge: sort in place */
+			qsort(a, n, sizeof(*a), by_time);
+			return;
+		}
+		h->tmp = t;
+		h->tmp_cap = n;
+	}
+	t = h->tmp;
+	for (;;) {
+		size_t runs = merge_pass(a, t, n);
+		struct oc_switch *swap = a;
+
+		a = t;
+		t = swap;
+		if (runs <= 1)
+			break;
+	}
+	if (a != h->sw + h->head)
+		memcpy(h->sw + h->head, a, n * sizeof(*a));
 }
 
 int oc_held__drain(struct oc_held *h, uint64_t upto, int force, oc_interval_fn fn, void *ctx,
@@ -91,8 +146,9 @@ int oc_held__drain(struct oc_held *h, uint64_t upto, int force, oc_interval_fn f
 void oc_held__exit(struct oc_held *h)
 {
 	free(h->sw);
-	h->sw = NULL;
-	h->head = h->n = h->cap = 0;
+	free(h->tmp);
+	h->sw = h->tmp = NULL;
+	h->head = h->n = h->cap = h->tmp_cap = 0;
 	h->sc = 0;
 	h->unsorted = 0;
 }

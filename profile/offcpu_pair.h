@@ -34,6 +34,8 @@ struct oc_switch {
 struct oc_held {
 	struct oc_switch *sw;	/* sw[head..n) are held */
 	size_t head, n, cap;
+	struct oc_switch *tmp;	/* the merge's other half, tmp_cap long */
+	size_t tmp_cap;
 	uint32_t seq;
 	uint32_t sc;		/* the syscall in progress as paired so far: nr + 1, 0 none */
 	int unsorted;		/* one came earlier than the one before it */

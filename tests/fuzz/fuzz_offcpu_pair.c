@@ -8,8 +8,9 @@
  * 1 switch-out, 2 sys_enter, 3 sys_exit, 4 drain up to time, 5 forced
  * drain), u8 pad, u16 key (the switch-out's stack, the syscall number).
  * Checked: every interval is one a switch-out fed said, with a system call
- * that was entered or none, no longer than the times fed span; at the
- * end at most the last switch-out is left held.
+ * that was entered or none, no longer than the times fed span; what a
+ * drain leaves held is in time order, equal times in arrival order; at
+ * the end at most the last switch-out is left held.
  */
 #include <string.h>
 #include "profile/offcpu_pair.h"
@@ -57,8 +58,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_ASSERT(!oc_held__add(&h, t, key, op == 1));
 		else if (op <= 3)
 			FUZZ_ASSERT(!oc_held__add_sc(&h, t, key, op == 2));
-		else
+		else {
 			FUZZ_ASSERT(!oc_held__drain(&h, t, op == 5, on_interval, &s, &unpaired));
+			for (size_t j = h.head + 1; j < h.n; j++)
+				FUZZ_ASSERT(h.sw[j - 1].time < h.sw[j].time ||
+					    (h.sw[j - 1].time == h.sw[j].time &&
+					     h.sw[j - 1].seq < h.sw[j].seq));
+		}
 	}
 	FUZZ_ASSERT(!oc_held__drain(&h, UINT64_MAX, 0, on_interval, &s, &unpaired));
 	FUZZ_ASSERT(oc_held__count(&h) <= 1 &&

@@ -36,7 +36,7 @@ static int add(void *ctx, uint32_t key, int64_t sc, uint64_t ns)
  * each switch lands on the CPU it happened on, and the thread migrates
  * every few intervals. want[] gets the true time per key.
  */
-static size_t timeline(struct ev *e, uint64_t *want)
+static size_t timeline_on(struct ev *e, uint64_t *want, int ncpus)
 {
 	uint64_t t = 1000000;
 	size_t n = 0;
@@ -48,7 +48,7 @@ static size_t timeline(struct ev *e, uint64_t *want)
 		t += on;
 		e[n++] = (struct ev){ t, cpu, 1, k % 3 };
 		if (k % 3 == 1)
-			cpu = !cpu;	/* back in on the other CPU */
+			cpu = (cpu + 1) % ncpus;	/* back in on another CPU */
 		t += off;
 		e[n++] = (struct ev){ t, cpu, 0, OC_HELD_NO_KEY };
 		want[k % 3] += off;
@@ -56,13 +56,23 @@ static size_t timeline(struct ev *e, uint64_t *want)
 	return n;
 }
 
-/* CPU 0's records in time order, then CPU 1's: the order perf writes them. */
-static void feed(struct oc_held *h, const struct ev *e, size_t n)
+static size_t timeline(struct ev *e, uint64_t *want)
 {
-	for (int cpu = 0; cpu < 2; cpu++)
+	return timeline_on(e, want, 2);
+}
+
+/* CPU 0's records in time order, then CPU 1's...: the order perf writes them. */
+static void feed_on(struct oc_held *h, const struct ev *e, size_t n, int ncpus)
+{
+	for (int cpu = 0; cpu < ncpus; cpu++)
 		for (size_t i = 0; i < n; i++)
 			if (e[i].cpu == cpu)
 				CHECK_EQ_U64(oc_held__add(h, e[i].time, e[i].key, e[i].out), 0);
+}
+
+static void feed(struct oc_held *h, const struct ev *e, size_t n)
+{
+	feed_on(h, e, n, 2);
 }
 
 static void reset(void)
@@ -103,6 +113,30 @@ static void test_two_buffers(void)
 	for (int k = 0; k < 3; k++)
 		CHECK_EQ_U64(got[k], want[k]);
 	oc_held__exit(&h);
+}
+
+/*
+ * Three and five CPUs' buffers one after the other (as many sorted runs,
+ * merged pairwise, an odd one left over each pass): the true intervals.
+ */
+static void test_many_buffers(void)
+{
+	static struct ev e[2 * NOFF];
+
+	for (int ncpus = 3; ncpus <= 5; ncpus += 2) {
+		uint64_t want[3] = { 0 }, unpaired = 0;
+		struct oc_held h = { 0 };
+		size_t n = timeline_on(e, want, ncpus);
+
+		reset();
+		feed_on(&h, e, n, ncpus);
+		CHECK_EQ_U64(oc_held__drain(&h, UINT64_MAX, 0, add, NULL, &unpaired), 0);
+		CHECK_EQ_U64(npairs, NOFF);
+		CHECK_EQ_U64(unpaired, 0);
+		for (int k = 0; k < 3; k++)
+			CHECK_EQ_U64(got[k], want[k]);
+		oc_held__exit(&h);
+	}
 }
 
 /* Forcing on a sorted stream (no rounds): the oldest half, still right. */
@@ -215,6 +249,7 @@ int main(void)
 {
 	test_syscalls();
 	test_two_buffers();
+	test_many_buffers();
 	test_force_sorted();
 	test_unpaired();
 	CHECK_DONE();
