@@ -252,23 +252,3 @@ int pd__check_record(struct perfdata *pd, const struct perf_event_header *h,
 		return 1;
 	}
 }
-
-/*
- * A context switch record for the switch consumer (perfdata__set_switch_fn):
- * 1 with its trailer in sid when it is well formed and has one (a record
- * at an 8-byte aligned address), else 0 (the checks above then say what
- * it is).
- */
-int pd__switch_record(struct perfdata *pd, const struct perf_event_header *h,
-		      struct pd_sample_id *sid)
-{
-	const struct perf_event_attr *attr;
-	const struct pd_sid_layout *l = pd__sid_of(pd, h, &attr);
-	size_t body = h->size - sizeof(*h), len = l ? (size_t)l->words * 8 : 0;
-
-	if (!len || h->size % 8 || len > body ||
-	    (h->type == PERF_RECORD_SWITCH_CPU_WIDE && body - len < BODY_SIZE(struct perf_record_switch)))
-		return 0;
-	pd__read_sid(l, (const uint8_t *)h + h->size - len, sid);
-	return 1;
-}

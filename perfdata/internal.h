@@ -48,6 +48,7 @@ struct pd_file_header {
 #define PD_MAX_RECORD		65535u		/* header.size is a u16 */
 #define PD_WINDOW_SIZE		(1u << 20)	/* read() chunk of a stream */
 #define PD_MAP_SIZE		(4u << 20)	/* mmap() window of a file's records */
+#define PD_SWITCH_BATCH		256		/* switch records handed in one call */
 #define PD_MIN_WINDOW		(128u << 10)	/* > PD_MAX_RECORD */
 #define PD_DECOMP_SIZE		(1u << 20)	/* decompressed-bytes buffer */
 #define PD_MAX_ATTRS		65536u
@@ -146,6 +147,8 @@ struct perfdata {
 	char *scratch;		/* aligned copy of records at odd addresses */
 	const struct pd_event *cleared;	/* an event whose sample part is all zero */
 	pd_switch_fn switch_fn;	/* context switches go there (perfdata__set_switch_fn) */
+	struct pd_switch *swbuf;	/* a run of them, PD_SWITCH_BATCH long, to hand at once */
+	size_t nsw;
 	void *switch_ctx;
 	int switch_drop;	/* and are skipped unread (perfdata__drop_switches) */
 	uint64_t switched;
@@ -258,8 +261,27 @@ int pd__read_format_ok(const void *p, size_t len, uint64_t read_format);
 /* check.c */
 int pd__check_record(struct perfdata *pd, const struct perf_event_header *h,
 		     int in_compressed, struct pd_event *ev, struct ap_err *err);
-int pd__switch_record(struct perfdata *pd, const struct perf_event_header *h,
-		      struct pd_sample_id *sid);
+/*
+ * A context switch record for the switch consumer (perfdata__set_switch_fn):
+ * 1 with its trailer in sid when it is well formed and has one (a record
+ * at an 8-byte aligned address), else 0 (pd__check_record then says what
+ * it is). Inline: once a record of a recording that is mostly these.
+ */
+static inline __attribute__((always_inline)) int
+pd__switch_record(struct perfdata *pd, const struct perf_event_header *h,
+				    struct pd_sample_id *sid)
+{
+	const struct perf_event_attr *attr;
+	const struct pd_sid_layout *l = pd__sid_of(pd, h, &attr);
+	size_t body = h->size - sizeof(*h), len = l ? (size_t)l->words * 8 : 0;
+	size_t cpu_wide = sizeof(struct perf_record_switch) - sizeof(struct perf_event_header);
+
+	if (!len || h->size % 8 || len > body ||
+	    (h->type == PERF_RECORD_SWITCH_CPU_WIDE && body - len < cpu_wide))
+		return 0;
+	pd__read_sid(l, (const uint8_t *)h + h->size - len, sid);
+	return 1;
+}
 
 /* names.c */
 const char *pd__builtin_name(const struct perf_event_attr *attr);

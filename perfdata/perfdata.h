@@ -129,9 +129,16 @@ int perfdata__next(struct perfdata *pd, struct pd_event *ev, struct ap_err *err)
  * each such record that passes its checks and has a trailer goes to fn
  * where it stands in the stream (its misc bits: PERF_RECORD_MISC_SWITCH_OUT
  * and _PREEMPT; its trailer), not out of perfdata__next(); seq counts it
- * all the same. fn NULL: handed out again.
+ * all the same. A run of them comes in one call, in file order (sw valid
+ * during the call), always before the record after the run is handed out:
+ * a call per record cost more than the record's own work. fn NULL: handed
+ * out again.
  */
-typedef void (*pd_switch_fn)(void *ctx, uint16_t misc, const struct pd_sample_id *sid);
+struct pd_switch {
+	struct pd_sample_id sid;
+	uint16_t misc;
+};
+typedef void (*pd_switch_fn)(void *ctx, const struct pd_switch *sw, size_t n);
 void perfdata__set_switch_fn(struct perfdata *pd, pd_switch_fn fn, void *ctx);
 /*
  * With a switch consumer set: yes skips those records without reading

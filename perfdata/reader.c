@@ -660,6 +660,7 @@ void perfdata__close(struct perfdata *pd)
 	win_unmap(&pd->win);
 	free(pd->win.buf);
 	free(pd->scratch);
+	free(pd->swbuf);
 	free(pd->tracing);
 	free(pd->arch);
 	free(pd->path);
@@ -808,9 +809,19 @@ static int deliver(struct perfdata *pd, const char *rec, size_t size,
 }
 
 /* A context switch to the switch consumer: 1 when it took it (else it is handed out). */
-static int switch_lane(struct perfdata *pd, const char *rec)
+/* The switches gathered so far to the consumer. */
+static void switch_flush(struct perfdata *pd)
 {
-	struct pd_sample_id sid;
+	if (pd->nsw)
+		pd->switch_fn(pd->switch_ctx, pd->swbuf, pd->nsw);
+	pd->nsw = 0;
+}
+
+/* One switch record gathered for the consumer: 1, or 0 when it is not one for it. */
+static inline int switch_lane(struct perfdata *pd, const char *rec)
+{
+	const struct perf_event_header *h = (const struct perf_event_header *)(const void *)rec;
+	struct pd_switch *sw;
 
 	if (pd->switch_drop) {
 		/* nobody reads them in this pass: not even their trailer */
@@ -819,14 +830,15 @@ static int switch_lane(struct perfdata *pd, const char *rec)
 		pd->switched++;
 		return 1;
 	}
-	if ((uintptr_t)rec & 7 ||
-	    !pd__switch_record(pd, (const struct perf_event_header *)(const void *)rec, &sid))
+	sw = &pd->swbuf[pd->nsw];
+	if ((uintptr_t)rec & 7 || !pd__switch_record(pd, h, &sw->sid))
 		return 0;
+	sw->misc = h->misc;
 	pd->nrec++;
 	pd->seq++;
 	pd->switched++;
-	pd->switch_fn(pd->switch_ctx, ((const struct perf_event_header *)(const void *)rec)->misc,
-		      &sid);
+	if (++pd->nsw == PD_SWITCH_BATCH)
+		switch_flush(pd);
 	return 1;
 }
 
@@ -834,7 +846,7 @@ static int switch_lane(struct perfdata *pd, const char *rec)
  * The switch records one after the other in the window, to the switch
  * consumer without a round through perfdata__next() each (most records
  * of a recording of switches): up to the first other record, or one
- * that needs the window to move.
+ * that needs the window to move. Handed out before that record is.
  */
 static void switch_run(struct perfdata *pd)
 {
@@ -849,14 +861,21 @@ static void switch_run(struct perfdata *pd)
 		memcpy(&h, rec, sizeof(h));
 		if ((h.type != PERF_RECORD_SWITCH && h.type != PERF_RECORD_SWITCH_CPU_WIDE) ||
 		    h.size < sizeof(h) || h.size > w->len - w->pos || !switch_lane(pd, rec))
-			return;
+			break;
 		w->pos += h.size;
 		pd->consumed += h.size;
 	}
+	switch_flush(pd);
 }
 
 void perfdata__set_switch_fn(struct perfdata *pd, pd_switch_fn fn, void *ctx)
 {
+	if (fn && !pd->swbuf) {
+		pd->swbuf = malloc(PD_SWITCH_BATCH * sizeof(*pd->swbuf));
+		if (!pd->swbuf)
+			fn = NULL;	/* no room: the switches come out of perfdata__next() */
+	}
+	pd->nsw = 0;
 	pd->switch_fn = fn;
 	pd->switch_ctx = ctx;
 	pd->switch_drop = 0;
@@ -919,8 +938,10 @@ int perfdata__next(struct perfdata *pd, struct pd_event *ev, struct ap_err *err)
 			continue;
 		}
 		if (pd->switch_fn && (h.type == PERF_RECORD_SWITCH ||
-				      h.type == PERF_RECORD_SWITCH_CPU_WIDE) && switch_lane(pd, rec))
+				      h.type == PERF_RECORD_SWITCH_CPU_WIDE) && switch_lane(pd, rec)) {
+			switch_flush(pd);
 			continue;
+		}
 		r = deliver(pd, rec, h.size, off, inc, ev, err);
 		if (r)
 			return r;

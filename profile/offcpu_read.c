@@ -672,7 +672,8 @@ static inline void held_one(struct offcpu_reader *r, uint64_t t)
 }
 
 /* A SWITCH record: its misc bits and sample_id trailer. */
-static void on_switch(struct offcpu_reader *r, uint16_t misc, const struct pd_sample_id *sid)
+static inline __attribute__((always_inline)) void
+on_switch(struct offcpu_reader *r, uint16_t misc, const struct pd_sample_id *sid)
 {
 	int out = !!(misc & PERF_RECORD_MISC_SWITCH_OUT);
 	struct oc_thread *th = thread_of(r, sid->tid, sid->pid);
@@ -725,12 +726,10 @@ static void on_switch(struct offcpu_reader *r, uint16_t misc, const struct pd_sa
 	held_one(r, sid->time);
 }
 
-void offcpu_reader__switch(void *ctx, uint16_t misc, const struct pd_sample_id *sid)
+void offcpu_reader__switches(struct offcpu_reader *r, const struct pd_switch *sw, size_t n)
 {
-	struct offcpu_reader *r = ctx;
-
-	if (!r->failed)
-		on_switch(r, misc, sid);
+	for (size_t i = 0; i < n && !r->failed; i++)
+		on_switch(r, sw[i].misc, &sw[i].sid);
 }
 
 int offcpu_reader__takes_switches(const struct offcpu_reader *r)

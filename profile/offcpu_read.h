@@ -43,12 +43,13 @@ void offcpu_reader__sample(struct offcpu_reader *r, const struct pd_sample *s, i
 			   uint32_t func, struct attr_lookup *lk);
 /* attr's on_other: the switch samples and records, offcpu-time samples. */
 /*
- * A context switch record straight from the reader (session.h,
- * session__set_switch_fn): what offcpu_reader__other() does with one, for
- * a reading whose attribution would only pass it on (no --pid or filter,
- * one event, read once). takes_switches: the view reads them at all.
+ * Context switch records straight from the reader, a run at a time
+ * (session.h, session__set_switch_fn): what offcpu_reader__other() does
+ * with each, for a reading whose attribution would only pass them on (no
+ * --pid or filter, one event, read once). takes_switches: the view reads
+ * them at all.
  */
-void offcpu_reader__switch(void *ctx, uint16_t misc, const struct pd_sample_id *sid);
+void offcpu_reader__switches(struct offcpu_reader *r, const struct pd_switch *sw, size_t n);
 int offcpu_reader__takes_switches(const struct offcpu_reader *r);
 void offcpu_reader__other(struct offcpu_reader *r, const struct pd_event *ev,
 			  struct attr_lookup *lk);

@@ -113,14 +113,14 @@ static void on_other(void *ctx, const struct pd_event *ev, struct attr_lookup *l
  * pass the attribution will read again the switches are skipped unread,
  * until on_restart.
  */
-static void on_switch(void *ctx, uint16_t misc, const struct pd_sample_id *sid)
+static void on_switch(void *ctx, const struct pd_switch *sw, size_t n)
 {
 	struct reader *r = ctx;
 
 	if (attr_reader__dropping(r->ar))
 		session__drop_switches(r->s, 1);
 	else
-		offcpu_reader__switch(r->oc, misc, sid);
+		offcpu_reader__switches(r->oc, sw, n);
 }
 
 static int no_offcpu(const char *path, struct ap_err *err)

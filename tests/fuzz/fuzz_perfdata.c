@@ -10,7 +10,10 @@
  * Every record handed out is checked against what perfdata/perfdata.h
  * promises (sizes, NUL-terminated names, the sample_id trailer and the
  * sample's pointers inside the record, aligned), and its bytes are read;
- * the records are walked again by perfdata__peek and compared.
+ * the records are walked again by perfdata__peek and compared, and once
+ * more with a switch consumer (perfdata__set_switch_fn): the switch
+ * records it is handed and the records perfdata__next() still hands out
+ * are the plain walk's, in the plain walk's order.
  * After each walk the tracing data (a file's section, a pipe's
  * HEADER_TRACING_DATA record) is parsed as the off-CPU view asks for it.
  *
@@ -151,11 +154,15 @@ struct seen {
 #define SEEN_MAX 8192
 static struct seen seen[SEEN_MAX];
 static size_t nseen;
+static int seen_all;	/* every record of the walk is in seen[] */
+static int seen_end;	/* how the walk ended: perfdata__next()'s last return */
 
 static void note_seen(const struct pd_event *ev)
 {
-	if (ev->in_compressed || nseen == SEEN_MAX)
+	if (ev->in_compressed || nseen == SEEN_MAX) {
+		seen_all = 0;
 		return;
+	}
 	seen[nseen++] = (struct seen){ ev->file_offset, ev->sid.time, ev->hdr->type, ev->has_sid };
 }
 
@@ -201,6 +208,55 @@ static void peek_all(struct perfdata *pd)
 	perfdata__peek_delete(pk);
 }
 
+/* The switch walk's place in the plain walk's records (seen[]). */
+static size_t cursor;
+static uint64_t nswitched;
+
+static int is_switch(uint32_t type)
+{
+	return type == PERF_RECORD_SWITCH || type == PERF_RECORD_SWITCH_CPU_WIDE;
+}
+
+static void on_switches(void *ctx, const struct pd_switch *sw, size_t n)
+{
+	(void)ctx;
+	FUZZ_ASSERT(n > 0);
+	for (size_t i = 0; i < n; i++, cursor++) {
+		nswitched++;
+		if (!seen_all)
+			continue;
+		FUZZ_ASSERT(cursor < nseen && is_switch(seen[cursor].type) && seen[cursor].has_sid);
+		FUZZ_ASSERT(!sw[i].sid.has_time || sw[i].sid.time == seen[cursor].time);
+	}
+}
+
+/* The records again with a switch consumer, against the plain walk's. */
+static void walk_switches(struct perfdata *pd)
+{
+	struct ap_err err = { 0 };
+	struct pd_event ev;
+	uint64_t n = 0;
+	int r;
+
+	if (perfdata__rewind(pd, &err))
+		return;
+	cursor = 0;
+	nswitched = 0;
+	perfdata__set_switch_fn(pd, on_switches, NULL);
+	while ((r = perfdata__next(pd, &ev, &err)) > 0) {
+		check_event(pd, &ev);
+		if (!ev.in_compressed)
+			n++;
+		if (seen_all && !ev.in_compressed) {
+			FUZZ_ASSERT(cursor < nseen && seen[cursor].off == ev.file_offset);
+			cursor++;
+		}
+	}
+	perfdata__set_switch_fn(pd, NULL, NULL);
+	if (seen_all && r == 0 && seen_end == 0)
+		FUZZ_ASSERT(n + nswitched == nseen && cursor == nseen);
+}
+
 static void walk(struct perfdata *pd)
 {
 	struct ap_err err = { 0 };
@@ -211,10 +267,12 @@ static void walk(struct perfdata *pd)
 
 	check_evsels(pd);
 	nseen = 0;
+	seen_all = 1;
 	while ((r = perfdata__next(pd, &ev, &err)) > 0) {
 		check_event(pd, &ev);
 		note_seen(&ev);
 	}
+	seen_end = r;
 	peek_all(pd);
 	if (r < 0)
 		FUZZ_ASSERT(err.msg[0]);
@@ -235,8 +293,11 @@ static void read_file(const char *path, unsigned flags, int rewind)
 		return;
 	}
 	walk(pd);
-	if (rewind && !perfdata__rewind(pd, &err))
+	if (rewind && !perfdata__rewind(pd, &err)) {
 		walk(pd);
+		if (perfdata__seekable(pd))
+			walk_switches(pd);
+	}
 	perfdata__close(pd);
 }
 
