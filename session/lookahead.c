@@ -5,6 +5,7 @@
 #include <linux/perf_event.h>
 #include "lookahead.h"
 #include "../util/array.h"
+#include "../util/search.h"
 
 #define RECORD_FINISHED_ROUND 68
 #define RECORD_COMPRESSED 81
@@ -188,17 +189,9 @@ static int by_offset(const void *a, const void *b)
 /* The entry for file offset off, or NULL. */
 static const struct taken *taken_at(const struct lookahead *la, uint64_t off)
 {
-	size_t lo = 0, hi = la->ntaken;
+	size_t i = ap_search__lower(la->taken, la->ntaken, AP_SEARCH_FIELD(la->taken, off), off);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (la->taken[mid].off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < la->ntaken && la->taken[lo].off == off ? &la->taken[lo] : NULL;
+	return i < la->ntaken && la->taken[i].off == off ? &la->taken[i] : NULL;
 }
 
 /* Walk from `from` to the end of the next round (or the budget): the records up to t. */

@@ -80,6 +80,20 @@ static void reset(void)
 	got[0] = got[1] = got[2] = npairs = 0;
 }
 
+/* All held drained: every interval paired, each key's true time. */
+static void check_all(struct oc_held *h, const uint64_t *want)
+{
+	uint64_t unpaired = 0;
+
+	CHECK_EQ_U64(oc_held__drain(h, UINT64_MAX, 0, add, NULL, &unpaired), 0);
+	CHECK_EQ_U64(oc_held__count(h), 0);
+	CHECK_EQ_U64(npairs, NOFF);
+	CHECK_EQ_U64(unpaired, 0);
+	for (int k = 0; k < 3; k++)
+		CHECK_EQ_U64(got[k], want[k]);
+	oc_held__exit(h);
+}
+
 static void test_two_buffers(void)
 {
 	static struct ev e[2 * NOFF];
@@ -105,14 +119,9 @@ static void test_two_buffers(void)
 	CHECK_EQ_U64(oc_held__drain(&h, mid, 0, add, NULL, &unpaired), 0);
 	CHECK_EQ_U64(npairs, nmid);
 	CHECK_EQ_U64(got[0] + got[1] + got[2], want_mid);
-	/* the rest at the end */
-	CHECK_EQ_U64(oc_held__drain(&h, UINT64_MAX, 0, add, NULL, &unpaired), 0);
-	CHECK_EQ_U64(oc_held__count(&h), 0);
-	CHECK_EQ_U64(npairs, NOFF);
 	CHECK_EQ_U64(unpaired, 0);
-	for (int k = 0; k < 3; k++)
-		CHECK_EQ_U64(got[k], want[k]);
-	oc_held__exit(&h);
+	/* the rest at the end */
+	check_all(&h, want);
 }
 
 /*
@@ -124,18 +133,13 @@ static void test_many_buffers(void)
 	static struct ev e[2 * NOFF];
 
 	for (int ncpus = 3; ncpus <= 5; ncpus += 2) {
-		uint64_t want[3] = { 0 }, unpaired = 0;
+		uint64_t want[3] = { 0 };
 		struct oc_held h = { 0 };
 		size_t n = timeline_on(e, want, ncpus);
 
 		reset();
 		feed_on(&h, e, n, ncpus);
-		CHECK_EQ_U64(oc_held__drain(&h, UINT64_MAX, 0, add, NULL, &unpaired), 0);
-		CHECK_EQ_U64(npairs, NOFF);
-		CHECK_EQ_U64(unpaired, 0);
-		for (int k = 0; k < 3; k++)
-			CHECK_EQ_U64(got[k], want[k]);
-		oc_held__exit(&h);
+		check_all(&h, want);
 	}
 }
 
@@ -153,12 +157,8 @@ static void test_force_sorted(void)
 	CHECK_EQ_U64(oc_held__drain(&h, 0, 1, add, NULL, &unpaired), 0);
 	CHECK_EQ_U64(npairs, NOFF / 2);
 	CHECK_EQ_U64(oc_held__count(&h), n / 2);
-	CHECK_EQ_U64(oc_held__drain(&h, UINT64_MAX, 0, add, NULL, &unpaired), 0);
-	CHECK_EQ_U64(npairs, NOFF);
 	CHECK_EQ_U64(unpaired, 0);
-	for (int k = 0; k < 3; k++)
-		CHECK_EQ_U64(got[k], want[k]);
-	oc_held__exit(&h);
+	check_all(&h, want);
 }
 
 /* A switch-in without its switch-out, a switch-out still off CPU at the end. */
