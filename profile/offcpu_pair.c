@@ -78,11 +78,12 @@ static size_t merge_pass(const struct oc_switch *a, struct oc_switch *t, size_t 
 static void sort_by_time(struct oc_held *h)
 {
 	size_t n = h->n - h->head;
-	struct oc_switch *a = h->sw + h->head, *t;
+	struct oc_switch *a, *t;
 
 	if (!h->unsorted)
 		return;
 	h->unsorted = 0;
+	a = h->sw + h->head;	/* held: sw is not NULL */
 	if (h->tmp_cap < n) {
 		t = realloc(h->tmp, n * sizeof(*t));
 		if (!t) {	/* no room for the merge: sort in place */
