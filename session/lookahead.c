@@ -245,13 +245,15 @@ static int walk_for(struct lookahead *la, struct lookahead_seen *seen, uint64_t 
 	la->nwalks++;
 	la->last_from = from;
 	seen->hi = la->nwalks;
-	if (walk(la, from, t, err))
+	if (walk(la, from, t, err) ||
+	    (la->nfound && ap_grow(&la->taken, &la->cap_taken, la->ntaken + la->nfound,
+				   sizeof(*la->taken)) && ap_err_nomem(err))) {
+		/* a failed walk hands nothing, nor does its replay: none is marked taken */
+		la->nfound = 0;
 		return -1;
+	}
 	if (la->nfound > 1)
 		qsort(la->found, la->nfound, sizeof(*la->found), by_time);
-	if (la->nfound && ap_grow(&la->taken, &la->cap_taken, la->ntaken + la->nfound,
-				  sizeof(*la->taken)))
-		return ap_err_nomem(err);
 	for (size_t i = 0; i < la->nfound; i++)
 		la->taken[la->ntaken++] = (struct taken){ la->found[i].ev.file_offset, id };
 	la->handed += la->nfound;
