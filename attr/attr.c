@@ -597,14 +597,15 @@ static uint32_t record_tid(const struct pd_event *ev)
 }
 
 /*
- * The thread a record says exists (session/lookahead.h): a FORK's child, or any
- * thread in the records perf synthesizes for what runs when it starts
- * (time 0). An exec's COMM or a mapping with a time does not: perf can
- * write them before the FORK. Nor does the COMM perf synthesizes for the
- * workload it starts ("perf-exec", the name perf gives its child before
- * the exec): its exec and mappings come later. A thread, not a process:
- * a new thread's first samples can come before its FORK and before the
- * mappings another thread made (docs/formats-perf.md, "One read per run").
+ * The thread a record says exists (session/lookahead.h): a FORK's child,
+ * or any thread in the records perf synthesizes for what runs when it
+ * starts (time 0). An exec's COMM or a mapping with a time does not: perf
+ * can write them before the FORK. Nor does the COMM perf synthesizes for
+ * the workload it starts ("perf-exec", the name perf gives its child
+ * before the exec): its exec and mappings come later. A thread, not a
+ * process: a new thread's first samples can come before its FORK and
+ * before the mappings another thread made (docs/formats-perf.md, "One
+ * read per run").
  */
 static uint32_t introduced_tid(const struct pd_event *ev)
 {

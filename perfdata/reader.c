@@ -808,7 +808,6 @@ static int deliver(struct perfdata *pd, const char *rec, size_t size,
 	return 1;
 }
 
-/* A context switch to the switch consumer: 1 when it took it (else it is handed out). */
 /* The switches gathered so far to the consumer. */
 static void switch_flush(struct perfdata *pd)
 {
