@@ -1804,6 +1804,31 @@ static void th_restart(void *ctx)
 }
 
 /*
+ * Two new processes' first samples (pid 50 at time 30 in base's first
+ * function, pid 51 at time t51 in base + 0x10000's second), then pid 51's
+ * FORK from 50 at fork51 (0: none) and mapping at map51, then pid 50's
+ * mapping at time 5: every introducing record after the samples.
+ */
+static void put_two_new(struct wbuf *w, uint64_t base, uint64_t t51, uint64_t fork51,
+			uint64_t map51)
+{
+	struct tsample pa = { .pid = 50, .tid = 50, .time = 30, .period = 1, .ip = base + 16 };
+	struct tsample pb = { .pid = 51, .tid = 51, .time = t51, .period = 1,
+			      .ip = base + 0x10000 + 2048 };
+
+	put_sample(w, NULL, ST_ONE, &pa, PERF_RECORD_MISC_USER);
+	put_sample(w, NULL, ST_ONE, &pb, PERF_RECORD_MISC_USER);
+	if (fork51) {
+		pb.time = fork51;
+		put_fork(w, NULL, PERF_RECORD_FORK, ST_ONE, &pb, 50);
+	}
+	pb.time = map51;
+	put_mmap2(w, NULL, ST_ONE, &pb, base + 0x10000, 4096, 0, "//anon", 0);
+	pa.time = 5;
+	put_mmap2(w, NULL, ST_ONE, &pa, base, 4096, 0, "//anon", 0);
+}
+
+/*
  * Two hooked readers of one session (two events' attributions): one
  * walk ahead, its finds handed to both (session/lookahead.h); each reads
  * once with what one reader alone got (one).
@@ -2024,17 +2049,8 @@ static void test_session(void)
 		 */
 		{
 			struct wbuf two = { 0 };
-			struct tsample pa = { .pid = 50, .tid = 50, .time = 30, .period = 1,
-					     .ip = base + 16 };
-			struct tsample pb = { .pid = 51, .tid = 51, .time = 40, .period = 1,
-					     .ip = base + 0x10000 + 2048 };
 
-			put_sample(&two, NULL, ST_ONE, &pa, PERF_RECORD_MISC_USER);
-			put_sample(&two, NULL, ST_ONE, &pb, PERF_RECORD_MISC_USER);
-			pb.time = 10;
-			put_mmap2(&two, NULL, ST_ONE, &pb, base + 0x10000, 4096, 0, "//anon", 0);
-			pa.time = 5;
-			put_mmap2(&two, NULL, ST_ONE, &pa, base, 4096, 0, "//anon", 0);
+			put_two_new(&two, base, 40, 0, 10);
 			check_read_once("two-new.data", &two, &at, m, 2, 2, 2);
 		}
 
@@ -2045,19 +2061,8 @@ static void test_session(void)
 		 */
 		{
 			struct wbuf two = { 0 };
-			struct tsample pa = { .pid = 50, .tid = 50, .time = 30, .period = 1,
-					      .ip = base + 16 };
-			struct tsample pb = { .pid = 51, .tid = 51, .time = 50, .period = 1,
-					      .ip = base + 0x10000 + 2048 };
 
-			put_sample(&two, NULL, ST_ONE, &pa, PERF_RECORD_MISC_USER);
-			put_sample(&two, NULL, ST_ONE, &pb, PERF_RECORD_MISC_USER);
-			pb.time = 20;
-			put_fork(&two, NULL, PERF_RECORD_FORK, ST_ONE, &pb, 50);
-			pb.time = 40;
-			put_mmap2(&two, NULL, ST_ONE, &pb, base + 0x10000, 4096, 0, "//anon", 0);
-			pa.time = 5;
-			put_mmap2(&two, NULL, ST_ONE, &pa, base, 4096, 0, "//anon", 0);
+			put_two_new(&two, base, 50, 20, 40);
 			check_read_once("fork-ahead.data", &two, &at, m, 3, 2, 3);
 		}
 
